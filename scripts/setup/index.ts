@@ -1,0 +1,30 @@
+// Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
+//   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions)
+//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL)
+import { SetupError } from './shell';
+import { readToolchain, toolPaths, projectRoot } from './toolchain';
+import { installDependencies } from './steps/dependencies';
+import { installTemporalCli } from './steps/temporal-cli';
+import { installDuckdbExtensions } from './steps/duckdb-extensions';
+import { installMinio } from './steps/minio';
+import { installPostgres } from './steps/postgres';
+
+const profile = process.argv[2] === 'test' ? 'test' : 'start';
+const startedAt = performance.now();
+
+try {
+  const toolchain = await readToolchain();
+  const paths = toolPaths(`${projectRoot}/.tools`);
+  await installDependencies(toolchain);
+  installTemporalCli(toolchain, paths);
+  installDuckdbExtensions(toolchain, paths);
+  if (profile === 'test') {
+    installMinio(toolchain, paths);
+    installPostgres(toolchain);
+  }
+  console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+} catch (error) {
+  if (!(error instanceof SetupError)) throw error;
+  console.error(`\n[setup] ${error.message}\n[setup] To retry: ${error.retry}\n`);
+  process.exit(1);
+}

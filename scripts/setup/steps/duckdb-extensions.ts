@@ -1,0 +1,29 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { duckdbPlatform, type Toolchain, type ToolPaths } from '../toolchain';
+import { runOrFail, SetupError } from '../shell';
+
+/**
+ * DuckDB cannot download extensions at run time here, so the official signed binaries come from the
+ * `duckdb-extension-<name>` wheels and are laid out the way DuckDB's extension_directory expects.
+ */
+export function installDuckdbExtensions(toolchain: Toolchain, paths: ToolPaths): void {
+  const version = toolchain.duckdb;
+  const targetDir = join(paths.duckdbExtensionDir, `v${version}`, duckdbPlatform());
+  const fileOf = (name: string) => join(targetDir, `${name}.duckdb_extension`);
+  const missing = toolchain.duckdbExtensions.filter((name) => !existsSync(fileOf(name)));
+  if (missing.length === 0) return;
+
+  console.log(`[setup] installing DuckDB ${version} extensions: ${missing.join(', ')}…`);
+  const wheels = missing.map((name) => `duckdb-extension-${name.replaceAll('_', '-')}==${version}`);
+  runOrFail(
+    ['python3', '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--upgrade', '--target', paths.duckdbWheelsDir, ...wheels],
+    `pip install of ${wheels.join(' ')}`,
+  );
+  mkdirSync(targetDir, { recursive: true });
+  for (const name of missing) {
+    const source = join(paths.duckdbWheelsDir, `duckdb_extension_${name}`, 'extensions', `v${version}`, `${name}.duckdb_extension`);
+    if (!existsSync(source)) throw new SetupError(`the wheel for ${name} holds no ${source}`, 'rm -rf .tools/duckdb-wheels && npm start');
+    copyFileSync(source, fileOf(name));
+  }
+}

@@ -1,0 +1,58 @@
+import { Elysia, ValidationError } from 'elysia';
+import { AppError, RequestValidationError } from '../../errors/app-error';
+import { errorEnvelope } from '../../errors/envelope';
+import type { Logger } from '../../logging/logger';
+import { beginRequest, requestMeta } from './request-context';
+import { validationIssues } from './validation-issues';
+
+/**
+ * Request ids, access logs and the one place that renders errors: the envelope of ARCHITECTURE §4 for
+ * every error, and the FastAPI-shaped 422 for every validation failure.
+ */
+export function httpBasics(logger: Logger) {
+  return new Elysia({ name: 'http-basics' })
+    .onRequest(({ request, set }) => {
+      set.headers['x-request-id'] = beginRequest(request).id;
+    })
+    .onError({ as: 'global' }, ({ code, error, request, set }) => {
+      const meta = requestMeta(request);
+      set.headers['x-request-id'] = meta.id;
+      set.headers['content-type'] = 'application/json';
+      if (error instanceof AppError) {
+        set.status = error.status;
+        Object.assign(set.headers, error.headers);
+        return errorEnvelope(error.code, error.message, error.hint);
+      }
+      if (error instanceof RequestValidationError) {
+        set.status = 422;
+        return { detail: error.issues };
+      }
+      if (error instanceof ValidationError) {
+        set.status = 422;
+        return { detail: validationIssues(error) };
+      }
+      switch (code) {
+        case 'NOT_FOUND':
+          set.status = 404;
+          return errorEnvelope('NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}`);
+        case 'PARSE':
+          set.status = 422;
+          return { detail: [{ loc: ['body'], msg: 'The request body could not be parsed', type: 'json_invalid' }] };
+        default:
+          // Internals stay in the log, tied to the request id the client sees.
+          logger.error('unhandled error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error });
+          set.status = 500;
+          return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', `Quote request id ${meta.id} when reporting this.`);
+      }
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+      const meta = requestMeta(request);
+      logger.info('request', {
+        request_id: meta.id,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: typeof set.status === 'number' ? set.status : 200,
+        duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
+      });
+    });
+}

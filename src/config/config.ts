@@ -1,0 +1,89 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { EnvReader, type EnvSource } from './env-reader';
+import { readSecrets, type Secrets } from './secrets';
+import { parseLakeUrl, type LakeConfig } from './lake-config';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type SignupMode = 'open' | 'waitlist' | 'closed';
+
+export type MetadataConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface TemporalConfig {
+  /** Address of an existing cluster; when absent the service supervises a local dev server. */
+  address: string | undefined;
+  namespace: string;
+  taskQueue: string;
+  devServer: { cliPath: string; port: number; uiPort: number; dbFile: string };
+}
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  logLevel: LogLevel;
+  http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string };
+  dataDir: string;
+  metadata: MetadataConfig;
+  lake: LakeConfig;
+  temporal: TemporalConfig;
+  duckdb: { extensionDir: string };
+  secrets: Secrets;
+  mail: { smtpUrl: URL | undefined; from: string };
+  auth: { signupMode: SignupMode; accountRetentionMs: number };
+  query: { timeoutMs: number };
+}
+
+const projectRoot = resolve(import.meta.dir, '..', '..');
+
+/** Builds the one validated configuration object from an environment; throws ConfigError naming every bad variable. */
+export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Config {
+  const env = new EnvReader(source);
+  const nodeEnv = env.oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
+  const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  const dataDir = absolute(env.string('DATA_DIR', './data'));
+  const toolsDir = absolute(env.string('OXBOW_TOOLS_DIR', join(projectRoot, '.tools')));
+
+  const port = env.integer('PORT', 3000, { min: 0, max: 65535 });
+  const publicBaseUrl = trimSlash(env.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).href);
+  const databaseUrl = env.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
+
+  const config: Config = {
+    nodeEnv,
+    logLevel: env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], 'info'),
+    http: {
+      host: env.string('HOST', '127.0.0.1'),
+      port,
+      publicBaseUrl,
+      frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
+    },
+    dataDir,
+    metadata: databaseUrl ? { kind: 'postgres', url: databaseUrl.href } : { kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') },
+    lake: parseLakeUrl(env, dataDir),
+    temporal: {
+      address: env.optionalString('TEMPORAL_ADDRESS'),
+      namespace: env.string('TEMPORAL_NAMESPACE', 'default'),
+      taskQueue: env.string('TEMPORAL_TASK_QUEUE', 'oxbow'),
+      devServer: {
+        cliPath: absolute(env.string('TEMPORAL_CLI', join(toolsDir, 'bin', 'temporal'))),
+        port: env.integer('TEMPORAL_PORT', 7233, { min: 1, max: 65535 }),
+        uiPort: env.integer('TEMPORAL_UI_PORT', 8233, { min: 1, max: 65535 }),
+        dbFile: join(dataDir, 'temporal.sqlite'),
+      },
+    },
+    duckdb: { extensionDir: absolute(env.string('DUCKDB_EXTENSION_DIR', join(toolsDir, 'duckdb-extensions'))) },
+    secrets: readSecrets(env, dataDir, nodeEnv === 'production'),
+    mail: {
+      smtpUrl: env.optionalUrl('SMTP_URL', ['smtp:', 'smtps:']),
+      from: env.string('MAIL_FROM', 'Oxbow <no-reply@oxbow.local>'),
+    },
+    auth: {
+      signupMode: env.oneOf('SIGNUP_MODE', ['open', 'waitlist', 'closed'], 'open'),
+      accountRetentionMs: env.duration('ACCOUNT_RETENTION', '30d'),
+    },
+    query: { timeoutMs: env.integer('QUERY_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }) },
+  };
+  env.finish();
+  return config;
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

@@ -1,0 +1,46 @@
+import { statusOf, type ErrorCode } from './catalogue';
+
+export interface AppErrorOptions {
+  hint?: string;
+  /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+/** An expected failure with a code from the catalogue; rendered as the error envelope by the HTTP layer. */
+export class AppError extends Error {
+  readonly status: number;
+  readonly hint: string | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: AppErrorOptions = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = 'AppError';
+    this.status = statusOf(code);
+    this.hint = options.hint;
+    this.headers = options.headers ?? {};
+  }
+}
+
+/** One item of a 422 body, in the FastAPI shape clients of this interface already parse. */
+export interface ValidationIssue {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** A 422 raised by domain code for rules a request schema cannot express. */
+export class RequestValidationError extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; '));
+    this.name = 'RequestValidationError';
+  }
+
+  static at(loc: (string | number)[], msg: string, type = 'value_error'): RequestValidationError {
+    return new RequestValidationError([{ loc, msg, type }]);
+  }
+}

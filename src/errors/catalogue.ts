@@ -1,0 +1,47 @@
+/**
+ * Every error code the service can answer with, and its HTTP status. The spec fixes the execute codes;
+ * the others fill the gaps it leaves (ARCHITECTURE §4). Nothing else renders an error status.
+ */
+export const errorCatalogue = {
+  // 400: the request is understood but cannot be carried out
+  BAD_REQUEST: 400,
+  SYNTAX_ERROR: 400,
+  UNDEFINED_TABLE: 400,
+  UNDEFINED_COLUMN: 400,
+  QUERY_TOO_LARGE: 400,
+  RESULT_TOO_LARGE: 400,
+  SNAPSHOT_NOT_FOUND: 400,
+  NO_WORKSPACE: 400,
+  STATEMENT_NOT_ALLOWED: 400,
+  QUERY_ERROR: 400,
+  // 401: who is calling is unknown
+  MISSING_API_KEY: 401,
+  INVALID_API_KEY: 401,
+  EXPIRED_API_KEY: 401,
+  NOT_AUTHENTICATED: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  // 403: known caller, not allowed
+  EMAIL_NOT_VERIFIED: 403,
+  SIGNUP_CLOSED: 403,
+  WORKSPACE_ACCESS_DENIED: 403,
+  INSUFFICIENT_ROLE: 403,
+  // 404, 408, 409, 413, 429
+  NOT_FOUND: 404,
+  QUERY_TIMEOUT: 408,
+  CONFLICT: 409,
+  JOB_NOT_PENDING: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  // 5xx: our side
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  BILLING_NOT_CONFIGURED: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export function statusOf(code: ErrorCode): number {
+  return errorCatalogue[code];
+}

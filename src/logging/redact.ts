@@ -1,0 +1,25 @@
+// Secrets must never reach a log line: values under sensitive keys are dropped, and strings that
+// look like credentials (API keys, JWTs, URL passwords) are masked wherever they appear.
+const sensitiveKey = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|^key$|credential|signature|^code$|session_code/i;
+const credentialPatterns: [RegExp, string][] = [
+  [/oxb_[A-Za-z0-9]{20,}/g, 'oxb_[redacted]'],
+  [/eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, '[redacted-jwt]'],
+  [/(\/\/[^:/@\s]+:)[^@/\s]+@/g, '$1[redacted]@'],
+  [/([?&](?:token|code|key|state)=)[^&\s]+/gi, '$1[redacted]'],
+];
+
+export function redactString(text: string): string {
+  return credentialPatterns.reduce((masked, [pattern, replacement]) => masked.replace(pattern, replacement), text);
+}
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (value === null || typeof value !== 'object' || depth > 6) return value;
+  if (value instanceof Error) return { name: value.name, message: redactString(value.message), stack: value.stack && redactString(value.stack) };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = sensitiveKey.test(key) ? '[redacted]' : redact(item, depth + 1);
+  }
+  return out;
+}

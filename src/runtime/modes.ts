@@ -1,0 +1,85 @@
+import type { Config } from '../config';
+import type { Logger } from '../logging/logger';
+import { createApp } from '../api/app';
+import { startHttpServer } from '../api/server';
+import { startWorker, type RunningWorker } from '../temporal/worker';
+import { installTemporalRuntimeLogging } from '../temporal/runtime-logging';
+import { createActivities } from '../activities';
+import { openStore } from '../store/open-store';
+import { migrate } from '../store/migrations';
+import { openInfrastructure, type Infrastructure } from './infrastructure';
+import { onShutdownSignal } from './shutdown';
+
+export type Mode = 'serve' | 'api' | 'worker' | 'migrate';
+
+export async function runMode(mode: Mode, config: Config, logger: Logger): Promise<void> {
+  if (mode === 'migrate') return runMigrate(config, logger);
+  installTemporalRuntimeLogging(logger, config.logLevel);
+  const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve' });
+  const worker = mode === 'api' ? undefined : await startActivityWorker(config, logger, infra);
+  const http = mode === 'worker' ? undefined : startHttpServer(buildApp(infra, logger), config.http);
+
+  announce(mode, logger, infra, http?.url);
+  const stopped = onShutdownSignal(logger, [
+    { name: 'http', run: async () => http?.stop() },
+    { name: 'worker', run: async () => worker?.shutdown() },
+    { name: 'connections', run: () => infra.close() },
+  ]);
+  // A worker that dies on its own (lost connection beyond retries) takes the process down with it, so
+  // an orchestrator restarts it rather than leaving an API that cannot run durable work.
+  worker?.done.catch(async (error) => {
+    logger.error('worker stopped unexpectedly', { error });
+    process.kill(process.pid, 'SIGTERM');
+  });
+  await stopped;
+}
+
+function buildApp(infra: Infrastructure, logger: Logger) {
+  return createApp({
+    logger,
+    healthProbes: {
+      metadata: () => infra.store.ping(),
+      lake: () => infra.lake.ping(),
+      temporal: () => infra.temporal.ping(),
+    },
+  });
+}
+
+async function startActivityWorker(config: Config, logger: Logger, infra: Infrastructure): Promise<RunningWorker> {
+  return startWorker({
+    address: infra.temporalAddress,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    activities: createActivities({ config, logger, store: infra.store, lake: infra.lake }),
+  });
+}
+
+async function runMigrate(config: Config, logger: Logger): Promise<void> {
+  const store = openStore(config.metadata);
+  try {
+    const applied = await migrate(store);
+    logger.info('migrations up to date', { applied: applied.map((m) => `${m.version}_${m.name}`) });
+  } finally {
+    await store.close();
+  }
+}
+
+function announce(mode: Mode, logger: Logger, infra: Infrastructure, apiUrl: string | undefined): void {
+  const where = {
+    mode,
+    api: apiUrl && `${apiUrl}/api/v1`,
+    docs: apiUrl && `${apiUrl}/docs`,
+    openapi: apiUrl && `${apiUrl}/openapi.json`,
+    temporal: infra.temporalAddress,
+    temporal_ui: infra.devServer?.uiUrl,
+  };
+  logger.info('oxbow is up', where);
+  if (process.stdout.isTTY) {
+    const lines = [
+      apiUrl && `  API          ${where.api}`,
+      apiUrl && `  API docs     ${where.docs}   (OpenAPI: ${where.openapi})`,
+      where.temporal_ui && `  Temporal UI  ${where.temporal_ui}`,
+    ].filter(Boolean);
+    process.stdout.write(`\nOxbow is running (${mode}).\n${lines.join('\n')}\nPress Ctrl-C to stop.\n\n`);
+  }
+}

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { bodyOf } from '../support/http';
+import { createTestBackend, type TestBackend } from '../support/backends';
+import { startServiceProcess } from '../support/service-process';
+import { freePort, isPortOpen } from '../../src/process/ports';
+
+describe('the service process', () => {
+  let env: TestBackend;
+  let baseEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    env = await createTestBackend('local');
+    baseEnv = {
+      DATA_DIR: env.config.dataDir,
+      OXBOW_TOOLS_DIR: process.env.OXBOW_TOOLS_DIR!,
+      JWT_SECRET: env.config.secrets.jwtSecret,
+      ENCRYPTION_KEY: env.config.secrets.encryptionKey.toString('hex'),
+    };
+  });
+  afterAll(() => env.cleanup());
+
+  test('serve supervises its own Temporal dev server: health, OpenAPI and Temporal UI answer; a stop leaves nothing behind', async () => {
+    const [temporalPort, uiPort] = [await freePort(), await freePort()];
+    const service = await startServiceProcess('serve', { ...baseEnv, TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort) });
+    try {
+      const health = await fetch(`${service.baseUrl}/health`);
+      expect(health.status).toBe(200);
+      expect((await bodyOf(health)).checks).toMatchObject({ metadata: { status: 'ok' }, lake: { status: 'ok' }, temporal: { status: 'ok' } });
+      expect((await bodyOf(await fetch(`${service.baseUrl}/openapi.json`))).info.version).toBe('1.0.0');
+      expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
+      expect(service.output()).toContain(`"temporal_ui":"http://127.0.0.1:${uiPort}"`);
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+    expect(await isPortOpen(temporalPort)).toBe(false);
+    expect(await isPortOpen(uiPort)).toBe(false);
+  }, 90_000);
+
+  test('with TEMPORAL_ADDRESS set nothing is spawned, and an unreachable Temporal shows as 503 on /health', async () => {
+    const deadPort = await freePort();
+    const service = await startServiceProcess('api', { ...baseEnv, TEMPORAL_ADDRESS: `127.0.0.1:${deadPort}` });
+    try {
+      const health = await fetch(`${service.baseUrl}/health`);
+      expect(health.status).toBe(503);
+      expect((await bodyOf(health)).checks.temporal.status).toBe('down');
+      expect(service.output()).not.toContain('starting the local Temporal dev server');
+    } finally {
+      expect(await service.stop()).toBe(0);
+    }
+  }, 60_000);
+
+  test('the worker mode needs TEMPORAL_ADDRESS', async () => {
+    const service = await startServiceProcess('worker', baseEnv, { waitForHealth: false });
+    expect(await service.child.exited).toBe(1);
+    expect(service.output()).toContain('TEMPORAL_ADDRESS is required');
+  });
+
+  test('a bad setting stops the process with a message naming the variable', async () => {
+    const service = await startServiceProcess('serve', { ...baseEnv, QUERY_TIMEOUT_MS: 'fast' }, { waitForHealth: false });
+    expect(await service.child.exited).toBe(78);
+    expect(service.output()).toContain('QUERY_TIMEOUT_MS must be an integer');
+  });
+
+  test('migrate applies the migrations and exits', async () => {
+    const service = await startServiceProcess('migrate', baseEnv, { waitForHealth: false });
+    expect(await service.child.exited).toBe(0);
+    expect(service.output()).toContain('migrations up to date');
+  });
+});

@@ -1,0 +1,8 @@
+/**
+ * A response body for assertions. Tests check shapes with expect(), so the body is typed `any` on
+ * purpose: a declared type would only restate what the assertions already say.
+ */
+
+export async function bodyOf(response: Response): Promise<any> {
+  return response.json();
+}

@@ -1,0 +1,59 @@
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManagedProcess, waitUntilReady } from '../../../src/process/managed-process';
+import { freePort } from '../../../src/process/ports';
+
+export interface PostgresCluster {
+  /** Superuser URL of the cluster's `postgres` database; tests create their own databases. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** A throwaway Postgres cluster in a temp dir on a free port, tuned for tests (no fsync). */
+export async function startPostgresCluster(binDir: string): Promise<PostgresCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'oxbow-pg-'));
+  const dataDir = join(dir, 'data');
+  const asUser = process.getuid?.() === 0 ? 'postgres' : undefined;
+  if (asUser) chownToUser(dir, asUser);
+
+  const initdb = ManagedProcess.spawn({
+    name: 'initdb',
+    argv: [join(binDir, 'initdb'), '-D', dataDir, '-U', 'oxbow', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    logFile: join(dir, 'initdb.log'),
+    runAsUser: asUser,
+  });
+  if ((await initdb.exited) !== 0) throw new Error(`initdb failed:\n${await initdb.tailLog()}`);
+
+  const port = await freePort();
+  const server = ManagedProcess.spawn({
+    name: 'postgres',
+    argv: [
+      join(binDir, 'postgres'), '-D', dataDir, '-p', String(port), '-k', dir,
+      '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off',
+      '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_buffers=256MB',
+    ],
+    logFile: join(dir, 'postgres.log'),
+    runAsUser: asUser,
+  });
+  await waitUntilReady(server, async () => isReady(binDir, port), 30_000);
+
+  return {
+    url: `postgres://oxbow@127.0.0.1:${port}/postgres`,
+    async stop() {
+      // SIGINT is Postgres' "fast shutdown": it disconnects clients instead of waiting for them.
+      await server.stop({ signal: 'SIGINT', graceMs: 10_000 });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function isReady(binDir: string, port: number): Promise<boolean> {
+  const probe = Bun.spawn([join(binDir, 'pg_isready'), '-h', '127.0.0.1', '-p', String(port), '-U', 'oxbow'], { stdout: 'ignore', stderr: 'ignore' });
+  return (await probe.exited) === 0;
+}
+
+function chownToUser(path: string, user: string): void {
+  const id = (flag: string) => Number(Bun.spawnSync(['id', flag, user]).stdout.toString().trim());
+  chownSync(path, id('-u'), id('-g'));
+}

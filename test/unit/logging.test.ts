@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'bun:test';
+import { createLogger } from '../../src/logging/logger';
+
+describe('structured logs', () => {
+  const capture = () => {
+    const lines: string[] = [];
+    return { lines, logger: createLogger({ level: 'info', sink: (line) => lines.push(line) }) };
+  };
+
+  test('one JSON object per line, with level, time, message and bound fields', () => {
+    const { lines, logger } = capture();
+    logger.child({ component: 'api' }).info('request', { status: 200 });
+    logger.debug('hidden below the threshold');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', msg: 'request', component: 'api', status: 200, time: expect.any(String) });
+  });
+
+  test('secrets never reach a line: sensitive keys and credential-shaped strings are masked', () => {
+    const { lines, logger } = capture();
+    const apiKey = `oxb_${'A1b2C3d4'.repeat(5)}`;
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    logger.info('signup', {
+      password: 'hunter2-hunter2',
+      refresh_token: 'opaque-refresh',
+      headers: { authorization: `Bearer ${jwt}` },
+      note: `key ${apiKey} and token ${jwt} in text`,
+      url: 'postgres://oxbow:db-password@db/oxbow',
+      link: 'https://app/verify-email?token=abc123',
+    });
+    const line = lines[0]!;
+    for (const secret of ['hunter2-hunter2', 'opaque-refresh', apiKey, jwt, 'db-password', 'abc123']) expect(line).not.toContain(secret);
+    expect(JSON.parse(line)).toMatchObject({ password: '[redacted]', refresh_token: '[redacted]', headers: { authorization: '[redacted]' } });
+  });
+
+  test('errors keep their message and stack, redacted', () => {
+    const { lines, logger } = capture();
+    logger.error('failed', { error: new Error('connect to postgres://u:pw@h/db failed') });
+    const entry = JSON.parse(lines[0]!);
+    expect(entry.error.message).toBe('connect to postgres://u:[redacted]@h/db failed');
+    expect(entry.error.stack).toContain('Error');
+  });
+});
