@@ -1,9 +1,9 @@
-// The single entry point: `bun src/main.ts [serve|api|worker|migrate]` (serve is the default).
+// The single entry point: `bun src/main.ts [serve|api|worker|migrate|mail-outbox]` (serve is the default).
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logging/logger';
 import { runMode, type Mode } from './runtime/modes';
 
-const modes: readonly Mode[] = ['serve', 'api', 'worker', 'migrate'];
+const modes: readonly Mode[] = ['serve', 'api', 'worker', 'migrate', 'mail-outbox'];
 const requested = process.argv[2] ?? 'serve';
 if (!(modes as readonly string[]).includes(requested)) {
   console.error(`unknown mode "${requested}"; use one of: ${modes.join(', ')}`);

@@ -51,7 +51,7 @@ try {
   ]);
   console.log(`[test] services up in ${Math.round(performance.now() - startedAt)} ms: postgres, minio ${minio.endpoint}, temporal ${temporal.address}`);
 
-  tests = Bun.spawn([process.execPath, 'test', '--timeout', '120000', ...testArgs], {
+  tests = Bun.spawn([process.execPath, 'test', '--randomize', '--timeout', '120000', ...testArgs], {
     cwd: projectRoot,
     stdout: 'inherit',
     stderr: 'inherit',

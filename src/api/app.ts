@@ -1,24 +1,19 @@
 import { Elysia } from 'elysia';
-import type { Logger } from '../logging/logger';
+import type { Services } from '../runtime/services';
 import { httpBasics } from './plugins/http-basics';
 import { openapiDocs } from './openapi';
 import { healthRoutes } from './health';
-import type { HealthProbe } from './health/service';
+import { authRoutes } from './auth';
 
 export const apiPrefix = '/api/v1';
 
-export interface AppDeps {
-  logger: Logger;
-  healthProbes: Record<string, HealthProbe>;
-}
-
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
-export function createApp(deps: AppDeps) {
+export function createApp(services: Pick<Services, 'logger' | 'healthProbes' | 'auth' | 'config'>) {
   return new Elysia()
-    .use(httpBasics(deps.logger))
+    .use(httpBasics(services.logger))
     .use(openapiDocs())
-    .use(healthRoutes(deps.healthProbes))
-    .group(apiPrefix, (api) => api.use(healthRoutes(deps.healthProbes)));
+    .use(healthRoutes(services.healthProbes))
+    .group(apiPrefix, (api) => api.use(healthRoutes(services.healthProbes)).use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy })));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -19,7 +19,7 @@ export interface TemporalConfig {
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   logLevel: LogLevel;
-  http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string };
+  http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string; trustProxy: boolean };
   dataDir: string;
   metadata: MetadataConfig;
   lake: LakeConfig;
@@ -53,6 +53,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       port,
       publicBaseUrl,
       frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
+      trustProxy: env.boolean('TRUST_PROXY', false),
     },
     dataDir,
     metadata: databaseUrl ? { kind: 'postgres', url: databaseUrl.href } : { kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') },

@@ -42,6 +42,14 @@ export class EnvReader {
     return parsed;
   }
 
+  boolean(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes'].includes(value)) return true;
+    if (['false', '0', 'no'].includes(value)) return false;
+    return this.reject(name, `must be true or false, got "${value}"`, fallback);
+  }
+
   oneOf<const T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.raw(name);
     if (value === undefined) return fallback;

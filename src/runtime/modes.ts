@@ -4,20 +4,24 @@ import { createApp } from '../api/app';
 import { startHttpServer } from '../api/server';
 import { startWorker, type RunningWorker } from '../temporal/worker';
 import { installTemporalRuntimeLogging } from '../temporal/runtime-logging';
-import { createActivities } from '../activities';
+import { ensureSchedules } from '../temporal/schedules';
 import { openStore } from '../store/open-store';
 import { migrate } from '../store/migrations';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { onShutdownSignal } from './shutdown';
+import { printOutbox } from './print-outbox';
+import { buildServices, type Services } from './services';
 
-export type Mode = 'serve' | 'api' | 'worker' | 'migrate';
+export type Mode = 'serve' | 'api' | 'worker' | 'migrate' | 'mail-outbox';
 
 export async function runMode(mode: Mode, config: Config, logger: Logger): Promise<void> {
   if (mode === 'migrate') return runMigrate(config, logger);
+  if (mode === 'mail-outbox') return printOutbox(config);
   installTemporalRuntimeLogging(logger, config.logLevel);
   const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve' });
-  const worker = mode === 'api' ? undefined : await startActivityWorker(config, logger, infra);
-  const http = mode === 'worker' ? undefined : startHttpServer(buildApp(infra, logger), config.http);
+  const services = buildServices(config, infra, logger);
+  const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
+  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services), config.http);
 
   announce(mode, logger, infra, http?.url);
   const stopped = onShutdownSignal(logger, [
@@ -34,23 +38,14 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   await stopped;
 }
 
-function buildApp(infra: Infrastructure, logger: Logger) {
-  return createApp({
-    logger,
-    healthProbes: {
-      metadata: () => infra.store.ping(),
-      lake: () => infra.lake.ping(),
-      temporal: () => infra.temporal.ping(),
-    },
-  });
-}
-
-async function startActivityWorker(config: Config, logger: Logger, infra: Infrastructure): Promise<RunningWorker> {
+async function startActivityWorker(services: Services, infra: Infrastructure): Promise<RunningWorker> {
+  const { config, logger } = services;
+  await ensureSchedules(infra.temporal, services.schedules, logger);
   return startWorker({
     address: infra.temporalAddress,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities({ config, logger, store: infra.store, lake: infra.lake }),
+    activities: services.activities(),
   });
 }
 

@@ -1,26 +1,48 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, isGrpcDeadlineError, isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { AppError } from '../errors/app-error';
 
 export interface TemporalClient {
   client: Client;
   connection: Connection;
   taskQueue: string;
+  /**
+   * Runs a client call with a deadline; an unreachable server becomes 503 SERVICE_UNAVAILABLE instead
+   * of a request that hangs until the client gives up.
+   */
+  call<T>(work: () => Promise<T>, timeoutMs?: number): Promise<T>;
   /** Answers when the frontend service is reachable (for /health). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
+const grpcUnavailable = 14;
+
 /** A lazily connecting client, so the API starts (and reports 503 on /health) while Temporal is down. */
 export function createTemporalClient(options: { address: string; namespace: string; taskQueue: string }): TemporalClient {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '5s' });
   const client = new Client({ connection, namespace: options.namespace });
+  const call = async <T>(work: () => Promise<T>, timeoutMs = 5_000): Promise<T> => {
+    try {
+      return await connection.withDeadline(Date.now() + timeoutMs, work);
+    } catch (error) {
+      if (isUnreachable(error)) {
+        throw new AppError('SERVICE_UNAVAILABLE', 'Durable work cannot be scheduled right now; nothing was changed', { hint: 'Try again in a moment.', cause: error });
+      }
+      throw error;
+    }
+  };
   return {
     client,
     connection,
     taskQueue: options.taskQueue,
-    async ping() {
-      // Not ensureConnected(): it remembers a first failure forever, while the channel itself reconnects.
-      await connection.withDeadline(Date.now() + 2_000, () => connection.workflowService.getSystemInfo({}));
-    },
+    call,
+    // Not ensureConnected(): it remembers a first failure forever, while the channel itself reconnects.
+    ping: () => call(() => connection.workflowService.getSystemInfo({}), 2_000).then(() => undefined),
     close: () => connection.close(),
   };
+}
+
+function isUnreachable(error: unknown): boolean {
+  const cause = error instanceof ServiceError ? error.cause : error;
+  return isGrpcDeadlineError(cause) || (isGrpcServiceError(cause) && cause.code === grpcUnavailable);
 }

@@ -1,3 +1,5 @@
 // Every workflow the worker runs. Deterministic code only: no I/O, no Node built-ins,
 // and activities are imported as types.
-export {};
+export { accountRetentionWorkflow } from './account-retention';
+export { mailDeliveryWorkflow, mailOutboxSweepWorkflow } from './mail-delivery';
+export { housekeepingWorkflow } from './housekeeping';

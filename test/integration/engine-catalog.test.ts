@@ -45,7 +45,7 @@ for (const backend of backends) {
       expect(loaded.getRows().flat()).toEqual(['ducklake', 'httpfs', 'postgres_scanner', 'sqlite_scanner']);
     });
 
-    test('a table written through one attachment is read back through another', async () => {
+    test('a table written through one attachment is read back through another; its files are under the workspace prefix', async () => {
       const writer = await openEngine();
       await writer.run('CREATE SCHEMA IF NOT EXISTS lake.raw');
       await writer.run("CREATE TABLE lake.raw.events AS SELECT range AS id, 'event ' || range AS label FROM range(1000)");
@@ -56,9 +56,8 @@ for (const backend of backends) {
       const rows = (await reader.runAndReadAll('SELECT count(*)::INTEGER, max(id)::INTEGER, max(label) FROM lake.raw.events')).getRows();
       expect(rows).toEqual([[1001, 1000, 'late']]);
       reader.closeSync();
-    });
 
-    test('data files land under the workspace prefix of the lake storage', async () => {
+      // The data files land under the workspace's own prefix of the lake storage.
       const storage = openLakeStorage(env.config.lake);
       const files = await storage.list(workspaceDataPrefix(location.workspaceId));
       storage.close();

@@ -3,6 +3,7 @@ import { bodyOf } from '../support/http';
 import { createTestBackend, type TestBackend } from '../support/backends';
 import { startServiceProcess } from '../support/service-process';
 import { freePort, isPortOpen } from '../../src/process/ports';
+import { testEnv } from '../support/test-env';
 
 describe('the service process', () => {
   let env: TestBackend;
@@ -60,6 +61,25 @@ describe('the service process', () => {
     expect(await service.child.exited).toBe(78);
     expect(service.output()).toContain('QUERY_TIMEOUT_MS must be an integer');
   });
+
+  test('mail-outbox prints the messages waiting in the outbox when there is no SMTP server', async () => {
+    const api = await startServiceProcess('api', { ...baseEnv, TEMPORAL_ADDRESS: testEnv.temporalAddress() });
+    const email = `outbox-${Date.now()}@example.test`;
+    const signup = await fetch(`${api.baseUrl}/api/v1/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'long enough password' }),
+    });
+    expect(signup.status).toBe(201);
+    expect(await api.stop()).toBe(0);
+    expect(api.output()).toContain('mail kept in the outbox (SMTP_URL is not set)');
+    expect(api.output()).not.toContain('verify-email?token=');
+
+    const outbox = await startServiceProcess('mail-outbox', baseEnv, { waitForHealth: false });
+    expect(await outbox.child.exited).toBe(0);
+    expect(outbox.output()).toContain(`to ${email}`);
+    expect(outbox.output()).toContain('/verify-email?token=');
+  }, 60_000);
 
   test('migrate applies the migrations and exits', async () => {
     const service = await startServiceProcess('migrate', baseEnv, { waitForHealth: false });

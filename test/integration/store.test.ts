@@ -33,14 +33,27 @@ CREATE TABLE test_counter (value BIGINT NOT NULL);
 INSERT INTO test_counter (value) VALUES (0);`,
 };
 
+async function withFreshStore(backend: (typeof backends)[number], work: (store: Store, env: TestBackend) => Promise<void>): Promise<void> {
+  const env = await createTestBackend(backend);
+  const store = openStore(env.config.metadata);
+  try {
+    await work(store, env);
+  } finally {
+    await store.close();
+    await env.cleanup();
+  }
+}
+
 for (const backend of backends) {
   describe(`metadata store on ${backend}`, () => {
     let env: TestBackend;
     let store: Store;
+    const testMigrations = readMigrations(migrationsDir(testSchema));
 
     beforeAll(async () => {
       env = await createTestBackend(backend);
       store = openStore(env.config.metadata);
+      await migrate(store, testMigrations);
     });
     afterAll(async () => {
       await store.close();
@@ -48,18 +61,21 @@ for (const backend of backends) {
     });
 
     test('the project migrations apply, are recorded, and a second run applies nothing', async () => {
-      const all = readMigrations();
-      expect(all.length).toBeGreaterThan(0);
-      expect((await migrate(store, all)).map((m) => m.version)).toEqual(all.map((m) => m.version));
-      expect(await migrate(store, all)).toEqual([]);
+      await withFreshStore(backend, async (fresh) => {
+        const all = readMigrations();
+        expect(all.length).toBeGreaterThan(0);
+        expect((await migrate(fresh, all)).map((m) => m.version)).toEqual(all.map((m) => m.version));
+        expect(await migrate(fresh, all)).toEqual([]);
+      });
     });
 
     test('concurrent migration runs queue on the lock and apply each file once', async () => {
-      const migrations = readMigrations(migrationsDir(testSchema));
-      const second = openStore(env.config.metadata);
-      const [a, b] = await Promise.all([migrate(store, migrations), migrate(second, migrations)]);
-      await second.close();
-      expect([...a, ...b].map((m) => m.version).sort()).toEqual([1, 2]);
+      await withFreshStore(backend, async (first, own) => {
+        const second = openStore(own.config.metadata);
+        const [a, b] = await Promise.all([migrate(first, testMigrations), migrate(second, testMigrations)]);
+        await second.close();
+        expect([...a, ...b].map((m) => m.version).sort()).toEqual([1, 2]);
+      });
     });
 
     test('an applied migration that was edited afterwards stops the start', async () => {
@@ -69,16 +85,16 @@ for (const backend of backends) {
 
     test('rows round-trip with the same shapes on both drivers', async () => {
       const createdAt = '2026-11-21T10:00:00.123Z';
-      await store.run(insertItem, { id: 'a', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt });
-      expect(await store.first(itemById, { id: 'a' })).toEqual({ id: 'a', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt, note: null });
+      await store.run(insertItem, { id: 'shape', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt });
+      expect(await store.first(itemById, { id: 'shape' })).toEqual({ id: 'shape', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt, note: null });
       expect(await store.first(itemById, { id: 'missing' })).toBeUndefined();
     });
 
     test('timestamps compare as times', async () => {
-      await store.run(insertItem, { id: 'old', name: 'old', size: 1, created_at: '2020-01-01T00:00:00.000Z' });
-      await store.run(insertItem, { id: 'new', name: 'new', size: 1, created_at: '2030-01-01T00:00:00.000Z' });
-      const rows = await store.all(itemsSince, { since: '2026-01-01T00:00:00.000Z' });
-      expect(rows.map((row) => row.id)).toEqual(['a', 'new']);
+      await store.run(insertItem, { id: 'past', name: 'past', size: 1, created_at: '2001-01-01T00:00:00.000Z' });
+      await store.run(insertItem, { id: 'far-future', name: 'future', size: 1, created_at: '2099-12-31T23:59:59.999Z' });
+      const rows = await store.all(itemsSince, { since: '2099-01-01T00:00:00.000Z' });
+      expect(rows.map((row) => row.id)).toEqual(['far-future']);
     });
 
     test('a failed transaction leaves nothing behind', async () => {
@@ -92,6 +108,7 @@ for (const backend of backends) {
     });
 
     test('concurrent read-modify-write transactions under one lock key lose no update', async () => {
+      const before = (await store.first(readCounter, {}))!.value;
       const increments = 20;
       await Promise.all(
         Array.from({ length: increments }, () =>
@@ -103,7 +120,7 @@ for (const backend of backends) {
           }),
         ),
       );
-      expect((await store.first(readCounter, {}))!.value).toBe(increments);
+      expect((await store.first(readCounter, {}))!.value).toBe(before + increments);
     });
 
     test('a statement outside a transaction never sees its uncommitted writes', async () => {

@@ -19,7 +19,7 @@ describe('configuration', () => {
   test('embedded defaults: SQLite metadata and a local lake under DATA_DIR, a supervised Temporal', () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, publicBaseUrl: 'http://localhost:3000', frontendUrl: 'http://localhost:3000' });
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, publicBaseUrl: 'http://localhost:3000', frontendUrl: 'http://localhost:3000', trustProxy: false });
     expect(config.metadata).toEqual({ kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') });
     expect(config.lake).toEqual({ kind: 'local', root: join(dataDir, 'lake') });
     expect(config.temporal.address).toBeUndefined();

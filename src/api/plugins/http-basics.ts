@@ -27,7 +27,8 @@ export function httpBasics(logger: Logger) {
         set.status = 422;
         return { detail: error.issues };
       }
-      if (error instanceof ValidationError) {
+      // A response that breaks its own schema is our bug, not the caller's: it falls through to the 500.
+      if (error instanceof ValidationError && error.type !== 'response') {
         set.status = 422;
         return { detail: validationIssues(error) };
       }

@@ -1,0 +1,51 @@
+import { Elysia, t } from 'elysia';
+import type { AuthServices } from '../../auth/auth-services';
+import { AppError } from '../../errors/app-error';
+import { clientAddress } from '../plugins/client-address';
+import { queryInteger, textInteger } from '../query-params';
+import { cliLoginPage } from './cli-login-page';
+
+const tags = ['Authentication'];
+const state = t.String({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
+const html = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+
+/**
+ * Browser login for the command-line client: the CLI opens the form with its local callback port; on
+ * valid credentials the service creates an API key and redirects to http://127.0.0.1:<port>/callback
+ * (never any other host), passing the key and the unchanged state.
+ */
+export function cliLoginRoutes(auth: AuthServices, trustProxy: boolean) {
+  return new Elysia()
+    .use(clientAddress(trustProxy))
+    .get('/cli-login', ({ query }) => html(cliLoginPage({ callbackPort: query.callback_port, state: query.state })), {
+      query: t.Object({ callback_port: queryInteger('callback_port', { minimum: 1024, maximum: 65535 }), state }),
+      detail: { tags, summary: 'The CLI login form (text/html)' },
+    })
+    .post(
+      '/cli-login',
+      async ({ body, clientAddress }) => {
+        const port = body.callback_port;
+        try {
+          const user = await auth.login.checkCredentials(body.email, body.password, clientAddress);
+          const key = await auth.apiKeys.create(user.id, `Oxbow CLI (${new Date().toISOString().slice(0, 10)})`, null);
+          const callback = new URL(`http://127.0.0.1:${port}/callback`);
+          callback.searchParams.set('key', key.key!);
+          callback.searchParams.set('state', body.state);
+          return new Response(null, { status: 303, headers: { location: callback.href, 'cache-control': 'no-store' } });
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          return html(cliLoginPage({ callbackPort: port, state: body.state, email: body.email, error: error.message }));
+        }
+      },
+      {
+        body: t.Object({
+          email: t.String({ maxLength: 320 }),
+          password: t.String({ maxLength: 128 }),
+          callback_port: textInteger('body', 'callback_port', { minimum: 1024, maximum: 65535 }),
+          state,
+        }),
+        parse: 'application/x-www-form-urlencoded',
+        detail: { tags, summary: 'Submit the CLI login form (form-urlencoded)' },
+      },
+    );
+}

@@ -1,0 +1,46 @@
+import { Elysia } from 'elysia';
+import type { AuthServices } from '../../auth/auth-services';
+import { authentication } from '../plugins/authentication';
+import { clientAddress } from '../plugins/client-address';
+import { authModels as m } from './model';
+
+const tags = ['Authentication'];
+
+export function sessionRoutes(auth: AuthServices, trustProxy: boolean) {
+  return new Elysia()
+    .use(authentication(auth.authenticator))
+    .use(clientAddress(trustProxy))
+    .post('/login', ({ body, clientAddress }) => auth.login.login(body.email, body.password, clientAddress), {
+      body: m.LoginRequest,
+      response: m.TokenResponse,
+      detail: { tags, summary: 'Log in with e-mail and password' },
+    })
+    .post('/refresh', ({ body }) => auth.sessions.refresh(body.refresh_token), {
+      body: m.RefreshRequest,
+      response: m.TokenResponse,
+      detail: { tags, summary: 'Exchange a refresh token for a new pair (the old one stops working)' },
+    })
+    .post(
+      '/logout',
+      async ({ body, set }) => {
+        await auth.sessions.close(body.refresh_token);
+        set.status = 204;
+      },
+      { body: m.RefreshRequest, detail: { tags, summary: 'End the session of a refresh token' } },
+    )
+    .post(
+      '/session-token',
+      async ({ caller }) => auth.sessions.start(await auth.profile.account(caller.userId)),
+      { auth: 'user-or-api-key', response: m.TokenResponse, detail: { tags, summary: 'A fresh token pair for the current API key or access token' } },
+    )
+    .post('/session-code', ({ caller }) => auth.sessionCodes.create(caller.userId), {
+      auth: 'user',
+      response: m.SessionCodeResponse,
+      detail: { tags, summary: 'A one-time code (60 s) that another client exchanges for a session' },
+    })
+    .post('/exchange-code', ({ body }) => auth.sessionCodes.exchange(body.code), {
+      body: m.ExchangeCodeRequest,
+      response: m.TokenResponse,
+      detail: { tags, summary: 'Exchange a one-time code for a token pair' },
+    });
+}

@@ -1,0 +1,17 @@
+import { namedQuery } from '../store/named-query';
+
+// Rows that have done their job. Each query removes what can no longer matter as of :cutoff.
+export const pruneQueries = [
+  namedQuery<{ now: string; cutoff: string }>('housekeeping.login_failures', 'DELETE FROM login_failures WHERE failed_at < :cutoff'),
+  namedQuery<{ now: string; cutoff: string }>('housekeeping.session_codes', 'DELETE FROM session_codes WHERE expires_at < :cutoff'),
+  namedQuery<{ now: string; cutoff: string }>('housekeeping.email_tokens', 'DELETE FROM email_tokens WHERE expires_at < :cutoff'),
+  // Revoked or expired refresh tokens are kept a day past their end so that reuse is still recognised.
+  namedQuery<{ now: string; cutoff: string }>(
+    'housekeeping.refresh_tokens',
+    'DELETE FROM refresh_tokens WHERE expires_at < :cutoff OR (revoked_at IS NOT NULL AND revoked_at < :cutoff)',
+  ),
+  namedQuery<{ now: string; cutoff: string }>('housekeeping.sent_mail', 'DELETE FROM mail_outbox WHERE sent_at IS NOT NULL AND sent_at < :cutoff'),
+];
+
+/** How long ended rows stay before the hourly sweep removes them. */
+export const pruneGraceMs = 24 * 3_600_000;

@@ -1,0 +1,65 @@
+import type { Config } from '../config';
+import type { Logger } from '../logging/logger';
+import { SealedBox } from '../crypto/sealed-box';
+import { systemClock, type Clock } from '../util/clock';
+import { MailOutbox } from '../mail/outbox';
+import { MailDispatch } from '../mail/mail-dispatch';
+import { createSmtpTransport } from '../mail/smtp-transport';
+import { createAuthServices, type AuthServices } from '../auth/auth-services';
+import { noAccountHooks } from '../auth/account-hooks';
+import { temporalRetentionScheduler } from '../auth/temporal-retention-scheduler';
+import { createAccountActivities } from '../activities/account-activities';
+import { createMailActivities } from '../activities/mail-activities';
+import { createHousekeepingActivities } from '../activities/housekeeping-activities';
+import type { ScheduleDefinition } from '../temporal/schedules';
+import type { HealthProbe } from '../api/health/service';
+import type { Infrastructure } from './infrastructure';
+
+/** Everything the HTTP layer and the worker use, wired once from the config and the infrastructure. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  auth: AuthServices;
+  healthProbes: Record<string, HealthProbe>;
+  /** Every activity the worker registers. */
+  activities(): object;
+  schedules: ScheduleDefinition[];
+}
+
+export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
+  const { store, lake, temporal } = infra;
+  const sealedBox = new SealedBox(config.secrets.encryptionKey);
+  const outbox = new MailOutbox(sealedBox, clock);
+  const mail = new MailDispatch(temporal, config.mail.smtpUrl !== undefined, logger.child({ component: 'mail' }));
+  const hooks = noAccountHooks;
+  const auth = createAuthServices({ config, store, clock, outbox, mail, hooks, retention: temporalRetentionScheduler(temporal) });
+
+  return {
+    config,
+    logger,
+    clock,
+    auth,
+    healthProbes: {
+      metadata: () => store.ping(),
+      lake: () => lake.ping(),
+      temporal: () => temporal.ping(),
+    },
+    activities: () => ({
+      ...createHousekeepingActivities({ store, clock, logger: logger.child({ component: 'housekeeping' }) }),
+      ...createAccountActivities({ store, clock, hooks, logger: logger.child({ component: 'accounts' }) }),
+      ...createMailActivities({
+        store,
+        outbox,
+        dispatch: mail,
+        clock,
+        logger: logger.child({ component: 'mail' }),
+        transport: config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl, config.mail.from) : undefined,
+      }),
+    }),
+    schedules: [
+      { scheduleId: 'housekeeping', workflowType: 'housekeepingWorkflow', every: '1h' },
+      ...(config.mail.smtpUrl ? [{ scheduleId: 'mail-outbox-sweep', workflowType: 'mailOutboxSweepWorkflow', every: '5m' }] : []),
+    ],
+  };
+}

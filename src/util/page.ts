@@ -1,0 +1,5 @@
+/** One page of a list endpoint. */
+export interface Page {
+  limit: number;
+  offset: number;
+}

@@ -1,0 +1,83 @@
+import { createApp, type App } from '../../src/api/app';
+import type { EnvSource } from '../../src/config';
+import { createLogger, type Logger } from '../../src/logging/logger';
+import { openInfrastructure, type Infrastructure } from '../../src/runtime/infrastructure';
+import { buildServices, type Services } from '../../src/runtime/services';
+import { startWorker } from '../../src/temporal/worker';
+import type { Clock } from '../../src/util/clock';
+import { createTestBackend, type Backend, type TestBackend } from './backends';
+import { TestClock } from './test-clock';
+
+export interface TestApp {
+  backend: TestBackend;
+  infra: Infrastructure;
+  services: Services;
+  app: App;
+  clock: TestClock;
+  logLines: string[];
+  /** Sends a request through the app (no network), the way a client would. */
+  request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
+  /** Stops the app and its worker as a crash or deploy would, then starts them again on the same data. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service in process against one backend: real store, lake, Temporal (and, when asked, a
+ * worker on the test's own task queue). Logs are captured so tests can check what reaches them.
+ */
+export async function startTestApp(backend: Backend, options: { env?: EnvSource; worker?: boolean; clock?: Clock } = {}): Promise<TestApp> {
+  const testBackend = await createTestBackend(backend, options.env);
+  const logLines: string[] = [];
+  const logger: Logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
+  const clock = options.clock instanceof TestClock ? options.clock : new TestClock();
+
+  const boot = async () => {
+    const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
+    const services = buildServices(testBackend.config, infra, logger, clock);
+    const worker = options.worker
+      ? await startWorker({
+          address: infra.temporalAddress,
+          namespace: testBackend.config.temporal.namespace,
+          taskQueue: testBackend.config.temporal.taskQueue,
+          activities: services.activities(),
+        })
+      : undefined;
+    return { infra, services, app: createApp(services), worker };
+  };
+  let running = await boot();
+  const halt = async () => {
+    await running.worker?.shutdown();
+    await running.infra.close();
+  };
+
+  return {
+    backend: testBackend,
+    get infra() {
+      return running.infra;
+    },
+    get services() {
+      return running.services;
+    },
+    get app() {
+      return running.app;
+    },
+    clock,
+    logLines,
+    request(path, init = {}) {
+      const { json, token, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      return running.app.handle(new Request(`http://localhost${path}`, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) }));
+    },
+    async restart() {
+      await halt();
+      running = await boot();
+    },
+    async stop() {
+      await halt();
+      await testBackend.cleanup();
+    },
+  };
+}
