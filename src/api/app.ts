@@ -4,16 +4,22 @@ import { httpBasics } from './plugins/http-basics';
 import { openapiDocs } from './openapi';
 import { healthRoutes } from './health';
 import { authRoutes } from './auth';
+import { workspaceRoutes } from './workspaces';
 
 export const apiPrefix = '/api/v1';
 
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
-export function createApp(services: Pick<Services, 'logger' | 'healthProbes' | 'auth' | 'config'>) {
+export function createApp(services: Pick<Services, 'logger' | 'healthProbes' | 'auth' | 'workspaces' | 'config'>) {
   return new Elysia()
     .use(httpBasics(services.logger))
     .use(openapiDocs())
     .use(healthRoutes(services.healthProbes))
-    .group(apiPrefix, (api) => api.use(healthRoutes(services.healthProbes)).use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy })));
+    .group(apiPrefix, (api) =>
+      api
+        .use(healthRoutes(services.healthProbes))
+        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
+        .use(workspaceRoutes(services.auth.authenticator, services.workspaces)),
+    );
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -26,7 +26,7 @@ export class AccountDeletion {
     const now = this.ctx.clock.now().toISOString();
     const purgeAfter = isoAfter(this.ctx.clock, this.retentionMs);
     await this.ctx.store.transaction(async (tx) => {
-      await this.ctx.hooks.beforeDeletion(tx, userId);
+      await this.ctx.hooks.beforeDeletion(tx, userId, purgeAfter);
       // The purge workflow is started before the deletion commits: if Temporal is unreachable nothing
       // is deleted and the caller can retry; if the commit fails, the purge finds a live account and
       // leaves it alone.

@@ -7,8 +7,8 @@ import type { Transaction } from '../store/store';
  */
 export interface AccountHooks {
   onEmailVerified(tx: Transaction, user: { id: string; email: string }): Promise<void>;
-  /** May refuse the deletion by throwing an AppError. */
-  beforeDeletion(tx: Transaction, userId: string): Promise<void>;
+  /** May refuse the deletion by throwing an AppError. `purgeAfter` is when the account's data goes. */
+  beforeDeletion(tx: Transaction, userId: string, purgeAfter: string): Promise<void>;
   onPurge(tx: Transaction, userId: string): Promise<void>;
 }
 

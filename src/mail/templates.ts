@@ -27,6 +27,11 @@ export const mailTemplates = {
     subject: 'Your Oxbow e-mail address is being changed',
     text: `A change of your account's address to ${newEmail} was requested. It takes effect once the new address is confirmed.\n\nIf this was not you, change your password now.\n`,
   }),
+  addedToWorkspace: (to: string, workspaceName: string, inviterEmail: string, appUrl: string): MailMessage => ({
+    to,
+    subject: `You have been added to the Oxbow workspace ${workspaceName}`,
+    text: `${inviterEmail} added you to the Oxbow workspace "${workspaceName}". It is in your workspace list at ${appUrl}.\n`,
+  }),
   workspaceInvitation: (to: string, workspaceName: string, inviterEmail: string, signupUrl: string): MailMessage => ({
     to,
     subject: `You have been invited to the Oxbow workspace ${workspaceName}`,

@@ -6,12 +6,19 @@ import { MailOutbox } from '../mail/outbox';
 import { MailDispatch } from '../mail/mail-dispatch';
 import { createSmtpTransport } from '../mail/smtp-transport';
 import { createAuthServices, type AuthServices } from '../auth/auth-services';
-import { noAccountHooks } from '../auth/account-hooks';
 import { temporalRetentionScheduler } from '../auth/temporal-retention-scheduler';
 import { createAccountActivities } from '../activities/account-activities';
 import { createMailActivities } from '../activities/mail-activities';
 import { createHousekeepingActivities } from '../activities/housekeeping-activities';
 import type { ScheduleDefinition } from '../temporal/schedules';
+import { createWorkspaceActivities } from '../activities/workspace-activities';
+import { catalogStoreFor } from '../engine/catalog-attachment';
+import { WorkspaceAccess } from '../workspaces/workspace-access';
+import { WorkspacesService } from '../workspaces/workspaces-service';
+import { MembersService } from '../workspaces/members-service';
+import { workspaceAccountHooks } from '../workspaces/workspace-account-hooks';
+import { temporalWorkspacePurgeScheduler } from '../workspaces/temporal-purge-scheduler';
+import type { WorkspaceServices } from '../workspaces/workspace-services';
 import type { HealthProbe } from '../api/health/service';
 import type { Infrastructure } from './infrastructure';
 
@@ -21,6 +28,7 @@ export interface Services {
   logger: Logger;
   clock: Clock;
   auth: AuthServices;
+  workspaces: WorkspaceServices;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity the worker registers. */
   activities(): object;
@@ -32,14 +40,21 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const sealedBox = new SealedBox(config.secrets.encryptionKey);
   const outbox = new MailOutbox(sealedBox, clock);
   const mail = new MailDispatch(temporal, config.mail.smtpUrl !== undefined, logger.child({ component: 'mail' }));
-  const hooks = noAccountHooks;
+  const workspacePurge = temporalWorkspacePurgeScheduler(temporal);
+  const hooks = workspaceAccountHooks(workspacePurge, clock);
   const auth = createAuthServices({ config, store, clock, outbox, mail, hooks, retention: temporalRetentionScheduler(temporal) });
+  const workspaces: WorkspaceServices = {
+    access: new WorkspaceAccess(store),
+    workspaces: new WorkspacesService(store, clock, workspacePurge),
+    members: new MembersService(store, clock, outbox, mail, config.http.frontendUrl),
+  };
 
   return {
     config,
     logger,
     clock,
     auth,
+    workspaces,
     healthProbes: {
       metadata: () => store.ping(),
       lake: () => lake.ping(),
@@ -47,6 +62,15 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     },
     activities: () => ({
       ...createHousekeepingActivities({ store, clock, logger: logger.child({ component: 'housekeeping' }) }),
+      ...createWorkspaceActivities({
+        store,
+        lake,
+        temporal,
+        catalog: catalogStoreFor(config.metadata, config.dataDir),
+        rowPurges: [],
+        releaseWorkspace: async () => {},
+        logger: logger.child({ component: 'workspaces' }),
+      }),
       ...createAccountActivities({ store, clock, hooks, logger: logger.child({ component: 'accounts' }) }),
       ...createMailActivities({
         store,

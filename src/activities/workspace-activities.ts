@@ -1,0 +1,62 @@
+import { Context } from '@temporalio/activity';
+import type { Logger } from '../logging/logger';
+import type { Store } from '../store/store';
+import type { LakeStorage } from '../lake-storage/lake-storage';
+import type { TemporalClient } from '../temporal/client';
+import { dropCatalog } from '../engine/catalog-lifecycle';
+import { workspaceDataPrefix, type CatalogStore } from '../engine/catalog-attachment';
+import { deleteWorkspaceMembers, deleteWorkspaceRow, findWorkspaceForPurge } from '../workspaces/queries/workspaces';
+import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
+import { workspaceScheduleIds } from '../workspaces/workspace-schedules';
+
+export interface WorkspaceActivityDeps {
+  store: Store;
+  lake: LakeStorage;
+  catalog: CatalogStore;
+  temporal: TemporalClient;
+  rowPurges: WorkspaceRowsPurge[];
+  /** Releases what this process holds for the workspace (its engine instance) before the catalog goes. */
+  releaseWorkspace(workspaceId: string): Promise<void>;
+  logger: Logger;
+}
+
+export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
+  return {
+    async isWorkspaceDeleted(workspaceId: string): Promise<boolean> {
+      const row = await deps.store.first(findWorkspaceForPurge, { id: workspaceId });
+      // Already gone entirely counts as deleted: a retried purge finishes its remaining steps.
+      return row === undefined || row.deleted_at !== null;
+    },
+
+    async deleteWorkspaceSchedules(workspaceId: string): Promise<void> {
+      for (const scheduleId of await workspaceScheduleIds(deps.temporal, workspaceId)) {
+        await deps.temporal.client.schedule.getHandle(scheduleId).delete().catch((error: unknown) => {
+          if (!String(error).includes('not found')) throw error;
+        });
+      }
+    },
+
+    async dropWorkspaceCatalog(workspaceId: string): Promise<void> {
+      await deps.releaseWorkspace(workspaceId);
+      await dropCatalog(deps.store, deps.catalog, workspaceId);
+    },
+
+    async deleteWorkspaceFiles(workspaceId: string): Promise<number> {
+      Context.current().heartbeat();
+      const deleted = await deps.lake.deletePrefix(workspaceDataPrefix(workspaceId));
+      deps.logger.info('workspace files deleted', { workspace_id: workspaceId, files: deleted });
+      return deleted;
+    },
+
+    async deleteWorkspaceRows(workspaceId: string): Promise<void> {
+      await deps.store.transaction(async (tx) => {
+        for (const step of deps.rowPurges) await step.purge(tx, workspaceId);
+        await tx.run(deleteWorkspaceMembers, { workspace_id: workspaceId });
+        await tx.run(deleteWorkspaceRow, { id: workspaceId });
+      });
+      deps.logger.info('workspace purged', { workspace_id: workspaceId });
+    },
+  };
+}
+
+export type WorkspaceActivities = ReturnType<typeof createWorkspaceActivities>;

@@ -1,0 +1,44 @@
+import { t } from 'elysia';
+const role = t.Union([t.Literal('OWNER'), t.Literal('ADMIN'), t.Literal('MEMBER'), t.Literal('VIEWER')]);
+
+export const workspaceModels = {
+  WorkspaceCreateRequest: t.Object({
+    name: t.String({ minLength: 1, maxLength: 200 }),
+    slug: t.String({
+      minLength: 3,
+      maxLength: 63,
+      pattern: '^[a-z0-9]([a-z0-9-]*[a-z0-9])?$',
+      description: 'Lowercase letters, digits and hyphens, not starting or ending with a hyphen; unique',
+    }),
+    region: t.Optional(t.String({ minLength: 2, maxLength: 32, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$', default: 'eu-west-gra' })),
+  }),
+  WorkspaceResponse: t.Object({
+    id: t.String({ format: 'uuid' }),
+    name: t.String(),
+    slug: t.String(),
+    region: t.String(),
+    plan: t.String(),
+    created_at: t.String({ format: 'date-time' }),
+  }),
+  WorkspaceWithRoleResponse: t.Object({
+    id: t.String({ format: 'uuid' }),
+    name: t.String(),
+    slug: t.String(),
+    region: t.String(),
+    plan: t.String(),
+    created_at: t.String({ format: 'date-time' }),
+    role,
+  }),
+  AddMemberRequest: t.Object({ email: t.String({ format: 'email', maxLength: 320 }), role }),
+  UpdateRoleRequest: t.Object({ role }),
+  MemberResponse: t.Object({
+    id: t.String({ format: 'uuid' }),
+    user_id: t.Nullable(t.String({ format: 'uuid' })),
+    email: t.String(),
+    role,
+    status: t.Union([t.Literal('active'), t.Literal('invited')]),
+  }),
+};
+
+export const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
+export const memberParams = t.Object({ workspace_id: t.String({ format: 'uuid' }), member_id: t.String({ format: 'uuid' }) });

@@ -1,0 +1,27 @@
+import { namedQuery } from '../store/named-query';
+
+export interface PlanRow {
+  id: string;
+  name: string;
+  monthly_price_eur: number;
+  queries_per_minute: number;
+  included_queries: number;
+  storage_limit_gb: number;
+  connector_limit: number | null;
+  max_scan_bytes: number;
+  price_per_tb_scanned_eur: number;
+  time_travel_days: number;
+}
+
+const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days';
+
+export const defaultPlanId = 'free';
+
+export const findPlan = namedQuery<{ id: string }, PlanRow>('plans.find', `SELECT ${columns} FROM plans WHERE id = :id`);
+
+export const listPlans = namedQuery<Record<never, never>, PlanRow>('plans.list', `SELECT ${columns} FROM plans ORDER BY sort_order`);
+
+export const findWorkspacePlan = namedQuery<{ workspace_id: string }, PlanRow>(
+  'plans.find_for_workspace',
+  `SELECT ${columns.split(', ').map((column) => `p.${column}`).join(', ')} FROM plans p JOIN workspaces w ON w.plan_id = p.id WHERE w.id = :workspace_id`,
+);

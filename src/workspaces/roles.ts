@@ -1,0 +1,24 @@
+export const roles = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'] as const;
+export type Role = (typeof roles)[number];
+
+/** What each role may do, for every workspace-scoped endpoint of the service. The one place that decides. */
+export const permissions = {
+  'workspace:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  'workspace:delete': ['OWNER'],
+  'members:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  'members:manage': ['OWNER', 'ADMIN'],
+  /** Query tables, read their metadata, read charts, pages and saved queries. */
+  'data:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** Push records, drop tables, run transforms and saved queries that write. */
+  'data:write': ['OWNER', 'ADMIN', 'MEMBER'],
+  /** Create and change connections, transforms, charts, pages and saved queries; trigger syncs. */
+  'content:manage': ['OWNER', 'ADMIN', 'MEMBER'],
+  'usage:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  'billing:manage': ['OWNER', 'ADMIN'],
+} as const satisfies Record<string, readonly Role[]>;
+
+export type Permission = keyof typeof permissions;
+
+export function allows(role: Role, permission: Permission): boolean {
+  return (permissions[permission] as readonly Role[]).includes(role);
+}

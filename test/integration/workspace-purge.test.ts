@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { existsSync } from 'node:fs';
+import postgres from 'postgres';
+import { backends } from '../support/backends';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createVerifiedUser } from '../support/accounts';
+import { addMember, createWorkspace } from '../support/workspaces';
+import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
+import { attachCatalog } from '../../src/engine/attach-catalog';
+import { catalogSchemaName, catalogStoreFor, sqliteCatalogFile, workspaceDataPrefix } from '../../src/engine/catalog-attachment';
+import { workspacePurgeWorkflowId } from '../../src/workspaces/temporal-purge-scheduler';
+import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
+import { namedQuery } from '../../src/store/named-query';
+
+const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number }>(
+  'test.workspace_rows',
+  `SELECT (SELECT count(*) FROM workspaces WHERE id = :id) AS workspaces,
+          (SELECT count(*) FROM workspace_members WHERE workspace_id = :id) AS members`,
+);
+
+async function catalogExists(t: TestApp, workspaceId: string): Promise<boolean> {
+  const catalog = catalogStoreFor(t.backend.config.metadata, t.backend.config.dataDir);
+  if (catalog.kind === 'sqlite') return existsSync(sqliteCatalogFile(catalog.dir, workspaceId));
+  const sql = postgres(catalog.url, { max: 1, onnotice: () => {} });
+  const rows = await sql`SELECT 1 FROM information_schema.schemata WHERE schema_name = ${catalogSchemaName(workspaceId)}`;
+  await sql.end();
+  return rows.length > 0;
+}
+
+/** Writes a table through the workspace's real DuckLake catalog, so there are files and a catalog to purge. */
+async function writeTable(t: TestApp, workspaceId: string): Promise<void> {
+  const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
+  const connection = await instance.connect();
+  const catalog = catalogStoreFor(t.backend.config.metadata, t.backend.config.dataDir);
+  await attachCatalog(connection, { workspaceId, catalog, lake: t.backend.config.lake }, 'lake');
+  await connection.run('CREATE TABLE lake.main.facts AS SELECT range AS id FROM range(5000)');
+  connection.closeSync();
+  instance.closeSync();
+}
+
+for (const backend of backends) {
+  describe(`workspace purge on ${backend}`, () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(backend, { worker: true });
+    });
+    afterAll(() => t.stop());
+
+    test('deleting a workspace leaves no row, no catalog and no file of it behind', async () => {
+      const owner = await createVerifiedUser(t, 'purger');
+      const member = await createVerifiedUser(t, 'purged-member');
+      const workspace = await createWorkspace(t, owner);
+      await addMember(t, workspace.id, owner, member, 'MEMBER');
+      await writeTable(t, workspace.id);
+      expect((await t.infra.lake.list(workspaceDataPrefix(workspace.id))).length).toBeGreaterThan(0);
+      expect(await catalogExists(t, workspace.id)).toBe(true);
+
+      expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
+      const purge = t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id));
+      expect(await purge.result()).toBe('done');
+      expect(await purge.query(workspacePurgeStatusQuery)).toMatchObject({ step: 'done', filesDeleted: expect.any(Number) });
+
+      expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });
+      expect(await t.infra.lake.list(workspaceDataPrefix(workspace.id))).toEqual([]);
+      expect(await catalogExists(t, workspace.id)).toBe(false);
+    }, 60_000);
+
+    test("another workspace's data is untouched by a purge", async () => {
+      const owner = await createVerifiedUser(t, 'neighbour');
+      const kept = await createWorkspace(t, owner, 'kept');
+      const gone = await createWorkspace(t, owner, 'gone');
+      await writeTable(t, kept.id);
+      await writeTable(t, gone.id);
+      await t.request(`/api/v1/workspaces/${gone.id}`, { method: 'DELETE', token: owner.accessToken });
+      await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(gone.id)).result();
+      expect((await t.infra.lake.list(workspaceDataPrefix(kept.id))).length).toBeGreaterThan(0);
+      expect(await catalogExists(t, kept.id)).toBe(true);
+      expect(await t.infra.store.first(rowsOf, { id: kept.id })).toEqual({ workspaces: 1, members: 1 });
+    }, 60_000);
+  });
+}

@@ -1,0 +1,21 @@
+import { expect } from 'bun:test';
+import { bodyOf } from './http';
+import type { TestUser } from './accounts';
+import type { TestApp } from './test-app';
+
+let counter = 0;
+export const uniqueSlug = (label = 'ws') => `${label}-${Date.now().toString(36)}-${++counter}`;
+
+export async function createWorkspace(t: TestApp, owner: TestUser, label = 'ws'): Promise<{ id: string; slug: string; name: string }> {
+  const slug = uniqueSlug(label);
+  const response = await t.request('/api/v1/workspaces', { method: 'POST', json: { name: `Workspace ${slug}`, slug }, token: owner.accessToken });
+  expect(response.status).toBe(201);
+  return bodyOf(response);
+}
+
+/** Adds an existing verified user with a role; returns the member id. */
+export async function addMember(t: TestApp, workspaceId: string, by: TestUser, user: TestUser, role: string): Promise<string> {
+  const response = await t.request(`/api/v1/workspaces/${workspaceId}/members`, { method: 'POST', json: { email: user.email, role }, token: by.accessToken });
+  expect(response.status).toBe(201);
+  return (await bodyOf(response)).id;
+}
