@@ -5,11 +5,13 @@ import { openapiDocs } from './openapi';
 import { healthRoutes } from './health';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
+import { pushRoutes } from './lake/push-routes';
+import { tableRoutes } from './lake/table-routes';
 
 export const apiPrefix = '/api/v1';
 
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
-export function createApp(services: Pick<Services, 'logger' | 'healthProbes' | 'auth' | 'workspaces' | 'config'>) {
+export function createApp(services: Services) {
   return new Elysia()
     .use(httpBasics(services.logger))
     .use(openapiDocs())
@@ -18,7 +20,9 @@ export function createApp(services: Pick<Services, 'logger' | 'healthProbes' | '
       api
         .use(healthRoutes(services.healthProbes))
         .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
-        .use(workspaceRoutes(services.auth.authenticator, services.workspaces)),
+        .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
+        .use(pushRoutes(services))
+        .use(tableRoutes(services)),
     );
 }
 

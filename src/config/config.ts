@@ -24,7 +24,19 @@ export interface Config {
   metadata: MetadataConfig;
   lake: LakeConfig;
   temporal: TemporalConfig;
-  duckdb: { extensionDir: string };
+  duckdb: {
+    extensionDir: string;
+    /** Workspaces whose DuckDB instance stays open at once; the least recently used idle one closes first. */
+    maxInstances: number;
+    memoryLimit: string;
+    threads: number;
+    /** Connections per workspace instance that run reads side by side. */
+    readConnections: number;
+    /** Each workspace instance gets its own spill directory under here. */
+    tempDir: string;
+  };
+  push: { maxBodyBytes: number };
+  maintenance: { every: string; targetFileSizeBytes: number };
   secrets: Secrets;
   mail: { smtpUrl: URL | undefined; from: string };
   auth: { signupMode: SignupMode; accountRetentionMs: number };
@@ -69,7 +81,19 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
         dbFile: join(dataDir, 'temporal.sqlite'),
       },
     },
-    duckdb: { extensionDir: absolute(env.string('DUCKDB_EXTENSION_DIR', join(toolsDir, 'duckdb-extensions'))) },
+    duckdb: {
+      extensionDir: absolute(env.string('DUCKDB_EXTENSION_DIR', join(toolsDir, 'duckdb-extensions'))),
+      maxInstances: env.integer('DUCKDB_MAX_INSTANCES', 16, { min: 1, max: 10_000 }),
+      memoryLimit: env.string('DUCKDB_MEMORY_LIMIT', '1GB'),
+      threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
+      readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 4, { min: 1, max: 64 }),
+      tempDir: join(dataDir, 'tmp'),
+    },
+    push: { maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }) },
+    maintenance: {
+      every: env.string('MAINTENANCE_INTERVAL', '6h'),
+      targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 128 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),
+    },
     secrets: readSecrets(env, dataDir, nodeEnv === 'production'),
     mail: {
       smtpUrl: env.optionalUrl('SMTP_URL', ['smtp:', 'smtps:']),

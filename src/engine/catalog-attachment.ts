@@ -69,7 +69,9 @@ export function attachCatalogStatements(location: CatalogLocation, alias: string
   }
   const source =
     catalog.kind === 'postgres' ? `ducklake:postgres:${catalog.url}` : `ducklake:sqlite:${sqliteCatalogFile(catalog.dir, location.workspaceId)}`;
-  const attachOptions = [`DATA_PATH ${sqlString(dataPath)}`];
+  // Every write lands in Parquet files (no rows inlined into the catalog), so sizes, scans and
+  // maintenance all read from one place.
+  const attachOptions = [`DATA_PATH ${sqlString(dataPath)}`, 'DATA_INLINING_ROW_LIMIT 0'];
   if (catalog.kind === 'postgres') attachOptions.push(`METADATA_SCHEMA ${sqlString(catalogSchemaName(location.workspaceId))}`);
   statements.push(`ATTACH IF NOT EXISTS ${sqlString(source)} AS ${sqlIdentifier(alias)} (${attachOptions.join(', ')})`);
   return statements;

@@ -23,5 +23,5 @@ export const listPlans = namedQuery<Record<never, never>, PlanRow>('plans.list',
 
 export const findWorkspacePlan = namedQuery<{ workspace_id: string }, PlanRow>(
   'plans.find_for_workspace',
-  `SELECT ${columns.split(', ').map((column) => `p.${column}`).join(', ')} FROM plans p JOIN workspaces w ON w.plan_id = p.id WHERE w.id = :workspace_id`,
+  `SELECT ${columns.split(', ').map((column) => `p.${column}`).join(', ')} FROM plans p JOIN workspaces w ON w.plan_id = p.id WHERE w.id = :workspace_id AND w.deleted_at IS NULL`,
 );

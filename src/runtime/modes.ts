@@ -27,6 +27,7 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   const stopped = onShutdownSignal(logger, [
     { name: 'http', run: async () => http?.stop() },
     { name: 'worker', run: async () => worker?.shutdown() },
+    { name: 'engines', run: () => services.close() },
     { name: 'connections', run: () => infra.close() },
   ]);
   // A worker that dies on its own (lost connection beyond retries) takes the process down with it, so

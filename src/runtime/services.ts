@@ -19,6 +19,12 @@ import { MembersService } from '../workspaces/members-service';
 import { workspaceAccountHooks } from '../workspaces/workspace-account-hooks';
 import { temporalWorkspacePurgeScheduler } from '../workspaces/temporal-purge-scheduler';
 import type { WorkspaceServices } from '../workspaces/workspace-services';
+import { createEngineServices, type EngineServices } from '../engine/engine-services';
+import { createLakeActivities } from '../activities/lake-activities';
+import { MaintenanceScheduler } from '../engine/maintenance/maintenance-scheduler';
+import { deleteWorkspaceTables } from '../engine/tables/table-registry';
+import { deleteWorkspaceIdempotencyKeys } from '../idempotency/idempotency-store';
+import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
 import type { HealthProbe } from '../api/health/service';
 import type { Infrastructure } from './infrastructure';
 
@@ -29,11 +35,21 @@ export interface Services {
   clock: Clock;
   auth: AuthServices;
   workspaces: WorkspaceServices;
+  engine: EngineServices;
+  maintenance: MaintenanceScheduler;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity the worker registers. */
   activities(): object;
   schedules: ScheduleDefinition[];
+  /** Releases what the services hold open (engine instances); the infrastructure closes the rest. */
+  close(): Promise<void>;
 }
+
+// Rows that features keep per workspace, removed by the workspace purge after the catalog and files.
+const workspaceRowPurges: WorkspaceRowsPurge[] = [
+  { name: 'lake tables', purge: (tx, workspaceId) => tx.run(deleteWorkspaceTables, { workspace_id: workspaceId }).then(() => undefined) },
+  { name: 'idempotency keys', purge: (tx, workspaceId) => tx.run(deleteWorkspaceIdempotencyKeys, { workspace_id: workspaceId }).then(() => undefined) },
+];
 
 export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
   const { store, lake, temporal } = infra;
@@ -43,9 +59,11 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const workspacePurge = temporalWorkspacePurgeScheduler(temporal);
   const hooks = workspaceAccountHooks(workspacePurge, clock);
   const auth = createAuthServices({ config, store, clock, outbox, mail, hooks, retention: temporalRetentionScheduler(temporal) });
+  const maintenance = new MaintenanceScheduler(temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
+  const engine = createEngineServices({ config, store, lake, clock, logger: logger.child({ component: 'engine' }), translate: (sql) => sql });
   const workspaces: WorkspaceServices = {
     access: new WorkspaceAccess(store),
-    workspaces: new WorkspacesService(store, clock, workspacePurge),
+    workspaces: new WorkspacesService(store, clock, workspacePurge, (workspaceId) => maintenance.ensure(workspaceId)),
     members: new MembersService(store, clock, outbox, mail, config.http.frontendUrl),
   };
 
@@ -55,6 +73,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     clock,
     auth,
     workspaces,
+    engine,
+    maintenance,
     healthProbes: {
       metadata: () => store.ping(),
       lake: () => lake.ping(),
@@ -67,10 +87,11 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
         lake,
         temporal,
         catalog: catalogStoreFor(config.metadata, config.dataDir),
-        rowPurges: [],
-        releaseWorkspace: async () => {},
+        rowPurges: workspaceRowPurges,
+        releaseWorkspace: (workspaceId) => engine.engines.release(workspaceId),
         logger: logger.child({ component: 'workspaces' }),
       }),
+      ...createLakeActivities({ store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
       ...createAccountActivities({ store, clock, hooks, logger: logger.child({ component: 'accounts' }) }),
       ...createMailActivities({
         store,
@@ -85,5 +106,6 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       { scheduleId: 'housekeeping', workflowType: 'housekeepingWorkflow', every: '1h' },
       ...(config.mail.smtpUrl ? [{ scheduleId: 'mail-outbox-sweep', workflowType: 'mailOutboxSweepWorkflow', every: '5m' }] : []),
     ],
+    close: () => engine.engines.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { Database, SQLiteError, type SQLQueryBindings } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AsyncMutex } from './async-mutex';
+import { AsyncMutex } from '../util/async-mutex';
 import { bindParameters, compileQuery, type NamedQuery, type SqlParams } from './named-query';
 import type { SchemaTransaction, Store, Transaction } from './store';
 

@@ -4,3 +4,4 @@ export { accountRetentionWorkflow } from './account-retention';
 export { mailDeliveryWorkflow, mailOutboxSweepWorkflow } from './mail-delivery';
 export { housekeepingWorkflow } from './housekeeping';
 export { workspacePurgeWorkflow } from './workspace-purge';
+export { workspaceMaintenanceWorkflow } from './workspace-maintenance';

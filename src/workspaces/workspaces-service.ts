@@ -18,6 +18,8 @@ export class WorkspacesService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly purge: WorkspacePurgeScheduler,
+    /** Sets up what a new workspace runs on its own (its maintenance schedule); failures are logged, not fatal. */
+    private readonly onCreated: (workspaceId: string) => Promise<void>,
   ) {}
 
   async create(userId: string, input: { name: string; slug: string; region?: string }): Promise<WorkspaceView> {
@@ -32,6 +34,7 @@ export class WorkspacesService {
       await tx.run(insertWorkspace, { ...row, created_by: userId, now });
       await tx.run(insertMember, { id: Bun.randomUUIDv7(), workspace_id: id, user_id: userId, invited_email: null, role: 'OWNER', status: 'active', invited_by: null, now });
     });
+    await this.onCreated(id);
     return workspaceView(row);
   }
 

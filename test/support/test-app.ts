@@ -48,6 +48,7 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
   let running = await boot();
   const halt = async () => {
     await running.worker?.shutdown();
+    await running.services.close();
     await running.infra.close();
   };
 

@@ -14,9 +14,10 @@ export function authentication(authenticator: Authenticator) {
   return new Elysia({ name: 'authentication' }).macro({
     auth: (kind: AuthKind) => ({
       detail: { security: securityOf[kind] },
-      async resolve({ headers }) {
-        const authorization = headers.authorization;
-        const xApiKey = headers['x-api-key'];
+      // From the raw request: a route's header schema would strip headers it does not declare.
+      async resolve({ request }) {
+        const authorization = request.headers.get('authorization') ?? undefined;
+        const xApiKey = request.headers.get('x-api-key') ?? undefined;
         switch (kind) {
           case 'user':
             return { caller: await authenticator.user(authorization) };

@@ -11,8 +11,8 @@ export function workspaceAccess(authenticator: Authenticator, access: WorkspaceA
   return new Elysia({ name: 'workspace-access' }).macro({
     workspace: (permission: Permission) => ({
       detail: { security: [{ bearer: [] }] },
-      async resolve({ headers, params }) {
-        const caller = await authenticator.user(headers.authorization);
+      async resolve({ request, params }) {
+        const caller = await authenticator.user(request.headers.get('authorization') ?? undefined);
         const workspaceId = (params as Record<string, string | undefined>).workspace_id ?? '';
         return { caller, membership: await access.authorize(caller.userId, workspaceId, permission) };
       },

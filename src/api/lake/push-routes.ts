@@ -1,0 +1,35 @@
+import { Elysia, t } from 'elysia';
+import type { Services } from '../../runtime/services';
+import { AppError } from '../../errors/app-error';
+import { workspaceAccess } from '../plugins/workspace-access';
+import { lakeModels as m } from './model';
+
+const tags = ['Push'];
+
+/** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
+export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance' | 'config'>) {
+  const maxBytes = services.config.push.maxBodyBytes;
+  return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
+    '/workspaces/:workspace_id/push',
+    async ({ membership, body, headers }) => {
+      const result = await services.engine.push.push(membership.workspaceId, body, headers['idempotency-key']);
+      await services.maintenance.ensure(membership.workspaceId);
+      return result;
+    },
+    {
+      workspace: 'data:write',
+      params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
+      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
+      body: m.PushRequest,
+      response: m.PushResponse,
+      // Refused before the body is read: a client announcing more than the limit gets 413 at once.
+      parse: ({ request }) => {
+        const length = Number(request.headers.get('content-length') ?? 0);
+        if (length > maxBytes) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `The body is ${length} bytes; a push takes at most ${maxBytes}`, { hint: 'Split the records over several pushes.' });
+        }
+      },
+      detail: { tags, summary: 'Push records into a table (created when missing; MEMBER and above)' },
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import { Elysia, t } from 'elysia';
+import type { Services } from '../../runtime/services';
+import { parseTableName } from '../../engine/push/table-name';
+import { authentication } from '../plugins/authentication';
+import { workspaceAccess } from '../plugins/workspace-access';
+import { lakeModels as m, tablesResponse, workspaceQuery } from './model';
+
+const tags = ['Tables'];
+const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
+
+/** `schema.table`, or a bare name for the default `main` namespace. */
+function tableFromPath(text: string, loc: string[]) {
+  return parseTableName(text.includes('.') ? text : `main.${text}`, loc);
+}
+
+/**
+ * Table listing and metadata in the three forms of the spec: `/execute/tables` for API keys,
+ * `/query/tables` for access tokens (workspace by id or slug in `?workspace=`), and under
+ * `/workspaces/{id}/query/tables`.
+ */
+export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine'>) {
+  const { access } = services.workspaces;
+  const { tables } = services.engine;
+  return new Elysia()
+    .use(authentication(services.auth.authenticator))
+    .use(workspaceAccess(services.auth.authenticator, access))
+    .get(
+      '/execute/tables',
+      async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
+      { auth: 'api-key', query: workspaceQuery, response: tablesResponse, detail: { tags, summary: 'List tables (API key)' } },
+    )
+    .get(
+      '/query/tables',
+      async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
+      { auth: 'user', query: workspaceQuery, response: tablesResponse, detail: { tags, summary: 'List tables with their metadata' } },
+    )
+    .get(
+      '/query/tables/:table_name/metadata',
+      async ({ caller, query, params }) => {
+        const membership = await access.resolve(caller.userId, query.workspace, 'data:read');
+        return tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']));
+      },
+      {
+        auth: 'user',
+        query: workspaceQuery,
+        params: t.Object({ table_name: t.String({ description: '`schema.table`' }) }),
+        response: m.TableDetailResponse,
+        detail: { tags, summary: 'A table’s columns, size, key and snapshots' },
+      },
+    )
+    .delete(
+      '/query/tables/:schema_name/:table_name',
+      async ({ caller, query, params, set }) => {
+        const membership = await access.resolve(caller.userId, query.workspace, 'data:write');
+        await tables.drop(membership.workspaceId, parseTableName(`${params.schema_name}.${params.table_name}`, ['path', 'table_name']));
+        set.status = 204;
+      },
+      {
+        auth: 'user',
+        query: workspaceQuery,
+        params: t.Object({ schema_name: t.String(), table_name: t.String() }),
+        detail: { tags, summary: 'Drop a table and purge its files (MEMBER and above)' },
+      },
+    )
+    .get('/workspaces/:workspace_id/query/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
+      workspace: 'data:read',
+      params: workspaceParams,
+      response: tablesResponse,
+      detail: { tags, summary: 'List the workspace’s tables' },
+    })
+    .get(
+      '/workspaces/:workspace_id/query/tables/:table_name/metadata',
+      ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
+      {
+        workspace: 'data:read',
+        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: t.String() }),
+        response: m.TableDetailResponse,
+        detail: { tags, summary: 'A table’s columns, size, key and snapshots' },
+      },
+    );
+}

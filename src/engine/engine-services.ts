@@ -1,0 +1,39 @@
+import type { Config } from '../config';
+import type { Logger } from '../logging/logger';
+import type { Store } from '../store/store';
+import type { LakeStorage } from '../lake-storage/lake-storage';
+import type { Clock } from '../util/clock';
+import { IdempotencyStore } from '../idempotency/idempotency-store';
+import { catalogStoreFor } from './catalog-attachment';
+import { EngineManager } from './engine-manager';
+import { PushService } from './push/push-service';
+import { QueryRunner, type SqlTranslator } from './sql/query-runner';
+import { TablesService } from './tables/tables-service';
+
+export interface EngineServices {
+  engines: EngineManager;
+  tables: TablesService;
+  push: PushService;
+  queries: QueryRunner;
+}
+
+export function createEngineServices(deps: { config: Config; store: Store; lake: LakeStorage; clock: Clock; logger: Logger; translate: SqlTranslator }): EngineServices {
+  const { config } = deps;
+  const engines = new EngineManager({
+    catalog: catalogStoreFor(config.metadata, config.dataDir),
+    lake: config.lake,
+    extensionDir: config.duckdb.extensionDir,
+    maxInstances: config.duckdb.maxInstances,
+    memoryLimit: config.duckdb.memoryLimit,
+    threads: config.duckdb.threads,
+    readConnections: config.duckdb.readConnections,
+    tempRoot: config.duckdb.tempDir,
+    logger: deps.logger,
+  });
+  return {
+    engines,
+    tables: new TablesService(engines, deps.store, deps.lake),
+    push: new PushService(engines, deps.store, new IdempotencyStore(deps.store, deps.clock), deps.clock),
+    queries: new QueryRunner(engines, deps.translate),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The types a push infers, from narrowest to widest within each family:
+ * integers → BIGINT, fractions → DOUBLE, booleans → BOOLEAN, ISO-8601 timestamps → TIMESTAMPTZ,
+ * dates → DATE, other strings → VARCHAR, objects and arrays → JSON.
+ */
+export type PushType = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DATE' | 'VARCHAR' | 'JSON';
+
+const isoTimestamp = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
+const isoDate = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The type a single JSON value suggests; undefined for null (it says nothing about the type). */
+export function typeOfValue(value: unknown): PushType | undefined {
+  switch (typeof value) {
+    case 'boolean':
+      return 'BOOLEAN';
+    case 'number':
+      return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 'BIGINT' : 'DOUBLE';
+    case 'string':
+      if (isoDate.test(value) && isValidDate(value)) return 'DATE';
+      if (isoTimestamp.test(value) && !Number.isNaN(Date.parse(normalizeTimestamp(value)))) return 'TIMESTAMPTZ';
+      return 'VARCHAR';
+    case 'object':
+      return value === null ? undefined : 'JSON';
+    default:
+      return 'VARCHAR';
+  }
+}
+
+/**
+ * The narrowest type holding values of both: BIGINT widens to DOUBLE, DATE to TIMESTAMPTZ; VARCHAR
+ * holds anything as text; JSON holds any other value; anything else that differs becomes VARCHAR.
+ */
+export function widen(a: PushType, b: PushType): PushType {
+  if (a === b) return a;
+  const pair = new Set([a, b]);
+  if (pair.has('VARCHAR')) return 'VARCHAR';
+  if (pair.has('JSON')) return 'JSON';
+  if (pair.has('BIGINT') && pair.has('DOUBLE')) return 'DOUBLE';
+  if (pair.has('DATE') && pair.has('TIMESTAMPTZ')) return 'TIMESTAMPTZ';
+  return 'VARCHAR';
+}
+
+/** How an existing column's DuckDB type reads in the push lattice (tables made otherwise included). */
+export function pushTypeOf(duckdbType: string): PushType {
+  const type = duckdbType.toUpperCase();
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|INT\d*)$/.test(type)) return 'BIGINT';
+  if (/^(FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*|HUGEINT|UBIGINT)$/.test(type)) return 'DOUBLE';
+  if (type === 'BOOLEAN') return 'BOOLEAN';
+  if (type.startsWith('TIMESTAMP')) return 'TIMESTAMPTZ';
+  if (type === 'DATE') return 'DATE';
+  if (type === 'JSON') return 'JSON';
+  return 'VARCHAR';
+}
+
+/** Whether DuckLake can change a column from one type to the other in place (a widening promotion). */
+export function canPromoteInPlace(from: PushType, to: PushType): boolean {
+  return from === 'BIGINT' && to === 'DOUBLE';
+}
+
+/** A value as text for the staging table; DuckDB casts it to the column's type on insert. */
+export function stagedText(value: unknown, type: PushType): string | null {
+  if (value === null || value === undefined) return null;
+  if (type === 'JSON') return JSON.stringify(value);
+  if (typeof value === 'string') return type === 'TIMESTAMPTZ' ? normalizeTimestamp(value) : value;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+// A timestamp without an offset is UTC (the engine runs in UTC).
+function normalizeTimestamp(value: string): string {
+  return value.replace(' ', 'T');
+}
+
+function isValidDate(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}

@@ -1,0 +1,50 @@
+import { RequestValidationError, type ValidationIssue } from '../../errors/app-error';
+import { typeOfValue, widen, type PushType } from './column-types';
+
+export interface InferredColumn {
+  name: string;
+  type: PushType;
+}
+
+const maxColumnNameLength = 255;
+const maxColumns = 1_000;
+
+/**
+ * Columns in order of first appearance, each with the narrowest type that holds all of its values.
+ * A column whose values are all null is VARCHAR. Names that differ only in case are refused: SQL
+ * would see one column.
+ */
+export function inferColumns(records: Record<string, unknown>[]): InferredColumn[] {
+  const types = new Map<string, PushType | undefined>();
+  const byFoldedName = new Map<string, string>();
+  const issues: ValidationIssue[] = [];
+  records.forEach((record, index) => {
+    for (const [name, value] of Object.entries(record)) {
+      if (!types.has(name)) {
+        const problem = columnNameProblem(name, byFoldedName);
+        if (problem) {
+          issues.push({ loc: ['body', 'records', index, name], msg: problem, type: 'value_error' });
+          continue;
+        }
+        byFoldedName.set(name.toLowerCase(), name);
+        types.set(name, undefined);
+      }
+      const valueType = typeOfValue(value);
+      if (valueType === undefined) continue;
+      const current = types.get(name);
+      types.set(name, current === undefined ? valueType : widen(current, valueType));
+    }
+  });
+  if (types.size > maxColumns) issues.push({ loc: ['body', 'records'], msg: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
+  if (issues.length > 0) throw new RequestValidationError(issues.slice(0, 50));
+  return [...types].map(([name, type]) => ({ name, type: type ?? 'VARCHAR' }));
+}
+
+function columnNameProblem(name: string, seen: Map<string, string>): string | undefined {
+  if (name.length === 0) return 'Field names must not be empty';
+  if (name.length > maxColumnNameLength) return `Field names have at most ${maxColumnNameLength} characters`;
+  if (name.includes('\0')) return 'Field names must not contain NUL characters';
+  const clash = seen.get(name.toLowerCase());
+  if (clash !== undefined) return `Field "${name}" differs from "${clash}" only in case; column names are case-insensitive`;
+  return undefined;
+}

@@ -1,0 +1,28 @@
+import { RequestValidationError } from '../../errors/app-error';
+
+/** `<namespace>.<table>`, each part a plain identifier; stored lower-case like unquoted SQL names. */
+export interface TableName {
+  schema: string;
+  table: string;
+}
+
+const identifier = /^[a-z_][a-z0-9_]{0,62}$/;
+// Names the engine or DuckDB itself uses; a table there would shadow or expose internals.
+const reservedSchemas = new Set(['information_schema', 'pg_catalog', 'system', 'temp', 'memory']);
+
+export const tableNameRules =
+  'a namespace and a table name joined by a dot; each starts with a letter or an underscore, continues with letters, digits or underscores, has at most 63 characters, and is folded to lower case; namespaces starting with two underscores and the names information_schema, pg_catalog, system, temp and memory are reserved';
+
+export function parseTableName(text: string, loc: (string | number)[] = ['body', 'table']): TableName {
+  const parts = text.trim().toLowerCase().split('.');
+  const [schema, table] = parts;
+  if (parts.length !== 2 || !schema || !table || !identifier.test(schema) || !identifier.test(table)) {
+    throw RequestValidationError.at(loc, `Table must be ${tableNameRules}`, 'value_error');
+  }
+  if (reservedSchemas.has(schema) || schema.startsWith('__')) throw RequestValidationError.at(loc, `The namespace "${schema}" is reserved`, 'value_error');
+  return { schema, table };
+}
+
+export function qualifiedName(name: TableName): string {
+  return `${name.schema}.${name.table}`;
+}

@@ -1,0 +1,83 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { sqlIdentifier, sqlString } from '../sql-literals';
+import { lakeAlias } from '../workspace-engine';
+import { catalogColumns } from '../tables/catalog-columns';
+import { inferColumns } from './infer-schema';
+import { planPush, type PushPlan } from './plan-push';
+import { stageRecords } from './stage-records';
+import type { TableName } from './table-name';
+
+export interface PushWrite {
+  table: TableName;
+  records: Record<string, unknown>[];
+  mode: 'append' | 'overwrite';
+  /** Columns of the table's key; with one, the push upserts. */
+  primaryKey: string[];
+  /** Recorded with the snapshot, so a retried request can tell that an earlier attempt committed. */
+  commitInfo: Record<string, unknown>;
+}
+
+export interface PushOutcome {
+  rowsWritten: number;
+  createdTable: boolean;
+}
+
+const maxAttempts = 5;
+
+/**
+ * Writes one push as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
+ * delete or the upsert's replacement of existing keys, and the new rows all commit together or not at
+ * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
+ * Runs on the workspace's write connection with the table's lock held.
+ */
+export async function writePush(connection: DuckDBConnection, push: PushWrite): Promise<PushOutcome> {
+  const inferred = inferColumns(push.records);
+  for (let attempt = 1; ; attempt++) {
+    const plan = planPush(await catalogColumns(connection, push.table), inferred);
+    const staging = `push_${Bun.randomUUIDv7().replaceAll('-', '')}`;
+    const { rowsTable, rowCount } = await stageRecords(connection, staging, plan, push.records, push.primaryKey);
+    try {
+      await connection.run('BEGIN TRANSACTION');
+      await connection.run(
+        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`push ${push.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...push.commitInfo, records_written: rowCount }))})`,
+      );
+      for (const statement of pushStatements(push, plan, rowsTable)) await connection.run(statement);
+      await connection.run('COMMIT');
+      return { rowsWritten: rowCount, createdTable: plan.createTable };
+    } catch (error) {
+      await connection.run('ROLLBACK').catch(() => {});
+      if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
+      await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
+    } finally {
+      await connection.run(`DROP TABLE IF EXISTS ${sqlIdentifier(rowsTable)}`);
+    }
+  }
+}
+
+function pushStatements(push: PushWrite, plan: PushPlan, rowsTable: string): string[] {
+  const target = `${sqlIdentifier(push.table.schema)}.${sqlIdentifier(push.table.table)}`;
+  const rows = `temp.main.${sqlIdentifier(rowsTable)}`;
+  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(push.table.schema)}`];
+  if (plan.createTable) {
+    statements.push(`CREATE TABLE ${target} (${plan.columns.map((column) => `${sqlIdentifier(column.name)} ${column.type}`).join(', ')})`);
+  }
+  for (const column of plan.addColumns) statements.push(`ALTER TABLE ${target} ADD COLUMN ${sqlIdentifier(column.name)} ${column.type}`);
+  for (const column of plan.promote) statements.push(`ALTER TABLE ${target} ALTER COLUMN ${sqlIdentifier(column.name)} TYPE ${column.type}`);
+  if (plan.rebuild) {
+    const casts = plan.columns.map((column) => `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}`);
+    statements.push(`CREATE OR REPLACE TABLE ${target} AS SELECT ${casts.join(', ')} FROM ${target}`);
+  }
+  if (push.mode === 'overwrite') statements.push(`DELETE FROM ${target}`);
+  else if (push.primaryKey.length > 0 && !plan.createTable) {
+    const keyColumns = push.primaryKey.map((field) => plan.incoming.find((entry) => entry.field === field)!.column.name);
+    const matches = keyColumns.map((column) => `${target}.${sqlIdentifier(column)} = incoming.${sqlIdentifier(column)}`).join(' AND ');
+    statements.push(`DELETE FROM ${target} USING ${rows} AS incoming WHERE ${matches}`);
+  }
+  const names = plan.incoming.map(({ column }) => sqlIdentifier(column.name)).join(', ');
+  statements.push(`INSERT INTO ${target} (${names}) SELECT ${names} FROM ${rows}`);
+  return statements;
+}
+
+function isCommitConflict(error: unknown): boolean {
+  return /conflict/i.test(String(error));
+}

@@ -1,0 +1,94 @@
+import { AppError } from '../../errors/app-error';
+import { lakeAlias } from '../workspace-engine';
+import type { AstNode, AstValue } from './parse-query';
+import { allowedTableFunctions, isRefusedFunction } from './query-policy';
+import { closestName } from './closest-name';
+
+export interface LakeTableRef {
+  schema: string;
+  table: string;
+  /** Time travel: the `AT (…)` clause made the reference historical. */
+  historical: boolean;
+}
+
+export interface KnownTables {
+  /** Live tables as `schema.table`, lower-case. */
+  live: Set<string>;
+  /** Every table name the catalog ever held (for time travel to dropped or replaced tables). */
+  ever: Set<string>;
+}
+
+/**
+ * Walks DuckDB's parse tree and lets the query through only if every table it names is one of the
+ * workspace's own lake tables (or one of its CTEs), every table function is on the allowlist and no
+ * scalar function exposes the server. Returns the lake tables it reads.
+ */
+export function checkQuery(root: AstNode, tables: KnownTables): LakeTableRef[] {
+  const cteNames = new Set<string>();
+  collectCteNames(root, cteNames);
+  const refs: LakeTableRef[] = [];
+  visit(root, (node) => {
+    switch (node.type) {
+      case 'BASE_TABLE':
+        checkTableRef(node, cteNames, tables, refs);
+        return;
+      case 'TABLE_FUNCTION':
+        checkTableFunction(node);
+        return;
+    }
+    if (node.class === 'FUNCTION' || node.class === 'WINDOW' || node.class === 'AGGREGATE') checkFunction(node);
+  });
+  return refs;
+}
+
+function checkTableRef(node: AstNode, cteNames: Set<string>, tables: KnownTables, refs: LakeTableRef[]): void {
+  const catalog = String(node.catalog_name ?? '').toLowerCase();
+  const schema = String(node.schema_name ?? '').toLowerCase();
+  const table = String(node.table_name ?? '').toLowerCase();
+  if (!catalog && !schema && cteNames.has(table)) return;
+  const historical = node.at_clause !== null && node.at_clause !== undefined;
+  const qualified = `${schema || 'main'}.${table}`;
+  const known = historical ? tables.ever : tables.live;
+  if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
+    const shown = [catalog, schema, table].filter(Boolean).join('.');
+    const suggestion = closestName(qualified, [...tables.live]);
+    throw new AppError('UNDEFINED_TABLE', `Table "${shown}" does not exist`, {
+      hint: suggestion ? `Did you mean "${suggestion.replace(/^main\./, '')}"?` : 'List the tables with GET /api/v1/query/tables.',
+    });
+  }
+  refs.push({ schema: schema || 'main', table, historical });
+}
+
+function checkTableFunction(node: AstNode): void {
+  const fn = node.function as AstNode | undefined;
+  const name = String(fn?.function_name ?? '').toLowerCase();
+  if (fn?.catalog || fn?.schema || !allowedTableFunctions.has(name)) {
+    throw new AppError('STATEMENT_NOT_ALLOWED', `The table function ${name}() is not available`, {
+      hint: `Queries read the workspace's own tables; the table functions available are ${[...allowedTableFunctions].join(', ')}.`,
+    });
+  }
+}
+
+function checkFunction(node: AstNode): void {
+  const name = String(node.function_name ?? '');
+  if (node.catalog || node.schema || isRefusedFunction(name)) {
+    throw new AppError('STATEMENT_NOT_ALLOWED', `The function ${name}() is not available`);
+  }
+}
+
+function collectCteNames(root: AstNode, names: Set<string>): void {
+  visit(root, (node) => {
+    const map = (node.cte_map as AstNode | undefined)?.map;
+    if (Array.isArray(map)) for (const entry of map) names.add(String((entry as AstNode).key).toLowerCase());
+  });
+}
+
+/** Every object node of the tree, depth first: nothing nested can hide from the checks. */
+function visit(value: AstValue, onNode: (node: AstNode) => void): void {
+  if (Array.isArray(value)) {
+    for (const item of value) visit(item, onNode);
+  } else if (value !== null && typeof value === 'object') {
+    onNode(value);
+    for (const child of Object.values(value)) visit(child, onNode);
+  }
+}

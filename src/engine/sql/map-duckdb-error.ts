@@ -1,0 +1,68 @@
+import { AppError } from '../../errors/app-error';
+
+export interface ErrorContext {
+  sql: string;
+  /** Paths that must never appear in a message (the workspace's data and temp folders). */
+  privatePaths: string[];
+  /** The earliest time time travel can reach, for SNAPSHOT_NOT_FOUND's hint. */
+  earliestSnapshot?: () => Promise<string | undefined>;
+}
+
+/**
+ * The one place where DuckDB's errors become the service's codes, each with a useful hint. Messages
+ * that reach the client are stripped of server paths; anything unexpected is a 500 without details.
+ */
+export async function mapDuckDBError(error: unknown, context: ErrorContext): Promise<AppError> {
+  if (error instanceof AppError) return error;
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = scrub(raw, context.privatePaths);
+  const firstLine = message.split('\n')[0]!.replace(/^[A-Za-z ]+ Error: /, '');
+
+  if (/^INTERRUPT Error/i.test(raw) || /Interrupted/i.test(raw)) {
+    return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job with POST /api/v1/query/jobs.' });
+  }
+  if (/No snapshot found at/i.test(raw)) {
+    const earliest = await context.earliestSnapshot?.().catch(() => undefined);
+    return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot of the table exists at the requested time', {
+      hint: earliest ? `The earliest available time is ${earliest}.` : 'Ask for a later time.',
+    });
+  }
+  if (/^Parser Error/i.test(raw)) return new AppError('SYNTAX_ERROR', `Syntax error: ${firstLine}`, { hint: locationHint(message) });
+  if (/^Catalog Error: Table with name/i.test(raw) || /^Catalog Error: Table .* does not exist/i.test(raw)) {
+    return new AppError('UNDEFINED_TABLE', firstLine, { hint: didYouMean(message) });
+  }
+  const column = /Referenced column "?([^"\s]+)"? not found|Values list "?[^"]*"? does not have a column named "?([^"\s]+)"?|column "?([^"\s]+)"? (?:does not exist|not found)/i.exec(raw);
+  if (column && /^Binder Error/i.test(raw)) {
+    const name = column[1] ?? column[2] ?? column[3];
+    return new AppError('UNDEFINED_COLUMN', `Column "${name}" does not exist`, { hint: candidateHint(message) ?? locationHint(message) });
+  }
+  if (/^Permission Error/i.test(raw)) {
+    return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
+  }
+  if (/^(Binder|Conversion|Invalid Input|Out of Range|Catalog|Constraint|Not implemented|Parser) Error/i.test(raw)) {
+    return new AppError('QUERY_ERROR', firstLine, { hint: locationHint(message) });
+  }
+  return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
+}
+
+function scrub(message: string, paths: string[]): string {
+  return paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message).replace(/(s3|file):\/\/[^\s'"]+/g, '<path>');
+}
+
+function didYouMean(message: string): string | undefined {
+  const match = /Did you mean "([^"]+)"/.exec(message);
+  return match ? `Did you mean "${match[1]}"?` : undefined;
+}
+
+function candidateHint(message: string): string | undefined {
+  const match = /Candidate bindings: (.+)/.exec(message);
+  if (!match) return undefined;
+  const candidates = match[1]!.split(',').map((candidate) => candidate.trim().replace(/^"|"$/g, '')).filter(Boolean);
+  return candidates.length ? `Did you mean "${candidates[0]}"?` : undefined;
+}
+
+function locationHint(message: string): string | undefined {
+  const lines = message.split('\n');
+  const at = lines.findIndex((line) => line.startsWith('LINE '));
+  return at >= 0 ? lines.slice(at, at + 2).join('\n') : undefined;
+}

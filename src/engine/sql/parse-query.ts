@@ -1,0 +1,47 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { AppError } from '../../errors/app-error';
+
+/** DuckDB's own parse tree of a statement, as `json_serialize_sql` writes it. */
+export type AstNode = { [key: string]: AstValue };
+export type AstValue = string | number | boolean | null | AstNode | AstValue[];
+
+interface SerializedSql {
+  error: boolean;
+  error_type?: string;
+  error_message?: string;
+  position?: string;
+  statements?: { node: AstNode }[];
+}
+
+/**
+ * Parses with DuckDB's own parser (the authority on what DuckDB will run) without running anything.
+ * Only a single read statement passes: the serializer refuses every statement that is not a query.
+ */
+export async function parseQuery(connection: DuckDBConnection, sql: string): Promise<AstNode> {
+  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($sql::VARCHAR)', { sql });
+  const parsed = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+  if (parsed.error) {
+    if (parsed.error_type === 'parser') {
+      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint: positionHint(sql, Number(parsed.position ?? Number.NaN)) });
+    }
+    throw new AppError('STATEMENT_NOT_ALLOWED', 'Only read queries can run here (SELECT, WITH, VALUES, TABLE, FROM …)', {
+      hint: 'Write data with the push endpoint, transforms or connections.',
+    });
+  }
+  const statements = parsed.statements ?? [];
+  if (statements.length !== 1) {
+    throw new AppError('STATEMENT_NOT_ALLOWED', statements.length === 0 ? 'The request holds no statement' : 'Send one statement per request');
+  }
+  return statements[0]!.node;
+}
+
+/** "line 2, column 14" plus the line with a caret under the position. */
+export function positionHint(sql: string, position: number): string | undefined {
+  if (!Number.isFinite(position)) return undefined;
+  const before = sql.slice(0, position);
+  const line = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const column = position - lineStart + 1;
+  const text = sql.slice(lineStart).split('\n')[0] ?? '';
+  return `At line ${line}, column ${column} (character ${position + 1}):\n${text}\n${' '.repeat(column - 1)}^`;
+}

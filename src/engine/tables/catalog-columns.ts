@@ -1,0 +1,21 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { lakeAlias } from '../workspace-engine';
+import type { TableName } from '../push/table-name';
+
+export interface CatalogColumn {
+  name: string;
+  type: string;
+  nullable: boolean;
+}
+
+/** A lake table's current columns in order, or undefined when the table does not exist. */
+export async function catalogColumns(connection: DuckDBConnection, name: TableName): Promise<CatalogColumn[] | undefined> {
+  const reader = await connection.runAndReadAll(
+    `SELECT column_name, data_type, is_nullable FROM duckdb_columns()
+     WHERE database_name = $catalog AND schema_name = $schema AND table_name = $table ORDER BY column_index`,
+    { catalog: lakeAlias, schema: name.schema, table: name.table },
+  );
+  const rows = reader.getRowObjectsJS() as { column_name: string; data_type: string; is_nullable: boolean }[];
+  if (rows.length === 0) return undefined;
+  return rows.map((row) => ({ name: row.column_name, type: row.data_type, nullable: row.is_nullable }));
+}

@@ -1,0 +1,76 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { TableName } from '../push/table-name';
+
+export interface TableStats {
+  schema_name: string;
+  name: string;
+  row_count: number;
+  size_bytes: number;
+  file_count: number;
+  column_count: number;
+  created_at: string;
+  updated_at: string;
+  /** The oldest time time travel can still reach for this table name. */
+  earliest_snapshot_at: string;
+  table_path: string;
+}
+
+/**
+ * Table statistics straight from DuckLake's catalog tables, without scanning data: rows are the live
+ * data files' records minus the live delete files' deletions; sizes count both kinds of file.
+ */
+export async function tableStats(connection: DuckDBConnection, metadata: string, only?: TableName): Promise<TableStats[]> {
+  const filter = only ? 'AND s.schema_name = $schema AND t.table_name = $table' : '';
+  const reader = await connection.runAndReadAll(
+    `WITH live AS (
+       SELECT t.table_id, t.table_name, t.begin_snapshot, t.path AS table_path, s.schema_name, s.path AS schema_path
+       FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id
+       WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL ${filter}
+     ),
+     data AS (SELECT table_id, count(*) AS files, sum(record_count) AS records, sum(file_size_bytes) AS bytes, max(begin_snapshot) AS last_snapshot
+              FROM ${metadata}.ducklake_data_file WHERE end_snapshot IS NULL GROUP BY table_id),
+     deletes AS (SELECT table_id, count(*) AS files, sum(delete_count) AS deleted, sum(file_size_bytes) AS bytes, max(begin_snapshot) AS last_snapshot
+                 FROM ${metadata}.ducklake_delete_file WHERE end_snapshot IS NULL GROUP BY table_id),
+     columns AS (SELECT table_id, count(*) AS columns, max(begin_snapshot) AS last_snapshot
+                 FROM ${metadata}.ducklake_column WHERE end_snapshot IS NULL AND parent_column IS NULL GROUP BY table_id),
+     first_seen AS (SELECT s.schema_name, t.table_name, min(t.begin_snapshot) AS first_snapshot
+                    FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id GROUP BY ALL),
+     snapshots AS (SELECT snapshot_id, snapshot_time FROM ${metadata}.ducklake_snapshot)
+     SELECT live.schema_name, live.table_name AS name,
+            (coalesce(data.records, 0) - coalesce(deletes.deleted, 0))::BIGINT AS row_count,
+            (coalesce(data.bytes, 0) + coalesce(deletes.bytes, 0))::BIGINT AS size_bytes,
+            (coalesce(data.files, 0) + coalesce(deletes.files, 0))::BIGINT AS file_count,
+            coalesce(columns.columns, 0)::BIGINT AS column_count,
+            (SELECT snapshot_time FROM snapshots WHERE snapshot_id = live.begin_snapshot) AS created_at,
+            (SELECT snapshot_time FROM snapshots WHERE snapshot_id = greatest(live.begin_snapshot, coalesce(data.last_snapshot, 0), coalesce(deletes.last_snapshot, 0), coalesce(columns.last_snapshot, 0))) AS updated_at,
+            (SELECT min(snapshot_time) FROM snapshots WHERE snapshot_id >= first_seen.first_snapshot) AS earliest_snapshot_at,
+            live.schema_path || live.table_path AS table_path
+     FROM live
+     LEFT JOIN data USING (table_id) LEFT JOIN deletes USING (table_id) LEFT JOIN columns USING (table_id)
+     JOIN first_seen ON first_seen.schema_name = live.schema_name AND first_seen.table_name = live.table_name
+     ORDER BY live.schema_name, live.table_name`,
+    only ? { schema: only.schema, table: only.table } : undefined,
+  );
+  return (reader.getRowObjectsJS() as Record<string, unknown>[]).map((row) => ({
+    schema_name: String(row.schema_name),
+    name: String(row.name),
+    row_count: Number(row.row_count),
+    size_bytes: Number(row.size_bytes),
+    file_count: Number(row.file_count),
+    column_count: Number(row.column_count),
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
+    earliest_snapshot_at: isoTime(row.earliest_snapshot_at),
+    table_path: String(row.table_path),
+  }));
+}
+
+/** The catalog's current snapshot id. */
+export async function currentSnapshotId(connection: DuckDBConnection, metadata: string): Promise<number> {
+  const reader = await connection.runAndReadAll(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);
+  return Number(reader.getRows()[0]?.[0] ?? 0);
+}
+
+function isoTime(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString();
+}

@@ -1,0 +1,86 @@
+import { AppError } from '../../errors/app-error';
+import type { LakeStorage } from '../../lake-storage/lake-storage';
+import type { Store } from '../../store/store';
+import { workspaceDataPrefix } from '../catalog-attachment';
+import type { EngineManager } from '../engine-manager';
+import { sqlIdentifier } from '../sql-literals';
+import { qualifiedName, type TableName } from '../push/table-name';
+import { catalogColumns, type CatalogColumn } from './catalog-columns';
+import { currentSnapshotId, tableStats, type TableStats } from './lake-metadata';
+import { TableRegistry } from './table-registry';
+
+export interface TableListing {
+  name: string;
+  schema_name: string;
+  row_count: number;
+  size_bytes: number;
+  column_count: number;
+}
+
+export interface TableDetail extends TableListing {
+  table: string;
+  columns: CatalogColumn[];
+  file_count: number;
+  primary_key: string[] | null;
+  created_at: string;
+  updated_at: string;
+  current_snapshot: number;
+  earliest_snapshot_at: string;
+}
+
+/** The lake tables of a workspace: listing, detail and removal (catalog entry and files). */
+export class TablesService {
+  constructor(
+    private readonly engines: EngineManager,
+    private readonly store: Store,
+    private readonly lake: LakeStorage,
+  ) {}
+
+  async list(workspaceId: string): Promise<TableListing[]> {
+    const stats = await this.engines.with(workspaceId, (engine) => engine.read((connection) => tableStats(connection, engine.metadataSchema)));
+    return stats.map(listing);
+  }
+
+  async detail(workspaceId: string, name: TableName): Promise<TableDetail> {
+    const { stats, columns, snapshot } = await this.engines.with(workspaceId, (engine) =>
+      engine.read(async (connection) => ({
+        stats: (await tableStats(connection, engine.metadataSchema, name))[0],
+        columns: await catalogColumns(connection, name),
+        snapshot: await currentSnapshotId(connection, engine.metadataSchema),
+      })),
+    );
+    if (!stats || !columns) throw notFound(name);
+    return {
+      ...listing(stats),
+      table: qualifiedName(name),
+      columns,
+      file_count: stats.file_count,
+      primary_key: (await new TableRegistry(this.store).primaryKey(workspaceId, name)) ?? null,
+      created_at: stats.created_at,
+      updated_at: stats.updated_at,
+      current_snapshot: snapshot,
+      earliest_snapshot_at: stats.earliest_snapshot_at,
+    };
+  }
+
+  /** Drops the table from the catalog and deletes its files, including those kept for time travel. */
+  async drop(workspaceId: string, name: TableName): Promise<void> {
+    await this.engines.with(workspaceId, (engine) =>
+      engine.writeTable(qualifiedName(name), async (connection) => {
+        const [stats] = await tableStats(connection, engine.metadataSchema, name);
+        if (!stats) throw notFound(name);
+        await connection.run(`DROP TABLE ${sqlIdentifier(name.schema)}.${sqlIdentifier(name.table)}`);
+        await this.lake.deletePrefix(`${workspaceDataPrefix(workspaceId)}${stats.table_path}`);
+        await new TableRegistry(this.store).dropped(workspaceId, name);
+      }),
+    );
+  }
+}
+
+function listing(stats: TableStats): TableListing {
+  return { name: stats.name, schema_name: stats.schema_name, row_count: stats.row_count, size_bytes: stats.size_bytes, column_count: stats.column_count };
+}
+
+function notFound(name: TableName): AppError {
+  return new AppError('NOT_FOUND', `Table ${qualifiedName(name)} does not exist`);
+}

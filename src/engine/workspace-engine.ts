@@ -1,0 +1,128 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { KeyedMutex } from '../util/keyed-mutex';
+import { attachCatalog } from './attach-catalog';
+import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import { ConnectionPool } from './connection-pool';
+import { createDuckDBInstance } from './duckdb/create-instance';
+import { sqlString } from './sql-literals';
+
+export const lakeAlias = 'lake';
+
+/** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
+const writeConnections = 2;
+
+export interface WorkspaceEngineOptions {
+  location: CatalogLocation;
+  extensionDir: string;
+  memoryLimit: string;
+  threads: number;
+  readConnections: number;
+  /** Parent of the instance's private spill directory. */
+  tempRoot: string;
+}
+
+/**
+ * One workspace's DuckDB instance: its DuckLake catalog attached as `lake`, then locked down so that
+ * nothing run on it can reach another workspace's files, the host, the network or the settings.
+ * Reads share a pool of connections; writes to one table take turns.
+ */
+export class WorkspaceEngine {
+  private readonly tableLocks = new KeyedMutex();
+  private closed = false;
+
+  private constructor(
+    readonly location: CatalogLocation,
+    private readonly instance: DuckDBInstance,
+    private readonly reads: ConnectionPool,
+    private readonly writes: ConnectionPool,
+    private readonly tempDir: string,
+  ) {}
+
+  static async open(options: WorkspaceEngineOptions): Promise<WorkspaceEngine> {
+    const { workspaceId } = options.location;
+    // Each instance spills to its own folder: DuckDB adds the temp directory to the allowed ones.
+    const tempDir = join(options.tempRoot, workspaceId);
+    mkdirSync(tempDir, { recursive: true });
+    const instance = await createDuckDBInstance({
+      extensionDir: options.extensionDir,
+      memoryLimit: options.memoryLimit,
+      threads: options.threads,
+      tempDirectory: tempDir,
+    });
+    const connections: DuckDBConnection[] = [];
+    try {
+      const first = await instance.connect();
+      connections.push(first);
+      await attachCatalog(first, options.location, lakeAlias);
+      await lockDown(first, [workspaceDataPath(options.location), `${tempDir}/`]);
+      for (let i = 1; i < options.readConnections + writeConnections; i++) connections.push(await instance.connect());
+      for (const connection of connections) await connection.run(`USE ${lakeAlias}`);
+    } catch (error) {
+      for (const connection of connections) connection.closeSync();
+      instance.closeSync();
+      throw error;
+    }
+    const writers = connections.slice(0, writeConnections);
+    const readers = connections.slice(writeConnections);
+    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir);
+  }
+
+  get workspaceId(): string {
+    return this.location.workspaceId;
+  }
+
+  /** Where DuckLake keeps this catalog's own tables, for the engine's internal metadata reads. */
+  get metadataSchema(): string {
+    const schema = this.location.catalog.kind === 'postgres' ? catalogSchemaName(this.workspaceId) : 'main';
+    return `__ducklake_metadata_${lakeAlias}.${schema}`;
+  }
+
+  /** Runs read work on a pooled connection. */
+  read<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.reads.use(work);
+  }
+
+  /** Runs write work on one table, after any earlier write to it has finished. */
+  writeTable<T>(tableKey: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.tableLocks.runExclusive(tableKey, () => this.writes.use(work));
+  }
+
+  /** Maintenance and other catalog-wide work, on the write connection. */
+  writeCatalog<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.writes.use(work);
+  }
+
+  get busy(): boolean {
+    return this.reads.busy + this.writes.busy > 0;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.reads.closeAll();
+    this.writes.closeAll();
+    this.instance.closeSync();
+    rmSync(this.tempDir, { recursive: true, force: true });
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the engine of workspace ${this.workspaceId} is closed`);
+  }
+}
+
+/**
+ * After this, the instance can reach only the workspace's data path and its own temp folder, and no
+ * setting can be changed back by anything that runs on it.
+ */
+async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): Promise<void> {
+  // Timestamps without an offset mean UTC, whatever the host's time zone.
+  await connection.run("SET TimeZone = 'UTC'");
+  await connection.run(`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`);
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET lock_configuration = true');
+}

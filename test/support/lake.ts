@@ -1,0 +1,27 @@
+import { expect } from 'bun:test';
+import { bodyOf } from './http';
+import type { TestUser } from './accounts';
+import type { TestApp } from './test-app';
+
+export async function push(t: TestApp, workspaceId: string, user: TestUser, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', json: body, token: user.accessToken, headers });
+}
+
+export async function pushOk(t: TestApp, workspaceId: string, user: TestUser, body: unknown): Promise<{ records_written: number; table: string }> {
+  const response = await push(t, workspaceId, user, body);
+  if (response.status !== 200) throw new Error(`push failed: ${response.status} ${await response.text()}`);
+  return bodyOf(response);
+}
+
+/** Runs SQL through the engine's query path (sandbox included) and returns rows as objects. */
+export async function query(t: TestApp, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
+  const result = await t.services.engine.queries.run(workspaceId, sql, { timeoutMs: 30_000, maxRows: 100_000 });
+  return result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column.name, row[index]])));
+}
+
+export async function columnsOf(t: TestApp, workspaceId: string, table: string, user: TestUser): Promise<Record<string, string>> {
+  const response = await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/${table}/metadata`, { token: user.accessToken });
+  expect(response.status).toBe(200);
+  const detail = await bodyOf(response);
+  return Object.fromEntries(detail.columns.map((column: { name: string; type: string }) => [column.name, column.type]));
+}
