@@ -5,12 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readToolchain, projectRoot, toolPaths } from '../setup/toolchain';
-import { postgresBinDir } from '../setup/steps/postgres';
-import { startPostgresCluster, type PostgresCluster } from '../../test/support/services/postgres-cluster';
-import { startMinio, type MinioServer } from '../../test/support/services/minio-server';
-import { TemporalDevServer } from '../../src/temporal/dev-server';
-import { createLogger } from '../../src/logging/logger';
-import { freePort } from '../../src/process/ports';
+import { startTestServices, type TestServices } from '../services/test-services';
 
 const testArgs = process.argv.slice(2);
 const toolchain = await readToolchain();
@@ -23,13 +18,11 @@ if (typecheck.exitCode !== 0) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));
-let postgres: PostgresCluster | undefined;
-let minio: MinioServer | undefined;
-let temporal: TemporalDevServer | undefined;
+let services: TestServices | undefined;
 let tests: ReturnType<typeof Bun.spawn> | undefined;
 
 async function stopServices(): Promise<void> {
-  await Promise.allSettled([postgres?.stop(), minio?.stop(), temporal?.stop()]);
+  await services?.stop();
   rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -44,28 +37,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 let exitCode = 1;
 try {
   const startedAt = performance.now();
-  [postgres, minio, temporal] = await Promise.all([
-    startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
-    startMinio(join(paths.binDir, 'minio')),
-    startTestTemporal(),
-  ]);
-  console.log(`[test] services up in ${Math.round(performance.now() - startedAt)} ms: postgres, minio ${minio.endpoint}, temporal ${temporal.address}`);
-
+  services = await startTestServices(toolchain, paths, scratch);
+  console.log(`[test] services up in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
   tests = Bun.spawn([process.execPath, 'test', '--randomize', '--timeout', '120000', ...testArgs], {
     cwd: projectRoot,
     stdout: 'inherit',
     stderr: 'inherit',
-    env: {
-      ...process.env,
-      OXBOW_TEST_POSTGRES_URL: postgres.url,
-      OXBOW_TEST_S3_ENDPOINT: minio.endpoint,
-      OXBOW_TEST_S3_ACCESS_KEY_ID: minio.accessKeyId,
-      OXBOW_TEST_S3_SECRET_ACCESS_KEY: minio.secretAccessKey,
-      OXBOW_TEST_S3_REGION: minio.region,
-      OXBOW_TEST_S3_BUCKET: minio.bucket,
-      OXBOW_TEST_TEMPORAL_ADDRESS: temporal.address,
-      OXBOW_TOOLS_DIR: paths.toolsDir,
-    },
+    env: { ...process.env, ...services.env },
   });
   exitCode = await tests.exited;
 } catch (error) {
@@ -74,15 +52,3 @@ try {
   await stopServices();
 }
 process.exit(exitCode);
-
-async function startTestTemporal(): Promise<TemporalDevServer> {
-  return TemporalDevServer.start({
-    cliPath: join(paths.binDir, 'temporal'),
-    host: '127.0.0.1',
-    port: await freePort(),
-    uiPort: await freePort(),
-    namespace: 'default',
-    logFile: join(scratch, 'temporal.log'),
-    logger: createLogger({ level: 'warn' }),
-  });
-}

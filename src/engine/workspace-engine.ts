@@ -69,6 +69,11 @@ export class WorkspaceEngine {
     return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir);
   }
 
+  /** The instance's private folder, which its locked-down SQL may read: where pushes stage their records. */
+  get stagingDir(): string {
+    return this.tempDir;
+  }
+
   get workspaceId(): string {
     return this.location.workspaceId;
   }

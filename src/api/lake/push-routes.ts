@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
-import { AppError } from '../../errors/app-error';
+import { boundedJsonBody } from '../bounded-json-body';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { lakeModels as m } from './model';
 
@@ -22,13 +22,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'eng
       headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
       body: m.PushRequest,
       response: m.PushResponse,
-      // Refused before the body is read: a client announcing more than the limit gets 413 at once.
-      parse: ({ request }) => {
-        const length = Number(request.headers.get('content-length') ?? 0);
-        if (length > maxBytes) {
-          throw new AppError('PAYLOAD_TOO_LARGE', `The body is ${length} bytes; a push takes at most ${maxBytes}`, { hint: 'Split the records over several pushes.' });
-        }
-      },
+      parse: boundedJsonBody(maxBytes, 'Split the records over several pushes.'),
       detail: { tags, summary: 'Push records into a table (created when missing; MEMBER and above)' },
     },
   );

@@ -14,8 +14,11 @@ export function httpBasics(logger: Logger) {
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id;
     })
-    .onError({ as: 'global' }, ({ code, error, request, set }) => {
+    .onError({ as: 'global' }, ({ code, error: raised, request, set }) => {
       const meta = requestMeta(request);
+      // Elysia wraps whatever a body parser throws; a parser's own typed error speaks for itself.
+      const cause = code === 'PARSE' ? (raised as Error).cause : undefined;
+      const error = cause instanceof AppError || cause instanceof RequestValidationError ? cause : raised;
       set.headers['x-request-id'] = meta.id;
       set.headers['content-type'] = 'application/json';
       if (error instanceof AppError) {

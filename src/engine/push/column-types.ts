@@ -16,14 +16,19 @@ export function typeOfValue(value: unknown): PushType | undefined {
     case 'number':
       return Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? 'BIGINT' : 'DOUBLE';
     case 'string':
-      if (isoDate.test(value) && isValidDate(value)) return 'DATE';
-      if (isoTimestamp.test(value) && !Number.isNaN(Date.parse(normalizeTimestamp(value)))) return 'TIMESTAMPTZ';
-      return 'VARCHAR';
+      return typeOfString(value);
     case 'object':
       return value === null ? undefined : 'JSON';
     default:
       return 'VARCHAR';
   }
+}
+
+function typeOfString(value: string): PushType {
+  // Cheap first test: dates and timestamps start with four digits and a hyphen.
+  if (value.length < 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(0) < 48 || value.charCodeAt(0) > 57) return 'VARCHAR';
+  if (value.length === 10) return isoDate.test(value) && isValidDate(value) ? 'DATE' : 'VARCHAR';
+  return isoTimestamp.test(value) && isValidTimestamp(value) ? 'TIMESTAMPTZ' : 'VARCHAR';
 }
 
 /**
@@ -57,18 +62,13 @@ export function canPromoteInPlace(from: PushType, to: PushType): boolean {
   return from === 'BIGINT' && to === 'DOUBLE';
 }
 
-/** A value as text for the staging table; DuckDB casts it to the column's type on insert. */
-export function stagedText(value: unknown, type: PushType): string | null {
-  if (value === null || value === undefined) return null;
-  if (type === 'JSON') return JSON.stringify(value);
-  if (typeof value === 'string') return type === 'TIMESTAMPTZ' ? normalizeTimestamp(value) : value;
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
-
-// A timestamp without an offset is UTC (the engine runs in UTC).
-function normalizeTimestamp(value: string): string {
-  return value.replace(' ', 'T');
+// The offset is optional: a timestamp without one is UTC (the engine runs in UTC).
+function isValidTimestamp(value: string): boolean {
+  const month = Number(value.slice(5, 7));
+  const day = Number(value.slice(8, 10));
+  const hour = Number(value.slice(11, 13));
+  const minute = Number(value.slice(14, 16));
+  return month >= 1 && month <= 12 && day >= 1 && day <= 31 && hour <= 23 && minute <= 59 && isValidDate(value.slice(0, 10));
 }
 
 function isValidDate(value: string): boolean {

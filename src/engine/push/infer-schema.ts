@@ -19,8 +19,10 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
   const byFoldedName = new Map<string, string>();
   const issues: ValidationIssue[] = [];
   records.forEach((record, index) => {
-    for (const [name, value] of Object.entries(record)) {
-      if (!types.has(name)) {
+    for (const name in record) {
+      const value = record[name];
+      let current = types.get(name);
+      if (current === undefined && !types.has(name)) {
         const problem = columnNameProblem(name, byFoldedName);
         if (problem) {
           issues.push({ loc: ['body', 'records', index, name], msg: problem, type: 'value_error' });
@@ -29,10 +31,12 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
         byFoldedName.set(name.toLowerCase(), name);
         types.set(name, undefined);
       }
+      // VARCHAR holds every value: once a column is VARCHAR, nothing it sees can change that.
+      if (current === 'VARCHAR') continue;
       const valueType = typeOfValue(value);
-      if (valueType === undefined) continue;
-      const current = types.get(name);
-      types.set(name, current === undefined ? valueType : widen(current, valueType));
+      if (valueType === undefined || valueType === current) continue;
+      current = current === undefined ? valueType : widen(current, valueType);
+      types.set(name, current);
     }
   });
   if (types.size > maxColumns) issues.push({ loc: ['body', 'records'], msg: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });

@@ -80,7 +80,7 @@ export class PushService {
         }
         // A key inherited from the table binds this push's records as much as one it names itself.
         if (tableKey.length > 0) validateKeyPresence(records, tableKey);
-        const result = await writePush(connection, { table, records, mode: request.mode ?? 'append', primaryKey: tableKey, commitInfo });
+        const result = await writePush(connection, engine.stagingDir, { table, records, mode: request.mode ?? 'append', primaryKey: tableKey, commitInfo });
         const now = this.clock.now().toISOString();
         if (result.createdTable) await registry.created(workspaceId, table, tableKey, now);
         else await registry.written(workspaceId, table, now);

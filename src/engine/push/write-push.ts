@@ -30,12 +30,12 @@ const maxAttempts = 5;
  * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
  * Runs on the workspace's write connection with the table's lock held.
  */
-export async function writePush(connection: DuckDBConnection, push: PushWrite): Promise<PushOutcome> {
+export async function writePush(connection: DuckDBConnection, stagingDir: string, push: PushWrite): Promise<PushOutcome> {
   const inferred = inferColumns(push.records);
   for (let attempt = 1; ; attempt++) {
     const plan = planPush(await catalogColumns(connection, push.table), inferred);
     const staging = `push_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-    const { rowsTable, rowCount } = await stageRecords(connection, staging, plan, push.records, push.primaryKey);
+    const { rowsTable, rowCount } = await stageRecords(connection, stagingDir, staging, plan, push.records, push.primaryKey);
     try {
       await connection.run('BEGIN TRANSACTION');
       await connection.run(

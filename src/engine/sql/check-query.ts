@@ -35,6 +35,13 @@ export function checkQuery(root: AstNode, tables: KnownTables): LakeTableRef[] {
       case 'TABLE_FUNCTION':
         checkTableFunction(node);
         return;
+      case 'SHOW_REF':
+        // DESCRIBE and SUMMARIZE of a table or query carry that query, which the walk checks. The bare
+        // forms (SHOW TABLES, SHOW ALL TABLES, SHOW DATABASES…) would list every attached catalog.
+        if (node.query === null || node.query === undefined) {
+          throw new AppError('STATEMENT_NOT_ALLOWED', 'Catalog listings are not available as SQL', { hint: 'List the tables with GET /api/v1/query/tables.' });
+        }
+        return;
     }
     if (node.class === 'FUNCTION' || node.class === 'WINDOW' || node.class === 'AGGREGATE') checkFunction(node);
   });

@@ -1,0 +1,89 @@
+// Push throughput through the HTTP endpoint against a raw DuckDB appender into an equivalent DuckLake
+// table, in one run; then many small pushes and a scan, before and after maintenance.
+import { startTestApp } from '../test/support/test-app';
+import { createVerifiedUser } from '../test/support/accounts';
+import { createWorkspace } from '../test/support/workspaces';
+import { startHttpServer } from '../src/api/server';
+import { runMaintenance } from '../src/engine/maintenance/run-maintenance';
+import { freePort } from '../src/process/ports';
+import { median, report, timed } from './support';
+
+const rows = 100_000;
+const runs = 3;
+const records = Array.from({ length: rows }, (_, i) => ({
+  id: i, quantity: i % 1000, price: i * 0.25, name: `customer ${i}`, active: i % 3 === 0,
+  ordered_at: '2026-11-21T10:00:00Z', city: `city ${i % 500}`, segment: i % 7, discount: 0.05, channel: 'web',
+}));
+
+const t = await startTestApp('local');
+const user = await createVerifiedUser(t, 'bench');
+const workspace = await createWorkspace(t, user, 'bench');
+const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
+
+const http: number[] = [];
+for (let run = 0; run < runs; run++) {
+  const body = JSON.stringify({ table: `bench.http_${run}`, records });
+  const { ms, value } = await timed(() =>
+    fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } }),
+  );
+  if (value.status !== 200) throw new Error(`push failed: ${value.status} ${await value.text()}`);
+  http.push(ms);
+}
+
+const raw: number[] = [];
+await t.services.engine.engines.with(workspace.id, (engine) =>
+  engine.writeCatalog(async (connection) => {
+    for (let run = 0; run < runs; run++) {
+      await connection.run(`CREATE TABLE bench.raw_${run} (id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR)`);
+      const { ms } = await timed(async () => {
+        const appender = await connection.createAppender(`raw_${run}`, 'bench', 'lake');
+        for (const r of records) {
+          appender.appendBigInt(BigInt(r.id));
+          appender.appendBigInt(BigInt(r.quantity));
+          appender.appendDouble(r.price);
+          appender.appendVarchar(r.name);
+          appender.appendBoolean(r.active);
+          appender.appendVarchar(r.ordered_at);
+          appender.appendVarchar(r.city);
+          appender.appendBigInt(BigInt(r.segment));
+          appender.appendDouble(r.discount);
+          appender.appendVarchar(r.channel);
+          appender.endRow();
+        }
+        appender.closeSync();
+      });
+      raw.push(ms);
+    }
+  }),
+);
+
+const httpRate = rows / (median(http) / 1000);
+const rawRate = rows / (median(raw) / 1000);
+
+// Many small pushes, then a scan before and after maintenance.
+const smallPushes = 200;
+for (let i = 0; i < smallPushes; i++) {
+  await t.request(`/api/v1/workspaces/${workspace.id}/push`, { method: 'POST', token: user.accessToken, json: { table: 'bench.trickle', records: Array.from({ length: 10 }, (_, j) => ({ i, j, v: i * j })) } });
+}
+const scan = async () => {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) times.push((await timed(() => t.services.engine.queries.run(workspace.id, 'SELECT count(*), sum(v), avg(j) FROM bench.trickle', { timeoutMs: 60_000, maxRows: 10 }))).ms);
+  return median(times);
+};
+const scanBefore = await scan();
+const maintenance = await t.services.engine.engines.with(workspace.id, (engine) =>
+  engine.writeCatalog((connection) => runMaintenance(connection, engine.metadataSchema, { timeTravelDays: 0, targetFileSizeBytes: 128 * 1024 * 1024 })),
+);
+const scanAfter = await scan();
+
+report('push', [
+  { measure: `push ${rows} records × 10 columns over HTTP (median of ${runs})`, value: `${Math.round(httpRate)} rows/s`, ms: Math.round(median(http)) },
+  { measure: `raw DuckDB appender into a DuckLake table (median of ${runs})`, value: `${Math.round(rawRate)} rows/s`, ms: Math.round(median(raw)) },
+  { measure: 'HTTP ÷ raw (target ≥ 0.5)', value: (httpRate / rawRate).toFixed(2), ms: '' },
+  { measure: `scan after ${smallPushes} pushes of 10 rows (${maintenance.dataFilesBefore} files)`, value: `${scanBefore.toFixed(1)} ms`, ms: Math.round(scanBefore) },
+  { measure: `scan after maintenance (${maintenance.dataFilesAfter} files)`, value: `${scanAfter.toFixed(1)} ms`, ms: Math.round(scanAfter) },
+], { http_ms: http, raw_ms: raw, maintenance });
+
+await server.stop();
+await t.stop();
+process.exit(0);

@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { postgresBinDir } from '../setup/steps/postgres';
+import type { Toolchain, ToolPaths } from '../setup/toolchain';
+import { startPostgresCluster } from '../../test/support/services/postgres-cluster';
+import { startMinio } from '../../test/support/services/minio-server';
+import { TemporalDevServer } from '../../src/temporal/dev-server';
+import { createLogger } from '../../src/logging/logger';
+import { freePort } from '../../src/process/ports';
+
+export interface TestServices {
+  /** What the tests and benchmarks read to find the services (see test/support/test-env.ts). */
+  env: Record<string, string>;
+  describe(): string;
+  stop(): Promise<void>;
+}
+
+/** A throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port, started side by side. */
+export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, scratchDir: string): Promise<TestServices> {
+  const started = await Promise.allSettled([
+    startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
+    startMinio(join(paths.binDir, 'minio')),
+    (async () =>
+      TemporalDevServer.start({
+        cliPath: join(paths.binDir, 'temporal'),
+        host: '127.0.0.1',
+        port: await freePort(),
+        uiPort: await freePort(),
+        namespace: 'default',
+        logFile: join(scratchDir, 'temporal.log'),
+        logger: createLogger({ level: 'warn' }),
+      }))(),
+  ]);
+  const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : undefined))).then(() => undefined);
+  const failure = started.find((outcome) => outcome.status === 'rejected');
+  if (failure) {
+    await stopAll();
+    throw (failure as PromiseRejectedResult).reason;
+  }
+  const [postgres, minio, temporal] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+    Awaited<ReturnType<typeof startPostgresCluster>>,
+    Awaited<ReturnType<typeof startMinio>>,
+    TemporalDevServer,
+  ];
+  return {
+    env: {
+      OXBOW_TEST_POSTGRES_URL: postgres.url,
+      OXBOW_TEST_S3_ENDPOINT: minio.endpoint,
+      OXBOW_TEST_S3_ACCESS_KEY_ID: minio.accessKeyId,
+      OXBOW_TEST_S3_SECRET_ACCESS_KEY: minio.secretAccessKey,
+      OXBOW_TEST_S3_REGION: minio.region,
+      OXBOW_TEST_S3_BUCKET: minio.bucket,
+      OXBOW_TEST_TEMPORAL_ADDRESS: temporal.address,
+      OXBOW_TOOLS_DIR: paths.toolsDir,
+    },
+    describe: () => `postgres, minio ${minio.endpoint}, temporal ${temporal.address}`,
+    stop: stopAll,
+  };
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { resolve } from 'node:path';
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createWorkspace } from '../../support/workspaces';
+import { pushOk, query } from '../../support/lake';
+
+const crashScript = resolve(import.meta.dir, '..', '..', 'support', 'crash-push.ts');
+const pushedRows = 200_000;
+
+function envOf(t: TestApp): Record<string, string> {
+  const { config } = t.backend;
+  const env: Record<string, string> = {
+    DATA_DIR: config.dataDir,
+    OXBOW_TOOLS_DIR: process.env.OXBOW_TOOLS_DIR!,
+    JWT_SECRET: config.secrets.jwtSecret,
+    ENCRYPTION_KEY: config.secrets.encryptionKey.toString('hex'),
+  };
+  if (config.metadata.kind === 'postgres') env.DATABASE_URL = config.metadata.url;
+  if (config.lake.kind === 's3') {
+    Object.assign(env, {
+      LAKE_URL: `s3://${config.lake.bucket}/${config.lake.prefix}`,
+      AWS_ACCESS_KEY_ID: config.lake.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: config.lake.secretAccessKey,
+      AWS_REGION: config.lake.region,
+      AWS_ENDPOINT_URL_S3: config.lake.endpoint!,
+    });
+  }
+  return env;
+}
+
+for (const backend of backends) {
+  describe(`a push killed midway on ${backend}`, () => {
+    let t: TestApp;
+    let user: TestUser;
+    let workspaceId: string;
+    beforeAll(async () => {
+      t = await startTestApp(backend);
+      user = await createVerifiedUser(t, 'crash');
+      workspaceId = (await createWorkspace(t, user)).id;
+    });
+    afterAll(() => t.stop());
+
+    test('leaves the table exactly as it was, and the table takes pushes afterwards', async () => {
+      await pushOk(t, workspaceId, user, { table: 'crash.target', records: [{ id: 1, payload: 'before', value: 1.5 }] });
+      const snapshot = async () => query(t, workspaceId, 'SELECT count(*)::BIGINT AS n, sum(id)::BIGINT AS ids FROM crash.target');
+      const before = await snapshot();
+      // The engine in this process must not hold the catalog while the other process writes.
+      await t.services.engine.engines.release(workspaceId);
+
+      let killedMidway = 0;
+      for (const delayMs of [400, 900, 1500, 2500]) {
+        const child = Bun.spawn([process.execPath, crashScript, workspaceId, 'crash.target', String(pushedRows)], {
+          env: { ...process.env, ...envOf(t) },
+          stdout: 'pipe',
+          stderr: 'pipe',
+        });
+        await Bun.sleep(delayMs);
+        child.kill('SIGKILL');
+        await child.exited;
+        const output = await new Response(child.stdout).text();
+        const after = await snapshot();
+        await t.services.engine.engines.release(workspaceId);
+        if (output.includes('done')) {
+          // It finished before the kill: all of it is there, never part of it.
+          expect(Number(after[0]!.n)).toBe(Number(before[0]!.n) + pushedRows);
+          break;
+        }
+        expect(after).toEqual(before);
+        killedMidway += 1;
+      }
+      expect(killedMidway).toBeGreaterThan(0);
+      const result = await pushOk(t, workspaceId, user, { table: 'crash.target', records: [{ id: 2, payload: 'after', value: 2 }] });
+      expect(result.records_written).toBe(1);
+    }, 120_000);
+  });
+}

@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createWorkspace } from '../../support/workspaces';
+import { pushOk, query } from '../../support/lake';
+import { maintenanceScheduleId } from '../../../src/engine/maintenance/maintenance-schedule';
+import type { MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
+
+describe('lake maintenance', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp('local', { worker: true });
+    user = await createVerifiedUser(t, 'maintainer');
+  });
+  afterAll(() => t.stop());
+
+  test('each workspace gets a maintenance schedule; a run merges the small files of many pushes and keeps the data', async () => {
+    const workspace = await createWorkspace(t, user);
+    const schedule = t.infra.temporal.client.schedule.getHandle(maintenanceScheduleId(workspace.id));
+    const description = await schedule.describe();
+    expect(description.memo).toEqual({ workspace_id: workspace.id });
+
+    for (let i = 0; i < 12; i++) await pushOk(t, workspace.id, user, { table: 'small.bits', records: [{ i, label: `push ${i}` }] });
+    await schedule.trigger();
+    const runId = () => schedule.describe().then((d) => d.info.recentActions.at(-1)?.action.workflow.workflowId);
+    for (let waited = 0; !(await runId()) && waited < 20_000; waited += 200) await Bun.sleep(200);
+    const handle = t.infra.temporal.client.workflow.getHandle((await runId())!);
+    const report = (await handle.result()) as MaintenanceReport;
+    expect(report.dataFilesBefore).toBe(12);
+    expect(report.dataFilesAfter).toBe(1);
+    expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, sum(i)::INTEGER AS total FROM small.bits')).toEqual([{ n: 12, total: 66 }]);
+  }, 60_000);
+});

@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createWorkspace } from '../../support/workspaces';
+import { pushOk, query } from '../../support/lake';
+
+for (const backend of backends) {
+  describe(`time travel on ${backend}`, () => {
+    let t: TestApp;
+    let user: TestUser;
+    let workspaceId: string;
+
+    beforeAll(async () => {
+      t = await startTestApp(backend);
+      user = await createVerifiedUser(t, 'traveller');
+      workspaceId = (await createWorkspace(t, user)).id;
+    });
+    afterAll(() => t.stop());
+
+    test('reading as of a time before an overwrite returns the old rows', async () => {
+      await pushOk(t, workspaceId, user, { table: 'hist.prices', records: [{ item: 'a', price: 1 }, { item: 'b', price: 2 }] });
+      await Bun.sleep(50);
+      const between = new Date().toISOString();
+      await Bun.sleep(50);
+      await pushOk(t, workspaceId, user, { table: 'hist.prices', mode: 'overwrite', records: [{ item: 'c', price: 3 }] });
+      expect(await query(t, workspaceId, 'SELECT item FROM hist.prices')).toEqual([{ item: 'c' }]);
+      expect(await query(t, workspaceId, `SELECT item FROM hist.prices AT (TIMESTAMP => TIMESTAMPTZ '${between}') ORDER BY item`)).toEqual([{ item: 'a' }, { item: 'b' }]);
+      expect(await query(t, workspaceId, `SELECT p.price FROM hist.prices AS p AT (TIMESTAMP => TIMESTAMPTZ '${between}') WHERE p.item = 'b'`)).toEqual([{ price: 2 }]);
+    });
+
+    test('a time before the table existed is 400 SNAPSHOT_NOT_FOUND with the earliest time in the hint', async () => {
+      await pushOk(t, workspaceId, user, { table: 'hist.young', records: [{ a: 1 }] });
+      const attempt = t.services.engine.queries.run(workspaceId, "SELECT * FROM hist.young AT (TIMESTAMP => TIMESTAMPTZ '2001-01-01T00:00:00Z')", { timeoutMs: 5_000, maxRows: 10 });
+      expect(attempt).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', status: 400, hint: expect.stringMatching(/earliest available time is \d{4}-/) });
+    });
+  });
+}

@@ -1,0 +1,23 @@
+// Run as its own process by the crash test: pushes many records into one table through the real
+// engine and is killed with SIGKILL somewhere along the way.
+import { loadConfig } from '../../src/config';
+import { catalogStoreFor } from '../../src/engine/catalog-attachment';
+import { WorkspaceEngine } from '../../src/engine/workspace-engine';
+import { writePush } from '../../src/engine/push/write-push';
+
+const [workspaceId, table, rowCount] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
+const config = loadConfig(process.env);
+const engine = await WorkspaceEngine.open({
+  location: { workspaceId, catalog: catalogStoreFor(config.metadata, config.dataDir), lake: config.lake },
+  extensionDir: config.duckdb.extensionDir,
+  memoryLimit: config.duckdb.memoryLimit,
+  threads: config.duckdb.threads,
+  readConnections: 1,
+  tempRoot: `${config.duckdb.tempDir}-crash-${process.pid}`,
+});
+const [schema, name] = table.split('.') as [string, string];
+const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));
+console.log('pushing');
+await engine.writeTable(table, (connection) => writePush(connection, engine.stagingDir, { table: { schema, table: name }, records, mode: 'append', primaryKey: [], commitInfo: {} }));
+console.log('done');
+engine.close();
