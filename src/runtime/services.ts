@@ -22,6 +22,7 @@ import type { WorkspaceServices } from '../workspaces/workspace-services';
 import { createEngineServices, type EngineServices } from '../engine/engine-services';
 import { createLakeActivities } from '../activities/lake-activities';
 import { MaintenanceScheduler } from '../engine/maintenance/maintenance-scheduler';
+import { translatePostgres } from '../engine/sql/postgres-dialect';
 import { deleteWorkspaceTables } from '../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys } from '../idempotency/idempotency-store';
 import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
@@ -60,7 +61,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const hooks = workspaceAccountHooks(workspacePurge, clock);
   const auth = createAuthServices({ config, store, clock, outbox, mail, hooks, retention: temporalRetentionScheduler(temporal) });
   const maintenance = new MaintenanceScheduler(temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
-  const engine = createEngineServices({ config, store, lake, clock, logger: logger.child({ component: 'engine' }), translate: (sql) => sql });
+  const engine = createEngineServices({ config, store, lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres });
   const workspaces: WorkspaceServices = {
     access: new WorkspaceAccess(store),
     workspaces: new WorkspacesService(store, clock, workspacePurge, (workspaceId) => maintenance.ensure(workspaceId)),

@@ -76,9 +76,15 @@ function checkTableFunction(node: AstNode): void {
   }
 }
 
+// Where built-in functions live: the parser itself writes `main.trim`, `main.date_part` for SQL's
+// special syntax, and Postgres clients may write `pg_catalog.`. Any other qualifier names another catalog.
+const builtInCatalogs = new Set(['', 'system']);
+const builtInSchemas = new Set(['', 'main', 'pg_catalog']);
+
 function checkFunction(node: AstNode): void {
   const name = String(node.function_name ?? '');
-  if (node.catalog || node.schema || isRefusedFunction(name)) {
+  const qualified = !builtInCatalogs.has(String(node.catalog ?? '').toLowerCase()) || !builtInSchemas.has(String(node.schema ?? '').toLowerCase());
+  if (qualified || isRefusedFunction(name)) {
     throw new AppError('STATEMENT_NOT_ALLOWED', `The function ${name}() is not available`);
   }
 }

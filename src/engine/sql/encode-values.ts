@@ -5,6 +5,7 @@ import {
   createDuckDBValueConverter,
   DuckDBBlobValue,
   DuckDBDecimalValue,
+  DuckDBIntervalValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTypeId,
@@ -46,6 +47,22 @@ function timestamp(value: DuckDBValue, zoned: boolean): string {
   return zoned ? `${text}Z` : text;
 }
 
+/** ISO 8601 durations, as Postgres writes them with IntervalStyle iso_8601: `P1Y2M3DT4H5M6.5S`. */
+function interval(value: DuckDBValue): string {
+  const { months, days, micros } = value as DuckDBIntervalValue;
+  const years = Math.trunc(months / 12);
+  const restMonths = months % 12;
+  const totalMicros = BigInt(micros);
+  const hours = totalMicros / 3_600_000_000n;
+  const minutes = (totalMicros % 3_600_000_000n) / 60_000_000n;
+  const secondMicros = totalMicros % 60_000_000n;
+  const seconds = Number(secondMicros) / 1_000_000;
+  const date = `${years ? `${years}Y` : ''}${restMonths ? `${restMonths}M` : ''}${days ? `${days}D` : ''}`;
+  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${seconds ? `${seconds}S` : ''}`;
+  if (!date && !time) return 'PT0S';
+  return `P${date}${time ? `T${time}` : ''}`;
+}
+
 function blob(value: DuckDBValue): string {
   return Buffer.from((value as DuckDBBlobValue).bytes).toString('base64');
 }
@@ -78,7 +95,7 @@ const converters: Converters = {
   [DuckDBTypeId.TIME]: stringFromValue,
   [DuckDBTypeId.TIME_NS]: stringFromValue,
   [DuckDBTypeId.TIME_TZ]: stringFromValue,
-  [DuckDBTypeId.INTERVAL]: stringFromValue,
+  [DuckDBTypeId.INTERVAL]: interval,
   [DuckDBTypeId.VARCHAR]: stringFromValue,
   [DuckDBTypeId.BLOB]: blob,
   [DuckDBTypeId.BIT]: stringFromValue,
@@ -99,7 +116,8 @@ const converters: Converters = {
 
 /**
  * DuckDB values to JSON: integers as numbers within ±2^53 and strings beyond; decimals and doubles as
- * numbers (NaN and infinities as strings); timestamps ISO 8601; dates YYYY-MM-DD; lists and structs
+ * numbers (NaN and infinities as strings); timestamps ISO 8601; dates YYYY-MM-DD; intervals ISO 8601
+ * durations; lists and structs
  * as arrays and objects; maps as key/value pairs; blobs base64; NULL as null. (JSON columns are
  * parsed by the reader: a data chunk's vectors do not carry the JSON alias of their column.)
  */

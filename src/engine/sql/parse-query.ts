@@ -17,12 +17,15 @@ interface SerializedSql {
  * Parses with DuckDB's own parser (the authority on what DuckDB will run) without running anything.
  * Only a single read statement passes: the serializer refuses every statement that is not a query.
  */
-export async function parseQuery(connection: DuckDBConnection, sql: string): Promise<AstNode> {
+export async function parseQuery(connection: DuckDBConnection, sql: string, translated = false): Promise<AstNode> {
   const reader = await connection.runAndReadAll('SELECT json_serialize_sql($sql::VARCHAR)', { sql });
   const parsed = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
   if (parsed.error) {
     if (parsed.error_type === 'parser') {
-      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint: positionHint(sql, Number(parsed.position ?? Number.NaN)) });
+      const where = positionHint(sql, Number(parsed.position ?? Number.NaN));
+      // After a Postgres rewrite the position points into the rewritten text, so that is what the hint shows.
+      const hint = where && translated ? `${where}\n(in the query as translated to DuckDB SQL)` : where;
+      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint });
     }
     throw new AppError('STATEMENT_NOT_ALLOWED', 'Only read queries can run here (SELECT, WITH, VALUES, TABLE, FROM …)', {
       hint: 'Write data with the push endpoint, transforms or connections.',

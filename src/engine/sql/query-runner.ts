@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBConnection, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
 import type { EngineManager } from '../engine-manager';
 import type { WorkspaceEngine } from '../workspace-engine';
@@ -20,6 +20,8 @@ export interface QueryResult {
   columns: QueryColumn[];
   rows: JsonValue[][];
   tables: LakeTableRef[];
+  /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
+  rewrites: string[];
   elapsedMs: number;
 }
 
@@ -29,8 +31,8 @@ export interface QueryOptions {
   maxRows: number;
 }
 
-/** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs. */
-export type SqlTranslator = (sql: string) => string;
+/** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
+export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
 
 /**
  * Runs user SQL on a workspace: translate the Postgres dialect, parse with DuckDB's parser, check
@@ -44,14 +46,14 @@ export class QueryRunner {
   ) {}
 
   async run(workspaceId: string, userSql: string, options: QueryOptions): Promise<QueryResult> {
-    const sql = this.translate(userSql);
+    const { sql, rewrites } = this.translate(userSql);
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
         const startedAt = performance.now();
-        const tables = await this.compile(engine, connection, sql);
+        const tables = await this.compile(engine, connection, sql, rewrites.length > 0);
         try {
           const { columns, rows } = await withTimeout(connection, options.timeoutMs, () => collect(connection, sql, options.maxRows));
-          return { columns, rows, tables, elapsedMs: performance.now() - startedAt };
+          return { columns, rows, tables, rewrites, elapsedMs: performance.now() - startedAt };
         } catch (error) {
           throw await mapDuckDBError(error, {
             sql,
@@ -64,8 +66,8 @@ export class QueryRunner {
   }
 
   /** Parse and check only (the checks that precede every execution, also for estimates). */
-  async compile(engine: WorkspaceEngine, connection: DuckDBConnection, sql: string): Promise<LakeTableRef[]> {
-    const ast = await parseQuery(connection, sql);
+  async compile(engine: WorkspaceEngine, connection: DuckDBConnection, sql: string, translated = false): Promise<LakeTableRef[]> {
+    const ast = await parseQuery(connection, sql, translated);
     return checkQuery(ast, await knownTables(connection, engine.metadataSchema, hasTimeTravel(ast)));
   }
 }
@@ -73,9 +75,9 @@ export class QueryRunner {
 async function collect(connection: DuckDBConnection, sql: string, maxRows: number): Promise<{ columns: QueryColumn[]; rows: JsonValue[][] }> {
   const result = await connection.stream(sql);
   const types = result.columnTypes();
-  const columns = result.columnNames().map((name, index) => ({ name, type: types[index]!.alias ?? types[index]!.toString() }));
-  // JSON columns come back as JSON values, not as strings holding JSON.
-  const jsonColumns = columns.flatMap((column, index) => (column.type === 'JSON' ? [index] : []));
+  const columns = result.columnNames().map((name, index) => ({ name, type: typeName(types[index]!) }));
+  // JSON values come back as JSON, not as strings holding JSON (the chunks' vectors lose the alias).
+  const jsonColumns = columns.flatMap((column, index) => (column.type === 'JSON' ? [{ index, list: false }] : column.type === 'JSON[]' ? [{ index, list: true }] : []));
   const rows: JsonValue[][] = [];
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     if (rows.length + chunk.rowCount > maxRows) {
@@ -84,11 +86,26 @@ async function collect(connection: DuckDBConnection, sql: string, maxRows: numbe
       });
     }
     for (const row of chunk.convertRows(jsonValueConverter) as JsonValue[][]) {
-      for (const index of jsonColumns) if (typeof row[index] === 'string') row[index] = JSON.parse(row[index]) as JsonValue;
+      for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
       rows.push(row);
     }
   }
   return { columns, rows };
+}
+
+/** DuckDB's type name, keeping the JSON alias also for lists of JSON. */
+function typeName(type: DuckDBType): string {
+  if (type.alias) return type.alias;
+  if (type.typeId === DuckDBTypeId.LIST) {
+    const element = (type as DuckDBListType).valueType;
+    if (element.alias) return `${element.alias}[]`;
+  }
+  return type.toString();
+}
+
+function parseJson(value: JsonValue, list: boolean): JsonValue {
+  if (list && Array.isArray(value)) return value.map((item) => parseJson(item, false));
+  return typeof value === 'string' ? (JSON.parse(value) as JsonValue) : value;
 }
 
 /** Interrupts the connection when the time is up; DuckDB stops within a fraction of a second and the connection stays usable. */

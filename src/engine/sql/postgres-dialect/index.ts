@@ -1,0 +1,1 @@
+export { translatePostgres, type Translation } from './translate';

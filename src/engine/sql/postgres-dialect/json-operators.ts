@@ -1,0 +1,93 @@
+import { jsonPath, pathKeys } from './json-path';
+import type { Level } from './level';
+import { sqlString, stringValue } from './literals';
+import { Operands } from './operands';
+import type { LevelRewrite } from './pass';
+import { arrayTextToList } from './pg-array-literal';
+
+/** `j #> '{a,0}'` and `j #>> '{a,0}'`: DuckDB has no path operators, but `->` takes a JSONPath. */
+export const translateJsonPathOperators: LevelRewrite = (level, log) => {
+  for (let k = 1; k + 1 < level.size; k += 1) {
+    if (!level.op(k, '#>', '#>>')) continue;
+    const literal = level.node(k + 1);
+    if (literal?.type !== 'token' || literal.token.kind !== 'string') continue;
+    const value = stringValue(literal.token.text);
+    const keys = value === null ? null : pathKeys(value);
+    if (keys === null) continue;
+    const arrow = level.op(k, '#>') ? '->' : '->>';
+    if (level.replace(k, k + 1, `${arrow} ${sqlString(jsonPath(keys))}`)) log.add('#> / #>> → -> / ->> with a JSONPath');
+  }
+};
+
+/** Whether an operand is visibly JSON: a JSON object or array literal, or a cast to json. */
+function looksLikeJson(level: Level, from: number, to: number): boolean {
+  const text = level.text(from, to);
+  if (/::\s*json\s*$/i.test(text)) return true;
+  const value = from === to && level.token(from, 'string') ? stringValue(text) : null;
+  if (value === null) return false;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return typeof parsed === 'object' && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** A key list operand of `?|` and `?&`: `array['a','b']` as written, Postgres array text as a list. */
+function keyList(level: Level, from: number, to: number): string {
+  const text = level.text(from, to);
+  const value = from === to && level.token(from, 'string') ? stringValue(text) : null;
+  return (value === null ? null : arrayTextToList(value)) ?? text;
+}
+
+/**
+ * Containment and key tests: `@>` and `<@` between JSON values become json_contains (they stay
+ * list containment otherwise), `?`, `?|` and `?&` test the top-level keys of an object.
+ */
+export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
+  const operands = new Operands(level);
+  for (let k = 1; k + 1 < level.size; k += 1) {
+    const isKeyTest = level.token(k, 'param', '?') || level.op(k, '?|', '?&');
+    const isContainment = level.op(k, '@>', '<@');
+    if (!isKeyTest && !isContainment) continue;
+    const start = operands.leftOf(k);
+    const end = operands.rightOf(k);
+    if (start === -1 || end === -1) continue;
+    const left = level.text(start, k - 1);
+    const right = level.text(k + 1, end);
+    let sql: string | null = null;
+    if (level.token(k, 'param', '?')) sql = `list_contains(json_keys(${left}), ${right})`;
+    else if (level.op(k, '?|')) sql = `list_has_any(json_keys(${left}), ${keyList(level, k + 1, end)})`;
+    else if (level.op(k, '?&')) sql = `list_has_all(json_keys(${left}), ${keyList(level, k + 1, end)})`;
+    else if (looksLikeJson(level, start, k - 1) || looksLikeJson(level, k + 1, end)) {
+      sql = level.op(k, '@>') ? `json_contains(${left}, ${right})` : `json_contains(${right}, ${left})`;
+    }
+    if (sql !== null && level.replace(start, end, sql)) log.add(isKeyTest ? 'jsonb ? / ?| / ?& → json_keys tests' : 'jsonb @> / <@ → json_contains');
+  }
+};
+
+/**
+ * DuckDB parses `->` with the low precedence of its lambda arrow, so `j -> 'a' IS NULL` would read
+ * as `j -> ('a' IS NULL)`. A chain of `->` / `->>` with literal keys is parenthesised unless it is
+ * already delimited on both sides.
+ */
+export const translateJsonArrows: LevelRewrite = (level, log) => {
+  const operands = new Operands(level);
+  for (let k = 1; k + 1 < level.size; k += 1) {
+    if (!level.op(k, '->') || !isKeyLiteral(level, k + 1)) continue;
+    const start = operands.leftOf(k);
+    if (start === -1) continue;
+    let end = operands.endOf(k + 1);
+    while (level.op(end + 1, '->', '->>') && isKeyLiteral(level, end + 2)) end = operands.endOf(end + 2);
+    const delimitedBefore = start === 0 || level.punct(start - 1, ',') || level.is(start - 1, 'SELECT');
+    const delimitedAfter = end === level.size - 1 || level.punct(end + 1, ',') || level.is(end + 1, 'AS', 'FROM');
+    if (!(delimitedBefore && delimitedAfter) && level.replace(start, end, `(${level.text(start, end)})`)) {
+      log.add('-> chains parenthesised (DuckDB gives -> lambda precedence)');
+    }
+    k = end;
+  }
+};
+
+function isKeyLiteral(level: Level, k: number): boolean {
+  return level.token(k, 'string') || level.token(k, 'number') || (level.op(k, '-') && level.token(k + 1, 'number'));
+}

@@ -1,0 +1,53 @@
+import { sqlString } from './literals';
+
+/**
+ * `to_char(number, template)` for the common templates: an optional FM, digit positions 9 and 0
+ * with optional `,` group separators, and an optional `.` with fraction digits. It follows
+ * Postgres: rounding half away from zero, a sign position padded with spaces unless FM, zeros forced
+ * from the first 0 on, FM trimming fraction zeros that stand on 9s, and `#` when the value has more
+ * integer digits than the template. Other templates (S, PR, MI, L, D, G, EEEE, V) are not translated.
+ */
+export function numericToChar(value: string, template: string): string | null {
+  const parsed = parseNumericTemplate(template);
+  if (!parsed) return null;
+  const { fill, integer, fraction, grouped } = parsed;
+  const digits = integer.replaceAll(',', '');
+  const firstZero = digits.indexOf('0');
+  const forcedIntegerDigits = firstZero === -1 ? 0 : digits.length - firstZero;
+  if (grouped && forcedIntegerDigits > 1) return null;
+  const scale = fraction.length;
+  const forcedFraction = /^0*/.exec(fraction)![0].length;
+
+  const rounded = `round(${value}, ${scale})`;
+  // Fixed-point output always shows one integer digit, so a width is needed only for more zeros.
+  const width = forcedIntegerDigits > 1 ? `0${forcedIntegerDigits + (scale > 0 ? 1 + scale : 0)}` : '';
+  let body = `format('{:${width}${grouped ? ',' : ''}.${scale}f}', CAST(abs(${rounded}) AS DOUBLE))`;
+  // Without a forced integer digit Postgres prints `.50`, not `0.50`.
+  if (forcedIntegerDigits === 0 && scale > 0) body = `regexp_replace(${body}, '^0\\.', '.')`;
+  if (fill && scale > forcedFraction) {
+    body = `regexp_replace(${body}, '0{1,${scale - forcedFraction}}$', '')`;
+    // Fill mode never prints nothing: zero shows as `0.`.
+    if (forcedIntegerDigits === 0) body = `regexp_replace(${body}, '^\\.$', '0.')`;
+  }
+  const signed = `CASE WHEN ${rounded} < 0 THEN '-' ELSE '' END || ${body}`;
+  // One position for the sign, then every character of the template.
+  const fieldWidth = 1 + integer.length + (scale > 0 ? 1 + scale : 0);
+  const shown = fill ? signed : `lpad(${signed}, ${fieldWidth}, ' ')`;
+  const overflow = `${fill ? '' : ' '}${template.replace(/^FM/i, '').replace(/[90]/g, '#')}`;
+  return `(CASE WHEN abs(${rounded}) >= 1e${digits.length} THEN ${sqlString(overflow)} ELSE ${shown} END)`;
+}
+
+interface NumericTemplate {
+  fill: boolean;
+  integer: string;
+  fraction: string;
+  grouped: boolean;
+}
+
+function parseNumericTemplate(template: string): NumericTemplate | null {
+  const match = /^(FM)?([90,]*)(?:\.([90]*))?$/i.exec(template);
+  if (!match || !/[90]/.test(template)) return null;
+  const integer = match[2]!;
+  if (integer.startsWith(',') || integer.endsWith(',')) return null;
+  return { fill: match[1] !== undefined, integer, fraction: match[3] ?? '', grouped: integer.includes(',') };
+}

@@ -1,0 +1,188 @@
+import type { Level } from './level';
+
+/**
+ * Where the operands of a binary operator begin and end at one bracket level. This is not a parser:
+ * it knows primaries (names, literals, calls, brackets, CASE … END, typed literals) with their
+ * postfixes (`::type`, `[i]`, `.field`) and the precedence of arithmetic over the "other" operators
+ * such as `||`, `->` or `~`, which is all the JSON and regex rewrites need. When it cannot tell,
+ * it reports no operand and the rewrite leaves the text alone.
+ */
+
+/** Words that never start an operand, even when a bracket follows (`IN (…)`, `OVER (…)`). */
+const notOperandWords = new Set([
+  'ALL', 'AND', 'ANY', 'AS', 'ASC', 'BETWEEN', 'BY', 'CROSS', 'CURRENT', 'DESC', 'DISTINCT', 'ELSE', 'END',
+  'ESCAPE', 'EXCEPT', 'FETCH', 'FILTER', 'FIRST', 'FOLLOWING', 'FOR', 'FROM', 'FULL', 'GROUP', 'GROUPS', 'HAVING',
+  'ILIKE', 'IN', 'INNER', 'INTERSECT', 'IS', 'ISNULL', 'JOIN', 'LAST', 'LATERAL', 'LIKE', 'LIMIT', 'NATURAL', 'NOT',
+  'NOTNULL', 'NULLS', 'OF', 'OFFSET', 'ON', 'ONLY', 'OR', 'ORDER', 'OUTER', 'OVER', 'PARTITION', 'PRECEDING',
+  'QUALIFY', 'RANGE', 'RECURSIVE', 'RETURNING', 'ROWS', 'SELECT', 'SIMILAR', 'SOME', 'TABLESAMPLE', 'THEN',
+  'UNBOUNDED', 'UNION', 'USING', 'VALUES', 'WHEN', 'WHERE', 'WINDOW', 'WITH', 'WITHIN',
+]);
+
+/** Type names that make `name 'text'` a typed literal. */
+const literalTypes = new Set([
+  'BIGINT', 'BOOL', 'BOOLEAN', 'BYTEA', 'CHAR', 'DATE', 'DECIMAL', 'DOUBLE', 'FLOAT', 'INT', 'INTEGER', 'INTERVAL',
+  'JSON', 'JSONB', 'NUMERIC', 'REAL', 'SMALLINT', 'TEXT', 'TIME', 'TIMESTAMP', 'TIMESTAMPTZ', 'UUID', 'VARCHAR',
+]);
+
+const intervalUnits = new Set([
+  'CENTURY', 'DAY', 'DAYS', 'DECADE', 'HOUR', 'HOURS', 'MICROSECOND', 'MICROSECONDS', 'MILLENNIUM', 'MILLISECOND',
+  'MILLISECONDS', 'MINUTE', 'MINUTES', 'MONTH', 'MONTHS', 'QUARTER', 'SECOND', 'SECONDS', 'WEEK', 'WEEKS', 'YEAR', 'YEARS',
+]);
+
+const arithmetic = new Set(['^', '*', '/', '%', '+', '-']);
+const comparison = new Set(['=', '<', '>', '<=', '>=', '<>', '!=', '==']);
+// Casts are postfixes and `=>`, `:=` name arguments: none of them joins two operands.
+const notChaining = new Set(['::', '=>', ':=']);
+
+/** The last position of the primary starting at `k`, postfixes included, or -1 when none starts there. */
+function operandEnd(level: Level, k: number): number {
+  const end = primaryEnd(level, k);
+  return end === -1 ? -1 : postfixEnd(level, end);
+}
+
+function primaryEnd(level: Level, k: number): number {
+  const node = level.node(k);
+  if (!node) return -1;
+  // A bracket that starts an operand is a parenthesised expression or a DuckDB list literal.
+  if (node.type === 'group') return k;
+  const { kind } = node.token;
+  if (kind === 'string' || kind === 'number' || kind === 'param') return k;
+  if (kind === 'quoted-ident') return level.group(k + 1) ? k + 1 : k;
+  if (kind !== 'word') return -1;
+  const word = level.word(k)!;
+  if (notOperandWords.has(word)) return -1;
+  if (word === 'CASE') return caseEnd(level, k);
+  if (word === 'ARRAY' && (level.group(k + 1, '[') || level.group(k + 1))) return k + 1;
+  if (literalTypes.has(word) && level.token(k + 1, 'string')) {
+    return word === 'INTERVAL' ? intervalEnd(level, k + 1) : k + 1;
+  }
+  if (level.group(k + 1)) return callEnd(level, k + 1);
+  return k;
+}
+
+/** The last position of a call whose argument group is at `k`: it may carry `WITHIN GROUP (…)`, `FILTER (…)` and `OVER (…)` or `OVER name`. */
+export function callEnd(level: Level, k: number): number {
+  let end = k;
+  if (level.is(end + 1, 'WITHIN') && level.is(end + 2, 'GROUP') && level.group(end + 3)) end += 3;
+  if (level.is(end + 1, 'FILTER') && level.group(end + 2)) end += 2;
+  if (level.is(end + 1, 'OVER')) {
+    if (level.group(end + 2)) end += 2;
+    else if (level.word(end + 2) !== null) end += 2;
+  }
+  return end;
+}
+
+function caseEnd(level: Level, k: number): number {
+  let depth = 0;
+  for (let j = k; j < level.size; j += 1) {
+    if (level.is(j, 'CASE')) depth += 1;
+    else if (level.is(j, 'END')) {
+      depth -= 1;
+      if (depth === 0) return j;
+    }
+  }
+  return -1;
+}
+
+/** `interval '1' day` and `interval '1-2' year to month`. */
+function intervalEnd(level: Level, k: number): number {
+  const unit = level.word(k + 1);
+  if (unit === null || !intervalUnits.has(unit)) return k;
+  if (level.is(k + 2, 'TO') && intervalUnits.has(level.word(k + 3) ?? '')) return k + 3;
+  return k + 1;
+}
+
+function postfixEnd(level: Level, end: number): number {
+  let k = end;
+  for (;;) {
+    if (level.group(k + 1, '[')) k += 1;
+    else if (level.punct(k + 1, '.') && (level.word(k + 2) !== null || level.token(k + 2, 'quoted-ident') || level.op(k + 2, '*'))) {
+      k = level.group(k + 3) ? k + 3 : k + 2;
+    } else if (level.op(k + 1, '::')) {
+      const type = typeEnd(level, k + 2);
+      if (type === -1) return k;
+      k = type;
+    } else if (level.is(k + 1, 'COLLATE') && (level.word(k + 2) !== null || level.token(k + 2, 'quoted-ident'))) {
+      k += 2;
+    } else {
+      return k;
+    }
+  }
+}
+
+/** The last position of a type name starting at `k`: `int`, `numeric(10,2)`, `text[]`, `double precision`… */
+export function typeEnd(level: Level, k: number): number {
+  const word = level.word(k);
+  if (word === null) return -1;
+  let end = k;
+  if ((word === 'DOUBLE' && level.is(k + 1, 'PRECISION')) || (['CHARACTER', 'BIT'].includes(word) && level.is(k + 1, 'VARYING'))) end += 1;
+  if (level.group(end + 1)) end += 1;
+  if ((word === 'TIMESTAMP' || word === 'TIME') && level.is(end + 1, 'WITH', 'WITHOUT') && level.is(end + 2, 'TIME') && level.is(end + 3, 'ZONE')) end += 3;
+  while (level.group(end + 1, '[')) end += 1;
+  return end;
+}
+
+/** Primaries by their last position, so an operator can find the operand just before it. */
+export class Operands {
+  private readonly startByEnd = new Map<number, number>();
+  private readonly endByStart = new Map<number, number>();
+
+  constructor(private readonly level: Level) {
+    let k = 0;
+    while (k < level.size) {
+      const end = operandEnd(level, k);
+      if (end === -1) {
+        k += 1;
+      } else {
+        this.startByEnd.set(end, k);
+        this.endByStart.set(k, end);
+        k = end + 1;
+      }
+    }
+  }
+
+  /** The start of the primary ending at `k`, or -1. */
+  startOf(k: number): number {
+    return this.startByEnd.get(k) ?? -1;
+  }
+
+  /** The end of the primary starting at `k`, allowing a leading sign (`->> -1`), or -1. */
+  endOf(k: number): number {
+    if (this.level.op(k, '-', '+')) return operandEnd(this.level, k + 1);
+    return this.endByStart.get(k) ?? operandEnd(this.level, k);
+  }
+
+  /**
+   * The start of the left operand of an operator at `k` with the precedence of Postgres' "other"
+   * operators: it takes arithmetic and other operators to its left (`a || b ~ c` is `(a || b) ~ c`),
+   * never comparisons or keywords.
+   */
+  leftOf(k: number): number {
+    let start = this.startOf(k - 1);
+    if (start === -1) return -1;
+    while (start >= 2 && this.isChainOperator(start - 1)) {
+      const previous = this.startOf(start - 2);
+      if (previous === -1) break;
+      start = previous;
+    }
+    return start;
+  }
+
+  /** The end of the right operand of an "other" operator at `k`: arithmetic binds tighter, the rest does not. */
+  rightOf(k: number): number {
+    let end = this.endOf(k + 1);
+    if (end === -1) return -1;
+    while (this.level.op(end + 1, ...arithmetic)) {
+      const next = this.endOf(end + 2);
+      if (next === -1) break;
+      end = next;
+    }
+    return end;
+  }
+
+  private isChainOperator(k: number): boolean {
+    const node = this.level.node(k);
+    if (node?.type !== 'token' || node.token.kind !== 'op') return false;
+    return !comparison.has(node.token.text) && !notChaining.has(node.token.text);
+  }
+}

@@ -1,0 +1,45 @@
+import { rename, type Call, type CallRules } from './calls';
+
+function withArgs(count: number, build: (args: string[]) => string): (call: Call) => string | null {
+  return (call) => (call.args.length === count ? build(call.args) : null);
+}
+
+/** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
+export const otherFunctionRules: CallRules = {
+  // div truncates toward zero for every numeric type; `//` keeps integers integral.
+  div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // (${b}))`) },
+  width_bucket: {
+    label: 'width_bucket → arithmetic',
+    rewrite: withArgs(4, ([x, low, high, count]) =>
+      `(CASE WHEN (${x}) < (${low}) THEN 0 WHEN (${x}) >= (${high}) THEN (${count}) + 1 ` +
+      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / ((${high}) - (${low}))) AS INTEGER) + 1 END)`,
+    ),
+  },
+  every: rename('bool_and', 'every → bool_and'),
+  num_nulls: {
+    label: 'num_nulls / num_nonnulls → CASE sums',
+    rewrite: (call) => (call.args.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 1 ELSE 0 END`).join(' + ')})` : null),
+  },
+  num_nonnulls: {
+    label: 'num_nulls / num_nonnulls → CASE sums',
+    rewrite: (call) => (call.args.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 0 ELSE 1 END`).join(' + ')})` : null),
+  },
+  // DuckDB's cardinality is for maps; Postgres' counts array elements.
+  cardinality: { label: 'cardinality → len', rewrite: withArgs(1, ([a]) => `len(${a})`) },
+  // An empty array has no dimensions in Postgres, so its length is NULL, not 0.
+  array_length: { label: 'array_length(a, 1) → NULL for empty arrays', rewrite: (call) => (call.args.length === 2 && call.args[1] === '1' ? `nullif(len(${call.args[0]}), 0)` : null) },
+  array_upper: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `nullif(len(${a}), 0)`) },
+  array_lower: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `CASE WHEN len(${a}) > 0 THEN 1 END`) },
+  array_remove: {
+    label: 'array_remove / array_replace → list lambdas',
+    rewrite: withArgs(2, ([a, v]) => `list_filter(${a}, lambda __e: __e IS DISTINCT FROM (${v}))`),
+  },
+  array_replace: {
+    label: 'array_remove / array_replace → list lambdas',
+    rewrite: withArgs(3, ([a, from, to]) => `list_transform(${a}, lambda __e: CASE WHEN __e IS NOT DISTINCT FROM (${from}) THEN ${to} ELSE __e END)`),
+  },
+  array_to_string: {
+    label: 'array_to_string with a NULL string → list_transform',
+    rewrite: withArgs(3, ([a, separator, nullText]) => `array_to_string(list_transform(${a}, lambda __e: coalesce(CAST(__e AS VARCHAR), ${nullText})), ${separator})`),
+  },
+};

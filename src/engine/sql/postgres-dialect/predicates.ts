@@ -1,0 +1,45 @@
+import { Level } from './level';
+import { Operands } from './operands';
+import type { LevelRewrite, RewriteLog } from './pass';
+import { renderTrimmed, splitArguments } from './token-tree';
+
+/** `x BETWEEN SYMMETRIC a AND b` orders its bounds; DuckDB only knows the plain form. */
+function betweenSymmetric(level: Level, operands: Operands, k: number, log: RewriteLog): void {
+  const symmetric = level.is(k + 1, 'SYMMETRIC');
+  let and = k + 2;
+  while (and < level.size && !level.is(and, 'AND')) and += 1;
+  const end = operands.rightOf(and);
+  if (and >= level.size || and === k + 2 || end === -1) return;
+  const low = level.text(k + 2, and - 1);
+  const high = level.text(and + 1, end);
+  const bounds = symmetric ? `least(${low}, ${high}) AND greatest(${low}, ${high})` : `${low} AND ${high}`;
+  if (level.replace(k, end, `BETWEEN ${bounds}`)) log.add('BETWEEN SYMMETRIC → least / greatest bounds');
+}
+
+const intervalText = /^interval\b|::\s*interval$/i;
+
+/**
+ * `(s1, e1) OVERLAPS (s2, e2)` with Postgres' rules: each period's ends may come in either order
+ * (or be a start and an interval), periods are half-open, and equal starts always overlap.
+ */
+function overlaps(level: Level, k: number, log: RewriteLog): void {
+  const left = level.group(k - 1);
+  const right = level.group(k + 1);
+  if (!left || !right) return;
+  const periods = [left, right].map((group) => splitArguments(group.children).map(renderTrimmed));
+  if (!periods.every((args) => args.length === 2)) return;
+  const [[s1, e1], [s2, e2]] = periods.map(([start, end]) => {
+    if (intervalText.test(end!)) return [start!, `(${start}) + (${end})`];
+    return [`least(${start}, ${end})`, `greatest(${start}, ${end})`];
+  }) as [[string, string], [string, string]];
+  const sql = `(CASE WHEN ${s1} > ${s2} THEN ${s1} < ${e2} WHEN ${s1} < ${s2} THEN ${s2} < ${e1} ELSE ${s1} = ${s2} END)`;
+  if (level.replace(k - 1, k + 1, sql)) log.add('OVERLAPS → comparisons');
+}
+
+export const translatePredicates: LevelRewrite = (level, log) => {
+  const operands = new Operands(level);
+  for (let k = 0; k < level.size; k += 1) {
+    if (level.is(k, 'BETWEEN') && level.is(k + 1, 'SYMMETRIC', 'ASYMMETRIC')) betweenSymmetric(level, operands, k, log);
+    else if (level.is(k, 'OVERLAPS')) overlaps(level, k, log);
+  }
+};

@@ -1,0 +1,112 @@
+import { clauseAt } from './clause';
+import type { Call, CallRule, CallRules, Replacement } from './calls';
+import type { Level } from './level';
+
+/**
+ * Set-returning functions. In a FROM list Postgres names the single column of a scalar function
+ * after the alias (`FROM unnest(a) AS u` gives column `u`), while DuckDB makes the alias a struct of
+ * the row; the alias gains a column list to match. In a SELECT list Postgres expands them into rows,
+ * which DuckDB does for `unnest` only, so the others are unnested.
+ */
+
+interface SetFunction {
+  /** The DuckDB table expression, or null when the call stays as written. */
+  table(args: string[]): string | null;
+  /** The DuckDB select-list expression, or null when the call stays as written. */
+  select(args: string[]): string | null;
+  /** The column Postgres gives a single-column function when no alias names it. */
+  column: string;
+  /** Functions returning records (jsonb_each) keep their own column names. */
+  record?: boolean;
+}
+
+const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(${args[0]}, '$[*]'))` : null);
+const jsonElements: SetFunction = { table: (a) => elements(a, 'json_extract'), select: (a) => elements(a, 'json_extract'), column: 'value' };
+const jsonTextElements: SetFunction = { table: (a) => elements(a, 'json_extract_string'), select: (a) => elements(a, 'json_extract_string'), column: 'value' };
+const objectKeys = (name: string): SetFunction => ({
+  table: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
+  select: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
+  column: name,
+});
+const each = (value: string): SetFunction => ({
+  table: (a) => (a.length === 1 ? `(SELECT key, ${value} AS value FROM json_each(${a[0]}))` : null),
+  select: () => null,
+  column: 'value',
+  record: true,
+});
+
+const setFunctions: Readonly<Record<string, SetFunction>> = {
+  generate_series: { table: () => null, select: (a) => `unnest(generate_series(${a.join(', ')}))`, column: 'generate_series' },
+  unnest: { table: () => null, select: () => null, column: 'unnest' },
+  regexp_split_to_table: {
+    table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),
+    select: () => null,
+    column: 'regexp_split_to_table',
+  },
+  json_array_elements: jsonElements,
+  jsonb_array_elements: jsonElements,
+  json_array_elements_text: jsonTextElements,
+  jsonb_array_elements_text: jsonTextElements,
+  json_object_keys: objectKeys('json_object_keys'),
+  jsonb_object_keys: objectKeys('jsonb_object_keys'),
+  jsonb_each: each('value'),
+  jsonb_each_text: each("json_extract_string(value, '$')"),
+  json_each_text: each("json_extract_string(value, '$')"),
+};
+
+/** Words that end a FROM item and so cannot be its alias. */
+const notAliases = new Set([
+  'ANTI', 'ASOF', 'CROSS', 'EXCEPT', 'FETCH', 'FOR', 'FULL', 'GROUP', 'HAVING', 'INNER', 'INTERSECT', 'JOIN', 'LEFT', 'LIMIT',
+  'NATURAL', 'OFFSET', 'ON', 'ORDER', 'POSITIONAL', 'QUALIFY', 'RIGHT', 'SEMI', 'TABLESAMPLE', 'UNION', 'USING', 'WHERE', 'WINDOW',
+]);
+
+interface FromAlias {
+  ordinality: boolean;
+  name: string | null;
+  columns: string | null;
+  /** Last position of the item. */
+  end: number;
+}
+
+function aliasAfter(level: Level, groupAt: number): FromAlias {
+  let k = groupAt + 1;
+  const ordinality = level.is(k, 'WITH') && level.is(k + 1, 'ORDINALITY');
+  if (ordinality) k += 2;
+  const explicit = level.is(k, 'AS');
+  const nameAt = explicit ? k + 1 : k;
+  const word = level.word(nameAt);
+  const isName = level.token(nameAt, 'quoted-ident') || (word !== null && !notAliases.has(word));
+  if (!isName) return { ordinality, name: null, columns: null, end: ordinality ? k - 1 : groupAt };
+  const columns = level.group(nameAt + 1) ? level.text(nameAt + 1, nameAt + 1) : null;
+  return { ordinality, name: level.text(nameAt, nameAt), columns, end: columns ? nameAt + 1 : nameAt };
+}
+
+function fromItem(fn: SetFunction, call: Call): Replacement | null {
+  const alias = aliasAfter(call.level, call.at + 1);
+  const table = fn.table(call.args);
+  // A named scalar function without a column list is the one case DuckDB reads differently.
+  const needsColumns = !fn.record && alias.name !== null && alias.columns === null;
+  if (table === null && !needsColumns) return null;
+  const source = table ?? call.level.text(call.at, call.at + 1);
+  const ordinality = alias.ordinality ? ' WITH ORDINALITY' : '';
+  const name = alias.name ?? (table === null ? null : call.name);
+  let columns = alias.columns;
+  if (columns === null && !fn.record) {
+    const first = alias.name ?? fn.column;
+    columns = `(${first}${alias.ordinality ? ', ordinality' : ''})`;
+  }
+  const named = name === null ? '' : ` AS ${name}${columns ?? ''}`;
+  return { sql: `${source}${ordinality}${named}`, through: alias.end };
+}
+
+function rule(fn: SetFunction): CallRule {
+  return {
+    label: 'set-returning functions: Postgres row and column shapes',
+    rewrite(call) {
+      if (call.inFrom) return fromItem(fn, call);
+      return clauseAt(call.level, call.at) === 'SELECT' ? fn.select(call.args) : null;
+    },
+  };
+}
+
+export const setReturningRules: CallRules = Object.fromEntries(Object.entries(setFunctions).map(([name, fn]) => [name, rule(fn)]));

@@ -1,0 +1,167 @@
+/**
+ * A lexer for Postgres-flavoured SQL that keeps every character: concatenating the `text` of all
+ * tokens gives the input back exactly. The dialect rewrites work on these tokens so that nothing
+ * inside a string literal, a quoted identifier or a comment is ever touched.
+ *
+ * It never fails: an unterminated string or comment runs to the end of the input and an unknown
+ * character becomes a one-character `punct` token. DuckDB's parser judges the result.
+ */
+
+export type TokenKind =
+  | 'space'
+  | 'comment'
+  | 'string' // '…', E'…', B'…', X'…', N'…', U&'…' and $tag$…$tag$
+  | 'quoted-ident' // "…" and U&"…"
+  | 'word' // identifiers and keywords
+  | 'number'
+  | 'param' // $1, ?
+  | 'op' // operator runs such as =, <>, ->>, @>, ::
+  | 'punct'; // ( ) [ ] { } , ; . :
+
+export interface Token {
+  kind: TokenKind;
+  text: string;
+  /** Offset of the first character in the input. */
+  start: number;
+}
+
+const operatorChars = new Set('+-*/<>=~!@#%^&|`?');
+// Postgres lets a multi-character operator end in + or - only when it also holds one of these.
+const operatorSpecials = new Set('~!@#%^&|`?');
+const wordStart = /[A-Za-z_\u0080-\uffff]/;
+const wordPart = /[A-Za-z0-9_$\u0080-\uffff]/;
+const digit = /[0-9]/;
+
+export function tokenize(sql: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < sql.length) {
+    const end = scanToken(sql, i);
+    tokens.push({ kind: end.kind, text: sql.slice(i, end.end), start: i });
+    i = end.end;
+  }
+  return tokens;
+}
+
+interface Scanned {
+  kind: TokenKind;
+  end: number;
+}
+
+function scanToken(sql: string, i: number): Scanned {
+  const char = sql[i]!;
+  const next = sql[i + 1] ?? '';
+  if (/\s/.test(char)) return { kind: 'space', end: scanWhile(sql, i, (c) => /\s/.test(c)) };
+  if (char === '-' && next === '-') return { kind: 'comment', end: lineEnd(sql, i) };
+  if (char === '/' && next === '*') return { kind: 'comment', end: blockCommentEnd(sql, i) };
+  if (char === "'") return { kind: 'string', end: quotedEnd(sql, i, "'", false) };
+  if (char === '"') return { kind: 'quoted-ident', end: quotedEnd(sql, i, '"', false) };
+  const prefixed = scanPrefixedString(sql, i);
+  if (prefixed) return prefixed;
+  if (char === '$') return scanDollar(sql, i);
+  if (digit.test(char) || (char === '.' && digit.test(next))) return { kind: 'number', end: numberEnd(sql, i) };
+  if (wordStart.test(char)) return { kind: 'word', end: scanWhile(sql, i, (c) => wordPart.test(c)) };
+  if (char === ':' && next === ':') return { kind: 'op', end: i + 2 };
+  if (char === ':' && next === '=') return { kind: 'op', end: i + 2 };
+  if (char === '?' && !operatorChars.has(next)) return { kind: 'param', end: i + 1 };
+  if (operatorChars.has(char)) return { kind: 'op', end: operatorEnd(sql, i) };
+  return { kind: 'punct', end: i + 1 };
+}
+
+function scanWhile(sql: string, i: number, test: (char: string) => boolean): number {
+  let j = i;
+  while (j < sql.length && test(sql[j]!)) j += 1;
+  return j;
+}
+
+function lineEnd(sql: string, i: number): number {
+  const newline = sql.indexOf('\n', i);
+  return newline === -1 ? sql.length : newline;
+}
+
+/** Block comments nest in Postgres (and in DuckDB): `/* a /* b *\/ c *\/` is one comment. */
+function blockCommentEnd(sql: string, i: number): number {
+  let depth = 0;
+  let j = i;
+  while (j < sql.length) {
+    if (sql.startsWith('/*', j)) {
+      depth += 1;
+      j += 2;
+    } else if (sql.startsWith('*/', j)) {
+      depth -= 1;
+      j += 2;
+      if (depth === 0) return j;
+    } else {
+      j += 1;
+    }
+  }
+  return sql.length;
+}
+
+/** The end of a quoted run starting at `i`: a doubled quote is an escaped quote; E-strings also take `\'`. */
+function quotedEnd(sql: string, i: number, quote: string, backslashEscapes: boolean): number {
+  let j = i + 1;
+  while (j < sql.length) {
+    const char = sql[j]!;
+    if (backslashEscapes && char === '\\') {
+      j += 2;
+    } else if (char === quote) {
+      if (sql[j + 1] === quote) j += 2;
+      else return j + 1;
+    } else {
+      j += 1;
+    }
+  }
+  return sql.length;
+}
+
+function scanPrefixedString(sql: string, i: number): Scanned | null {
+  const char = sql[i]!.toUpperCase();
+  if ((char === 'E' || char === 'B' || char === 'X' || char === 'N') && sql[i + 1] === "'") {
+    return { kind: 'string', end: quotedEnd(sql, i + 1, "'", char === 'E') };
+  }
+  if (char === 'U' && sql[i + 1] === '&' && (sql[i + 2] === "'" || sql[i + 2] === '"')) {
+    const quote = sql[i + 2]!;
+    return { kind: quote === "'" ? 'string' : 'quoted-ident', end: quotedEnd(sql, i + 2, quote, false) };
+  }
+  return null;
+}
+
+/** `$1` is a parameter; `$$…$$` and `$tag$…$tag$` are dollar-quoted strings. */
+function scanDollar(sql: string, i: number): Scanned {
+  if (digit.test(sql[i + 1] ?? '')) return { kind: 'param', end: scanWhile(sql, i + 1, (c) => digit.test(c)) };
+  const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i));
+  if (!tag) return { kind: 'punct', end: i + 1 };
+  const close = sql.indexOf(tag[0], i + tag[0].length);
+  return { kind: 'string', end: close === -1 ? sql.length : close + tag[0].length };
+}
+
+function numberEnd(sql: string, i: number): number {
+  let j = scanWhile(sql, i, (c) => digit.test(c) || c === '_');
+  // `1..2` is not a number followed by `.2`; only take the dot when a digit or exponent may follow.
+  if (sql[j] === '.' && sql[j + 1] !== '.') j = scanWhile(sql, j + 1, (c) => digit.test(c) || c === '_');
+  const exponent = /^[eE][+-]?[0-9]/.exec(sql.slice(j, j + 3));
+  if (exponent) j = scanWhile(sql, j + exponent[0].length, (c) => digit.test(c));
+  return j;
+}
+
+/**
+ * Postgres' operator rule: the longest run of operator characters, cut before `--` or `/*`, then
+ * shortened while it ends in + or - and holds none of ~ ! @ # % ^ & | ` ?, so `a=-1` is `=` then `-1`.
+ */
+function operatorEnd(sql: string, i: number): number {
+  let j = i;
+  while (j < sql.length && operatorChars.has(sql[j]!)) {
+    if (j > i && (sql.startsWith('--', j) || sql.startsWith('/*', j))) break;
+    j += 1;
+  }
+  let text = sql.slice(i, j);
+  const hasSpecial = [...text].some((c) => operatorSpecials.has(c));
+  while (text.length > 1 && !hasSpecial && (text.endsWith('+') || text.endsWith('-'))) text = text.slice(0, -1);
+  return i + text.length;
+}
+
+/** Whether a token carries meaning for the parser (not whitespace, not a comment). */
+export function isSignificant(token: Token): boolean {
+  return token.kind !== 'space' && token.kind !== 'comment';
+}
