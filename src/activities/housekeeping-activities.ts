@@ -7,7 +7,8 @@ export function createHousekeepingActivities(deps: { store: Store; clock: Clock;
   return {
     async pruneEndedRecords(): Promise<Record<string, number>> {
       const now = deps.clock.now();
-      const params = { now: now.toISOString(), cutoff: new Date(now.getTime() - pruneGraceMs).toISOString() };
+      const cutoff = new Date(now.getTime() - pruneGraceMs);
+      const params = { now: now.toISOString(), cutoff: cutoff.toISOString(), cutoff_ms: cutoff.getTime() };
       const removed: Record<string, number> = {};
       for (const query of pruneQueries) removed[query.name] = await deps.store.run(query, params);
       deps.logger.info('housekeeping done', { removed });

@@ -7,6 +7,7 @@ import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
 import { pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
+import { queryRoutes } from './query';
 
 export const apiPrefix = '/api/v1';
 
@@ -22,7 +23,8 @@ export function createApp(services: Services) {
         .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
-        .use(tableRoutes(services)),
+        .use(tableRoutes(services))
+        .use(queryRoutes(services)),
     );
 }
 

@@ -40,7 +40,12 @@ export interface Config {
   secrets: Secrets;
   mail: { smtpUrl: URL | undefined; from: string };
   auth: { signupMode: SignupMode; accountRetentionMs: number };
-  query: { timeoutMs: number };
+  query: {
+    timeoutMs: number;
+    /** A synchronous result larger than either cap is refused with RESULT_TOO_LARGE (jobs page through any size). */
+    maxResultRows: number;
+    maxResultBytes: number;
+  };
 }
 
 const projectRoot = resolve(import.meta.dir, '..', '..');
@@ -103,7 +108,11 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       signupMode: env.oneOf('SIGNUP_MODE', ['open', 'waitlist', 'closed'], 'open'),
       accountRetentionMs: env.duration('ACCOUNT_RETENTION', '30d'),
     },
-    query: { timeoutMs: env.integer('QUERY_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }) },
+    query: {
+      timeoutMs: env.integer('QUERY_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }),
+      maxResultRows: env.integer('QUERY_MAX_RESULT_ROWS', 1_000_000, { min: 1, max: 100_000_000 }),
+      maxResultBytes: env.integer('QUERY_MAX_RESULT_BYTES', 64 * 1024 * 1024, { min: 1024, max: 4 * 1024 * 1024 * 1024 }),
+    },
   };
   env.finish();
   return config;

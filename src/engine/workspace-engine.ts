@@ -38,7 +38,13 @@ export class WorkspaceEngine {
     private readonly reads: ConnectionPool,
     private readonly writes: ConnectionPool,
     private readonly tempDir: string,
+    private readonly profiles: Map<DuckDBConnection, string>,
   ) {}
+
+  /** Where DuckDB writes the profile of each query run on this (read) connection. */
+  profilePath(connection: DuckDBConnection): string | undefined {
+    return this.profiles.get(connection);
+  }
 
   static async open(options: WorkspaceEngineOptions): Promise<WorkspaceEngine> {
     const { workspaceId } = options.location;
@@ -52,13 +58,17 @@ export class WorkspaceEngine {
       tempDirectory: tempDir,
     });
     const connections: DuckDBConnection[] = [];
+    const profiles = new Map<DuckDBConnection, string>();
     try {
-      const first = await instance.connect();
-      connections.push(first);
-      await attachCatalog(first, options.location, lakeAlias);
-      await lockDown(first, [workspaceDataPath(options.location), `${tempDir}/`]);
-      for (let i = 1; i < options.readConnections + writeConnections; i++) connections.push(await instance.connect());
-      for (const connection of connections) await connection.run(`USE ${lakeAlias}`);
+      for (let i = 0; i < options.readConnections + writeConnections; i++) connections.push(await instance.connect());
+      await attachCatalog(connections[0]!, options.location, lakeAlias);
+      // Session settings first: once the configuration is locked nothing can set them any more.
+      for (const [index, connection] of connections.entries()) {
+        await connection.run(`USE ${lakeAlias}`);
+        await connection.run("SET TimeZone = 'UTC'");
+        if (index >= writeConnections) profiles.set(connection, await enableProfiling(connection, join(tempDir, `profile-${index}.json`)));
+      }
+      await lockDown(connections[0]!, [workspaceDataPath(options.location), `${tempDir}/`]);
     } catch (error) {
       for (const connection of connections) connection.closeSync();
       instance.closeSync();
@@ -66,7 +76,7 @@ export class WorkspaceEngine {
     }
     const writers = connections.slice(0, writeConnections);
     const readers = connections.slice(writeConnections);
-    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir);
+    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profiles);
   }
 
   /** The instance's private folder, which its locked-down SQL may read: where pushes stage their records. */
@@ -126,8 +136,19 @@ export class WorkspaceEngine {
  */
 async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): Promise<void> {
   // Timestamps without an offset mean UTC, whatever the host's time zone.
-  await connection.run("SET TimeZone = 'UTC'");
+  await connection.run("SET GLOBAL TimeZone = 'UTC'");
   await connection.run(`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`);
   await connection.run('SET enable_external_access = false');
   await connection.run('SET lock_configuration = true');
+}
+
+/**
+ * Every query on a read connection leaves its profile (CPU time, files scanned) in a file of the
+ * instance's private folder, which the query path reads for usage accounting.
+ */
+async function enableProfiling(connection: DuckDBConnection, path: string): Promise<string> {
+  await connection.run("PRAGMA enable_profiling = 'json'");
+  await connection.run(`SET profiling_output = ${sqlString(path)}`);
+  await connection.run(`SET custom_profiling_settings = '{"CPU_TIME": "true", "EXTRA_INFO": "true"}'`);
+  return path;
 }

@@ -23,6 +23,9 @@ import { createEngineServices, type EngineServices } from '../engine/engine-serv
 import { createLakeActivities } from '../activities/lake-activities';
 import { MaintenanceScheduler } from '../engine/maintenance/maintenance-scheduler';
 import { translatePostgres } from '../engine/sql/postgres-dialect';
+import { QueryService } from '../query/query-service';
+import { RateLimiter, deleteWorkspaceRateEvents } from '../query/rate-limiter';
+import { UsageRecorder, deleteWorkspaceUsage } from '../query/usage-recorder';
 import { deleteWorkspaceTables } from '../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys } from '../idempotency/idempotency-store';
 import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
@@ -37,6 +40,7 @@ export interface Services {
   auth: AuthServices;
   workspaces: WorkspaceServices;
   engine: EngineServices;
+  queries: QueryService;
   maintenance: MaintenanceScheduler;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity the worker registers. */
@@ -50,6 +54,8 @@ export interface Services {
 const workspaceRowPurges: WorkspaceRowsPurge[] = [
   { name: 'lake tables', purge: (tx, workspaceId) => tx.run(deleteWorkspaceTables, { workspace_id: workspaceId }).then(() => undefined) },
   { name: 'idempotency keys', purge: (tx, workspaceId) => tx.run(deleteWorkspaceIdempotencyKeys, { workspace_id: workspaceId }).then(() => undefined) },
+  { name: 'rate limit events', purge: (tx, workspaceId) => tx.run(deleteWorkspaceRateEvents, { workspace_id: workspaceId }).then(() => undefined) },
+  { name: 'query usage', purge: (tx, workspaceId) => tx.run(deleteWorkspaceUsage, { workspace_id: workspaceId }).then(() => undefined) },
 ];
 
 export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
@@ -75,6 +81,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     auth,
     workspaces,
     engine,
+    queries: new QueryService(store, engine.queries, new RateLimiter(store, clock), new UsageRecorder(store, clock), config.query),
     maintenance,
     healthProbes: {
       metadata: () => store.ping(),

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser, uniqueEmail, type TestUser } from '../support/accounts';
 import { addMember, createWorkspace, uniqueSlug } from '../support/workspaces';
+import { pushOk } from '../support/lake';
 
 type Actor = 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER' | 'non-member' | 'anonymous';
 const actors: Actor[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'anonymous'];
@@ -19,17 +20,22 @@ interface Endpoint {
   request(f: Fixture): { method: string; path: string; json?: unknown };
   /** Expected status per actor; 401 for anonymous and 403 for a non-member unless said otherwise. */
   allowed: Partial<Record<Actor, number>>;
+  /** Cases that delete or demote get a workspace of their own; the others share one per endpoint. */
+  destructive?: boolean;
+  /** The workspace needs a table (raw.facts) for this endpoint. */
+  table?: boolean;
 }
 
 const everyRole = (status: number) => ({ OWNER: status, ADMIN: status, MEMBER: status, VIEWER: status });
 const managers = (status: number) => ({ OWNER: status, ADMIN: status });
+const writers = (status: number) => ({ OWNER: status, ADMIN: status, MEMBER: status });
 
 // Every workspace and member endpoint; later features add theirs here.
 const endpoints: Endpoint[] = [
   { name: 'list workspaces', request: () => ({ method: 'GET', path: '/api/v1/workspaces' }), allowed: { ...everyRole(200), 'non-member': 200 } },
   { name: 'create a workspace', request: () => ({ method: 'POST', path: '/api/v1/workspaces', json: { name: 'x', slug: uniqueSlug('matrix') } }), allowed: { ...everyRole(201), 'non-member': 201 } },
   { name: 'get the workspace', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}` }), allowed: everyRole(200) },
-  { name: 'delete the workspace', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}` }), allowed: { OWNER: 204 } },
+  { name: 'delete the workspace', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}` }), allowed: { OWNER: 204 }, destructive: true },
   { name: 'list members', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/members` }), allowed: everyRole(200) },
   {
     name: 'add a member',
@@ -40,8 +46,18 @@ const endpoints: Endpoint[] = [
     name: 'change a role',
     request: (f) => ({ method: 'PATCH', path: `/api/v1/workspaces/${f.workspaceId}/members/${f.targetMemberId}`, json: { role: 'VIEWER' } }),
     allowed: managers(200),
+    destructive: true,
   },
-  { name: 'remove a member', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}/members/${f.targetMemberId}` }), allowed: managers(204) },
+  { name: 'remove a member', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}/members/${f.targetMemberId}` }), allowed: managers(204), destructive: true },
+  { name: 'push records', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/push`, json: { table: 'raw.more', records: [{ a: 1 }] } }), allowed: writers(200) },
+  { name: 'query', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/query`, json: { sql: 'SELECT count(*) FROM raw.facts' } }), allowed: everyRole(200), table: true },
+  { name: 'query with workspace_id', request: (f) => ({ method: 'POST', path: '/api/v1/query', json: { sql: 'SELECT 1', workspace_id: f.workspaceId } }), allowed: everyRole(200) },
+  { name: 'rate limit', request: (f) => ({ method: 'GET', path: `/api/v1/query/rate-limit?workspace_id=${f.workspaceId}` }), allowed: everyRole(200) },
+  { name: 'list tables', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables` }), allowed: everyRole(200) },
+  { name: 'list tables by ?workspace=', request: (f) => ({ method: 'GET', path: `/api/v1/query/tables?workspace=${f.workspaceId}` }), allowed: everyRole(200) },
+  { name: 'table metadata', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables/raw.facts/metadata` }), allowed: everyRole(200), table: true },
+  { name: 'table metadata by ?workspace=', request: (f) => ({ method: 'GET', path: `/api/v1/query/tables/raw.facts/metadata?workspace=${f.workspaceId}` }), allowed: everyRole(200), table: true },
+  { name: 'drop a table', request: (f) => ({ method: 'DELETE', path: `/api/v1/query/tables/raw/facts?workspace=${f.workspaceId}` }), allowed: writers(204), destructive: true, table: true },
 ];
 
 function expectedStatus(endpoint: Endpoint, actor: Actor): { status: number; code?: string } {
@@ -63,18 +79,21 @@ for (const backend of backends) {
     });
     afterAll(() => t.stop());
 
-    /** A fresh workspace per case, so that a deletion or removal in one case touches no other. */
-    async function fixture(): Promise<Fixture> {
+    /** A workspace with a member of each role (and a table when the endpoint needs one). */
+    async function fixture(withTable: boolean): Promise<Fixture> {
       const { id } = await createWorkspace(t, people.OWNER, 'matrix');
       for (const role of ['ADMIN', 'MEMBER', 'VIEWER'] as const) await addMember(t, id, people.OWNER, people[role], role);
+      if (withTable) await pushOk(t, id, people.OWNER, { table: 'raw.facts', records: [{ a: 1 }] });
       return { workspaceId: id, targetMemberId: await addMember(t, id, people.OWNER, people.target, 'MEMBER') };
     }
 
     for (const endpoint of endpoints) {
+      let shared: Promise<Fixture> | undefined;
+      const fixtureFor = () => (endpoint.destructive ? fixture(endpoint.table ?? false) : (shared ??= fixture(endpoint.table ?? false)));
       for (const actor of actors) {
         const expected = expectedStatus(endpoint, actor);
         test(`${endpoint.name} as ${actor} → ${expected.status}${expected.code ? ` ${expected.code}` : ''}`, async () => {
-          const f = await fixture();
+          const f = await fixtureFor();
           const { method, path, json } = endpoint.request(f);
           const token = actor === 'anonymous' ? undefined : people[actor].accessToken;
           const response = await t.request(path, { method, json, token });

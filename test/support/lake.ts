@@ -2,6 +2,8 @@ import { expect } from 'bun:test';
 import { bodyOf } from './http';
 import type { TestUser } from './accounts';
 import type { TestApp } from './test-app';
+import { RowCollector } from '../../src/engine/sql/result-sink';
+import type { RunOptions } from '../../src/engine/sql/query-runner';
 
 export async function push(t: TestApp, workspaceId: string, user: TestUser, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', json: body, token: user.accessToken, headers });
@@ -13,10 +15,16 @@ export async function pushOk(t: TestApp, workspaceId: string, user: TestUser, bo
   return bodyOf(response);
 }
 
-/** Runs SQL through the engine's query path (sandbox included) and returns rows as objects. */
+/** Runs SQL through the engine's query path (sandbox included). */
+export async function runQuery(t: TestApp, workspaceId: string, sql: string, options: Partial<RunOptions> = {}) {
+  const collector = new RowCollector();
+  const outcome = await t.services.engine.queries.run(workspaceId, sql, collector, { timeoutMs: 30_000, maxRows: 1_000_000, maxBytes: 1e12, ...options });
+  return { outcome, rows: collector.objects(), values: collector.collected };
+}
+
+/** …and returns the rows as objects. */
 export async function query(t: TestApp, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
-  const result = await t.services.engine.queries.run(workspaceId, sql, { timeoutMs: 30_000, maxRows: 100_000 });
-  return result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column.name, row[index]])));
+  return (await runQuery(t, workspaceId, sql)).rows;
 }
 
 export async function columnsOf(t: TestApp, workspaceId: string, table: string, user: TestUser): Promise<Record<string, string>> {

@@ -25,7 +25,7 @@ describe('configuration', () => {
     expect(config.temporal.address).toBeUndefined();
     expect(config.temporal).toMatchObject({ namespace: 'default', taskQueue: 'oxbow', devServer: { port: 7233, uiPort: 8233 } });
     expect(config.auth).toEqual({ signupMode: 'open', accountRetentionMs: 30 * 86_400_000 });
-    expect(config.query.timeoutMs).toBe(30_000);
+    expect(config.query).toEqual({ timeoutMs: 30_000, maxResultRows: 1_000_000, maxResultBytes: 64 * 1024 * 1024 });
   });
 
   test('production settings: Postgres, S3 with a custom endpoint, a Temporal cluster', () => {

@@ -9,26 +9,35 @@ import { jsonValueConverter, type JsonValue } from './encode-values';
 import { knownTables } from './known-tables';
 import { mapDuckDBError } from './map-duckdb-error';
 import { parseQuery, type AstNode } from './parse-query';
+import { readQueryProfile } from './query-profile';
+import { referencedColumns } from './referenced-columns';
+import type { QueryColumn, ResultSink } from './result-sink';
+import { ScanSizer, type ScanEstimate } from './scan-bytes';
 
-export interface QueryColumn {
-  name: string;
-  /** DuckDB's type name, e.g. BIGINT, VARCHAR, TIMESTAMP WITH TIME ZONE, STRUCT(a INTEGER). */
-  type: string;
+export type { QueryColumn } from './result-sink';
+
+export interface RunOptions {
+  timeoutMs: number;
+  /** More rows or bytes than this is RESULT_TOO_LARGE; the hint points to query jobs. */
+  maxRows: number;
+  maxBytes: number;
+  /** Refused with QUERY_TOO_LARGE, before running, when the estimate exceeds it; absent when forced. */
+  scanLimitBytes?: number;
 }
 
-export interface QueryResult {
-  columns: QueryColumn[];
-  rows: JsonValue[][];
+export interface Compiled {
   tables: LakeTableRef[];
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
-  elapsedMs: number;
+  estimate: ScanEstimate;
 }
 
-export interface QueryOptions {
-  timeoutMs: number;
-  /** More rows than this is RESULT_TOO_LARGE; the hint points to query jobs. */
-  maxRows: number;
+export interface RunOutcome extends Compiled {
+  columns: QueryColumn[];
+  rowCount: number;
+  bytesScanned: number;
+  cpuMs: number;
+  elapsedMs: number;
 }
 
 /** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
@@ -36,8 +45,9 @@ export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] }
 
 /**
  * Runs user SQL on a workspace: translate the Postgres dialect, parse with DuckDB's parser, check
- * every table and function against the workspace's catalog and the policy, then execute on a locked
- * instance with the timeout enforced by interrupting the connection.
+ * every table and function against the workspace's catalog and the policy, estimate the scan from
+ * DuckLake's statistics, then execute on a locked instance with the timeout enforced by interrupting
+ * the connection; the query's profile gives the CPU time and the files it actually read.
  */
 export class QueryRunner {
   constructor(
@@ -45,52 +55,76 @@ export class QueryRunner {
     private readonly translate: SqlTranslator,
   ) {}
 
-  async run(workspaceId: string, userSql: string, options: QueryOptions): Promise<QueryResult> {
-    const { sql, rewrites } = this.translate(userSql);
+  async estimate(workspaceId: string, userSql: string): Promise<Compiled> {
+    return this.engines.with(workspaceId, (engine) => engine.read(async (connection) => (await this.compile(engine, connection, userSql)).compiled));
+  }
+
+  async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
         const startedAt = performance.now();
-        const tables = await this.compile(engine, connection, sql, rewrites.length > 0);
+        const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
+        if (options.scanLimitBytes !== undefined && compiled.estimate.bytes > options.scanLimitBytes) {
+          throw new AppError('QUERY_TOO_LARGE', `The query would scan about ${compiled.estimate.bytes} bytes; the plan allows ${options.scanLimitBytes} per query`, {
+            hint: 'Select fewer columns or filter on fewer files, send "force": true to run it anyway (it is billed), or upgrade the plan.',
+          });
+        }
         try {
-          const { columns, rows } = await withTimeout(connection, options.timeoutMs, () => collect(connection, sql, options.maxRows));
-          return { columns, rows, tables, rewrites, elapsedMs: performance.now() - startedAt };
+          const { columns, rowCount } = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
+          const profilePath = engine.profilePath(connection);
+          const profile = profilePath ? await readQueryProfile(profilePath) : undefined;
+          return {
+            ...compiled,
+            columns,
+            rowCount,
+            bytesScanned: sizer.actual(profile?.filesRead),
+            cpuMs: profile?.cpuMs ?? 0,
+            elapsedMs: performance.now() - startedAt,
+          };
         } catch (error) {
           throw await mapDuckDBError(error, {
             sql,
             privatePaths: [workspaceDataPath(engine.location)],
-            earliestSnapshot: () => earliestSnapshot(connection, engine, tables),
+            earliestSnapshot: () => earliestSnapshot(connection, engine, compiled.tables),
           });
         }
       }),
     );
   }
 
-  /** Parse and check only (the checks that precede every execution, also for estimates). */
-  async compile(engine: WorkspaceEngine, connection: DuckDBConnection, sql: string, translated = false): Promise<LakeTableRef[]> {
-    const ast = await parseQuery(connection, sql, translated);
-    return checkQuery(ast, await knownTables(connection, engine.metadataSchema, hasTimeTravel(ast)));
+  private async compile(engine: WorkspaceEngine, connection: DuckDBConnection, userSql: string) {
+    const { sql, rewrites } = this.translate(userSql);
+    const ast = await parseQuery(connection, sql, rewrites.length > 0);
+    const tables = checkQuery(ast, await knownTables(connection, engine.metadataSchema, hasTimeTravel(ast)));
+    const sizer = await ScanSizer.load(connection, engine.metadataSchema, workspaceDataPath(engine.location), tables, referencedColumns(ast));
+    return { sql, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }
 
-async function collect(connection: DuckDBConnection, sql: string, maxRows: number): Promise<{ columns: QueryColumn[]; rows: JsonValue[][] }> {
+async function stream(connection: DuckDBConnection, sql: string, sink: ResultSink, options: RunOptions): Promise<{ columns: QueryColumn[]; rowCount: number }> {
   const result = await connection.stream(sql);
   const types = result.columnTypes();
   const columns = result.columnNames().map((name, index) => ({ name, type: typeName(types[index]!) }));
   // JSON values come back as JSON, not as strings holding JSON (the chunks' vectors lose the alias).
   const jsonColumns = columns.flatMap((column, index) => (column.type === 'JSON' ? [{ index, list: false }] : column.type === 'JSON[]' ? [{ index, list: true }] : []));
-  const rows: JsonValue[][] = [];
+  sink.columns(columns);
+  let rowCount = 0;
+  let bytes = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    if (rows.length + chunk.rowCount > maxRows) {
-      throw new AppError('RESULT_TOO_LARGE', `The result has more than ${maxRows} rows`, {
-        hint: 'Add a LIMIT or aggregate, or run it as a job (POST /api/v1/query/jobs), whose results page through any size.',
-      });
-    }
-    for (const row of chunk.convertRows(jsonValueConverter) as JsonValue[][]) {
-      for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
-      rows.push(row);
-    }
+    rowCount += chunk.rowCount;
+    if (rowCount > options.maxRows) throw tooLarge(`more than ${options.maxRows} rows`);
+    const rows = chunk.convertRows(jsonValueConverter) as JsonValue[][];
+    for (const row of rows) for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
+    bytes += sink.rows(rows);
+    if (bytes > options.maxBytes) throw tooLarge(`more than ${options.maxBytes} bytes`);
   }
-  return { columns, rows };
+  return { columns, rowCount };
+}
+
+function tooLarge(what: string): AppError {
+  return new AppError('RESULT_TOO_LARGE', `The result has ${what}`, {
+    hint: 'Add a LIMIT or aggregate, or run it as a job (POST /api/v1/query/jobs), whose results page through any size.',
+  });
 }
 
 /** DuckDB's type name, keeping the JSON alias also for lists of JSON. */

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
-import { pushOk, query } from '../../support/lake';
+import { pushOk, query, runQuery } from '../../support/lake';
 import { workspaceDataPrefix } from '../../../src/engine/catalog-attachment';
 
 for (const backend of backends) {
@@ -97,7 +97,7 @@ for (const backend of backends) {
       expect(await t.infra.lake.list(tablePrefix)).toEqual([]);
       const { tables } = await bodyOf(await t.request(`/api/v1/workspaces/${workspace.id}/query/tables`, { token: user.accessToken }));
       expect(tables.map((entry: { name: string }) => entry.name)).not.toContain('doomed');
-      expect(t.services.engine.queries.run(workspace.id, 'SELECT * FROM scratch.doomed', { timeoutMs: 5_000, maxRows: 10 })).rejects.toMatchObject({ code: 'UNDEFINED_TABLE' });
+      expect(runQuery(t, workspace.id, 'SELECT * FROM scratch.doomed')).rejects.toMatchObject({ code: 'UNDEFINED_TABLE' });
       // The name can be used again, with no trace of the old table.
       await pushOk(t, workspace.id, user, { table: 'scratch.doomed', records: [{ b: 'new' }] });
       expect(await query(t, workspace.id, 'SELECT * FROM scratch.doomed')).toEqual([{ b: 'new' }]);

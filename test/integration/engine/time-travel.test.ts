@@ -3,7 +3,7 @@ import { backends } from '../../support/backends';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
-import { pushOk, query } from '../../support/lake';
+import { pushOk, query, runQuery } from '../../support/lake';
 
 for (const backend of backends) {
   describe(`time travel on ${backend}`, () => {
@@ -31,7 +31,7 @@ for (const backend of backends) {
 
     test('a time before the table existed is 400 SNAPSHOT_NOT_FOUND with the earliest time in the hint', async () => {
       await pushOk(t, workspaceId, user, { table: 'hist.young', records: [{ a: 1 }] });
-      const attempt = t.services.engine.queries.run(workspaceId, "SELECT * FROM hist.young AT (TIMESTAMP => TIMESTAMPTZ '2001-01-01T00:00:00Z')", { timeoutMs: 5_000, maxRows: 10 });
+      const attempt = runQuery(t, workspaceId, "SELECT * FROM hist.young AT (TIMESTAMP => TIMESTAMPTZ '2001-01-01T00:00:00Z')");
       expect(attempt).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', status: 400, hint: expect.stringMatching(/earliest available time is \d{4}-/) });
     });
   });

@@ -2,6 +2,7 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { datasetStatements } from './dataset-sql';
+import { RowCollector } from '../../../src/engine/sql/result-sink';
 
 /** What a query through Oxbow gives back: DuckDB type names and the values as the API encodes them. */
 export interface OxbowResult {
@@ -19,8 +20,9 @@ let service: Promise<{ app: TestApp; workspaceId: string }> | null = null;
 export async function runOxbow(sql: string): Promise<OxbowResult> {
   service ??= openService();
   const { app, workspaceId } = await service;
-  const result = await app.services.engine.queries.run(workspaceId, sql, { timeoutMs: 30_000, maxRows: 100_000 });
-  return { columns: result.columns, rows: result.rows };
+  const collector = new RowCollector();
+  const result = await app.services.engine.queries.run(workspaceId, sql, collector, { timeoutMs: 30_000, maxRows: 100_000, maxBytes: 1e9 });
+  return { columns: result.columns, rows: collector.collected };
 }
 
 export async function closeOxbow(): Promise<void> {

@@ -1,0 +1,72 @@
+import { Elysia, t } from 'elysia';
+import type { Services } from '../../runtime/services';
+import type { QueryAnswer, QueryCaller } from '../../query/query-service';
+import type { ResultFormat } from '../../query/formats/encoded-result';
+import type { Caller } from '../../auth/authenticator';
+import { authentication } from '../plugins/authentication';
+import { workspaceAccess } from '../plugins/workspace-access';
+import { queryModels as m } from './model';
+
+const tags = ['Query'];
+const resultResponses = { 200: t.Union([m.QueryResponse, m.ObjectsResponse, m.EstimateOnlyResponse]) };
+
+/** The synchronous query endpoints: `/execute` (API key), `/query` and `/workspaces/{id}/query` (access token). */
+export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'queries'>) {
+  const { access } = services.workspaces;
+  const run = async (caller: Caller, source: QueryCaller['source'], workspaceId: string, body: { sql: string; format?: ResultFormat; estimate_only?: boolean; force?: boolean }) =>
+    toResponse(
+      await services.queries.answer(
+        { userId: caller.userId, apiKeyId: caller.via === 'api_key' ? caller.apiKeyId : null, source },
+        { workspaceId, sql: body.sql, format: body.format ?? 'json', estimateOnly: body.estimate_only ?? false, force: body.force ?? false },
+      ),
+    );
+  return new Elysia()
+    .use(authentication(services.auth.authenticator))
+    .use(workspaceAccess(services.auth.authenticator, access))
+    .post('/execute', async ({ caller, body }) => run(caller, 'execute', (await access.resolve(caller.userId, body.workspace_id, 'data:read')).workspaceId, body), {
+      auth: 'api-key',
+      body: m.ExecuteRequest,
+      response: resultResponses,
+      detail: { tags, summary: 'Run a query with an API key (json, objects or csv)' },
+    })
+    .post('/query', async ({ caller, body }) => run(caller, 'query', (await access.resolve(caller.userId, body.workspace_id, 'data:read')).workspaceId, body), {
+      auth: 'user',
+      body: m.QueryRequest,
+      response: resultResponses,
+      detail: { tags, summary: 'Run a query, or estimate its cost' },
+    })
+    .post('/workspaces/:workspace_id/query', ({ caller, membership, body }) => run(caller, 'query', membership.workspaceId, body), {
+      workspace: 'data:read',
+      params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
+      body: m.WorkspaceQueryRequest,
+      response: resultResponses,
+      detail: { tags, summary: 'Run a query in this workspace, or estimate its cost' },
+    })
+    .get(
+      '/query/rate-limit',
+      async ({ caller, query }) => {
+        const membership = await access.authorize(caller.userId, query.workspace_id, 'data:read');
+        const state = await services.queries.rateLimit(membership.workspaceId);
+        return { plan: state.plan, limit: state.limit, used: state.used, remaining: state.remaining, reset_at: state.resetAt.toISOString() };
+      },
+      {
+        auth: 'user',
+        query: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
+        response: m.RateLimitInfo,
+        detail: { tags, summary: "The workspace's query rate limit and how much of it the last minute used" },
+      },
+    );
+}
+
+function toResponse(answer: QueryAnswer): Response {
+  if (answer.kind === 'estimate') return Response.json(answer.body);
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < answer.pieces.length) controller.enqueue(encoder.encode(answer.pieces[next++]));
+      else controller.close();
+    },
+  });
+  return new Response(body, { headers: { 'content-type': answer.contentType, ...answer.headers } });
+}

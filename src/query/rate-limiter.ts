@@ -1,0 +1,87 @@
+import { AppError } from '../errors/app-error';
+import { namedQuery } from '../store/named-query';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import { findWorkspacePlan } from '../plans/plan-queries';
+
+export const rateWindowMs = 60_000;
+
+export interface RateLimitState {
+  plan: string;
+  limit: number;
+  used: number;
+  remaining: number;
+  /** When the oldest counted query leaves the window and frees a slot (now, when nothing is counted). */
+  resetAt: Date;
+}
+
+const windowUsage = namedQuery<{ workspace_id: string; since_ms: number }, { used: number; oldest_ms: number | null }>(
+  'rate_limit.window_usage',
+  'SELECT count(*) AS used, min(occurred_at_ms) AS oldest_ms FROM rate_limit_events WHERE workspace_id = :workspace_id AND occurred_at_ms > :since_ms',
+);
+const countQuery = namedQuery<{ id: string; workspace_id: string; now_ms: number }>(
+  'rate_limit.count',
+  'INSERT INTO rate_limit_events (id, workspace_id, occurred_at_ms) VALUES (:id, :workspace_id, :now_ms)',
+);
+export const deleteWorkspaceRateEvents = namedQuery<{ workspace_id: string }>('rate_limit.delete_for_workspace', 'DELETE FROM rate_limit_events WHERE workspace_id = :workspace_id');
+
+/**
+ * Queries per minute per workspace (the plan's limit) over a sliding 60-second window. The check and
+ * the count happen in one transaction under a lock on the workspace, so concurrent requests, also on
+ * other API replicas, cannot both take the last slot.
+ */
+export class RateLimiter {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async consume(workspaceId: string): Promise<RateLimitState> {
+    const plan = await this.plan(workspaceId);
+    return this.store.transaction(async (tx) => {
+      await tx.lock(`rate-limit:${workspaceId}`);
+      const now = this.clock.now().getTime();
+      const window = await tx.first(windowUsage, { workspace_id: workspaceId, since_ms: now - rateWindowMs });
+      const used = window?.used ?? 0;
+      const oldest = window?.oldest_ms ?? now;
+      if (used >= plan.queries_per_minute) {
+        const state = { plan: plan.id, limit: plan.queries_per_minute, used, remaining: 0, resetAt: new Date(oldest + rateWindowMs) };
+        const retryAfter = Math.max(1, Math.ceil((oldest + rateWindowMs - now) / 1000));
+        throw new AppError('RATE_LIMITED', `The workspace has used its ${plan.queries_per_minute} queries of the last minute`, {
+          hint: `Retry in ${retryAfter} s, or move the workspace to a plan with a higher limit.`,
+          headers: { ...rateLimitHeaders(state), 'retry-after': String(retryAfter) },
+        });
+      }
+      await tx.run(countQuery, { id: Bun.randomUUIDv7(), workspace_id: workspaceId, now_ms: now });
+      return { plan: plan.id, limit: plan.queries_per_minute, used: used + 1, remaining: plan.queries_per_minute - used - 1, resetAt: new Date(oldest + rateWindowMs) };
+    });
+  }
+
+  async peek(workspaceId: string): Promise<RateLimitState> {
+    const plan = await this.plan(workspaceId);
+    const now = this.clock.now().getTime();
+    const window = await this.store.first(windowUsage, { workspace_id: workspaceId, since_ms: now - rateWindowMs });
+    const used = window?.used ?? 0;
+    return {
+      plan: plan.id,
+      limit: plan.queries_per_minute,
+      used,
+      remaining: Math.max(0, plan.queries_per_minute - used),
+      resetAt: new Date(window?.oldest_ms ? window.oldest_ms + rateWindowMs : now),
+    };
+  }
+
+  private async plan(workspaceId: string) {
+    const plan = await this.store.first(findWorkspacePlan, { workspace_id: workspaceId });
+    if (!plan) throw new AppError('WORKSPACE_ACCESS_DENIED', 'You are not a member of this workspace');
+    return plan;
+  }
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(state.limit),
+    'x-ratelimit-remaining': String(state.remaining),
+    'x-ratelimit-reset': String(Math.ceil(state.resetAt.getTime() / 1000)),
+  };
+}

@@ -1,0 +1,67 @@
+import { createHash } from 'node:crypto';
+import { namedQuery } from '../store/named-query';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+
+export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart';
+
+export interface UsageEntry {
+  workspaceId: string;
+  userId: string | null;
+  apiKeyId: string | null;
+  source: UsageSource;
+  sql: string;
+  status: 'succeeded' | 'failed';
+  errorCode: string | null;
+  bytesScanned: number;
+  cpuMs: number;
+  rowsReturned: number;
+  durationMs: number;
+  costEur: number;
+  jobId?: string;
+}
+
+const insertUsage = namedQuery<{
+  id: string; workspace_id: string; user_id: string | null; api_key_id: string | null; source: string; status: string; error_code: string | null;
+  statement_hash: string; bytes_scanned: number; cpu_ms: number; rows_returned: number; duration_ms: number; cost_eur: number; job_id: string | null; now: string;
+}>(
+  'query_usage.insert',
+  `INSERT INTO query_usage (id, workspace_id, user_id, api_key_id, source, status, error_code, statement_hash, bytes_scanned, cpu_ms, rows_returned, duration_ms, cost_eur, job_id, created_at)
+   VALUES (:id, :workspace_id, :user_id, :api_key_id, :source, :status, :error_code, :statement_hash, :bytes_scanned, :cpu_ms, :rows_returned, :duration_ms, :cost_eur, :job_id, :now)
+   ON CONFLICT DO NOTHING`,
+);
+
+export const deleteWorkspaceUsage = namedQuery<{ workspace_id: string }>('query_usage.delete_for_workspace', 'DELETE FROM query_usage WHERE workspace_id = :workspace_id');
+
+/** The SQL's identity for usage records: a digest of its text, whitespace runs collapsed. */
+export function statementHash(sql: string): string {
+  return createHash('sha256').update(sql.trim().replace(/\s+/g, ' ')).digest('hex');
+}
+
+/** One usage record per counted query: the data the usage and billing endpoints read. */
+export class UsageRecorder {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async record(entry: UsageEntry): Promise<void> {
+    await this.store.run(insertUsage, {
+      id: Bun.randomUUIDv7(),
+      workspace_id: entry.workspaceId,
+      user_id: entry.userId,
+      api_key_id: entry.apiKeyId,
+      source: entry.source,
+      status: entry.status,
+      error_code: entry.errorCode,
+      statement_hash: statementHash(entry.sql),
+      bytes_scanned: entry.bytesScanned,
+      cpu_ms: entry.cpuMs,
+      rows_returned: entry.rowsReturned,
+      duration_ms: Math.round(entry.durationMs),
+      cost_eur: entry.costEur,
+      job_id: entry.jobId ?? null,
+      now: this.clock.now().toISOString(),
+    });
+  }
+}
