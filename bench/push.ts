@@ -1,6 +1,7 @@
 // Push throughput through the HTTP endpoint against a raw DuckDB appender into an equivalent DuckLake
 // table, in one run; then many small pushes and a scan, before and after maintenance.
 import { startTestApp } from '../test/support/test-app';
+import { runQuery } from '../test/support/lake';
 import { createVerifiedUser } from '../test/support/accounts';
 import { createWorkspace } from '../test/support/workspaces';
 import { startHttpServer } from '../src/api/server';
@@ -67,7 +68,7 @@ for (let i = 0; i < smallPushes; i++) {
 }
 const scan = async () => {
   const times: number[] = [];
-  for (let i = 0; i < 5; i++) times.push((await timed(() => t.services.engine.queries.run(workspace.id, 'SELECT count(*), sum(v), avg(j) FROM bench.trickle', { timeoutMs: 60_000, maxRows: 10 }))).ms);
+  for (let i = 0; i < 5; i++) times.push((await timed(() => runQuery(t, workspace.id, 'SELECT count(*), sum(v), avg(j) FROM bench.trickle'))).ms);
   return median(times);
 };
 const scanBefore = await scan();
