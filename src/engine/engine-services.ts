@@ -8,10 +8,12 @@ import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
 import { PushService } from './push/push-service';
 import { QueryRunner, type SqlTranslator } from './sql/query-runner';
+import { SqlParser } from './sql/sql-parser';
 import { TablesService } from './tables/tables-service';
 
 export interface EngineServices {
   engines: EngineManager;
+  parser: SqlParser;
   tables: TablesService;
   push: PushService;
   queries: QueryRunner;
@@ -30,10 +32,12 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     tempRoot: config.duckdb.tempDir,
     logger: deps.logger,
   });
+  const parser = new SqlParser();
   return {
     engines,
+    parser,
     tables: new TablesService(engines, deps.store, deps.lake),
     push: new PushService(engines, deps.store, new IdempotencyStore(deps.store, deps.clock), deps.clock),
-    queries: new QueryRunner(engines, deps.translate),
+    queries: new QueryRunner(engines, parser, deps.translate),
   };
 }

@@ -7,6 +7,7 @@ import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './ca
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
 import { sqlString } from './sql-literals';
+import { TableNameCache } from './sql/known-tables';
 
 export const lakeAlias = 'lake';
 
@@ -30,6 +31,8 @@ export interface WorkspaceEngineOptions {
  */
 export class WorkspaceEngine {
   private readonly tableLocks = new KeyedMutex();
+  /** The workspace's table names between queries; every write through this engine clears it. */
+  readonly tableNames = new TableNameCache();
   private closed = false;
 
   private constructor(
@@ -103,13 +106,17 @@ export class WorkspaceEngine {
   /** Runs write work on one table, after any earlier write to it has finished. */
   writeTable<T>(tableKey: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     this.assertOpen();
-    return this.tableLocks.runExclusive(tableKey, () => this.writes.use(work));
+    return this.tableLocks.runExclusive(tableKey, () => this.writeCatalog(work));
   }
 
-  /** Maintenance and other catalog-wide work, on the write connection. */
-  writeCatalog<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  /** Maintenance and other catalog-wide work, on a write connection. */
+  async writeCatalog<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
     this.assertOpen();
-    return this.writes.use(work);
+    try {
+      return await this.writes.use(work);
+    } finally {
+      this.tableNames.invalidate();
+    }
   }
 
   get busy(): boolean {

@@ -114,6 +114,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       { scheduleId: 'housekeeping', workflowType: 'housekeepingWorkflow', every: '1h' },
       ...(config.mail.smtpUrl ? [{ scheduleId: 'mail-outbox-sweep', workflowType: 'mailOutboxSweepWorkflow', every: '5m' }] : []),
     ],
-    close: () => engine.engines.close(),
+    close: async () => {
+      await engine.engines.close();
+      await engine.parser.close();
+    },
   };
 }

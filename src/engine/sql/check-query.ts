@@ -48,6 +48,21 @@ export function checkQuery(root: AstNode, tables: KnownTables): LakeTableRef[] {
   return refs;
 }
 
+/** The `schema.table` names a query reads (CTE names excluded), to resolve before checking. */
+export function wantedTableNames(root: AstNode): string[] {
+  const cteNames = new Set<string>();
+  collectCteNames(root, cteNames);
+  const names: string[] = [];
+  visit(root, (node) => {
+    if (node.type !== 'BASE_TABLE') return;
+    const schema = String(node.schema_name ?? '').toLowerCase();
+    const table = String(node.table_name ?? '').toLowerCase();
+    if (!node.catalog_name && !schema && cteNames.has(table)) return;
+    names.push(`${schema || 'main'}.${table}`);
+  });
+  return names;
+}
+
 function checkTableRef(node: AstNode, cteNames: Set<string>, tables: KnownTables, refs: LakeTableRef[]): void {
   const catalog = String(node.catalog_name ?? '').toLowerCase();
   const schema = String(node.schema_name ?? '').toLowerCase();

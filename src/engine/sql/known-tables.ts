@@ -2,17 +2,33 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { lakeAlias } from '../workspace-engine';
 import type { KnownTables } from './check-query';
 
-/** The workspace's live tables, and, when time travel asks for them, every name the catalog ever held. */
-export async function knownTables(connection: DuckDBConnection, metadataSchema: string, withHistory: boolean): Promise<KnownTables> {
-  const live = await connection.runAndReadAll(
-    `SELECT lower(schema_name) || '.' || lower(table_name) FROM duckdb_tables() WHERE database_name = $catalog`,
+/**
+ * The workspace's table names, kept between queries: listing them costs a round trip to the DuckLake
+ * catalog. A name missing from the cache reloads it (another process may have created the table);
+ * a cached name whose table was dropped elsewhere fails in DuckDB with the same UNDEFINED_TABLE.
+ */
+export class TableNameCache {
+  private live: Set<string> | undefined;
+
+  invalidate(): void {
+    this.live = undefined;
+  }
+
+  async resolve(connection: DuckDBConnection, metadataSchema: string, wanted: string[], withHistory: boolean): Promise<KnownTables> {
+    if (!this.live || wanted.some((name) => !this.live!.has(name))) this.live = await liveTables(connection);
+    if (!withHistory) return { live: this.live, ever: this.live };
+    const ever = await connection.runAndReadAll(
+      `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name)
+       FROM ${metadataSchema}.ducklake_table t JOIN ${metadataSchema}.ducklake_schema s ON s.schema_id = t.schema_id`,
+    );
+    return { live: this.live, ever: new Set([...this.live, ...ever.getRows().map(([name]) => String(name))]) };
+  }
+}
+
+async function liveTables(connection: DuckDBConnection): Promise<Set<string>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT lower(schema_name) || '.' || lower(table_name) FROM system.main.duckdb_tables() WHERE database_name = $catalog`,
     { catalog: lakeAlias },
   );
-  const liveNames = new Set(live.getRows().map(([name]) => String(name)));
-  if (!withHistory) return { live: liveNames, ever: liveNames };
-  const ever = await connection.runAndReadAll(
-    `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name)
-     FROM ${metadataSchema}.ducklake_table t JOIN ${metadataSchema}.ducklake_schema s ON s.schema_id = t.schema_id`,
-  );
-  return { live: liveNames, ever: new Set([...liveNames, ...ever.getRows().map(([name]) => String(name))]) };
+  return new Set(reader.getRows().map(([name]) => String(name)));
 }

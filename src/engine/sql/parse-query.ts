@@ -18,7 +18,9 @@ interface SerializedSql {
  * Only a single read statement passes: the serializer refuses every statement that is not a query.
  */
 export async function parseQuery(connection: DuckDBConnection, sql: string, translated = false): Promise<AstNode> {
-  const reader = await connection.runAndReadAll('SELECT json_serialize_sql($sql::VARCHAR)', { sql });
+  // Qualified with the system catalog: resolving the function through the default (DuckLake) catalog
+  // would cost a catalog round trip per query.
+  const reader = await connection.runAndReadAll('SELECT system.main.json_serialize_sql($sql::VARCHAR)', { sql });
   const parsed = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
   if (parsed.error) {
     if (parsed.error_type === 'parser') {

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 
 export interface QueryProfile {
   cpuMs: number;
@@ -17,9 +17,14 @@ interface ProfileNode {
  * DuckDB writes each query's profile (JSON) to the connection's profiling file; this reads the CPU
  * time and the files the table scans opened.
  */
-export async function readQueryProfile(path: string): Promise<QueryProfile | undefined> {
-  const text = await readFile(path, 'utf8').catch(() => undefined);
-  if (!text) return undefined;
+export function readQueryProfile(path: string): QueryProfile | undefined {
+  let text: string;
+  try {
+    // A few kilobytes at most, read right after the query that wrote it.
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
   const root = JSON.parse(text) as ProfileNode;
   let listed = true;
   const files = new Set<string>();

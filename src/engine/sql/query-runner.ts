@@ -4,11 +4,11 @@ import type { EngineManager } from '../engine-manager';
 import type { WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { tableStats } from '../tables/lake-metadata';
-import { checkQuery, type LakeTableRef } from './check-query';
+import { checkQuery, wantedTableNames, type LakeTableRef } from './check-query';
 import { jsonValueConverter, type JsonValue } from './encode-values';
-import { knownTables } from './known-tables';
 import { mapDuckDBError } from './map-duckdb-error';
-import { parseQuery, type AstNode } from './parse-query';
+import type { AstNode } from './parse-query';
+import type { SqlParser } from './sql-parser';
 import { readQueryProfile } from './query-profile';
 import { referencedColumns } from './referenced-columns';
 import type { QueryColumn, ResultSink } from './result-sink';
@@ -52,6 +52,7 @@ export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] }
 export class QueryRunner {
   constructor(
     private readonly engines: EngineManager,
+    private readonly parser: SqlParser,
     private readonly translate: SqlTranslator,
   ) {}
 
@@ -72,7 +73,7 @@ export class QueryRunner {
         try {
           const { columns, rowCount } = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
           const profilePath = engine.profilePath(connection);
-          const profile = profilePath ? await readQueryProfile(profilePath) : undefined;
+          const profile = profilePath ? readQueryProfile(profilePath) : undefined;
           return {
             ...compiled,
             columns,
@@ -82,6 +83,8 @@ export class QueryRunner {
             elapsedMs: performance.now() - startedAt,
           };
         } catch (error) {
+          // A table dropped by another process since the names were cached: reload them next time.
+          if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
           throw await mapDuckDBError(error, {
             sql,
             privatePaths: [workspaceDataPath(engine.location)],
@@ -94,8 +97,8 @@ export class QueryRunner {
 
   private async compile(engine: WorkspaceEngine, connection: DuckDBConnection, userSql: string) {
     const { sql, rewrites } = this.translate(userSql);
-    const ast = await parseQuery(connection, sql, rewrites.length > 0);
-    const tables = checkQuery(ast, await knownTables(connection, engine.metadataSchema, hasTimeTravel(ast)));
+    const ast = await this.parser.parse(sql, rewrites.length > 0);
+    const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTableNames(ast), hasTimeTravel(ast)));
     const sizer = await ScanSizer.load(connection, engine.metadataSchema, workspaceDataPath(engine.location), tables, referencedColumns(ast));
     return { sql, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
