@@ -8,6 +8,7 @@ import { workspaceRoutes } from './workspaces';
 import { pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
+import { jobRoutes } from './jobs';
 
 export const apiPrefix = '/api/v1';
 
@@ -24,7 +25,8 @@ export function createApp(services: Services) {
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
         .use(tableRoutes(services))
-        .use(queryRoutes(services)),
+        .use(queryRoutes(services))
+        .use(jobRoutes(services)),
     );
 }
 

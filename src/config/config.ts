@@ -36,6 +36,13 @@ export interface Config {
     tempDir: string;
   };
   push: { maxBodyBytes: number };
+  jobs: {
+    /** Query activities a worker runs at once (the slots of the query-job task queue). */
+    concurrency: number;
+    /** Jobs exist for long queries: they get their own, longer timeout. */
+    timeoutMs: number;
+    resultRetentionMs: number;
+  };
   maintenance: { every: string; targetFileSizeBytes: number };
   secrets: Secrets;
   mail: { smtpUrl: URL | undefined; from: string };
@@ -93,6 +100,11 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
       readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 4, { min: 1, max: 64 }),
       tempDir: join(dataDir, 'tmp'),
+    },
+    jobs: {
+      concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),
+      timeoutMs: env.duration('QUERY_JOB_TIMEOUT', '10m'),
+      resultRetentionMs: env.duration('JOB_RESULT_RETENTION', '7d'),
     },
     push: { maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }) },
     maintenance: {

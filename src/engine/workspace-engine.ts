@@ -155,6 +155,8 @@ async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): P
  */
 async function enableProfiling(connection: DuckDBConnection, path: string): Promise<string> {
   await connection.run("PRAGMA enable_profiling = 'json'");
+  // Jobs write their results with COPY, which the default coverage (SELECT only) would not profile.
+  await connection.run("SET profiling_coverage = 'ALL'");
   await connection.run(`SET profiling_output = ${sqlString(path)}`);
   await connection.run(`SET custom_profiling_settings = '{"CPU_TIME": "true", "EXTRA_INFO": "true"}'`);
   return path;

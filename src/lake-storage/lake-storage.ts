@@ -10,6 +10,12 @@ export interface LakeStorage {
   list(prefix: string): Promise<string[]>;
   /** Removes every object under a prefix; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
+  /** Removes one object, if it exists. */
+  delete(key: string): Promise<void>;
+  /** How DuckDB names the object: a path for a local lake, an s3:// URL otherwise. */
+  locationOf(key: string): string;
+  /** Makes sure DuckDB can create the object (a local folder must exist; S3 needs nothing). */
+  prepareFor(key: string): Promise<void>;
   close(): void;
 }
 

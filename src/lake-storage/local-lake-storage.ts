@@ -1,6 +1,6 @@
 import { access, mkdir, readdir, rm } from 'node:fs/promises';
 import { constants } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assertSafePrefix, type LakeStorage } from './lake-storage';
 
@@ -35,6 +35,18 @@ export class LocalLakeStorage implements LakeStorage {
     const count = (await this.list(prefix)).length;
     await rm(this.pathOf(prefix), { recursive: true, force: true });
     return count;
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.pathOf(key), { force: true });
+  }
+
+  locationOf(key: string): string {
+    return this.pathOf(key);
+  }
+
+  async prepareFor(key: string): Promise<void> {
+    await mkdir(dirname(this.pathOf(key)), { recursive: true });
   }
 
   close(): void {}

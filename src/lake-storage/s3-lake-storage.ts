@@ -1,4 +1,4 @@
-import { DeleteObjectsCommand, HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, DeleteObjectsCommand, HeadBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { LakeConfig } from '../config';
 import { assertSafePrefix, type LakeStorage } from './lake-storage';
 
@@ -44,6 +44,18 @@ export class S3LakeStorage implements LakeStorage {
     }
     return deleted;
   }
+
+  async delete(key: string): Promise<void> {
+    assertSafePrefix(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: `${this.keyPrefix}${key}` }));
+  }
+
+  locationOf(key: string): string {
+    assertSafePrefix(key);
+    return `${this.rootUrl}${key}`;
+  }
+
+  async prepareFor(): Promise<void> {}
 
   close(): void {
     this.client.destroy();

@@ -1,8 +1,8 @@
 import { AppError } from '../errors/app-error';
 import { namedQuery } from '../store/named-query';
-import type { Store } from '../store/store';
+import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
-import { findWorkspacePlan } from '../plans/plan-queries';
+import { findWorkspacePlan, type PlanRow } from '../plans/plan-queries';
 
 export const rateWindowMs = 60_000;
 
@@ -38,23 +38,26 @@ export class RateLimiter {
 
   async consume(workspaceId: string): Promise<RateLimitState> {
     const plan = await this.plan(workspaceId);
-    return this.store.transaction(async (tx) => {
-      await tx.lock(`rate-limit:${workspaceId}`);
-      const now = this.clock.now().getTime();
-      const window = await tx.first(windowUsage, { workspace_id: workspaceId, since_ms: now - rateWindowMs });
-      const used = window?.used ?? 0;
-      const oldest = window?.oldest_ms ?? now;
-      if (used >= plan.queries_per_minute) {
-        const state = { plan: plan.id, limit: plan.queries_per_minute, used, remaining: 0, resetAt: new Date(oldest + rateWindowMs) };
-        const retryAfter = Math.max(1, Math.ceil((oldest + rateWindowMs - now) / 1000));
-        throw new AppError('RATE_LIMITED', `The workspace has used its ${plan.queries_per_minute} queries of the last minute`, {
-          hint: `Retry in ${retryAfter} s, or move the workspace to a plan with a higher limit.`,
-          headers: { ...rateLimitHeaders(state), 'retry-after': String(retryAfter) },
-        });
-      }
-      await tx.run(countQuery, { id: Bun.randomUUIDv7(), workspace_id: workspaceId, now_ms: now });
-      return { plan: plan.id, limit: plan.queries_per_minute, used: used + 1, remaining: plan.queries_per_minute - used - 1, resetAt: new Date(oldest + rateWindowMs) };
-    });
+    return this.store.transaction((tx) => this.consumeWithin(tx, workspaceId, plan));
+  }
+
+  /** Checks and counts one query inside the caller's transaction (a job is counted with its record). */
+  async consumeWithin(tx: Transaction, workspaceId: string, plan: PlanRow): Promise<RateLimitState> {
+    await tx.lock(`rate-limit:${workspaceId}`);
+    const now = this.clock.now().getTime();
+    const window = await tx.first(windowUsage, { workspace_id: workspaceId, since_ms: now - rateWindowMs });
+    const used = window?.used ?? 0;
+    const oldest = window?.oldest_ms ?? now;
+    if (used >= plan.queries_per_minute) {
+      const state = { plan: plan.id, limit: plan.queries_per_minute, used, remaining: 0, resetAt: new Date(oldest + rateWindowMs) };
+      const retryAfter = Math.max(1, Math.ceil((oldest + rateWindowMs - now) / 1000));
+      throw new AppError('RATE_LIMITED', `The workspace has used its ${plan.queries_per_minute} queries of the last minute`, {
+        hint: `Retry in ${retryAfter} s, or move the workspace to a plan with a higher limit.`,
+        headers: { ...rateLimitHeaders(state), 'retry-after': String(retryAfter) },
+      });
+    }
+    await tx.run(countQuery, { id: Bun.randomUUIDv7(), workspace_id: workspaceId, now_ms: now });
+    return { plan: plan.id, limit: plan.queries_per_minute, used: used + 1, remaining: plan.queries_per_minute - used - 1, resetAt: new Date(oldest + rateWindowMs) };
   }
 
   async peek(workspaceId: string): Promise<RateLimitState> {
@@ -71,7 +74,7 @@ export class RateLimiter {
     };
   }
 
-  private async plan(workspaceId: string) {
+  async plan(workspaceId: string): Promise<PlanRow> {
     const plan = await this.store.first(findWorkspacePlan, { workspace_id: workspaceId });
     if (!plan) throw new AppError('WORKSPACE_ACCESS_DENIED', 'You are not a member of this workspace');
     return plan;

@@ -42,12 +42,15 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
 async function startActivityWorker(services: Services, infra: Infrastructure): Promise<RunningWorker> {
   const { config, logger } = services;
   await ensureSchedules(infra.temporal, services.schedules, logger);
-  return startWorker({
-    address: infra.temporalAddress,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activities: services.activities(),
-  });
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services) });
+}
+
+/** The main task queue (workflows and their bookkeeping) and the query-job queue (the queries, its slots the concurrency). */
+export function workersOf(services: Services) {
+  return [
+    { taskQueue: services.config.temporal.taskQueue, activities: services.activities(), workflows: true, maxConcurrentActivities: 20 },
+    { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities(), workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
+  ];
 }
 
 async function runMigrate(config: Config, logger: Logger): Promise<void> {

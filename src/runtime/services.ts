@@ -26,6 +26,10 @@ import { translatePostgres } from '../engine/sql/postgres-dialect';
 import { QueryService } from '../query/query-service';
 import { RateLimiter, deleteWorkspaceRateEvents } from '../query/rate-limiter';
 import { UsageRecorder, deleteWorkspaceUsage } from '../query/usage-recorder';
+import { QueryJobsService } from '../jobs/query-jobs-service';
+import { QueryJobScheduler } from '../jobs/job-scheduler';
+import { deleteWorkspaceJobs } from '../jobs/job-queries';
+import { createQueryJobActivities, createQueryJobBookkeeping } from '../activities/query-job-activities';
 import { deleteWorkspaceTables } from '../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys } from '../idempotency/idempotency-store';
 import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
@@ -41,10 +45,13 @@ export interface Services {
   workspaces: WorkspaceServices;
   engine: EngineServices;
   queries: QueryService;
+  jobs: QueryJobsService;
   maintenance: MaintenanceScheduler;
   healthProbes: Record<string, HealthProbe>;
-  /** Every activity the worker registers. */
+  /** Every activity the main worker registers. */
   activities(): object;
+  /** The query-job worker: its own task queue, its slots the query concurrency. */
+  queryJobWorker: { taskQueue: string; concurrency: number; activities(): object };
   schedules: ScheduleDefinition[];
   /** Releases what the services hold open (engine instances); the infrastructure closes the rest. */
   close(): Promise<void>;
@@ -55,6 +62,7 @@ const workspaceRowPurges: WorkspaceRowsPurge[] = [
   { name: 'lake tables', purge: (tx, workspaceId) => tx.run(deleteWorkspaceTables, { workspace_id: workspaceId }).then(() => undefined) },
   { name: 'idempotency keys', purge: (tx, workspaceId) => tx.run(deleteWorkspaceIdempotencyKeys, { workspace_id: workspaceId }).then(() => undefined) },
   { name: 'rate limit events', purge: (tx, workspaceId) => tx.run(deleteWorkspaceRateEvents, { workspace_id: workspaceId }).then(() => undefined) },
+  { name: 'query jobs', purge: (tx, workspaceId) => tx.run(deleteWorkspaceJobs, { workspace_id: workspaceId }).then(() => undefined) },
   { name: 'query usage', purge: (tx, workspaceId) => tx.run(deleteWorkspaceUsage, { workspace_id: workspaceId }).then(() => undefined) },
 ];
 
@@ -68,6 +76,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const auth = createAuthServices({ config, store, clock, outbox, mail, hooks, retention: temporalRetentionScheduler(temporal) });
   const maintenance = new MaintenanceScheduler(temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
   const engine = createEngineServices({ config, store, lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres });
+  const rateLimiter = new RateLimiter(store, clock);
+  const usage = new UsageRecorder(store, clock);
+  const jobScheduler = new QueryJobScheduler(temporal, `${config.temporal.taskQueue}-query-jobs`, config.jobs.timeoutMs, logger.child({ component: 'jobs' }));
   const workspaces: WorkspaceServices = {
     access: new WorkspaceAccess(store),
     workspaces: new WorkspacesService(store, clock, workspacePurge, (workspaceId) => maintenance.ensure(workspaceId)),
@@ -81,7 +92,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     auth,
     workspaces,
     engine,
-    queries: new QueryService(store, engine.queries, new RateLimiter(store, clock), new UsageRecorder(store, clock), config.query),
+    queries: new QueryService(store, engine.queries, rateLimiter, usage, config.query),
+    jobs: new QueryJobsService(store, workspaces.access, rateLimiter, jobScheduler, engine.queries, lake, clock, logger.child({ component: 'jobs' })),
     maintenance,
     healthProbes: {
       metadata: () => store.ping(),
@@ -100,6 +112,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
         logger: logger.child({ component: 'workspaces' }),
       }),
       ...createLakeActivities({ store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
+      ...createQueryJobBookkeeping({ store, lake, clock, logger: logger.child({ component: 'jobs' }) }),
       ...createAccountActivities({ store, clock, hooks, logger: logger.child({ component: 'accounts' }) }),
       ...createMailActivities({
         store,
@@ -110,8 +123,25 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
         transport: config.mail.smtpUrl ? createSmtpTransport(config.mail.smtpUrl, config.mail.from) : undefined,
       }),
     }),
+    queryJobWorker: {
+      taskQueue: jobScheduler.queryTaskQueue,
+      concurrency: config.jobs.concurrency,
+      activities: () =>
+        createQueryJobActivities({
+          store,
+          lake,
+          runner: engine.queries,
+          usage,
+          temporal,
+          clock,
+          timeoutMs: config.jobs.timeoutMs,
+          resultRetentionMs: config.jobs.resultRetentionMs,
+          logger: logger.child({ component: 'jobs' }),
+        }),
+    },
     schedules: [
       { scheduleId: 'housekeeping', workflowType: 'housekeepingWorkflow', every: '1h' },
+      { scheduleId: 'job-results-cleanup', workflowType: 'jobResultsCleanupWorkflow', every: '1h' },
       ...(config.mail.smtpUrl ? [{ scheduleId: 'mail-outbox-sweep', workflowType: 'mailOutboxSweepWorkflow', every: '5m' }] : []),
     ],
     close: async () => {

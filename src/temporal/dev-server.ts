@@ -20,6 +20,17 @@ export interface DevServerOptions {
 }
 
 const readyTimeoutMs = 60_000;
+
+/**
+ * Query jobs use priorities 1 to 10 (the server's default is 5 levels) and a fairness key per
+ * workspace. One partition per task queue keeps the priority order strict on a single machine.
+ */
+export const dynamicConfig = [
+  'matching.priorityLevels=10',
+  'matching.enableFairness=true',
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+];
 const maxRestartDelayMs = 30_000;
 
 /**
@@ -70,6 +81,7 @@ export class TemporalDevServer {
       argv.push('--db-filename', dbFile);
     }
     if (namespace !== 'default') argv.push('--namespace', namespace);
+    argv.push(...dynamicConfig.flatMap((setting) => ['--dynamic-config-value', setting]));
 
     this.process = ManagedProcess.spawn({ name: 'temporal dev server', argv, logFile });
     if (this.options.pidFile) writeFileSync(this.options.pidFile, String(this.process.pid));

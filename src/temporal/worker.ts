@@ -11,39 +11,52 @@ export function workflowBundle(): Promise<WorkflowBundle> {
   return bundle;
 }
 
+export interface TaskQueueWorker {
+  taskQueue: string;
+  activities: object;
+  /** Whether this worker also runs the workflows (the main task queue does). */
+  workflows: boolean;
+  maxConcurrentActivities: number;
+}
+
 export interface WorkerOptions {
   address: string;
   namespace: string;
-  taskQueue: string;
-  activities: object;
-  maxConcurrentActivities?: number;
+  workers: TaskQueueWorker[];
 }
 
 export interface RunningWorker {
-  worker: Worker;
+  workers: Worker[];
   /** Stops polling, lets running activities finish (bounded by the grace time), then resolves. */
   shutdown(): Promise<void>;
-  /** Resolves when the worker stops, rejects if it fails. */
+  /** Resolves when every worker has stopped, rejects if one fails. */
   readonly done: Promise<void>;
 }
 
+/** Workers for each task queue, over one connection to Temporal. */
 export async function startWorker(options: WorkerOptions): Promise<RunningWorker> {
   const connection = await NativeConnection.connect({ address: options.address });
-  const worker = await Worker.create({
-    connection,
-    namespace: options.namespace,
-    taskQueue: options.taskQueue,
-    workflowBundle: await workflowBundle(),
-    activities: options.activities,
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivities ?? 20,
-    shutdownGraceTime: '30s',
-  });
-  const done = worker.run().finally(() => connection.close());
+  const workers = await Promise.all(
+    options.workers.map(async (spec) =>
+      Worker.create({
+        connection,
+        namespace: options.namespace,
+        taskQueue: spec.taskQueue,
+        ...(spec.workflows ? { workflowBundle: await workflowBundle() } : {}),
+        activities: spec.activities,
+        maxConcurrentActivityTaskExecutions: spec.maxConcurrentActivities,
+        shutdownGraceTime: '30s',
+      }),
+    ),
+  );
+  const done = Promise.all(workers.map((worker) => worker.run()))
+    .then(() => undefined)
+    .finally(() => connection.close());
   return {
-    worker,
+    workers,
     done,
     async shutdown() {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },
   };

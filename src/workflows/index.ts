@@ -5,3 +5,5 @@ export { mailDeliveryWorkflow, mailOutboxSweepWorkflow } from './mail-delivery';
 export { housekeepingWorkflow } from './housekeeping';
 export { workspacePurgeWorkflow } from './workspace-purge';
 export { workspaceMaintenanceWorkflow } from './workspace-maintenance';
+export { queryJobWorkflow } from './query-job';
+export { jobResultsCleanupWorkflow } from './job-results-cleanup';

@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '../../src/logging/logger';
 import { openInfrastructure, type Infrastructure } from '../../src/runtime/infrastructure';
 import { buildServices, type Services } from '../../src/runtime/services';
 import { startWorker } from '../../src/temporal/worker';
+import { workersOf } from '../../src/runtime/modes';
 import type { Clock } from '../../src/util/clock';
 import { createTestBackend, type Backend, type TestBackend } from './backends';
 import { TestClock } from './test-clock';
@@ -36,12 +37,7 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
     const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
     const services = buildServices(testBackend.config, infra, logger, clock);
     const worker = options.worker
-      ? await startWorker({
-          address: infra.temporalAddress,
-          namespace: testBackend.config.temporal.namespace,
-          taskQueue: testBackend.config.temporal.taskQueue,
-          activities: services.activities(),
-        })
+      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services) })
       : undefined;
     return { infra, services, app: createApp(services), worker };
   };

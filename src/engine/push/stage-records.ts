@@ -31,11 +31,11 @@ export async function stageRecords(
       const struct = `STRUCT(${fields.map(({ field, column }) => `${sqlIdentifier(field)} ${column.type}`).join(', ')})`;
       const picks = fields.map(({ field, column }) => `r.${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
       const keys = primaryKey.map((key) => `r.${sqlIdentifier(key)}`);
-      select = `SELECT ${picks.join(', ')} FROM read_json(${sqlString(file)}, format = 'array', columns = {'p': 'BIGINT', 'r': ${sqlString(struct)}})
+      select = `SELECT ${picks.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {'p': 'BIGINT', 'r': ${sqlString(struct)}})
                 QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY p DESC) = 1`;
     } else {
       const renames = fields.map(({ field, column }) => `${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
-      select = `SELECT ${renames.join(', ')} FROM read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}})`;
+      select = `SELECT ${renames.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}})`;
     }
     await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(rows)} AS ${select}`);
   } finally {

@@ -3,6 +3,7 @@ import { AppError } from '../../errors/app-error';
 import type { EngineManager } from '../engine-manager';
 import type { WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
+import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, wantedTableNames, type LakeTableRef } from './check-query';
 import { jsonValueConverter, type JsonValue } from './encode-values';
@@ -23,6 +24,23 @@ export interface RunOptions {
   maxBytes: number;
   /** Refused with QUERY_TOO_LARGE, before running, when the estimate exceeds it; absent when forced. */
   scanLimitBytes?: number;
+}
+
+export interface FileRunOptions {
+  timeoutMs: number;
+  scanLimitBytes?: number;
+  /** Called about once a second with DuckDB's progress (0 to 1), while the query runs. */
+  onProgress?: (fraction: number) => void;
+  /** Aborting interrupts the query (a cancelled job). */
+  signal?: AbortSignal;
+}
+
+export interface FileRunOutcome extends Compiled {
+  columns: QueryColumn[];
+  rowCount: number;
+  bytesScanned: number;
+  cpuMs: number;
+  elapsedMs: number;
 }
 
 export interface Compiled {
@@ -65,11 +83,7 @@ export class QueryRunner {
       engine.read(async (connection) => {
         const startedAt = performance.now();
         const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
-        if (options.scanLimitBytes !== undefined && compiled.estimate.bytes > options.scanLimitBytes) {
-          throw new AppError('QUERY_TOO_LARGE', `The query would scan about ${compiled.estimate.bytes} bytes; the plan allows ${options.scanLimitBytes} per query`, {
-            hint: 'Select fewer columns or filter on fewer files, send "force": true to run it anyway (it is billed), or upgrade the plan.',
-          });
-        }
+        assertWithinScanLimit(compiled.estimate.bytes, options.scanLimitBytes);
         try {
           const { columns, rowCount } = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
           const profilePath = engine.profilePath(connection);
@@ -92,6 +106,51 @@ export class QueryRunner {
           });
         }
       }),
+    );
+  }
+
+  /**
+   * Runs a query into a Parquet file of the workspace's own storage (jobs keep their results there and
+   * page through them later). The checked statement is wrapped in COPY on its own lines, so no comment
+   * in it can reach the wrapper.
+   */
+  async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<FileRunOutcome> {
+    return this.engines.with(workspaceId, (engine) =>
+      engine.read(async (connection) => {
+        const startedAt = performance.now();
+        const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
+        assertWithinScanLimit(compiled.estimate.bytes, options.scanLimitBytes);
+        const onAbort = () => connection.interrupt();
+        options.signal?.addEventListener('abort', onAbort);
+        const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progress.percentage) / 100), 1_000);
+        try {
+          const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
+          const reader = await withTimeout(connection, options.timeoutMs, () => connection.runAndReadAll(copy));
+          const rowCount = Number(reader.getRows()[0]?.[0] ?? 0);
+          const profilePath = engine.profilePath(connection);
+          const profile = profilePath ? readQueryProfile(profilePath) : undefined;
+          const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
+          const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.filesRead), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
+        } catch (error) {
+          if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
+          throw await mapDuckDBError(error, {
+            sql,
+            privatePaths: [workspaceDataPath(engine.location)],
+            earliestSnapshot: () => earliestSnapshot(connection, engine, compiled.tables),
+          });
+        } finally {
+          clearInterval(progress);
+          options.signal?.removeEventListener('abort', onAbort);
+        }
+      }),
+    );
+  }
+
+  /** A page of a result file written by runToFile. */
+  async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
+    await this.engines.with(workspaceId, (engine) =>
+      engine.read((connection) => stream(connection, `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`, sink, { timeoutMs: 60_000, maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER })),
     );
   }
 
@@ -122,6 +181,13 @@ async function stream(connection: DuckDBConnection, sql: string, sink: ResultSin
     if (bytes > options.maxBytes) throw tooLarge(`more than ${options.maxBytes} bytes`);
   }
   return { columns, rowCount };
+}
+
+function assertWithinScanLimit(bytes: number, limit: number | undefined): void {
+  if (limit === undefined || bytes <= limit) return;
+  throw new AppError('QUERY_TOO_LARGE', `The query would scan about ${bytes} bytes; the plan allows ${limit} per query`, {
+    hint: 'Select fewer columns or filter on fewer files, send "force": true to run it anyway (it is billed), or upgrade the plan.',
+  });
 }
 
 function tooLarge(what: string): AppError {

@@ -11,7 +11,7 @@ export interface CatalogColumn {
 /** A lake table's current columns in order, or undefined when the table does not exist. */
 export async function catalogColumns(connection: DuckDBConnection, name: TableName): Promise<CatalogColumn[] | undefined> {
   const reader = await connection.runAndReadAll(
-    `SELECT column_name, data_type, is_nullable FROM duckdb_columns()
+    `SELECT column_name, data_type, is_nullable FROM system.main.duckdb_columns()
      WHERE database_name = $catalog AND schema_name = $schema AND table_name = $table ORDER BY column_index`,
     { catalog: lakeAlias, schema: name.schema, table: name.table },
   );

@@ -5,30 +5,10 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
+import { serviceEnvOf } from '../../support/service-env';
 
 const crashScript = resolve(import.meta.dir, '..', '..', 'support', 'crash-push.ts');
 const pushedRows = 200_000;
-
-function envOf(t: TestApp): Record<string, string> {
-  const { config } = t.backend;
-  const env: Record<string, string> = {
-    DATA_DIR: config.dataDir,
-    OXBOW_TOOLS_DIR: process.env.OXBOW_TOOLS_DIR!,
-    JWT_SECRET: config.secrets.jwtSecret,
-    ENCRYPTION_KEY: config.secrets.encryptionKey.toString('hex'),
-  };
-  if (config.metadata.kind === 'postgres') env.DATABASE_URL = config.metadata.url;
-  if (config.lake.kind === 's3') {
-    Object.assign(env, {
-      LAKE_URL: `s3://${config.lake.bucket}/${config.lake.prefix}`,
-      AWS_ACCESS_KEY_ID: config.lake.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: config.lake.secretAccessKey,
-      AWS_REGION: config.lake.region,
-      AWS_ENDPOINT_URL_S3: config.lake.endpoint!,
-    });
-  }
-  return env;
-}
 
 for (const backend of backends) {
   describe(`a push killed midway on ${backend}`, () => {
@@ -52,7 +32,7 @@ for (const backend of backends) {
       let killedMidway = 0;
       for (const delayMs of [400, 900, 1500, 2500]) {
         const child = Bun.spawn([process.execPath, crashScript, workspaceId, 'crash.target', String(pushedRows)], {
-          env: { ...process.env, ...envOf(t) },
+          env: { ...process.env, ...serviceEnvOf(t) },
           stdout: 'pipe',
           stderr: 'pipe',
         });

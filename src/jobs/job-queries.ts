@@ -1,0 +1,87 @@
+import { namedQuery } from '../store/named-query';
+
+export type JobStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export interface JobRow {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  sql: string;
+  priority: number;
+  force_scan: number;
+  status: JobStatus;
+  request_hash: string;
+  submitted_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  attempts: number;
+  error_code: string | null;
+  error_message: string | null;
+  error_hint: string | null;
+  columns: string | null;
+  row_count: number | null;
+  bytes_scanned: number | null;
+  cpu_ms: number | null;
+  cost_eur: number | null;
+  result_key: string | null;
+  result_expires_at: string | null;
+  result_deleted_at: string | null;
+}
+
+export const insertJob = namedQuery<{
+  id: string; workspace_id: string; user_id: string; sql: string; priority: number; force_scan: number; idempotency_key: string | null; request_hash: string; now: string;
+}>(
+  'query_jobs.insert',
+  `INSERT INTO query_jobs (id, workspace_id, user_id, sql, priority, force_scan, status, idempotency_key, request_hash, submitted_at)
+   VALUES (:id, :workspace_id, :user_id, :sql, :priority, :force_scan, 'pending', :idempotency_key, :request_hash, :now)`,
+);
+
+export const findJob = namedQuery<{ id: string }, JobRow>('query_jobs.find', 'SELECT * FROM query_jobs WHERE id = :id');
+
+export const findJobByIdempotencyKey = namedQuery<{ workspace_id: string; user_id: string; key: string }, JobRow>(
+  'query_jobs.find_by_idempotency_key',
+  'SELECT * FROM query_jobs WHERE workspace_id = :workspace_id AND user_id = :user_id AND idempotency_key = :key',
+);
+
+/**
+ * The running query claims its job: a pending job (or one whose earlier attempt died while running)
+ * becomes running. A cancelled job cannot be claimed: the cancel and the start race on this row.
+ */
+export const claimJob = namedQuery<{ id: string; now: string }>(
+  'query_jobs.claim',
+  `UPDATE query_jobs SET status = 'running', started_at = COALESCE(started_at, :now), attempts = attempts + 1
+   WHERE id = :id AND status IN ('pending', 'running')`,
+);
+
+export const cancelPendingJob = namedQuery<{ id: string; now: string }>(
+  'query_jobs.cancel_pending',
+  "UPDATE query_jobs SET status = 'cancelled', finished_at = :now WHERE id = :id AND status = 'pending'",
+);
+
+export const completeJob = namedQuery<{
+  id: string; now: string; columns: string; row_count: number; bytes_scanned: number; cpu_ms: number; cost_eur: number; result_key: string; result_expires_at: string;
+}>(
+  'query_jobs.complete',
+  `UPDATE query_jobs SET status = 'succeeded', finished_at = :now, columns = :columns, row_count = :row_count, bytes_scanned = :bytes_scanned,
+     cpu_ms = :cpu_ms, cost_eur = :cost_eur, result_key = :result_key, result_expires_at = :result_expires_at
+   WHERE id = :id AND status = 'running'`,
+);
+
+export const failJob = namedQuery<{ id: string; now: string; code: string; message: string; hint: string | null }>(
+  'query_jobs.fail',
+  `UPDATE query_jobs SET status = 'failed', finished_at = :now, error_code = :code, error_message = :message, error_hint = :hint
+   WHERE id = :id AND status IN ('pending', 'running')`,
+);
+
+export const listExpiredResults = namedQuery<{ now: string; limit: number }, { id: string; workspace_id: string; result_key: string }>(
+  'query_jobs.list_expired_results',
+  `SELECT id, workspace_id, result_key FROM query_jobs
+   WHERE result_key IS NOT NULL AND result_deleted_at IS NULL AND result_expires_at < :now ORDER BY result_expires_at LIMIT :limit`,
+);
+
+export const markResultDeleted = namedQuery<{ id: string; now: string }>(
+  'query_jobs.mark_result_deleted',
+  'UPDATE query_jobs SET result_deleted_at = :now WHERE id = :id',
+);
+
+export const deleteWorkspaceJobs = namedQuery<{ workspace_id: string }>('query_jobs.delete_for_workspace', 'DELETE FROM query_jobs WHERE workspace_id = :workspace_id');

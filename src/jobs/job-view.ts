@@ -1,0 +1,46 @@
+import type { JsonValue } from '../engine/sql/encode-values';
+import type { QueryColumn } from '../engine/sql/result-sink';
+import type { JobRow, JobStatus } from './job-queries';
+
+export interface JobStatusView {
+  job_id: string;
+  workspace_id: string;
+  status: JobStatus;
+  priority: number;
+  submitted_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  /** DuckDB's progress while running (0 to 1); null otherwise or when unknown. */
+  progress: number | null;
+  error: { code: string; message: string; hint?: string } | null;
+  result: JobResultView | null;
+}
+
+export interface JobResultView {
+  columns: QueryColumn[];
+  row_count: number;
+  bytes_scanned: number;
+  cost_eur: number;
+  cpu_ms: number;
+  offset: number;
+  limit: number;
+  /** Null once the result has expired. */
+  rows: JsonValue[][] | null;
+  expired: boolean;
+  expires_at: string | null;
+}
+
+export function jobStatusView(row: JobRow, live: { status: JobStatus; started_at: string | null; progress: number | null } | undefined, result: JobResultView | null): JobStatusView {
+  return {
+    job_id: row.id,
+    workspace_id: row.workspace_id,
+    status: live?.status ?? row.status,
+    priority: row.priority,
+    submitted_at: row.submitted_at,
+    started_at: live?.started_at ?? row.started_at,
+    finished_at: row.finished_at,
+    progress: live?.progress ?? null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', ...(row.error_hint ? { hint: row.error_hint } : {}) } : null,
+    result,
+  };
+}

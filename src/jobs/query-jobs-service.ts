@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors/app-error';
+import type { Logger } from '../logging/logger';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { LakeStorage } from '../lake-storage/lake-storage';
+import type { QueryRunner } from '../engine/sql/query-runner';
+import { RowCollector } from '../engine/sql/result-sink';
+import type { WorkspaceAccess } from '../workspaces/workspace-access';
+import { allows } from '../workspaces/roles';
+import { rateLimitHeaders, type RateLimiter } from '../query/rate-limiter';
+import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
+import type { QueryJobScheduler } from './job-scheduler';
+import { jobStatusView, type JobResultView, type JobStatusView } from './job-view';
+
+export interface JobSubmission {
+  sql: string;
+  priority: number;
+  force: boolean;
+}
+
+export interface JobSubmitted {
+  job_id: string;
+  status: JobStatus;
+  priority: number;
+  submitted_at: string;
+}
+
+/**
+ * Asynchronous query jobs: submission counts the job against the workspace's rate limit and records
+ * it in one transaction, then starts its workflow; a workflow that cannot be started marks the job
+ * failed, so no job is lost or counted twice.
+ */
+export class QueryJobsService {
+  constructor(
+    private readonly store: Store,
+    private readonly access: WorkspaceAccess,
+    private readonly limiter: RateLimiter,
+    private readonly scheduler: QueryJobScheduler,
+    private readonly runner: QueryRunner,
+    private readonly lake: LakeStorage,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async submit(userId: string, workspaceId: string, submission: JobSubmission, idempotencyKey?: string): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
+    const requestHash = createHash('sha256').update(JSON.stringify(submission)).digest('hex');
+    const plan = await this.limiter.plan(workspaceId);
+    const outcome = await this.store.transaction(async (tx) => {
+      if (idempotencyKey) {
+        await tx.lock(`job-idempotency:${workspaceId}:${userId}:${idempotencyKey}`);
+        const existing = await tx.first(findJobByIdempotencyKey, { workspace_id: workspaceId, user_id: userId, key: idempotencyKey });
+        if (existing) {
+          if (existing.request_hash !== requestHash) throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different job', { hint: 'Use a new key for a new job.' });
+          return { job: existing, headers: {}, replayed: true };
+        }
+      }
+      const rate = await this.limiter.consumeWithin(tx, workspaceId, plan);
+      const job = {
+        id: Bun.randomUUIDv7(),
+        workspace_id: workspaceId,
+        user_id: userId,
+        sql: submission.sql,
+        priority: submission.priority,
+        force_scan: submission.force ? 1 : 0,
+        idempotency_key: idempotencyKey ?? null,
+        request_hash: requestHash,
+        now: this.clock.now().toISOString(),
+      };
+      await tx.run(insertJob, job);
+      return { job: (await tx.first(findJob, { id: job.id }))!, headers: rateLimitHeaders(rate), replayed: false };
+    });
+    if (!outcome.replayed) await this.startOrFail(outcome.job);
+    const current = (await this.store.first(findJob, { id: outcome.job.id }))!;
+    return { job: { job_id: current.id, status: current.status, priority: current.priority, submitted_at: current.submitted_at }, headers: outcome.headers };
+  }
+
+  async status(userId: string, jobId: string, page: { offset: number; limit: number }): Promise<JobStatusView> {
+    const job = await this.visibleJob(userId, jobId);
+    const live = job.status === 'pending' || job.status === 'running' ? await this.scheduler.live(jobId) : undefined;
+    // The record is final once it says so; a workflow that has not caught up yet does not override it.
+    const current = live && (job.status === 'pending' || job.status === 'running') ? live : undefined;
+    return jobStatusView(job, current, job.status === 'succeeded' ? await this.result(job, page) : null);
+  }
+
+  async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
+    const job = await this.visibleJob(userId, jobId);
+    const membership = await this.access.authorize(userId, job.workspace_id, 'data:read');
+    if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
+      throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
+    }
+    if ((await this.store.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) === 0) {
+      const now = await this.store.first(findJob, { id: jobId });
+      throw new AppError('JOB_NOT_PENDING', `The job is ${now?.status ?? job.status}; only a pending job can be cancelled`);
+    }
+    // The record already says cancelled, and a query that starts now finds it so and does not run;
+    // cancelling the workflow removes its queued query at once.
+    await this.scheduler.cancel(jobId).catch((error: unknown) => this.logger.warn('job workflow not cancelled; its query will not run', { job_id: jobId, error }));
+    return { job_id: jobId, status: 'cancelled' };
+  }
+
+  private async startOrFail(job: JobRow): Promise<void> {
+    try {
+      await this.scheduler.start(job);
+    } catch (error) {
+      await this.store.run(failJob, { id: job.id, now: this.clock.now().toISOString(), code: 'SERVICE_UNAVAILABLE', message: 'The job could not be scheduled', hint: 'Submit it again.' });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The job could not be scheduled; it is recorded as failed', { hint: `Job ${job.id}. Submit it again in a moment.`, cause: error });
+    }
+  }
+
+  /** A job the caller may see: one of a workspace they belong to. Others are 404, not 403: their existence is not told. */
+  private async visibleJob(userId: string, jobId: string): Promise<JobRow> {
+    const job = await this.store.first(findJob, { id: jobId });
+    const member = job && (await this.access.authorize(userId, job.workspace_id, 'data:read').then(() => true, () => false));
+    if (!job || !member) throw new AppError('NOT_FOUND', 'No such job');
+    return job;
+  }
+
+  private async result(job: JobRow, page: { offset: number; limit: number }): Promise<JobResultView> {
+    const expired = job.result_deleted_at !== null || (job.result_expires_at !== null && job.result_expires_at <= this.clock.now().toISOString());
+    const summary = {
+      columns: JSON.parse(job.columns ?? '[]'),
+      row_count: job.row_count ?? 0,
+      bytes_scanned: job.bytes_scanned ?? 0,
+      cost_eur: job.cost_eur ?? 0,
+      cpu_ms: job.cpu_ms ?? 0,
+      offset: page.offset,
+      limit: page.limit,
+      expired,
+      expires_at: job.result_expires_at,
+    };
+    if (expired || !job.result_key) return { ...summary, rows: null };
+    const collector = new RowCollector();
+    await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector);
+    return { ...summary, rows: collector.collected };
+  }
+}

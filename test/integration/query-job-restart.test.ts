@@ -1,0 +1,69 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { createWorkspace } from '../support/workspaces';
+import { jobStatus, slowSql, submitJobOk, waitForJob } from '../support/jobs';
+import { serviceEnvOf } from '../support/service-env';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { namedQuery } from '../../src/store/named-query';
+
+const jobRecord = namedQuery<{ id: string }, { attempts: number; status: string; usage: number }>(
+  'test.job_record',
+  'SELECT attempts, status, (SELECT count(*) FROM query_usage WHERE job_id = :id) AS usage FROM query_jobs WHERE id = :id',
+);
+
+describe('a query job survives its worker being killed', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let workspaceId: string;
+  let workers: ServiceProcess[] = [];
+
+  const startWorkerProcess = async () => {
+    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn' }, { waitForHealth: false });
+    workers.push(worker);
+    return worker;
+  };
+
+  beforeAll(async () => {
+    // The API in this process, the worker in another: as deployed, so the worker can die on its own.
+    t = await startTestApp('local');
+    user = await createVerifiedUser(t, 'restart');
+    workspaceId = (await createWorkspace(t, user)).id;
+  });
+  // Each test starts the workers it needs; none may outlive it and pick up the next test's jobs.
+  const killWorkers = async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await Promise.all(workers.map((worker) => worker.child.exited));
+    workers = [];
+  };
+  afterEach(killWorkers);
+  afterAll(() => t.stop());
+
+  test('kill -9 during a running job: a new worker completes it once', async () => {
+    const first = await startWorkerProcess();
+    // Long enough (about ten seconds here) that the kill lands well inside the query.
+    const jobId = await submitJobOk(t, user, { sql: slowSql(600), workspace_id: workspaceId });
+    await waitForJob(t, user, jobId, ['running'], 60_000);
+    await Bun.sleep(500);
+    first.child.kill('SIGKILL');
+    await first.child.exited;
+    expect((await jobStatus(t, user, jobId)).status).toBe('running');
+
+    await startWorkerProcess();
+    const done = await waitForJob(t, user, jobId, ['succeeded', 'failed'], 120_000);
+    expect(done.status).toBe('succeeded');
+    expect(done.result.row_count).toBe(1);
+    const record = await t.infra.store.first(jobRecord, { id: jobId });
+    expect(record).toEqual({ attempts: 2, status: 'succeeded', usage: 1 });
+  }, 180_000);
+
+  test('pending jobs stay pending while no worker runs, and run once one is back', async () => {
+    const jobId = await submitJobOk(t, user, { sql: 'SELECT 7 AS seven', workspace_id: workspaceId });
+    await t.restart();
+    await Bun.sleep(1_500);
+    expect((await jobStatus(t, user, jobId)).status).toBe('pending');
+    await startWorkerProcess();
+    const done = await waitForJob(t, user, jobId, ['succeeded'], 60_000);
+    expect(done.result.rows).toEqual([[7]]);
+  }, 120_000);
+});
