@@ -9,6 +9,8 @@ CREATE TABLE query_jobs (
   -- 1 to 10; 10 runs first.
   priority INTEGER NOT NULL,
   force_scan INTEGER NOT NULL DEFAULT 0,
+  -- How pages of the result are given: json (rows as arrays), objects or csv.
+  result_format TEXT NOT NULL DEFAULT 'json',
   -- pending, running, succeeded, failed, cancelled
   status TEXT NOT NULL,
   idempotency_key TEXT,

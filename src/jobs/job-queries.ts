@@ -1,3 +1,4 @@
+import type { ResultFormat } from '../query/formats/encoded-result';
 import { namedQuery } from '../store/named-query';
 
 export type JobStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
@@ -9,6 +10,7 @@ export interface JobRow {
   sql: string;
   priority: number;
   force_scan: number;
+  result_format: ResultFormat;
   status: JobStatus;
   request_hash: string;
   submitted_at: string;
@@ -29,11 +31,11 @@ export interface JobRow {
 }
 
 export const insertJob = namedQuery<{
-  id: string; workspace_id: string; user_id: string; sql: string; priority: number; force_scan: number; idempotency_key: string | null; request_hash: string; now: string;
+  id: string; workspace_id: string; user_id: string; sql: string; priority: number; force_scan: number; result_format: ResultFormat; idempotency_key: string | null; request_hash: string; now: string;
 }>(
   'query_jobs.insert',
-  `INSERT INTO query_jobs (id, workspace_id, user_id, sql, priority, force_scan, status, idempotency_key, request_hash, submitted_at)
-   VALUES (:id, :workspace_id, :user_id, :sql, :priority, :force_scan, 'pending', :idempotency_key, :request_hash, :now)`,
+  `INSERT INTO query_jobs (id, workspace_id, user_id, sql, priority, force_scan, result_format, status, idempotency_key, request_hash, submitted_at)
+   VALUES (:id, :workspace_id, :user_id, :sql, :priority, :force_scan, :result_format, 'pending', :idempotency_key, :request_hash, :now)`,
 );
 
 export const findJob = namedQuery<{ id: string }, JobRow>('query_jobs.find', 'SELECT * FROM query_jobs WHERE id = :id');

@@ -1,6 +1,6 @@
-import type { JsonValue } from '../engine/sql/encode-values';
 import type { QueryColumn } from '../engine/sql/result-sink';
 import type { JobRow, JobStatus } from './job-queries';
+import type { ResultPage } from './result-page';
 
 export interface JobStatusView {
   job_id: string;
@@ -16,7 +16,9 @@ export interface JobStatusView {
   result: JobResultView | null;
 }
 
-export interface JobResultView {
+export type JobResultView = JobResultSummary & (ResultPage | { rows: null });
+
+interface JobResultSummary {
   columns: QueryColumn[];
   row_count: number;
   bytes_scanned: number;
@@ -24,8 +26,7 @@ export interface JobResultView {
   cpu_ms: number;
   offset: number;
   limit: number;
-  /** Null once the result has expired. */
-  rows: JsonValue[][] | null;
+  /** True once the result has been removed; the page is then `rows: null`. */
   expired: boolean;
   expires_at: string | null;
 }

@@ -11,12 +11,22 @@ import { allows } from '../workspaces/roles';
 import { rateLimitHeaders, type RateLimiter } from '../query/rate-limiter';
 import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
 import type { QueryJobScheduler } from './job-scheduler';
+import type { ResultFormat } from '../query/formats/encoded-result';
+import { resultPage } from './result-page';
 import { jobStatusView, type JobResultView, type JobStatusView } from './job-view';
 
 export interface JobSubmission {
   sql: string;
   priority: number;
   force: boolean;
+  format: ResultFormat;
+}
+
+/** A page of the result; the format defaults to the one the job was submitted with. */
+export interface ResultPageRequest {
+  offset: number;
+  limit: number;
+  format?: ResultFormat;
 }
 
 export interface JobSubmitted {
@@ -63,6 +73,7 @@ export class QueryJobsService {
         sql: submission.sql,
         priority: submission.priority,
         force_scan: submission.force ? 1 : 0,
+        result_format: submission.format,
         idempotency_key: idempotencyKey ?? null,
         request_hash: requestHash,
         now: this.clock.now().toISOString(),
@@ -75,7 +86,7 @@ export class QueryJobsService {
     return { job: { job_id: current.id, status: current.status, priority: current.priority, submitted_at: current.submitted_at }, headers: outcome.headers };
   }
 
-  async status(userId: string, jobId: string, page: { offset: number; limit: number }): Promise<JobStatusView> {
+  async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
     const job = await this.visibleJob(userId, jobId);
     const live = job.status === 'pending' || job.status === 'running' ? await this.scheduler.live(jobId) : undefined;
     // The record is final once it says so; a workflow that has not caught up yet does not override it.
@@ -116,7 +127,7 @@ export class QueryJobsService {
     return job;
   }
 
-  private async result(job: JobRow, page: { offset: number; limit: number }): Promise<JobResultView> {
+  private async result(job: JobRow, page: ResultPageRequest): Promise<JobResultView> {
     const expired = job.result_deleted_at !== null || (job.result_expires_at !== null && job.result_expires_at <= this.clock.now().toISOString());
     const summary = {
       columns: JSON.parse(job.columns ?? '[]'),
@@ -132,6 +143,6 @@ export class QueryJobsService {
     if (expired || !job.result_key) return { ...summary, rows: null };
     const collector = new RowCollector();
     await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector);
-    return { ...summary, rows: collector.collected };
+    return { ...summary, ...resultPage(page.format ?? job.result_format, summary.columns, collector.collected) };
   }
 }

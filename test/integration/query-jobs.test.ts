@@ -43,6 +43,18 @@ describe('query jobs on Temporal', () => {
     expect((await t.infra.store.first(usageOfJob, { job_id: submitted.job_id }))?.n).toBe(1);
   }, 60_000);
 
+  test('result pages come in the format the job was submitted with, or the one a page asks for', async () => {
+    const sql = `SELECT n, 'say "hi", ' || n AS greeting FROM (VALUES (1), (2)) t(n) ORDER BY n`;
+    const jobId = await submitJobOk(t, user, { sql, workspace_id: workspaceId, format: 'objects' });
+    const done = await waitForJob(t, user, jobId);
+    expect(done.result.data).toEqual([{ n: 1, greeting: 'say "hi", 1' }, { n: 2, greeting: 'say "hi", 2' }]);
+    expect(done.result.rows).toBeUndefined();
+    const csv = await jobStatus(t, user, jobId, '?format=csv&limit=1');
+    expect(csv.result.csv).toBe('n,greeting\r\n1,"say ""hi"", 1"\r\n');
+    const arrays = await jobStatus(t, user, jobId, '?format=json&offset=1');
+    expect(arrays.result.rows).toEqual([[2, 'say "hi", 2']]);
+  }, 60_000);
+
   test('a failing query fails the job with the SQL surface’s code', async () => {
     const jobId = await submitJobOk(t, user, { sql: 'SELECT nope FROM range(3)', workspace_id: workspaceId });
     const done = await waitForJob(t, user, jobId);

@@ -5,6 +5,9 @@ import { queryInteger } from '../query-params';
 
 const tags = ['Query jobs'];
 const status = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
+const format = t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], {
+  description: 'How result pages are given: json (`rows`, arrays), objects (`data`) or csv (`csv`, RFC 4180 text with a header row)',
+});
 const jobParams = t.Object({ job_id: t.String({ format: 'uuid' }) });
 
 const models = {
@@ -12,7 +15,7 @@ const models = {
     sql: t.String({ minLength: 1, maxLength: 1_000_000 }),
     workspace_id: t.String({ format: 'uuid' }),
     priority: t.Optional(t.Integer({ minimum: 1, maximum: 10, default: 5, description: '1 to 10; 10 runs first' })),
-    format: t.Optional(t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], { description: 'Accepted for compatibility; results page as JSON' })),
+    format: t.Optional(format),
     force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
   }),
   JobSubmitResponse: t.Object({ job_id: t.String({ format: 'uuid' }), status, priority: t.Integer(), submitted_at: t.String({ format: 'date-time' }) }),
@@ -35,7 +38,9 @@ const models = {
         cpu_ms: t.Integer(),
         offset: t.Integer(),
         limit: t.Integer(),
-        rows: t.Nullable(t.Array(t.Array(t.Unknown()))),
+        rows: t.Optional(t.Nullable(t.Array(t.Array(t.Unknown()), { description: 'Format json; null once the result has expired' }))),
+        data: t.Optional(t.Array(t.Record(t.String(), t.Unknown()), { description: 'Format objects' })),
+        csv: t.Optional(t.String({ description: 'Format csv' })),
         expired: t.Boolean(),
         expires_at: t.Nullable(t.String({ format: 'date-time' })),
       }),
@@ -55,7 +60,7 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         const { job, headers: rateHeaders } = await services.jobs.submit(
           caller.userId,
           membership.workspaceId,
-          { sql: body.sql, priority: body.priority ?? 5, force: body.force ?? false },
+          { sql: body.sql, priority: body.priority ?? 5, force: body.force ?? false, format: body.format ?? 'json' },
           headers['idempotency-key'],
         );
         Object.assign(set.headers, rateHeaders);
@@ -69,12 +74,13 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         detail: { tags, summary: 'Submit a query to run as a durable job (counted against the rate limit)' },
       },
     )
-    .get('/:job_id', ({ caller, params, query }) => services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000 }), {
+    .get('/:job_id', ({ caller, params, query }) => services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format }), {
       auth: 'user',
       params: jobParams,
       query: t.Object({
         offset: t.Optional(queryInteger('offset', { minimum: 0, default: 0 })),
         limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 10_000, default: 1_000 })),
+        format: t.Optional(t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], { description: "Overrides the job's format for this page" })),
       }),
       response: models.JobStatusResponse,
       detail: { tags, summary: "A job's status, progress or error, and a page of its result" },
