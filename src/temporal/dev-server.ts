@@ -4,6 +4,7 @@ import { Connection } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
 import { ManagedProcess, waitUntilReady } from '../process/managed-process';
 import { isPortOpen } from '../process/ports';
+import devServerSettings from '../../temporal/dev-server.json';
 
 export interface DevServerOptions {
   cliPath: string;
@@ -25,12 +26,7 @@ const readyTimeoutMs = 60_000;
  * Query jobs use priorities 1 to 10 (the server's default is 5 levels) and a fairness key per
  * workspace. One partition per task queue keeps the priority order strict on a single machine.
  */
-export const dynamicConfig = [
-  'matching.priorityLevels=10',
-  'matching.enableFairness=true',
-  'matching.numTaskqueueReadPartitions=1',
-  'matching.numTaskqueueWritePartitions=1',
-];
+const dynamicConfig = Object.entries(devServerSettings.dynamicConfig).map(([key, value]) => `${key}=${JSON.stringify(value)}`);
 const maxRestartDelayMs = 30_000;
 
 /**
