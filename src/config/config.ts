@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { EnvReader, type EnvSource } from './env-reader';
 import { readSecrets, type Secrets } from './secrets';
@@ -34,6 +35,8 @@ export interface Config {
     readConnections: number;
     /** Each workspace instance gets its own spill directory under here. */
     tempDir: string;
+    /** Each workspace instance writes its query profiles into a folder of its own under here. */
+    profileDir: string;
   };
   push: { maxBodyBytes: number };
   jobs: {
@@ -100,6 +103,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
       readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 4, { min: 1, max: 64 }),
       tempDir: join(dataDir, 'tmp'),
+      profileDir: absolute(env.string('DUCKDB_PROFILE_DIR', defaultProfileDir(dataDir))),
     },
     jobs: {
       concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),
@@ -128,6 +132,13 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
   };
   env.finish();
   return config;
+}
+
+/** A memory-backed folder where the host has one: profiles are written after every query. */
+function defaultProfileDir(dataDir: string): string {
+  const shm = '/dev/shm';
+  const onShm = statSync(shm, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  return onShm ? join(shm, `oxbow-profiles-${process.getuid?.() ?? 0}`) : join(dataDir, 'tmp', 'profiles');
 }
 
 function trimSlash(url: string): string {

@@ -1,16 +1,16 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 /** A fixed set of connections handed out one caller at a time; callers queue when all are busy. */
-export class ConnectionPool {
-  private readonly idle: DuckDBConnection[];
-  private readonly waiting: ((connection: DuckDBConnection) => void)[] = [];
+export class ConnectionPool<Connection extends { closeSync(): void } = DuckDBConnection> {
+  private readonly idle: Connection[];
+  private readonly waiting: ((connection: Connection) => void)[] = [];
 
-  constructor(private readonly connections: DuckDBConnection[]) {
+  constructor(private readonly connections: Connection[]) {
     this.idle = [...connections];
   }
 
-  async use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
-    const connection = this.idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => this.waiting.push(resolve)));
+  async use<T>(work: (connection: Connection) => Promise<T>): Promise<T> {
+    const connection = this.idle.pop() ?? (await new Promise<Connection>((resolve) => this.waiting.push(resolve)));
     try {
       return await work(connection);
     } finally {

@@ -2,6 +2,7 @@ import type { Logger } from '../logging/logger';
 import type { CatalogStore } from './catalog-attachment';
 import type { LakeConfig } from '../config';
 import { WorkspaceEngine } from './workspace-engine';
+import { removeOrphanProfileFolders } from './duckdb/profile-folders';
 
 export interface EngineManagerOptions {
   catalog: CatalogStore;
@@ -12,6 +13,7 @@ export interface EngineManagerOptions {
   threads: number;
   readConnections: number;
   tempRoot: string;
+  profileRoot: string;
   logger: Logger;
 }
 
@@ -29,7 +31,9 @@ export class EngineManager {
   private readonly entries = new Map<string, Entry>();
   private closing = false;
 
-  constructor(private readonly options: EngineManagerOptions) {}
+  constructor(private readonly options: EngineManagerOptions) {
+    removeOrphanProfileFolders(options.profileRoot);
+  }
 
   async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>): Promise<T> {
     if (this.closing) throw new Error('the engine manager is shutting down');
@@ -68,7 +72,7 @@ export class EngineManager {
     if (existing) return existing;
     const { catalog, lake, ...instance } = this.options;
     const entry: Entry = {
-      engine: WorkspaceEngine.open({ ...instance, tempRoot: instance.tempRoot, location: { workspaceId, catalog, lake } }),
+      engine: WorkspaceEngine.open({ ...instance, location: { workspaceId, catalog, lake } }),
       leases: 0,
       lastUsed: performance.now(),
     };

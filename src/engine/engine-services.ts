@@ -30,6 +30,7 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     threads: config.duckdb.threads,
     readConnections: config.duckdb.readConnections,
     tempRoot: config.duckdb.tempDir,
+    profileRoot: config.duckdb.profileDir,
     logger: deps.logger,
   });
   const parser = new SqlParser();

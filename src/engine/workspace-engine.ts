@@ -6,6 +6,7 @@ import { attachCatalog } from './attach-catalog';
 import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
+import { createProfileFolder } from './duckdb/profile-folders';
 import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
 
@@ -22,6 +23,8 @@ export interface WorkspaceEngineOptions {
   readConnections: number;
   /** Parent of the instance's private spill directory. */
   tempRoot: string;
+  /** Parent of the instance's query-profile folder (memory-backed where the host has one). */
+  profileRoot: string;
 }
 
 /**
@@ -41,6 +44,7 @@ export class WorkspaceEngine {
     private readonly reads: ConnectionPool,
     private readonly writes: ConnectionPool,
     private readonly tempDir: string,
+    private readonly profileDir: string,
     private readonly profiles: Map<DuckDBConnection, string>,
   ) {}
 
@@ -54,6 +58,7 @@ export class WorkspaceEngine {
     // Each instance spills to its own folder: DuckDB adds the temp directory to the allowed ones.
     const tempDir = join(options.tempRoot, workspaceId);
     mkdirSync(tempDir, { recursive: true });
+    const profileDir = createProfileFolder(options.profileRoot, workspaceId);
     const instance = await createDuckDBInstance({
       extensionDir: options.extensionDir,
       memoryLimit: options.memoryLimit,
@@ -69,17 +74,18 @@ export class WorkspaceEngine {
       for (const [index, connection] of connections.entries()) {
         await connection.run(`USE ${lakeAlias}`);
         await connection.run("SET TimeZone = 'UTC'");
-        if (index >= writeConnections) profiles.set(connection, await enableProfiling(connection, join(tempDir, `profile-${index}.json`)));
+        if (index >= writeConnections) profiles.set(connection, await enableProfiling(connection, join(profileDir, `profile-${index}.json`)));
       }
-      await lockDown(connections[0]!, [workspaceDataPath(options.location), `${tempDir}/`]);
+      await lockDown(connections[0]!, [workspaceDataPath(options.location), `${tempDir}/`, `${profileDir}/`]);
     } catch (error) {
       for (const connection of connections) connection.closeSync();
       instance.closeSync();
+      rmSync(profileDir, { recursive: true, force: true });
       throw error;
     }
     const writers = connections.slice(0, writeConnections);
     const readers = connections.slice(writeConnections);
-    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profiles);
+    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profileDir, profiles);
   }
 
   /** The instance's private folder, which its locked-down SQL may read: where pushes stage their records. */
@@ -130,6 +136,7 @@ export class WorkspaceEngine {
     this.writes.closeAll();
     this.instance.closeSync();
     rmSync(this.tempDir, { recursive: true, force: true });
+    rmSync(this.profileDir, { recursive: true, force: true });
   }
 
   private assertOpen(): void {
@@ -151,7 +158,8 @@ async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): P
 
 /**
  * Every query on a read connection leaves its profile (CPU time, files scanned) in a file of the
- * instance's private folder, which the query path reads for usage accounting.
+ * instance's own profile folder, which the query path reads for usage accounting. DuckDB writes it
+ * only inside the allowed directories, so the folder is one of them; user SQL cannot read files.
  */
 async function enableProfiling(connection: DuckDBConnection, path: string): Promise<string> {
   await connection.run("PRAGMA enable_profiling = 'json'");

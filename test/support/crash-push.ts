@@ -14,6 +14,7 @@ const engine = await WorkspaceEngine.open({
   threads: config.duckdb.threads,
   readConnections: 1,
   tempRoot: `${config.duckdb.tempDir}-crash-${process.pid}`,
+  profileRoot: config.duckdb.profileDir,
 });
 const [schema, name] = table.split('.') as [string, string];
 const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));

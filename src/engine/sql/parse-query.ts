@@ -1,4 +1,3 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
 
 /** DuckDB's own parse tree of a statement, as `json_serialize_sql` writes it. */
@@ -14,14 +13,20 @@ interface SerializedSql {
 }
 
 /**
+ * DuckDB's parse tree as JSON text. Qualified with the system catalog: resolving the function through
+ * a default DuckLake catalog would cost a catalog round trip per query.
+ */
+export const serializeSqlStatement = 'SELECT system.main.json_serialize_sql($1::VARCHAR)';
+
+/** Runs `serializeSqlStatement` on one statement's text. */
+export type SqlSerializer = (sql: string) => Promise<string>;
+
+/**
  * Parses with DuckDB's own parser (the authority on what DuckDB will run) without running anything.
  * Only a single read statement passes: the serializer refuses every statement that is not a query.
  */
-export async function parseQuery(connection: DuckDBConnection, sql: string, translated = false): Promise<AstNode> {
-  // Qualified with the system catalog: resolving the function through the default (DuckLake) catalog
-  // would cost a catalog round trip per query.
-  const reader = await connection.runAndReadAll('SELECT system.main.json_serialize_sql($sql::VARCHAR)', { sql });
-  const parsed = JSON.parse(String(reader.getRows()[0]?.[0])) as SerializedSql;
+export async function parseQuery(serialize: SqlSerializer, sql: string, translated = false): Promise<AstNode> {
+  const parsed = JSON.parse(await serialize(sql)) as SerializedSql;
   if (parsed.error) {
     if (parsed.error_type === 'parser') {
       const where = positionHint(sql, Number(parsed.position ?? Number.NaN));

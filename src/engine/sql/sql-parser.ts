@@ -1,19 +1,42 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { ConnectionPool } from '../connection-pool';
-import { parseQuery, type AstNode } from './parse-query';
+import { parseQuery, serializeSqlStatement, type AstNode, type SqlSerializer } from './parse-query';
+
+/** A connection with the serializing statement prepared on it, which halves the cost of a parse. */
+class SerializingConnection {
+  private constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly statement: DuckDBPreparedStatement,
+  ) {}
+
+  static async open(instance: DuckDBInstance): Promise<SerializingConnection> {
+    const connection = await instance.connect();
+    return new SerializingConnection(connection, await connection.prepare(serializeSqlStatement));
+  }
+
+  readonly serialize: SqlSerializer = async (sql) => {
+    this.statement.bindVarchar(1, sql);
+    return String((await this.statement.runAndReadAll()).getRows()[0]?.[0]);
+  };
+
+  closeSync(): void {
+    this.statement.destroySync();
+    this.connection.closeSync();
+  }
+}
 
 /**
  * DuckDB's parser on a small in-memory instance of its own, shared by every workspace: parsing needs
  * no data, and the workspaces' instances would add a profile write and catalog lookups to every parse.
  */
 export class SqlParser {
-  private pool: Promise<{ instance: DuckDBInstance; pool: ConnectionPool }> | undefined;
+  private pool: Promise<{ instance: DuckDBInstance; pool: ConnectionPool<SerializingConnection> }> | undefined;
 
   constructor(private readonly connections = 2) {}
 
   async parse(sql: string, translated: boolean): Promise<AstNode> {
     const { pool } = await this.open();
-    return pool.use((connection) => parseQuery(connection, sql, translated));
+    return pool.use((connection) => parseQuery(connection.serialize, sql, translated));
   }
 
   async close(): Promise<void> {
@@ -27,7 +50,7 @@ export class SqlParser {
   private open() {
     this.pool ??= (async () => {
       const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', enable_external_access: 'false' });
-      const connections = await Promise.all(Array.from({ length: this.connections }, () => instance.connect()));
+      const connections = await Promise.all(Array.from({ length: this.connections }, () => SerializingConnection.open(instance)));
       return { instance, pool: new ConnectionPool(connections) };
     })();
     return this.pool;
