@@ -3,6 +3,7 @@ import type { CatalogStore } from './catalog-attachment';
 import type { LakeConfig } from '../config';
 import { WorkspaceEngine } from './workspace-engine';
 import { removeOrphanProfileFolders } from './duckdb/profile-folders';
+import { CatalogReaders } from './catalog-reader';
 
 export interface EngineManagerOptions {
   catalog: CatalogStore;
@@ -29,10 +30,12 @@ interface Entry {
  */
 export class EngineManager {
   private readonly entries = new Map<string, Entry>();
+  private readonly catalogReaders: CatalogReaders;
   private closing = false;
 
   constructor(private readonly options: EngineManagerOptions) {
     removeOrphanProfileFolders(options.profileRoot);
+    this.catalogReaders = new CatalogReaders(options.catalog);
   }
 
   async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>): Promise<T> {
@@ -65,6 +68,7 @@ export class EngineManager {
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.entries.keys()].map((workspaceId) => this.release(workspaceId)));
+    await this.catalogReaders.close();
   }
 
   private entryFor(workspaceId: string): Entry {
@@ -72,7 +76,7 @@ export class EngineManager {
     if (existing) return existing;
     const { catalog, lake, ...instance } = this.options;
     const entry: Entry = {
-      engine: WorkspaceEngine.open({ ...instance, location: { workspaceId, catalog, lake } }),
+      engine: WorkspaceEngine.open({ ...instance, catalogReaders: this.catalogReaders, location: { workspaceId, catalog, lake } }),
       leases: 0,
       lastUsed: performance.now(),
     };

@@ -4,6 +4,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { KeyedMutex } from '../util/keyed-mutex';
 import { attachCatalog } from './attach-catalog';
 import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import type { CatalogReader, CatalogReaders } from './catalog-reader';
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
 import { createProfileFolder } from './duckdb/profile-folders';
@@ -25,6 +26,7 @@ export interface WorkspaceEngineOptions {
   tempRoot: string;
   /** Parent of the instance's query-profile folder (memory-backed where the host has one). */
   profileRoot: string;
+  catalogReaders: CatalogReaders;
 }
 
 /**
@@ -40,6 +42,8 @@ export class WorkspaceEngine {
 
   private constructor(
     readonly location: CatalogLocation,
+    /** Direct reads of the catalog's metadata tables, for the query path's statistics. */
+    readonly catalog: CatalogReader,
     private readonly instance: DuckDBInstance,
     private readonly reads: ConnectionPool,
     private readonly writes: ConnectionPool,
@@ -85,7 +89,7 @@ export class WorkspaceEngine {
     }
     const writers = connections.slice(0, writeConnections);
     const readers = connections.slice(writeConnections);
-    return new WorkspaceEngine(options.location, instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profileDir, profiles);
+    return new WorkspaceEngine(options.location, options.catalogReaders.open(workspaceId), instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profileDir, profiles);
   }
 
   /** The instance's private folder, which its locked-down SQL may read: where pushes stage their records. */
@@ -135,6 +139,7 @@ export class WorkspaceEngine {
     this.reads.closeAll();
     this.writes.closeAll();
     this.instance.closeSync();
+    this.catalog.close();
     rmSync(this.tempDir, { recursive: true, force: true });
     rmSync(this.profileDir, { recursive: true, force: true });
   }

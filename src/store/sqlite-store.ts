@@ -1,9 +1,10 @@
-import { Database, SQLiteError, type SQLQueryBindings } from 'bun:sqlite';
+import { Database, type SQLQueryBindings } from 'bun:sqlite';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AsyncMutex } from '../util/async-mutex';
 import { bindParameters, compileQuery, type NamedQuery, type SqlParams } from './named-query';
 import type { SchemaTransaction, Store, Transaction } from './store';
+import { retryWhileBusy } from './sqlite-busy';
 
 /**
  * The embedded driver. bun:sqlite is synchronous, so statements never interleave by themselves; the mutex
@@ -88,21 +89,5 @@ export class SqliteStore implements Store {
 
   private bind(query: NamedQuery<SqlParams, unknown>, params: SqlParams): SQLQueryBindings[] {
     return bindParameters(query, compileQuery(query, 'sqlite'), params) as SQLQueryBindings[];
-  }
-}
-
-const busyDeadlineMs = 10_000;
-
-/** Retries a statement that another connection's lock holds off, without blocking the event loop. */
-async function retryWhileBusy<T>(statement: () => T): Promise<T> {
-  const deadline = Date.now() + busyDeadlineMs;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return statement();
-    } catch (error) {
-      const busy = error instanceof SQLiteError && (error.code === 'SQLITE_BUSY' || error.code?.startsWith('SQLITE_BUSY_'));
-      if (!busy || Date.now() > deadline) throw error;
-      await Bun.sleep(Math.min(5 * 2 ** attempt, 100));
-    }
   }
 }

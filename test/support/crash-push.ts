@@ -2,6 +2,7 @@
 // engine and is killed with SIGKILL somewhere along the way.
 import { loadConfig } from '../../src/config';
 import { catalogStoreFor } from '../../src/engine/catalog-attachment';
+import { CatalogReaders } from '../../src/engine/catalog-reader';
 import { WorkspaceEngine } from '../../src/engine/workspace-engine';
 import { writePush } from '../../src/engine/push/write-push';
 
@@ -15,6 +16,7 @@ const engine = await WorkspaceEngine.open({
   readConnections: 1,
   tempRoot: `${config.duckdb.tempDir}-crash-${process.pid}`,
   profileRoot: config.duckdb.profileDir,
+  catalogReaders: new CatalogReaders(catalogStoreFor(config.metadata, config.dataDir)),
 });
 const [schema, name] = table.split('.') as [string, string];
 const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));

@@ -92,7 +92,7 @@ export class QueryRunner {
             ...compiled,
             columns,
             rowCount,
-            bytesScanned: sizer.actual(profile?.filesRead),
+            bytesScanned: sizer.actual(profile?.scans),
             cpuMs: profile?.cpuMs ?? 0,
             elapsedMs: performance.now() - startedAt,
           };
@@ -131,7 +131,7 @@ export class QueryRunner {
           const profile = profilePath ? readQueryProfile(profilePath) : undefined;
           const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
           const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
-          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.filesRead), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
+          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (error) {
           if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
           throw await mapDuckDBError(error, {
@@ -158,7 +158,7 @@ export class QueryRunner {
     const { sql, rewrites } = this.translate(userSql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
     const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTableNames(ast), hasTimeTravel(ast)));
-    const sizer = await ScanSizer.load(connection, engine.metadataSchema, workspaceDataPath(engine.location), tables, referencedColumns(ast));
+    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, referencedColumns(ast));
     return { sql, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }

@@ -1,9 +1,12 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { namedQuery } from '../../store/named-query';
+import type { CatalogReader } from '../catalog-reader';
 import type { LakeTableRef } from './check-query';
+import type { ScanRead } from './query-profile';
 import type { ReferencedColumns } from './referenced-columns';
 
 /** One live data file's bytes per column, as DuckLake's statistics record them. */
 interface FileColumnBytes {
+  /** Unqualified, lower-case: what a scan's profile names. */
   table: string;
   file: string;
   column: string;
@@ -16,6 +19,20 @@ export interface ScanEstimate {
   accuracy: 'upper_bound';
 }
 
+/** Bytes per column of a table's live data files (paths made absolute the way DuckLake resolves them). */
+const liveFileColumnBytes = namedQuery<{ data_path: string; schema: string; table: string }, { file: string; column_name: string; bytes: number | string }>(
+  'ducklake.live_file_column_bytes',
+  `SELECT CASE WHEN f.path_is_relative THEN :data_path || s.path || t.path || f.path ELSE f.path END AS file,
+          lower(c.column_name) AS column_name, CAST(sum(stats.column_size_bytes) AS BIGINT) AS bytes
+   FROM {catalog}.ducklake_schema s
+   JOIN {catalog}.ducklake_table t ON t.schema_id = s.schema_id AND t.end_snapshot IS NULL
+   JOIN {catalog}.ducklake_data_file f ON f.table_id = t.table_id AND f.end_snapshot IS NULL
+   JOIN {catalog}.ducklake_file_column_stats stats ON stats.data_file_id = f.data_file_id
+   JOIN {catalog}.ducklake_column c ON c.column_id = stats.column_id AND c.table_id = t.table_id AND c.end_snapshot IS NULL
+   WHERE s.end_snapshot IS NULL AND lower(s.schema_name) = :schema AND lower(t.table_name) = :table
+   GROUP BY 1, 2`,
+);
+
 /**
  * Bytes a query reads, from DuckLake's per-file column statistics: the referenced tables' live data
  * files, counting only the columns the query names (all of them under `*`). No data is scanned.
@@ -23,39 +40,38 @@ export interface ScanEstimate {
 export class ScanSizer {
   private constructor(
     private readonly files: FileColumnBytes[],
-    private readonly tables: Set<string>,
     private readonly columns: ReferencedColumns,
   ) {}
 
-  static async load(connection: DuckDBConnection, metadata: string, dataPath: string, refs: LakeTableRef[], columns: ReferencedColumns): Promise<ScanSizer> {
-    const tables = new Set(refs.map((ref) => `${ref.schema}.${ref.table}`));
-    if (tables.size === 0) return new ScanSizer([], tables, columns);
-    const reader = await connection.runAndReadAll(
-      `SELECT lower(s.schema_name) || '.' || lower(t.table_name) AS table_name,
-              CASE WHEN f.path_is_relative THEN $data_path || s.path || t.path || f.path ELSE f.path END AS file,
-              lower(c.column_name) AS column_name, sum(stats.column_size_bytes)::BIGINT AS bytes
-       FROM ${metadata}.ducklake_data_file f
-       JOIN ${metadata}.ducklake_table t ON t.table_id = f.table_id AND t.end_snapshot IS NULL
-       JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id AND s.end_snapshot IS NULL
-       JOIN ${metadata}.ducklake_file_column_stats stats ON stats.data_file_id = f.data_file_id
-       JOIN ${metadata}.ducklake_column c ON c.column_id = stats.column_id AND c.table_id = t.table_id AND c.end_snapshot IS NULL
-       WHERE f.end_snapshot IS NULL
-       GROUP BY ALL`,
-      { data_path: dataPath },
+  static async load(catalog: CatalogReader, dataPath: string, refs: LakeTableRef[], columns: ReferencedColumns): Promise<ScanSizer> {
+    const tables = new Map(refs.map((ref) => [`${ref.schema}.${ref.table}`, ref]));
+    const perTable = await Promise.all(
+      [...tables.values()].map(async (ref) =>
+        (await catalog.all(liveFileColumnBytes, { data_path: dataPath, schema: ref.schema, table: ref.table })).map((row) => ({
+          table: ref.table,
+          file: row.file,
+          column: row.column_name,
+          bytes: Number(row.bytes),
+        })),
+      ),
     );
-    const files = (reader.getRowObjectsJS() as Record<string, unknown>[])
-      .map((row) => ({ table: String(row.table_name), file: String(row.file), column: String(row.column_name), bytes: Number(row.bytes) }))
-      .filter((entry) => tables.has(entry.table));
-    return new ScanSizer(files, tables, columns);
+    return new ScanSizer(perTable.flat(), columns);
   }
 
   estimate(): ScanEstimate {
     return { bytes: this.sum(() => true), accuracy: 'upper_bound' };
   }
 
-  /** The bytes of the files the query actually opened (from its profile): filters that pruned files count. */
-  actual(filesRead: Set<string> | undefined): number {
-    return filesRead === undefined ? this.estimate().bytes : this.sum((entry) => filesRead.has(entry.file));
+  /**
+   * The bytes of the files the query actually opened, from its profile, so that filters that pruned
+   * files count. A scan whose file list the profile abbreviated counts every file of its table; a
+   * query without a profile counts the estimate.
+   */
+  actual(scans: ScanRead[] | undefined): number {
+    if (scans === undefined) return this.estimate().bytes;
+    const opened = new Set(scans.flatMap((scan) => scan.files));
+    const wholeTables = new Set(scans.filter((scan) => !scan.complete).map((scan) => scan.table));
+    return this.sum((entry) => opened.has(entry.file) || wholeTables.has(entry.table));
   }
 
   private sum(include: (entry: FileColumnBytes) => boolean): number {
