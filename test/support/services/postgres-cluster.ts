@@ -1,4 +1,4 @@
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManagedProcess, waitUntilReady } from '../../../src/process/managed-process';
@@ -41,11 +41,39 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
   return {
     url: `postgres://oxbow@127.0.0.1:${port}/postgres`,
     async stop() {
-      // SIGINT is Postgres' "fast shutdown": it disconnects clients instead of waiting for them.
-      await server.stop({ signal: 'SIGINT', graceMs: 10_000 });
+      // SIGINT is Postgres' "fast shutdown": it disconnects clients instead of waiting for them. It
+      // goes to the postmaster itself: runuser, in between when running as root, does not pass it on.
+      await stopPostmaster(dataDir);
+      await server.stop({ signal: 'SIGTERM', graceMs: 5_000 });
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function stopPostmaster(dataDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return; // Not running any more.
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || !signal(pid, 'SIGINT')) return;
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    if (!signal(pid, 0)) return;
+    await Bun.sleep(50);
+  }
+  signal(pid, 'SIGKILL');
+}
+
+/** Sends a signal (0 only checks that the process is alive); false when there is no such process. */
+function signal(pid: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function isReady(binDir: string, port: number): Promise<boolean> {
