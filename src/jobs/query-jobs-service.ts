@@ -87,10 +87,16 @@ export class QueryJobsService {
   }
 
   async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
-    const job = await this.visibleJob(userId, jobId);
-    const live = job.status === 'pending' || job.status === 'running' ? await this.scheduler.live(jobId) : undefined;
+    let job = await this.visibleJob(userId, jobId);
+    let live = isOpen(job.status) ? await this.scheduler.live(jobId) : undefined;
+    if (live && !isOpen(live.status)) {
+      // The job ended between reading its record and asking its workflow, which records the outcome
+      // before it ends: the record read again is final and holds the result.
+      job = (await this.store.first(findJob, { id: jobId }))!;
+      live = undefined;
+    }
     // The record is final once it says so; a workflow that has not caught up yet does not override it.
-    const current = live && (job.status === 'pending' || job.status === 'running') ? live : undefined;
+    const current = live && isOpen(job.status) ? live : undefined;
     return jobStatusView(job, current, job.status === 'succeeded' ? await this.result(job, page) : null);
   }
 
@@ -145,4 +151,9 @@ export class QueryJobsService {
     await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector);
     return { ...summary, ...resultPage(page.format ?? job.result_format, summary.columns, collector.collected) };
   }
+}
+
+/** Pending or running: the workflow, not the record, knows the job's current state. */
+function isOpen(status: JobStatus): boolean {
+  return status === 'pending' || status === 'running';
 }
