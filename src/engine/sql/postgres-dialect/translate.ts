@@ -2,6 +2,7 @@ import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
 import { translateDivision } from './division';
 import { jsonFunctionRules } from './json-functions';
+import { translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateNullOrdering } from './null-ordering';
 import { otherFunctionRules } from './other-functions';
@@ -24,12 +25,14 @@ export interface Translation {
 const translateCalls = rewriteCalls({ ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules });
 
 /**
- * The passes in order. Types come before calls and operators, which look for `::json`; divisions
+ * The passes in order. Column names DuckDB reserves are quoted once time travel has written its own
+ * `AT (…)`. Types come before calls and operators, which look for `::json`; divisions
  * before calls, so that only divisions the user wrote change; path operators become arrows before
  * the arrows are parenthesised; sort order comes last.
  */
 const passes: readonly LevelRewrite[] = [
   translateTimeTravel,
+  translateKeywordIdentifiers,
   translateTypeNames,
   translateDivision,
   translateCalls,
