@@ -7,7 +7,8 @@ import { IdempotencyStore } from '../idempotency/idempotency-store';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
 import { PushService } from './push/push-service';
-import { QueryRunner, type SqlTranslator } from './sql/query-runner';
+import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
+import { QueryRunner } from './sql/query-runner';
 import { SqlParser } from './sql/sql-parser';
 import { TablesService } from './tables/tables-service';
 
@@ -39,6 +40,6 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
     push: new PushService(engines, deps.store, new IdempotencyStore(deps.store, deps.clock), deps.clock),
-    queries: new QueryRunner(engines, parser, deps.translate),
+    queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate)),
   };
 }

@@ -5,13 +5,11 @@ import type { WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
-import { checkQuery, wantedTableNames, type LakeTableRef } from './check-query';
+import { checkQuery, type LakeTableRef } from './check-query';
 import { jsonValueConverter, type JsonValue } from './encode-values';
 import { mapDuckDBError } from './map-duckdb-error';
-import type { AstNode } from './parse-query';
-import type { SqlParser } from './sql-parser';
+import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile } from './query-profile';
-import { referencedColumns } from './referenced-columns';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 
@@ -58,20 +56,17 @@ export interface RunOutcome extends Compiled {
   elapsedMs: number;
 }
 
-/** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
-export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
-
 /**
- * Runs user SQL on a workspace: translate the Postgres dialect, parse with DuckDB's parser, check
- * every table and function against the workspace's catalog and the policy, estimate the scan from
- * DuckLake's statistics, then execute on a locked instance with the timeout enforced by interrupting
- * the connection; the query's profile gives the CPU time and the files it actually read.
+ * Runs user SQL on a workspace: translate the Postgres dialect and parse with DuckDB's parser (once
+ * per text, see QueryAnalyzer), check every table and function against the workspace's catalog and
+ * the policy, estimate the scan from DuckLake's statistics, then execute on a locked instance with the
+ * timeout enforced by interrupting the connection; the query's profile gives the CPU time and the
+ * files it actually read.
  */
 export class QueryRunner {
   constructor(
     private readonly engines: EngineManager,
-    private readonly parser: SqlParser,
-    private readonly translate: SqlTranslator,
+    private readonly analyzer: QueryAnalyzer,
   ) {}
 
   async estimate(workspaceId: string, userSql: string): Promise<Compiled> {
@@ -155,10 +150,9 @@ export class QueryRunner {
   }
 
   private async compile(engine: WorkspaceEngine, connection: DuckDBConnection, userSql: string) {
-    const { sql, rewrites } = this.translate(userSql);
-    const ast = await this.parser.parse(sql, rewrites.length > 0);
-    const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTableNames(ast), hasTimeTravel(ast)));
-    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, referencedColumns(ast));
+    const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
+    const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
+    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
     return { sql, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }
@@ -219,10 +213,6 @@ async function withTimeout<T>(connection: DuckDBConnection, timeoutMs: number, w
   } finally {
     clearTimeout(timer);
   }
-}
-
-function hasTimeTravel(ast: AstNode): boolean {
-  return JSON.stringify(ast).includes('"at_clause":{');
 }
 
 async function earliestSnapshot(connection: DuckDBConnection, engine: WorkspaceEngine, tables: LakeTableRef[]): Promise<string | undefined> {

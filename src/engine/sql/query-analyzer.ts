@@ -1,0 +1,66 @@
+import { wantedTableNames } from './check-query';
+import type { AstNode } from './parse-query';
+import { referencedColumns, type ReferencedColumns } from './referenced-columns';
+import type { SqlParser } from './sql-parser';
+
+/** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
+export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
+
+/** What a query's text alone determines: the same on every run, whatever the catalog holds. */
+export interface QueryAnalysis {
+  /** The text as translated to DuckDB SQL. */
+  sql: string;
+  /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
+  rewrites: string[];
+  ast: AstNode;
+  /** `schema.table` names the query reads, CTEs excluded. */
+  wantedTables: string[];
+  timeTravel: boolean;
+  columns: ReferencedColumns;
+}
+
+export interface AnalyzerOptions {
+  /** Analyses kept per analyzer, least recently used dropped first. */
+  capacity: number;
+  /** Longer texts are analysed every time: their trees would crowd out the rest. */
+  maxCachedLength: number;
+}
+
+/**
+ * Translation and DuckDB's parse cost milliseconds a query, and dashboards send the same texts over
+ * and over, so the analysis is kept per workspace and text. Per workspace, so that how fast a text
+ * compiles never tells one tenant what another has run.
+ */
+export class QueryAnalyzer {
+  private readonly analyses = new Map<string, QueryAnalysis>();
+
+  constructor(
+    private readonly parser: SqlParser,
+    private readonly translate: SqlTranslator,
+    private readonly options: AnalyzerOptions = { capacity: 1_000, maxCachedLength: 16 * 1024 },
+  ) {}
+
+  async analyze(workspaceId: string, userSql: string): Promise<QueryAnalysis> {
+    const key = `${workspaceId}\n${userSql}`;
+    const cached = this.analyses.get(key);
+    if (cached) {
+      this.analyses.delete(key);
+      this.analyses.set(key, cached);
+      return cached;
+    }
+    const { sql, rewrites } = this.translate(userSql);
+    const ast = await this.parser.parse(sql, rewrites.length > 0);
+    const analysis: QueryAnalysis = { sql, rewrites, ast, wantedTables: wantedTableNames(ast), timeTravel: hasTimeTravel(ast), columns: referencedColumns(ast) };
+    if (userSql.length <= this.options.maxCachedLength) this.remember(key, analysis);
+    return analysis;
+  }
+
+  private remember(key: string, analysis: QueryAnalysis): void {
+    this.analyses.set(key, analysis);
+    if (this.analyses.size > this.options.capacity) this.analyses.delete(this.analyses.keys().next().value!);
+  }
+}
+
+function hasTimeTravel(ast: AstNode): boolean {
+  return JSON.stringify(ast).includes('"at_clause":{');
+}

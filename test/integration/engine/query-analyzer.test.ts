@@ -1,0 +1,45 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { translatePostgres } from '../../../src/engine/sql/postgres-dialect';
+import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
+import { SqlParser } from '../../../src/engine/sql/sql-parser';
+
+describe('query analysis', () => {
+  const parser = new SqlParser(1);
+  afterAll(() => parser.close());
+
+  test('reads what the text says: translation, tables, columns, time travel', async () => {
+    const analyzer = new QueryAnalyzer(parser, translatePostgres);
+    const analysis = await analyzer.analyze('w1', "WITH recent AS (SELECT id, at FROM app.events FOR SYSTEM_TIME AS OF '2026-01-01') SELECT r.id FROM recent r JOIN app.users u ON u.id = r.id");
+    expect(analysis.sql).toContain('AT (TIMESTAMP =>');
+    expect(analysis.rewrites.length).toBeGreaterThan(0);
+    expect(analysis.wantedTables).toEqual(['app.events', 'app.users']);
+    expect(analysis.timeTravel).toBe(true);
+    expect(analysis.columns).toEqual({ all: false, names: new Set(['id', 'at']) });
+  });
+
+  test('a text is analysed once per workspace; other workspaces analyse their own', async () => {
+    const analyzer = new QueryAnalyzer(parser, translatePostgres);
+    const first = await analyzer.analyze('w1', 'SELECT 1 AS one');
+    expect(await analyzer.analyze('w1', 'SELECT 1 AS one')).toBe(first);
+    const elsewhere = await analyzer.analyze('w2', 'SELECT 1 AS one');
+    expect(elsewhere).not.toBe(first);
+    expect(elsewhere).toEqual(first);
+  });
+
+  test('the least recently used analysis goes first; long texts are not kept', async () => {
+    const analyzer = new QueryAnalyzer(parser, translatePostgres, { capacity: 2, maxCachedLength: 40 });
+    const a = await analyzer.analyze('w', 'SELECT 1');
+    const b = await analyzer.analyze('w', 'SELECT 2');
+    expect(await analyzer.analyze('w', 'SELECT 1')).toBe(a);
+    await analyzer.analyze('w', 'SELECT 3');
+    expect(await analyzer.analyze('w', 'SELECT 1')).toBe(a);
+    expect(await analyzer.analyze('w', 'SELECT 2')).not.toBe(b);
+    const long = `SELECT ${'1 + '.repeat(20)}1`;
+    expect(await analyzer.analyze('w', long)).not.toBe(await analyzer.analyze('w', long));
+  });
+
+  test('a text that does not parse is refused every time, and never kept', async () => {
+    const analyzer = new QueryAnalyzer(parser, translatePostgres);
+    for (let i = 0; i < 2; i++) await expect(analyzer.analyze('w', 'SELEC 1')).rejects.toMatchObject({ code: 'SYNTAX_ERROR' });
+  });
+});
