@@ -106,6 +106,19 @@ describe('query errors, one per code', () => {
     expect(error.hint).toContain('/query/jobs');
   });
 
+  test('a query that fails, times out or is cut off leaves no transaction open: the next ones see new writes', async () => {
+    const workspace = (await createWorkspace(t, user, 'aftermath')).id;
+    await t.infra.store.run(usePlan, { id: workspace, plan: 'tiny' });
+    await pushOk(t, workspace, user, { table: 'app.events', records: [{ id: 1 }] });
+    // More failures than the instance has read connections, side by side, so that every one of them fails once.
+    const failing = ["SELECT CAST('x' || id AS INTEGER) FROM app.events", 'SELECT * FROM range(100000)', 'SELECT count(*) FROM range(1000000000000) a, range(10) b WHERE a.range % 7 = b.range'];
+    const statuses = await Promise.all(Array.from({ length: 9 }, (_, i) => query(failing[i % failing.length]!, workspace, { force: true }).then((response) => response.status)));
+    expect(statuses.sort()).toEqual([400, 400, 400, 400, 400, 400, 408, 408, 408]);
+    await pushOk(t, workspace, user, { table: 'app.events', records: [{ id: 2 }] });
+    const counts = await Promise.all(Array.from({ length: 8 }, () => query('SELECT count(*) AS n FROM app.events', workspace, { force: true }).then(bodyOf)));
+    expect(counts.map((body) => body.rows)).toEqual(Array.from({ length: 8 }, () => [[2]]));
+  });
+
   test('RATE_LIMITED exactly at the 11th query of a Free workspace, with Retry-After', async () => {
     const free = (await createWorkspace(t, user, 'free')).id;
     for (let i = 1; i <= 10; i++) {
