@@ -81,11 +81,13 @@ export class QueryRunner {
         assertWithinScanLimit(compiled.estimate.bytes, options.scanLimitBytes);
         try {
           const profilePath = engine.profilePath(connection);
-          const { columns, rowCount, profile } = await inOneTransaction(connection, async () => {
+          const execute = async () => {
             const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
             // Before COMMIT, whose own profile replaces the query's.
             return { ...read, profile: profilePath ? readQueryProfile(profilePath) : undefined };
-          });
+          };
+          // Without lake tables there is nothing to bind again, and the transaction would only cost time.
+          const { columns, rowCount, profile } = compiled.tables.length > 0 ? await inOneTransaction(connection, execute) : await execute();
           return {
             ...compiled,
             columns,
