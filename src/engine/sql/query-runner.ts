@@ -249,11 +249,25 @@ function parseJson(value: JsonValue, list: boolean): JsonValue {
   return typeof value === 'string' ? (JSON.parse(value) as JsonValue) : value;
 }
 
-/** Interrupts the connection when the time is up; DuckDB stops within a fraction of a second and the connection stays usable. */
+/**
+ * Interrupts the connection when the time is up; DuckDB stops within a fraction of a second and the
+ * connection stays usable. An interrupt that lands between two steps of a statement (prepare,
+ * execute, fetch) is forgotten when the next step starts, so it repeats until the work ends. An
+ * interrupted stream ends as if it were complete, with the rows read so far, so work that returns
+ * after the interrupt is a timeout too, never a result.
+ */
 async function withTimeout<T>(connection: DuckDBConnection, timeoutMs: number, work: () => Promise<T>): Promise<T> {
-  const timer = setTimeout(() => connection.interrupt(), timeoutMs);
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    connection.interrupt();
+    timer = setTimeout(interrupt, 100);
+  };
+  let timer = setTimeout(interrupt, timeoutMs);
   try {
-    return await work();
+    const outcome = await work();
+    if (interrupted) throw new Error('INTERRUPT Error: Interrupted!');
+    return outcome;
   } finally {
     clearTimeout(timer);
   }
