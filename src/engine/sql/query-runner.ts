@@ -83,11 +83,11 @@ export class QueryRunner {
           const profilePath = engine.profilePath(connection);
           const execute = async () => {
             const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
-            // Before COMMIT, whose own profile replaces the query's.
+            // Before the transaction ends, whose own profile replaces the query's.
             return { ...read, profile: profilePath ? readQueryProfile(profilePath) : undefined };
           };
           // Without lake tables there is nothing to bind again, and the transaction would only cost time.
-          const { columns, rowCount, profile } = compiled.tables.length > 0 ? await inOneTransaction(connection, execute) : await execute();
+          const { columns, rowCount, profile } = compiled.tables.length > 0 ? await inReadTransaction(connection, execute) : await execute();
           return {
             ...compiled,
             columns,
@@ -151,7 +151,7 @@ export class QueryRunner {
   async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
     await this.engines.with(workspaceId, (engine) =>
       engine.read((connection) =>
-        inOneTransaction(connection, () =>
+        inReadTransaction(connection, () =>
           stream(connection, `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`, sink, { timeoutMs: 60_000, maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER }),
         ),
       ),
@@ -169,17 +169,15 @@ export class QueryRunner {
 /**
  * Streaming needs a prepared statement, and one prepared in another transaction is bound again when
  * it runs, which on DuckLake reads the catalog a second time (6–10 ms a query): a streamed query is
- * prepared, run and read in one transaction.
+ * prepared, run and read in one transaction. A read has nothing to commit, so the transaction always
+ * ends with ROLLBACK, which skips DuckLake's commit checks (about 2 ms).
  */
-async function inOneTransaction<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+async function inReadTransaction<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
   await connection.run('BEGIN TRANSACTION');
   try {
-    const outcome = await work();
-    await connection.run('COMMIT');
-    return outcome;
-  } catch (error) {
+    return await work();
+  } finally {
     await rollback(connection);
-    throw error;
   }
 }
 
