@@ -9,17 +9,23 @@ import { checkQuery, type LakeTableRef } from './check-query';
 import { jsonValueConverter, type JsonValue } from './encode-values';
 import { mapDuckDBError } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
-import { readQueryProfile } from './query-profile';
+import { readQueryProfile, type QueryProfile } from './query-profile';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 
 export type { QueryColumn } from './result-sink';
 
-export interface RunOptions {
-  timeoutMs: number;
-  /** More rows or bytes than this is RESULT_TOO_LARGE; the hint points to query jobs. */
+/** Reading a page of a job's result file is local and bounded by the page size. */
+const pageTimeoutMs = 60_000;
+
+/** More rows or bytes than this is RESULT_TOO_LARGE; the hint points to query jobs. */
+interface ResultCaps {
   maxRows: number;
   maxBytes: number;
+}
+
+export interface RunOptions extends ResultCaps {
+  timeoutMs: number;
   /** Refused with QUERY_TOO_LARGE, before running, when the estimate exceeds it; absent when forced. */
   scanLimitBytes?: number;
 }
@@ -31,14 +37,6 @@ export interface FileRunOptions {
   onProgress?: (fraction: number) => void;
   /** Aborting interrupts the query (a cancelled job). */
   signal?: AbortSignal;
-}
-
-export interface FileRunOutcome extends Compiled {
-  columns: QueryColumn[];
-  rowCount: number;
-  bytesScanned: number;
-  cpuMs: number;
-  elapsedMs: number;
 }
 
 export interface Compiled {
@@ -54,6 +52,13 @@ export interface RunOutcome extends Compiled {
   bytesScanned: number;
   cpuMs: number;
   elapsedMs: number;
+}
+
+/** What running a compiled query yields before it is measured. */
+interface Executed {
+  columns: QueryColumn[];
+  rowCount: number;
+  profile: QueryProfile | undefined;
 }
 
 /**
@@ -74,28 +79,67 @@ export class QueryRunner {
   }
 
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
+    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, sql, compiled) => {
+      const execute = async (): Promise<Executed> => {
+        const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
+        // Before the transaction ends, whose own profile replaces the query's.
+        return { ...read, profile: profileOf(engine, connection) };
+      };
+      // Without lake tables there is nothing to bind again, and the transaction would only cost time.
+      return compiled.tables.length > 0 ? inReadTransaction(connection, execute) : execute();
+    });
+  }
+
+  /**
+   * Runs a query into a Parquet file of the workspace's own storage (jobs keep their results there and
+   * page through them later). The checked statement is wrapped in COPY on its own lines, so no comment
+   * in it can reach the wrapper.
+   */
+  async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
+    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, sql) => {
+      const onAbort = () => connection.interrupt();
+      options.signal?.addEventListener('abort', onAbort);
+      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progress.percentage) / 100), 1_000);
+      try {
+        const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
+        const reader = await withTimeout(connection, options.timeoutMs, () => connection.runAndReadAll(copy));
+        const profile = profileOf(engine, connection);
+        const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
+        const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
+        return { columns, rowCount: Number(reader.getRows()[0]?.[0] ?? 0), profile };
+      } finally {
+        clearInterval(progress);
+        options.signal?.removeEventListener('abort', onAbort);
+      }
+    });
+  }
+
+  /** A page of a result file written by runToFile (no lake table: no transaction needed). */
+  async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
+    const page = `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`;
+    await this.engines.with(workspaceId, (engine) =>
+      engine.read((connection) => withTimeout(connection, pageTimeoutMs, () => stream(connection, page, sink, { maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER }))),
+    );
+  }
+
+  /**
+   * Compiles the query, holds its estimate against the scan limit, runs it and measures it: CPU time
+   * and the files it actually read from its profile. DuckDB's errors become the documented codes.
+   */
+  private measured(
+    workspaceId: string,
+    userSql: string,
+    scanLimitBytes: number | undefined,
+    execute: (engine: WorkspaceEngine, connection: DuckDBConnection, sql: string, compiled: Compiled) => Promise<Executed>,
+  ): Promise<RunOutcome> {
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
         const startedAt = performance.now();
         const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
-        assertWithinScanLimit(compiled.estimate.bytes, options.scanLimitBytes);
+        assertWithinScanLimit(compiled.estimate.bytes, scanLimitBytes);
         try {
-          const profilePath = engine.profilePath(connection);
-          const execute = async () => {
-            const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
-            // Before the transaction ends, whose own profile replaces the query's.
-            return { ...read, profile: profilePath ? readQueryProfile(profilePath) : undefined };
-          };
-          // Without lake tables there is nothing to bind again, and the transaction would only cost time.
-          const { columns, rowCount, profile } = compiled.tables.length > 0 ? await inReadTransaction(connection, execute) : await execute();
-          return {
-            ...compiled,
-            columns,
-            rowCount,
-            bytesScanned: sizer.actual(profile?.scans),
-            cpuMs: profile?.cpuMs ?? 0,
-            elapsedMs: performance.now() - startedAt,
-          };
+          const { columns, rowCount, profile } = await execute(engine, connection, sql, compiled);
+          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (error) {
           // A table dropped by another process since the names were cached: reload them next time.
           if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
@@ -106,55 +150,6 @@ export class QueryRunner {
           });
         }
       }),
-    );
-  }
-
-  /**
-   * Runs a query into a Parquet file of the workspace's own storage (jobs keep their results there and
-   * page through them later). The checked statement is wrapped in COPY on its own lines, so no comment
-   * in it can reach the wrapper.
-   */
-  async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<FileRunOutcome> {
-    return this.engines.with(workspaceId, (engine) =>
-      engine.read(async (connection) => {
-        const startedAt = performance.now();
-        const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
-        assertWithinScanLimit(compiled.estimate.bytes, options.scanLimitBytes);
-        const onAbort = () => connection.interrupt();
-        options.signal?.addEventListener('abort', onAbort);
-        const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progress.percentage) / 100), 1_000);
-        try {
-          const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
-          const reader = await withTimeout(connection, options.timeoutMs, () => connection.runAndReadAll(copy));
-          const rowCount = Number(reader.getRows()[0]?.[0] ?? 0);
-          const profilePath = engine.profilePath(connection);
-          const profile = profilePath ? readQueryProfile(profilePath) : undefined;
-          const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
-          const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
-          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
-        } catch (error) {
-          if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
-          throw await mapDuckDBError(error, {
-            sql,
-            privatePaths: [workspaceDataPath(engine.location)],
-            earliestSnapshot: () => earliestSnapshot(connection, engine, compiled.tables),
-          });
-        } finally {
-          clearInterval(progress);
-          options.signal?.removeEventListener('abort', onAbort);
-        }
-      }),
-    );
-  }
-
-  /** A page of a result file written by runToFile. */
-  async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
-    await this.engines.with(workspaceId, (engine) =>
-      engine.read((connection) =>
-        inReadTransaction(connection, () =>
-          stream(connection, `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`, sink, { timeoutMs: 60_000, maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER }),
-        ),
-      ),
     );
   }
 
@@ -190,17 +185,17 @@ async function rollback(connection: DuckDBConnection): Promise<void> {
   }
 }
 
-async function stream(connection: DuckDBConnection, sql: string, sink: ResultSink, options: RunOptions): Promise<{ columns: QueryColumn[]; rowCount: number }> {
+async function stream(connection: DuckDBConnection, sql: string, sink: ResultSink, caps: ResultCaps): Promise<{ columns: QueryColumn[]; rowCount: number }> {
   // One statement (the checks made sure), so it is prepared directly, without splitting the text first.
   const prepared = await connection.prepare(sql);
   try {
-    return await readStream(await prepared.stream(), sink, options);
+    return await readStream(await prepared.stream(), sink, caps);
   } finally {
     prepared.destroySync();
   }
 }
 
-async function readStream(result: DuckDBResult, sink: ResultSink, options: RunOptions): Promise<{ columns: QueryColumn[]; rowCount: number }> {
+async function readStream(result: DuckDBResult, sink: ResultSink, caps: ResultCaps): Promise<{ columns: QueryColumn[]; rowCount: number }> {
   const types = result.columnTypes();
   const columns = result.columnNames().map((name, index) => ({ name, type: typeName(types[index]!) }));
   // JSON values come back as JSON, not as strings holding JSON (the chunks' vectors lose the alias).
@@ -210,13 +205,18 @@ async function readStream(result: DuckDBResult, sink: ResultSink, options: RunOp
   let bytes = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     rowCount += chunk.rowCount;
-    if (rowCount > options.maxRows) throw tooLarge(`more than ${options.maxRows} rows`);
+    if (rowCount > caps.maxRows) throw tooLarge(`more than ${caps.maxRows} rows`);
     const rows = chunk.convertRows(jsonValueConverter) as JsonValue[][];
     for (const row of rows) for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
     bytes += sink.rows(rows);
-    if (bytes > options.maxBytes) throw tooLarge(`more than ${options.maxBytes} bytes`);
+    if (bytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
   }
   return { columns, rowCount };
+}
+
+function profileOf(engine: WorkspaceEngine, connection: DuckDBConnection): QueryProfile | undefined {
+  const path = engine.profilePath(connection);
+  return path ? readQueryProfile(path) : undefined;
 }
 
 function assertWithinScanLimit(bytes: number, limit: number | undefined): void {
