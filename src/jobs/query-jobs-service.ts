@@ -7,8 +7,10 @@ import type { LakeStorage } from '../lake-storage/lake-storage';
 import type { QueryRunner } from '../engine/sql/query-runner';
 import { RowCollector } from '../engine/sql/result-sink';
 import type { WorkspaceAccess } from '../workspaces/workspace-access';
+import type { Membership } from '../workspaces/workspace-view';
 import { allows } from '../workspaces/roles';
 import { rateLimitHeaders, type RateLimiter } from '../query/rate-limiter';
+import { workspacePlan } from '../plans/workspace-plan';
 import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
 import type { QueryJobScheduler } from './job-scheduler';
 import type { ResultFormat } from '../query/formats/encoded-result';
@@ -55,7 +57,7 @@ export class QueryJobsService {
 
   async submit(userId: string, workspaceId: string, submission: JobSubmission, idempotencyKey?: string): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
     const requestHash = createHash('sha256').update(JSON.stringify(submission)).digest('hex');
-    const plan = await this.limiter.plan(workspaceId);
+    const plan = await workspacePlan(this.store, workspaceId);
     const outcome = await this.store.transaction(async (tx) => {
       if (idempotencyKey) {
         await tx.lock(`job-idempotency:${workspaceId}:${userId}:${idempotencyKey}`);
@@ -87,7 +89,7 @@ export class QueryJobsService {
   }
 
   async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
-    let job = await this.visibleJob(userId, jobId);
+    let { job } = await this.visibleJob(userId, jobId);
     let live = isOpen(job.status) ? await this.scheduler.live(jobId) : undefined;
     if (live && !isOpen(live.status)) {
       // The job ended between reading its record and asking its workflow, which records the outcome
@@ -101,8 +103,7 @@ export class QueryJobsService {
   }
 
   async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    const job = await this.visibleJob(userId, jobId);
-    const membership = await this.access.authorize(userId, job.workspace_id, 'data:read');
+    const { job, membership } = await this.visibleJob(userId, jobId);
     if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
       throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
     }
@@ -126,11 +127,11 @@ export class QueryJobsService {
   }
 
   /** A job the caller may see: one of a workspace they belong to. Others are 404, not 403: their existence is not told. */
-  private async visibleJob(userId: string, jobId: string): Promise<JobRow> {
+  private async visibleJob(userId: string, jobId: string): Promise<{ job: JobRow; membership: Membership }> {
     const job = await this.store.first(findJob, { id: jobId });
-    const member = job && (await this.access.authorize(userId, job.workspace_id, 'data:read').then(() => true, () => false));
-    if (!job || !member) throw new AppError('NOT_FOUND', 'No such job');
-    return job;
+    const membership = job && (await this.access.authorize(userId, job.workspace_id, 'data:read').catch(() => undefined));
+    if (!job || !membership) throw new AppError('NOT_FOUND', 'No such job');
+    return { job, membership };
   }
 
   private async result(job: JobRow, page: ResultPageRequest): Promise<JobResultView> {

@@ -1,7 +1,8 @@
 import { AppError } from '../errors/app-error';
 import type { Store } from '../store/store';
 import type { QueryRunner, RunOutcome } from '../engine/sql/query-runner';
-import { findWorkspacePlan, type PlanRow } from '../plans/plan-queries';
+import type { PlanRow } from '../plans/plan-queries';
+import { workspacePlan } from '../plans/workspace-plan';
 import { CsvResult } from './formats/csv-result';
 import { JsonArraysResult, JsonObjectsResult, type EncodedResult, type ResultFormat } from './formats/encoded-result';
 import { rateLimitHeaders, type RateLimiter } from './rate-limiter';
@@ -59,10 +60,10 @@ export class QueryService {
   ) {}
 
   async answer(caller: QueryCaller, input: QueryInput): Promise<QueryAnswer> {
-    const plan = await this.plan(input.workspaceId);
+    const plan = await workspacePlan(this.store, input.workspaceId);
     if (input.estimateOnly) return { kind: 'estimate', body: await this.estimate(input, plan) };
 
-    const rate = await this.limiter.consume(input.workspaceId);
+    const rate = await this.limiter.consume(input.workspaceId, plan);
     const headers = rateLimitHeaders(rate);
     const result = encoderFor(input.format);
     const startedAt = performance.now();
@@ -109,12 +110,6 @@ export class QueryService {
       exceeds_limit: compiled.estimate.bytes > plan.max_scan_bytes,
       tables: [...new Set(compiled.tables.map((ref) => `${ref.schema}.${ref.table}`))],
     };
-  }
-
-  private async plan(workspaceId: string): Promise<PlanRow> {
-    const plan = await this.store.first(findWorkspacePlan, { workspace_id: workspaceId });
-    if (!plan) throw new AppError('WORKSPACE_ACCESS_DENIED', 'You are not a member of this workspace');
-    return plan;
   }
 
   private async recordUsage(caller: QueryCaller, input: QueryInput, plan: PlanRow, outcome: RunOutcome | undefined, durationMs: number, error: unknown): Promise<void> {

@@ -2,7 +2,8 @@ import { AppError } from '../errors/app-error';
 import { namedQuery } from '../store/named-query';
 import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
-import { findWorkspacePlan, type PlanRow } from '../plans/plan-queries';
+import type { PlanRow } from '../plans/plan-queries';
+import { workspacePlan } from '../plans/workspace-plan';
 
 export const rateWindowMs = 60_000;
 
@@ -36,8 +37,7 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {}
 
-  async consume(workspaceId: string): Promise<RateLimitState> {
-    const plan = await this.plan(workspaceId);
+  async consume(workspaceId: string, plan: PlanRow): Promise<RateLimitState> {
     return this.store.transaction((tx) => this.consumeWithin(tx, workspaceId, plan));
   }
 
@@ -61,7 +61,7 @@ export class RateLimiter {
   }
 
   async peek(workspaceId: string): Promise<RateLimitState> {
-    const plan = await this.plan(workspaceId);
+    const plan = await workspacePlan(this.store, workspaceId);
     const now = this.clock.now().getTime();
     const window = await this.store.first(windowUsage, { workspace_id: workspaceId, since_ms: now - rateWindowMs });
     const used = window?.used ?? 0;
@@ -72,12 +72,6 @@ export class RateLimiter {
       remaining: Math.max(0, plan.queries_per_minute - used),
       resetAt: new Date(window?.oldest_ms ? window.oldest_ms + rateWindowMs : now),
     };
-  }
-
-  async plan(workspaceId: string): Promise<PlanRow> {
-    const plan = await this.store.first(findWorkspacePlan, { workspace_id: workspaceId });
-    if (!plan) throw new AppError('WORKSPACE_ACCESS_DENIED', 'You are not a member of this workspace');
-    return plan;
   }
 }
 
