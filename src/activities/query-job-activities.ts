@@ -61,6 +61,7 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStat
     });
     const costEur = costOf(outcome.bytesScanned, plan);
     const now = deps.clock.now();
+    // The outcome and its usage record land together: a worker dying between them cannot lose the record.
     await deps.store.transaction(async (tx) => {
       await tx.run(completeJob, {
         id: job.id,
@@ -73,8 +74,11 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStat
         result_key: key,
         result_expires_at: new Date(now.getTime() + deps.resultRetentionMs).toISOString(),
       });
+      await deps.usage.record(
+        { ...usageOf(job), status: 'succeeded', errorCode: null, bytesScanned: outcome.bytesScanned, cpuMs: outcome.cpuMs, rowsReturned: outcome.rowCount, durationMs: outcome.elapsedMs, costEur },
+        tx,
+      );
     });
-    await deps.usage.record({ ...usageOf(job), status: 'succeeded', errorCode: null, bytesScanned: outcome.bytesScanned, cpuMs: outcome.cpuMs, rowsReturned: outcome.rowCount, durationMs: outcome.elapsedMs, costEur });
     return 'succeeded';
   } catch (error) {
     // A cancelled attempt (cancellation reaches here as an interrupted query) ends the activity as cancelled.
@@ -88,8 +92,10 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStat
 }
 
 async function finishFailed(deps: QueryJobActivityDeps, job: JobRow, error: AppError, durationMs: number): Promise<JobStatus> {
-  await deps.store.run(failJob, { id: job.id, now: deps.clock.now().toISOString(), code: error.code, message: error.message, hint: error.hint ?? null });
-  await deps.usage.record({ ...usageOf(job), status: 'failed', errorCode: error.code, bytesScanned: 0, cpuMs: 0, rowsReturned: 0, durationMs, costEur: 0 });
+  await deps.store.transaction(async (tx) => {
+    await tx.run(failJob, { id: job.id, now: deps.clock.now().toISOString(), code: error.code, message: error.message, hint: error.hint ?? null });
+    await deps.usage.record({ ...usageOf(job), status: 'failed', errorCode: error.code, bytesScanned: 0, cpuMs: 0, rowsReturned: 0, durationMs, costEur: 0 }, tx);
+  });
   return 'failed';
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { namedQuery } from '../store/named-query';
-import type { Store } from '../store/store';
+import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 
 export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart';
@@ -45,8 +45,9 @@ export class UsageRecorder {
     private readonly clock: Clock,
   ) {}
 
-  async record(entry: UsageEntry): Promise<void> {
-    await this.store.run(insertUsage, {
+  /** `db` is a transaction when the record must land together with another write (a job's outcome). */
+  async record(entry: UsageEntry, db: Queryable = this.store): Promise<void> {
+    await db.run(insertUsage, {
       id: Bun.randomUUIDv7(),
       workspace_id: entry.workspaceId,
       user_id: entry.userId,
