@@ -1,11 +1,7 @@
 // Query jobs end to end: a trivial job's submit → succeeded latency as a client polling its status
 // sees it, and the sustained rate of jobs finished with two query slots.
 import { startTestApp } from '../test/support/test-app';
-import { createVerifiedUser } from '../test/support/accounts';
-import { createWorkspace } from '../test/support/workspaces';
-import { startHttpServer } from '../src/api/server';
-import { freePort } from '../src/process/ports';
-import { namedQuery } from '../src/store/named-query';
+import { openBenchWorkspace } from './bench-workspace';
 import { median, percentile, report } from './support';
 
 const latencyRuns = 100;
@@ -14,20 +10,8 @@ const pollMs = 5;
 // Hundreds of clients polling every 5 ms would measure the polling; they poll as a dashboard would.
 const sustainedPollMs = 1_000;
 
-// A plan whose per-minute limit the benchmark cannot reach: the limit check still runs on every submission.
-const benchPlan = namedQuery<Record<never, never>>(
-  'bench.plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order)
-   VALUES ('bench', 'Bench', 0, 1000000, 1000000, 1, NULL, 1099511627776, 5.00, 1, 100) ON CONFLICT (id) DO NOTHING`,
-);
-const usePlan = namedQuery<{ id: string }>('bench.use_plan', "UPDATE workspaces SET plan_id = 'bench' WHERE id = :id");
-
 const t = await startTestApp('local', { worker: true, env: { QUERY_JOB_CONCURRENCY: '2', LOG_LEVEL: 'warn' } });
-const user = await createVerifiedUser(t, 'bench');
-const workspace = await createWorkspace(t, user, 'bench');
-await t.infra.store.run(benchPlan, {});
-await t.infra.store.run(usePlan, { id: workspace.id });
-const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
+const { user, workspace, server } = await openBenchWorkspace(t, 'bench');
 const headers = { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` };
 
 async function submit(sql: string): Promise<string> {

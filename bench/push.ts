@@ -2,11 +2,8 @@
 // table, in one run; then many small pushes and a scan, before and after maintenance.
 import { startTestApp } from '../test/support/test-app';
 import { runQuery } from '../test/support/lake';
-import { createVerifiedUser } from '../test/support/accounts';
-import { createWorkspace } from '../test/support/workspaces';
-import { startHttpServer } from '../src/api/server';
 import { runMaintenance } from '../src/engine/maintenance/run-maintenance';
-import { freePort } from '../src/process/ports';
+import { openBenchWorkspace } from './bench-workspace';
 import { median, report, timed } from './support';
 
 const rows = 100_000;
@@ -17,9 +14,7 @@ const records = Array.from({ length: rows }, (_, i) => ({
 }));
 
 const t = await startTestApp('local');
-const user = await createVerifiedUser(t, 'bench');
-const workspace = await createWorkspace(t, user, 'bench');
-const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
+const { user, workspace, server } = await openBenchWorkspace(t, 'bench');
 
 const http: number[] = [];
 for (let run = 0; run < runs; run++) {

@@ -2,24 +2,12 @@
 // usage record) against the same statement on an in-process DuckDB: what the service adds.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp } from '../test/support/test-app';
-import { createVerifiedUser } from '../test/support/accounts';
-import { createWorkspace } from '../test/support/workspaces';
 import { bodyOf } from '../test/support/http';
-import { startHttpServer } from '../src/api/server';
-import { freePort } from '../src/process/ports';
-import { namedQuery } from '../src/store/named-query';
+import { openBenchWorkspace } from './bench-workspace';
 import { median, percentile, report } from './support';
 
 const runs = 500;
 const warmup = 50;
-
-// A plan whose per-minute limit the benchmark cannot reach: the limit check still runs on every query.
-const benchPlan = namedQuery<Record<never, never>>(
-  'bench.plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order)
-   VALUES ('bench', 'Bench', 0, 1000000, 1000000, 1, NULL, 1099511627776, 5.00, 1, 100) ON CONFLICT (id) DO NOTHING`,
-);
-const usePlan = namedQuery<{ id: string }>('bench.use_plan', "UPDATE workspaces SET plan_id = 'bench' WHERE id = :id");
 
 async function latencies(work: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await work();
@@ -37,12 +25,8 @@ const connection = await instance.connect();
 const raw = await latencies(() => connection.runAndReadAll('SELECT 1'));
 
 const t = await startTestApp('local');
-const user = await createVerifiedUser(t, 'bench');
-const workspace = await createWorkspace(t, user, 'bench');
-await t.infra.store.run(benchPlan, {});
-await t.infra.store.run(usePlan, { id: workspace.id });
+const { user, workspace, server } = await openBenchWorkspace(t, 'bench');
 const key = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'bench' }, token: user.accessToken }))).key as string;
-const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
 const body = JSON.stringify({ sql: 'SELECT 1', workspace_id: workspace.id });
 const oxbow = await latencies(async () => {
   const response = await fetch(`${server.url}/api/v1/execute`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-api-key': key } });

@@ -1,18 +1,12 @@
 import type { Config } from '../../src/config';
-import { startHttpServer } from '../../src/api/server';
-import { freePort } from '../../src/process/ports';
-import { namedQuery } from '../../src/store/named-query';
-import { createVerifiedUser } from '../../test/support/accounts';
 import { startTestApp } from '../../test/support/test-app';
-import { createWorkspace } from '../../test/support/workspaces';
+import { openBenchWorkspace } from '../bench-workspace';
 import { tpchTables, type TpchData } from './generate';
 import { loadIntoLake } from './lake-load';
 import type { QueryEngine } from './measure';
 import { toRows } from './results';
 
 const schema = 'tpch';
-// Business allows 100 queries a minute: the warm-up and timed runs of 22 queries stay under it.
-const useBusinessPlan = namedQuery<{ id: string }>('bench.tpch.use_business_plan', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 // A table name right after FROM, JOIN or a comma: the texts also use `nation` as a column alias
 // (`n_name AS nation`, `GROUP BY nation`), which no comma or FROM precedes.
 const tableReference = new RegExp(`(\\b(?:FROM|JOIN)\\s+|,\\s*)(${tpchTables.join('|')})\\b`, 'gi');
@@ -28,14 +22,11 @@ export function lakeSql(sql: string): string {
  */
 export async function openOxbow(data: TpchData): Promise<QueryEngine & { loadMs: number; config: Config; workspaceId: string }> {
   const t = await startTestApp('local');
-  const user = await createVerifiedUser(t, 'tpch');
-  const workspace = await createWorkspace(t, user, 'tpch');
-  await t.infra.store.run(useBusinessPlan, { id: workspace.id });
+  const { user, workspace, server } = await openBenchWorkspace(t, 'tpch');
   await t.services.engine.engines.release(workspace.id);
   const loadStartedAt = performance.now();
   await loadIntoLake(t.backend.config, workspace.id, schema, data);
   const loadMs = performance.now() - loadStartedAt;
-  const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` };
   return {
     name: 'Oxbow',

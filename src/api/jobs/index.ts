@@ -2,10 +2,11 @@ import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { authentication } from '../plugins/authentication';
 import { queryInteger } from '../query-params';
+import { resultFormat } from '../query/model';
 
 const tags = ['Query jobs'];
 const status = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
-const format = t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], {
+const format = resultFormat({
   description: 'How result pages are given: json (`rows`, arrays), objects (`data`) or csv (`csv`, RFC 4180 text with a header row)',
 });
 const jobParams = t.Object({ job_id: t.String({ format: 'uuid' }) });
@@ -80,7 +81,7 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       query: t.Object({
         offset: t.Optional(queryInteger('offset', { minimum: 0, default: 0 })),
         limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 10_000, default: 1_000 })),
-        format: t.Optional(t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], { description: "Overrides the job's format for this page" })),
+        format: t.Optional(resultFormat({ description: "Overrides the job's format for this page" })),
       }),
       response: models.JobStatusResponse,
       detail: { tags, summary: "A job's status, progress or error, and a page of its result" },

@@ -1,7 +1,9 @@
 import { t } from 'elysia';
 
 const sql = t.String({ minLength: 1, maxLength: 1_000_000, description: 'One read statement; Postgres-compatible SQL is translated to DuckDB' });
-const format = t.Optional(t.Union([t.Literal('json'), t.Literal('csv'), t.Literal('objects')], { default: 'json' }));
+/** The result formats of queries and query jobs. */
+export const resultFormat = (options: { default?: string; description?: string } = {}) => t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], options);
+const format = t.Optional(resultFormat({ default: 'json' }));
 const metadata = t.Object({ bytes_scanned: t.Integer(), cost_eur: t.Number(), cpu_ms: t.Integer() });
 
 export const queryModels = {
