@@ -7,6 +7,7 @@ import { IdempotencyStore } from '../idempotency/idempotency-store';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
 import { PushService } from './push/push-service';
+import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
 import { SqlParser } from './sql/sql-parser';
@@ -40,6 +41,6 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
     push: new PushService(engines, deps.store, new IdempotencyStore(deps.store, deps.clock), deps.clock),
-    queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate)),
+    queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate), new DirectScans(parser)),
   };
 }

@@ -12,6 +12,8 @@ import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
 
 export const lakeAlias = 'lake';
+/** The read connections' default catalog: the instance's own empty in-memory database. */
+export const readDefaultCatalog = 'memory';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
@@ -76,9 +78,15 @@ export class WorkspaceEngine {
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
-        await connection.run(`USE ${lakeAlias}`);
         await connection.run("SET TimeZone = 'UTC'");
-        if (index >= writeConnections) profiles.set(connection, await enableProfiling(connection, join(profileDir, `profile-${index}.json`)));
+        if (index < writeConnections) {
+          await connection.run(`USE ${lakeAlias}`);
+        } else {
+          // Reads name the lake in every table reference (see planTableScans): with the lake as the
+          // default catalog, each function and type a query names would start a DuckLake transaction.
+          await connection.run(`USE ${readDefaultCatalog}`);
+          profiles.set(connection, await enableProfiling(connection, join(profileDir, `profile-${index}.json`)));
+        }
       }
       await lockDown(connections[0]!, [workspaceDataPath(options.location), `${tempDir}/`, `${profileDir}/`]);
     } catch (error) {

@@ -24,8 +24,7 @@ export interface KnownTables {
  * scalar function exposes the server. Returns the lake tables it reads.
  */
 export function checkQuery(root: AstNode, tables: KnownTables): LakeTableRef[] {
-  const cteNames = new Set<string>();
-  collectCteNames(root, cteNames);
+  const cteNames = cteNamesOf(root);
   const refs: LakeTableRef[] = [];
   visit(root, (node) => {
     switch (node.type) {
@@ -50,26 +49,30 @@ export function checkQuery(root: AstNode, tables: KnownTables): LakeTableRef[] {
 
 /** The `schema.table` names a query reads (CTE names excluded), to resolve before checking. */
 export function wantedTableNames(root: AstNode): string[] {
-  const cteNames = new Set<string>();
-  collectCteNames(root, cteNames);
+  const cteNames = cteNamesOf(root);
   const names: string[] = [];
   visit(root, (node) => {
-    if (node.type !== 'BASE_TABLE') return;
-    const schema = String(node.schema_name ?? '').toLowerCase();
-    const table = String(node.table_name ?? '').toLowerCase();
-    if (!node.catalog_name && !schema && cteNames.has(table)) return;
-    names.push(`${schema || 'main'}.${table}`);
+    const name = node.type === 'BASE_TABLE' ? tableRefName(node, cteNames) : undefined;
+    if (name) names.push(name.qualified);
   });
   return names;
 }
 
-function checkTableRef(node: AstNode, cteNames: Set<string>, tables: KnownTables, refs: LakeTableRef[]): void {
+/** What a table reference names: undefined for a CTE's name, else `schema.table` and its catalog, lower-case. */
+export function tableRefName(node: AstNode, cteNames: Set<string>): { catalog: string; qualified: string; historical: boolean } | undefined {
   const catalog = String(node.catalog_name ?? '').toLowerCase();
   const schema = String(node.schema_name ?? '').toLowerCase();
   const table = String(node.table_name ?? '').toLowerCase();
-  if (!catalog && !schema && cteNames.has(table)) return;
-  const historical = node.at_clause !== null && node.at_clause !== undefined;
-  const qualified = `${schema || 'main'}.${table}`;
+  if (!catalog && !schema && cteNames.has(table)) return undefined;
+  return { catalog, qualified: `${schema || 'main'}.${table}`, historical: node.at_clause !== null && node.at_clause !== undefined };
+}
+
+function checkTableRef(node: AstNode, cteNames: Set<string>, tables: KnownTables, refs: LakeTableRef[]): void {
+  const name = tableRefName(node, cteNames);
+  if (!name) return;
+  const { catalog, qualified, historical } = name;
+  const schema = String(node.schema_name ?? '').toLowerCase();
+  const table = String(node.table_name ?? '').toLowerCase();
   const known = historical ? tables.ever : tables.live;
   if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
     const shown = [catalog, schema, table].filter(Boolean).join('.');
@@ -104,11 +107,14 @@ function checkFunction(node: AstNode): void {
   }
 }
 
-function collectCteNames(root: AstNode, names: Set<string>): void {
+/** Every CTE name anywhere in the query, lower-case: a bare table name equal to one is never a lake table. */
+export function cteNamesOf(root: AstNode): Set<string> {
+  const names = new Set<string>();
   visit(root, (node) => {
     const map = (node.cte_map as AstNode | undefined)?.map;
     if (Array.isArray(map)) for (const entry of map) names.add(String((entry as AstNode).key).toLowerCase());
   });
+  return names;
 }
 
 /** Every object node of the tree, depth first: nothing nested can hide from the checks. */

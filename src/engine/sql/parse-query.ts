@@ -26,7 +26,7 @@ export type SqlSerializer = (sql: string) => Promise<string>;
  * Only a single read statement passes: the serializer refuses every statement that is not a query.
  */
 export async function parseQuery(serialize: SqlSerializer, sql: string, translated = false): Promise<AstNode> {
-  const parsed = JSON.parse(await serialize(sql)) as SerializedSql;
+  const parsed = parseExactly(await serialize(sql)) as SerializedSql;
   if (parsed.error) {
     if (parsed.error_type === 'parser') {
       const where = positionHint(sql, Number(parsed.position ?? Number.NaN));
@@ -43,6 +43,27 @@ export async function parseQuery(serialize: SqlSerializer, sql: string, translat
     throw new AppError('STATEMENT_NOT_ALLOWED', statements.length === 0 ? 'The request holds no statement' : 'Send one statement per request');
   }
   return statements[0]!.node;
+}
+
+/** JSON.parse with the reviver's access to each value's source text (ES2026, in Bun), and its counterpart for writing. */
+interface JsonWithSource {
+  parse(text: string, reviver: (key: string, value: unknown, context: { source?: string }) => unknown): unknown;
+  rawJSON(text: string): unknown;
+  isRawJSON(value: unknown): boolean;
+}
+const json = JSON as unknown as JsonWithSource;
+
+/**
+ * Parses the tree keeping every number exactly as DuckDB wrote it (unset locations are 2^64 - 1, and
+ * constants may be integers past 2^53), so that a rewritten tree can be written back unchanged.
+ */
+function parseExactly(text: string): unknown {
+  return json.parse(text, (_key, value, context) => (typeof value === 'number' && context.source !== undefined && context.source !== String(value) ? json.rawJSON(context.source) : value));
+}
+
+/** A number of the tree kept as its source text (see parseExactly): a leaf, to copy as it is. */
+export function isExactNumber(value: unknown): boolean {
+  return json.isRawJSON(value);
 }
 
 /** "line 2, column 14" plus the line with a caret under the position. */

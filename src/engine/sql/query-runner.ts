@@ -1,11 +1,12 @@
 import { DuckDBTypeId, type DuckDBConnection, type DuckDBResult, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
 import type { EngineManager } from '../engine-manager';
-import type { WorkspaceEngine } from '../workspace-engine';
+import { lakeAlias, readDefaultCatalog, type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
+import type { DirectScans, PlannedQuery } from './direct-scans';
 import { jsonValueConverter, type JsonValue } from './encode-values';
 import { mapDuckDBError } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
@@ -72,6 +73,7 @@ export class QueryRunner {
   constructor(
     private readonly engines: EngineManager,
     private readonly analyzer: QueryAnalyzer,
+    private readonly directScans: DirectScans,
   ) {}
 
   async estimate(workspaceId: string, userSql: string): Promise<Compiled> {
@@ -79,14 +81,14 @@ export class QueryRunner {
   }
 
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, sql, compiled) => {
+    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, { sql, readsLake }) => {
       const execute = async (): Promise<Executed> => {
         const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
         // Before the transaction ends, whose own profile replaces the query's.
         return { ...read, profile: profileOf(engine, connection) };
       };
-      // Without lake tables there is nothing to bind again, and the transaction would only cost time.
-      return compiled.tables.length > 0 ? inReadTransaction(connection, execute) : execute();
+      // Without DuckLake in the query there is nothing to bind again, and the transaction would only cost time.
+      return readsLake ? inReadTransaction(connection, execute) : execute();
     });
   }
 
@@ -96,7 +98,7 @@ export class QueryRunner {
    * in it can reach the wrapper.
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, sql) => {
+    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, { sql }) => {
       const onAbort = () => connection.interrupt();
       options.signal?.addEventListener('abort', onAbort);
       const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progress.percentage) / 100), 1_000);
@@ -123,24 +125,28 @@ export class QueryRunner {
   }
 
   /**
-   * Compiles the query, holds its estimate against the scan limit, runs it and measures it: CPU time
-   * and the files it actually read from its profile. DuckDB's errors become the documented codes.
+   * Compiles the query, holds its estimate against the scan limit, plans its scans, runs it and
+   * measures it: CPU time and the files it actually read from its profile. DuckDB's errors become the
+   * documented codes.
    */
   private measured(
     workspaceId: string,
     userSql: string,
     scanLimitBytes: number | undefined,
-    execute: (engine: WorkspaceEngine, connection: DuckDBConnection, sql: string, compiled: Compiled) => Promise<Executed>,
+    execute: (engine: WorkspaceEngine, connection: DuckDBConnection, planned: PlannedQuery) => Promise<Executed>,
   ): Promise<RunOutcome> {
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
         const startedAt = performance.now();
-        const { compiled, sizer, sql } = await this.compile(engine, connection, userSql);
+        const { compiled, sizer, sql, ast } = await this.compile(engine, connection, userSql);
         assertWithinScanLimit(compiled.estimate.bytes, scanLimitBytes);
+        let planned: PlannedQuery | undefined;
         try {
-          const { columns, rowCount, profile } = await execute(engine, connection, sql, compiled);
+          planned = await this.directScans.plan(engine, connection, { sql, ast }, compiled.tables);
+          const { columns, rowCount, profile } = await execute(engine, connection, planned);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
-        } catch (error) {
+        } catch (thrown) {
+          const error = planned && planned.sql !== sql ? ((await bindErrorOf(connection, sql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
           throw await mapDuckDBError(error, {
@@ -157,7 +163,26 @@ export class QueryRunner {
     const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
     const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
-    return { sql, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, ast, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+  }
+}
+
+/**
+ * A query whose scans were planned runs as rewritten text, so DuckDB's message about a mistake in it
+ * quotes that text; preparing the query as written gives the message about the user's own words.
+ * Undefined when it prepares (the failure came while running) or the failure was no DuckDB error.
+ */
+async function bindErrorOf(connection: DuckDBConnection, sql: string, thrown: unknown): Promise<unknown> {
+  if (thrown instanceof AppError || /Interrupt/i.test(String(thrown))) return undefined;
+  // As written, the query names the lake's tables without the lake's name.
+  await connection.run(`USE ${lakeAlias}`);
+  try {
+    (await connection.prepare(sql)).destroySync();
+    return undefined;
+  } catch (error) {
+    return error;
+  } finally {
+    await connection.run(`USE ${readDefaultCatalog}`);
   }
 }
 

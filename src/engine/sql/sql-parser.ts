@@ -2,25 +2,35 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } f
 import { ConnectionPool } from '../connection-pool';
 import { parseQuery, serializeSqlStatement, type AstNode, type SqlSerializer } from './parse-query';
 
-/** A connection with the serializing statement prepared on it, which halves the cost of a parse. */
+/** Writes a parse tree back as SQL text. */
+const deserializeSqlStatement = 'SELECT system.main.json_deserialize_sql($1::JSON)';
+
+/** A connection with the (de)serializing statements prepared on it, which halves the cost of a parse. */
 class SerializingConnection {
   private constructor(
     private readonly connection: DuckDBConnection,
-    private readonly statement: DuckDBPreparedStatement,
+    private readonly serializing: DuckDBPreparedStatement,
+    private readonly deserializing: DuckDBPreparedStatement,
   ) {}
 
   static async open(instance: DuckDBInstance): Promise<SerializingConnection> {
     const connection = await instance.connect();
-    return new SerializingConnection(connection, await connection.prepare(serializeSqlStatement));
+    return new SerializingConnection(connection, await connection.prepare(serializeSqlStatement), await connection.prepare(deserializeSqlStatement));
   }
 
   readonly serialize: SqlSerializer = async (sql) => {
-    this.statement.bindVarchar(1, sql);
-    return String((await this.statement.runAndReadAll()).getRows()[0]?.[0]);
+    this.serializing.bindVarchar(1, sql);
+    return String((await this.serializing.runAndReadAll()).getRows()[0]?.[0]);
   };
 
+  async deserialize(node: AstNode): Promise<string> {
+    this.deserializing.bindVarchar(1, JSON.stringify({ error: false, statements: [{ node, named_param_map: [] }] }));
+    return String((await this.deserializing.runAndReadAll()).getRows()[0]?.[0]);
+  }
+
   closeSync(): void {
-    this.statement.destroySync();
+    this.serializing.destroySync();
+    this.deserializing.destroySync();
     this.connection.closeSync();
   }
 }
@@ -37,6 +47,12 @@ export class SqlParser {
   async parse(sql: string, translated: boolean): Promise<AstNode> {
     const { pool } = await this.open();
     return pool.use((connection) => parseQuery(connection.serialize, sql, translated));
+  }
+
+  /** The SQL text of a (rewritten) parse tree, as DuckDB writes it. */
+  async unparse(node: AstNode): Promise<string> {
+    const { pool } = await this.open();
+    return pool.use((connection) => connection.deserialize(node));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,180 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { namedQuery } from '../../store/named-query';
+import { workspaceDataPath } from '../catalog-attachment';
+import { sqlIdentifier, sqlString } from '../sql-literals';
+import { lakeAlias, type WorkspaceEngine } from '../workspace-engine';
+import type { LakeTableRef } from './check-query';
+import type { AstNode } from './parse-query';
+import { planTableScans } from './scan-rewrite';
+import type { SqlParser } from './sql-parser';
+
+/** Rewritten texts kept per workspace and snapshot. */
+const rewrittenCapacity = 500;
+
+type CatalogNumber = number | string | bigint;
+type CatalogFlag = boolean | number | string;
+
+const currentSnapshot = namedQuery<Record<never, never>, { snapshot_id: CatalogNumber; schema_version: CatalogNumber }>(
+  'ducklake.current_snapshot',
+  `SELECT snapshot_id, schema_version FROM {catalog}.ducklake_snapshot
+   WHERE snapshot_id = (SELECT max(snapshot_id) FROM {catalog}.ducklake_snapshot)`,
+);
+
+/**
+ * The table as of the snapshot, and whether anything makes its files differ from its rows: live delete
+ * files, a column added, dropped, renamed or retyped since the table was created (older files then
+ * hold other columns), partitioning, or rows inlined into the catalog.
+ */
+const tableAtSnapshot = namedQuery<
+  { snapshot: number; schema: string; table: string },
+  { table_id: CatalogNumber; schema_path: string; schema_path_is_relative: CatalogFlag; table_path: string; table_path_is_relative: CatalogFlag; changed: CatalogNumber }
+>(
+  'ducklake.table_at_snapshot',
+  `SELECT t.table_id, s.path AS schema_path, s.path_is_relative AS schema_path_is_relative, t.path AS table_path, t.path_is_relative AS table_path_is_relative,
+          CASE WHEN EXISTS (SELECT 1 FROM {catalog}.ducklake_delete_file d
+                            WHERE d.table_id = t.table_id AND d.begin_snapshot <= :snapshot AND (d.end_snapshot IS NULL OR d.end_snapshot > :snapshot))
+                 OR EXISTS (SELECT 1 FROM {catalog}.ducklake_column c
+                            WHERE c.table_id = t.table_id AND (c.end_snapshot IS NOT NULL OR c.begin_snapshot <> t.begin_snapshot))
+                 OR EXISTS (SELECT 1 FROM {catalog}.ducklake_partition_info p WHERE p.table_id = t.table_id)
+                 OR EXISTS (SELECT 1 FROM {catalog}.ducklake_inlined_data_tables i WHERE i.table_id = t.table_id)
+               THEN 1 ELSE 0 END AS changed
+   FROM {catalog}.ducklake_schema s
+   JOIN {catalog}.ducklake_table t ON t.schema_id = s.schema_id
+   WHERE lower(s.schema_name) = :schema AND lower(t.table_name) = :table
+     AND s.begin_snapshot <= :snapshot AND (s.end_snapshot IS NULL OR s.end_snapshot > :snapshot)
+     AND t.begin_snapshot <= :snapshot AND (t.end_snapshot IS NULL OR t.end_snapshot > :snapshot)`,
+);
+
+/** The table's data files as of the snapshot (two tell enough); `plain` when DuckLake reads the file as it is (no key, no name mapping, no partition). */
+const filesAtSnapshot = namedQuery<{ snapshot: number; table_id: number }, { path: string; path_is_relative: CatalogFlag; plain: CatalogNumber }>(
+  'ducklake.files_at_snapshot',
+  `SELECT f.path, f.path_is_relative,
+          CASE WHEN f.encryption_key IS NULL AND f.mapping_id IS NULL AND f.partition_id IS NULL THEN 1 ELSE 0 END AS plain
+   FROM {catalog}.ducklake_data_file f
+   WHERE f.table_id = :table_id AND f.begin_snapshot <= :snapshot AND (f.end_snapshot IS NULL OR f.end_snapshot > :snapshot)
+   ORDER BY f.data_file_id
+   LIMIT 2`,
+);
+
+export interface PlannedQuery {
+  /** The SQL to run: the query with every table it can read directly swapped for a scan of its files. */
+  sql: string;
+  /** Whether the query still reads through DuckLake (time travel, or a table it has to read itself). */
+  readsLake: boolean;
+}
+
+/** One workspace's plans, valid for one snapshot of its catalog. */
+interface WorkspacePlans {
+  snapshot: number;
+  /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
+  scans: Map<string, Promise<AstNode | null>>;
+  rewritten: Map<string, Promise<PlannedQuery>>;
+  /** Per `table_id@schema_version`: the table's columns when its file reads back with its own names and types, else null. */
+  fileColumns: Map<string, Promise<string[] | null>>;
+}
+
+/**
+ * DuckLake reads its catalog again for every table a query scans (the snapshot, then each table's
+ * files and their statistics, through the catalog database's scanner): 5 to 10 ms a scan, a fifth
+ * of a typical analytical query. When a table's rows are exactly one data file (no deletes, no
+ * schema change since it was created, no partitioning, nothing inlined), its scan can read that file
+ * directly, as DuckLake itself would: the file comes from the catalog's own driver, once per snapshot,
+ * and the scan is a subquery naming the table's columns, so nothing else of the file is reachable.
+ * Time travel and every other table stay with DuckLake.
+ */
+export class DirectScans {
+  private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
+
+  constructor(private readonly parser: SqlParser) {}
+
+  async plan(engine: WorkspaceEngine, connection: DuckDBConnection, query: { sql: string; ast: AstNode }, tables: LakeTableRef[]): Promise<PlannedQuery> {
+    if (tables.length === 0) return { sql: query.sql, readsLake: false };
+    const [snapshot] = await engine.catalog.all(currentSnapshot, {});
+    const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1));
+    let planned = plans.rewritten.get(query.sql);
+    if (!planned) {
+      planned = this.rewrite(engine, connection, plans, Number(snapshot?.schema_version ?? -1), query, tables);
+      plans.rewritten.set(query.sql, planned);
+      if (plans.rewritten.size > rewrittenCapacity) plans.rewritten.delete(plans.rewritten.keys().next().value!);
+      // A failure is not kept: the next query tries again.
+      planned.catch(() => plans.rewritten.delete(query.sql));
+    }
+    return planned;
+  }
+
+  private plansAt(engine: WorkspaceEngine, snapshot: number): WorkspacePlans {
+    const current = this.plans.get(engine);
+    if (current?.snapshot === snapshot) return current;
+    // Column types only change with the schema version, so those checks outlive the snapshot.
+    const fileColumns = current && current.fileColumns.size < rewrittenCapacity ? current.fileColumns : new Map<string, Promise<string[] | null>>();
+    const plans: WorkspacePlans = { snapshot, scans: new Map(), rewritten: new Map(), fileColumns };
+    this.plans.set(engine, plans);
+    return plans;
+  }
+
+  private async rewrite(
+    engine: WorkspaceEngine,
+    connection: DuckDBConnection,
+    plans: WorkspacePlans,
+    schemaVersion: number,
+    query: { sql: string; ast: AstNode },
+    tables: LakeTableRef[],
+  ): Promise<PlannedQuery> {
+    const scans = new Map<string, AstNode | null>();
+    for (const ref of tables.filter((table) => !table.historical)) {
+      const name = `${ref.schema}.${ref.table}`;
+      if (scans.has(name)) continue;
+      let scan = plans.scans.get(name);
+      if (!scan) {
+        scan = this.directScan(engine, connection, plans, schemaVersion, ref);
+        plans.scans.set(name, scan);
+      }
+      scans.set(name, await scan);
+    }
+    const { tree, readsLake } = planTableScans(query.ast, (name) => scans.get(name) ?? undefined);
+    return { sql: await this.parser.unparse(tree), readsLake };
+  }
+
+  /** The subquery reading the table's file, or null when only DuckLake reads the table right. */
+  private async directScan(engine: WorkspaceEngine, connection: DuckDBConnection, plans: WorkspacePlans, schemaVersion: number, ref: LakeTableRef): Promise<AstNode | null> {
+    const { snapshot } = plans;
+    const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
+    if (!table || Number(table.changed) !== 0) return null;
+    const tableId = Number(table.table_id);
+    const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId });
+    // Only a table held in one file: DuckLake skips whole files by their statistics before opening
+    // them, which a scan of several files would not, and a query is billed for the files it opens.
+    const [file] = files;
+    if (files.length !== 1 || Number(file!.plain) !== 1) return null;
+    const schemaPath = isTrue(table.schema_path_is_relative) ? `${workspaceDataPath(engine.location)}${table.schema_path}` : table.schema_path;
+    const tablePath = isTrue(table.table_path_is_relative) ? `${schemaPath}${table.table_path}` : table.table_path;
+    const path = isTrue(file!.path_is_relative) ? `${tablePath}${file!.path}` : file!.path;
+    const columnsKey = `${tableId}@${schemaVersion}`;
+    let fileColumns = plans.fileColumns.get(columnsKey);
+    if (!fileColumns) {
+      fileColumns = columnsReadBack(connection, ref, path);
+      plans.fileColumns.set(columnsKey, fileColumns);
+    }
+    const columns = await fileColumns;
+    if (!columns) return null;
+    const read = `SELECT ${columns.map(sqlIdentifier).join(', ')} FROM system.main.read_parquet(${sqlString(path)})`;
+    const parsed = await this.parser.parse(`SELECT * FROM (${read}) AS scan`, false);
+    return parsed.from_table as AstNode;
+  }
+}
+
+/**
+ * The table's column names when its file reads back with exactly the table's columns, names
+ * and types in order (else null): a type that Parquet cannot hold as DuckDB declares it is left to DuckLake.
+ */
+async function columnsReadBack(connection: DuckDBConnection, ref: LakeTableRef, file: string): Promise<string[] | null> {
+  const describe = async (relation: string) => (await connection.runAndReadAll(`DESCRIBE ${relation}`)).getRows().map(([name, type]) => [String(name), String(type)] as const);
+  const declared = await describe(`${lakeAlias}.${sqlIdentifier(ref.schema)}.${sqlIdentifier(ref.table)}`);
+  const stored = await describe(`SELECT * FROM system.main.read_parquet(${sqlString(file)})`);
+  const same = declared.length === stored.length && declared.every(([name, type], index) => stored[index]![0] === name && stored[index]![1] === type);
+  return same ? declared.map(([name]) => name) : null;
+}
+
+function isTrue(flag: CatalogFlag): boolean {
+  return flag === true || flag === 't' || Number(flag) === 1;
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { backends } from '../../support/backends';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createWorkspace } from '../../support/workspaces';
+import { bodyOf } from '../../support/http';
+import { pushOk, query, runQuery } from '../../support/lake';
+import { checkQuery, wantedTableNames } from '../../../src/engine/sql/check-query';
+import { DirectScans } from '../../../src/engine/sql/direct-scans';
+
+for (const backend of backends) {
+  describe(`direct scans on ${backend}`, () => {
+    let t: TestApp;
+    let user: TestUser;
+    let workspaceId: string;
+
+    /** How the query path would run `sql` now: the text it runs and whether DuckLake still reads. */
+    const plan = (sql: string) =>
+      t.services.engine.engines.with(workspaceId, (engine) =>
+        engine.read(async (connection) => {
+          const ast = await t.services.engine.parser.parse(sql, false);
+          const known = await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTableNames(ast), sql.includes(' AT ('));
+          return new DirectScans(t.services.engine.parser).plan(engine, connection, { sql, ast }, checkQuery(ast, known));
+        }),
+      );
+
+    beforeAll(async () => {
+      t = await startTestApp(backend);
+      user = await createVerifiedUser(t, 'direct');
+      workspaceId = (await createWorkspace(t, user)).id;
+      await pushOk(t, workspaceId, user, {
+        table: 'shop.orders',
+        records: [
+          { id: 1, customer: 'ada', amount: 12.5, placed: '2026-01-02T03:04:05Z', tags: ['a', 'b'] },
+          { id: 2, customer: 'bob', amount: 7.25, placed: '2026-02-03T04:05:06Z', tags: [] },
+          { id: 3, customer: 'ada', amount: null, placed: '2026-03-04T05:06:07Z', tags: ['c'] },
+        ],
+      });
+      await pushOk(t, workspaceId, user, { table: 'shop.customers', records: [{ name: 'ada', city: 'Paris' }, { name: 'bob', city: 'Oslo' }] });
+    });
+    afterAll(() => t.stop());
+
+    test("a table held in one file is read from that file, and answers exactly as DuckLake's scan", async () => {
+      const sql = 'SELECT o.customer, sum(o.amount) AS total, max(c.city) AS city FROM shop.orders o JOIN shop.customers AS c ON c.name = o.customer GROUP BY ALL ORDER BY 1';
+      const planned = await plan(sql);
+      expect(planned.readsLake).toBe(false);
+      expect(planned.sql).toContain('read_parquet');
+      expect(await query(t, workspaceId, sql)).toEqual([
+        { customer: 'ada', total: 12.5, city: 'Paris' },
+        { customer: 'bob', total: 7.25, city: 'Oslo' },
+      ]);
+      // Column order, names and types are the table's, under every form of reference.
+      const star = await runQuery(t, workspaceId, 'SELECT * FROM shop.orders ORDER BY id');
+      expect(star.outcome.columns.map((column) => `${column.name} ${column.type}`)).toEqual(['id BIGINT', 'customer VARCHAR', 'amount DOUBLE', 'placed TIMESTAMP WITH TIME ZONE', 'tags JSON']);
+      expect(star.rows[0]).toEqual({ id: 1, customer: 'ada', amount: 12.5, placed: '2026-01-02T03:04:05.000Z', tags: ['a', 'b'] });
+      expect(await query(t, workspaceId, 'SELECT x.a, x.b FROM shop.customers AS x(a, b) ORDER BY a')).toEqual([{ a: 'ada', b: 'Paris' }, { a: 'bob', b: 'Oslo' }]);
+      expect(await query(t, workspaceId, 'SELECT customers.city FROM shop.customers WHERE customers.name = $$bob$$')).toEqual([{ city: 'Oslo' }]);
+      expect(await query(t, workspaceId, 'WITH orders AS (SELECT 42 AS id) SELECT id FROM orders')).toEqual([{ id: 42 }]);
+      expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.orders a, shop.orders b')).toEqual([{ n: 9 }]);
+    });
+
+    test('constants survive the rewrite exactly; file paths and file columns stay out of reach', async () => {
+      const [row] = await query(t, workspaceId, 'SELECT 9007199254740993 AS big, 60.0 AS sixty, 1e-7 AS small, 18446744073709551615 AS u, count(*) AS n FROM shop.orders');
+      expect(row).toEqual({ big: '9007199254740993', sixty: 60, small: 1e-7, u: '18446744073709551615', n: 3 });
+      for (const column of ['filename', 'file_row_number']) {
+        const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql: `SELECT ${column} FROM shop.orders` } });
+        expect(response.status).toBe(400);
+        const body = await response.text();
+        expect(body).toContain('UNDEFINED_COLUMN');
+        expect(body).not.toContain('read_parquet');
+        expect(body).not.toContain('.parquet');
+      }
+      // The hint quotes the query as written, not the rewritten one.
+      const errorOf = async (sql: string) => {
+        const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql } });
+        return (await bodyOf(response)).detail.error as { code: string; hint?: string };
+      };
+      expect(await errorOf('SELECT amount + nme FROM shop.orders')).toMatchObject({ code: 'UNDEFINED_COLUMN', hint: 'Did you mean "amount"?' });
+      const mistyped = await errorOf('SELECT sum(customer) FROM shop.orders');
+      expect(mistyped.code).toBe('QUERY_ERROR');
+      expect(mistyped.hint).toContain('SELECT sum(customer) FROM shop.orders');
+    });
+
+    test('a full direct scan is billed its estimate', async () => {
+      const full = await runQuery(t, workspaceId, 'SELECT * FROM shop.orders');
+      expect(full.outcome.bytesScanned).toBeGreaterThan(0);
+      expect(full.outcome.bytesScanned).toBe(full.outcome.estimate.bytes);
+    });
+
+    test('each new snapshot is planned again: a second file, deletes or a schema change hand the table back to DuckLake', async () => {
+      await pushOk(t, workspaceId, user, { table: 'main.growing', records: [{ id: 1 }] });
+      expect((await plan('SELECT * FROM growing')).readsLake).toBe(false);
+      await pushOk(t, workspaceId, user, { table: 'main.growing', records: [{ id: 2 }] });
+      expect((await plan('SELECT * FROM growing')).readsLake).toBe(true);
+      expect(await query(t, workspaceId, 'SELECT id FROM growing ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
+      // An overwrite leaves one file again, read directly, with the new rows.
+      await pushOk(t, workspaceId, user, { table: 'main.growing', mode: 'overwrite', records: [{ id: 3 }] });
+      expect((await plan('SELECT * FROM growing')).readsLake).toBe(false);
+      expect(await query(t, workspaceId, 'SELECT id FROM growing')).toEqual([{ id: 3 }]);
+
+      await pushOk(t, workspaceId, user, { table: 'main.keyed', primary_key: ['id'], records: [{ id: 1, v: 'a' }, { id: 2, v: 'b' }] });
+      await pushOk(t, workspaceId, user, { table: 'main.keyed', primary_key: ['id'], records: [{ id: 2, v: 'B' }] });
+      expect((await plan('SELECT * FROM keyed')).readsLake).toBe(true);
+      expect(await query(t, workspaceId, 'SELECT id, v FROM keyed ORDER BY id')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'B' }]);
+
+      await pushOk(t, workspaceId, user, { table: 'main.widening', records: [{ id: 1 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.widening', mode: 'overwrite', records: [{ id: 2, extra: 'x' }] });
+      expect((await plan('SELECT * FROM widening')).readsLake).toBe(true);
+      expect(await query(t, workspaceId, 'SELECT id, extra FROM widening')).toEqual([{ id: 2, extra: 'x' }]);
+    });
+
+    test('time travel stays with DuckLake while the live table beside it is read directly', async () => {
+      const planned = await plan('SELECT count(*) FROM shop.customers AT (VERSION => 3) JOIN shop.orders ON true');
+      expect(planned.readsLake).toBe(true);
+      expect(planned.sql).toContain('AT (VERSION => 3)');
+      expect(planned.sql).toContain('read_parquet');
+    });
+  });
+}
