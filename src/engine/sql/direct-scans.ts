@@ -94,10 +94,8 @@ export class DirectScans {
     let planned = plans.rewritten.get(query.sql);
     if (!planned) {
       planned = this.rewrite(engine, connection, plans, Number(snapshot?.schema_version ?? -1), query, tables);
-      plans.rewritten.set(query.sql, planned);
+      remember(plans.rewritten, query.sql, planned);
       if (plans.rewritten.size > rewrittenCapacity) plans.rewritten.delete(plans.rewritten.keys().next().value!);
-      // A failure is not kept: the next query tries again.
-      planned.catch(() => plans.rewritten.delete(query.sql));
     }
     return planned;
   }
@@ -127,7 +125,7 @@ export class DirectScans {
       let scan = plans.scans.get(name);
       if (!scan) {
         scan = this.directScan(engine, connection, plans, schemaVersion, ref);
-        plans.scans.set(name, scan);
+        remember(plans.scans, name, scan);
       }
       scans.set(name, await scan);
     }
@@ -153,7 +151,7 @@ export class DirectScans {
     let fileColumns = plans.fileColumns.get(columnsKey);
     if (!fileColumns) {
       fileColumns = columnsReadBack(connection, ref, path);
-      plans.fileColumns.set(columnsKey, fileColumns);
+      remember(plans.fileColumns, columnsKey, fileColumns);
     }
     const columns = await fileColumns;
     if (!columns) return null;
@@ -173,6 +171,14 @@ async function columnsReadBack(connection: DuckDBConnection, ref: LakeTableRef, 
   const stored = await describe(`SELECT * FROM system.main.read_parquet(${sqlString(file)})`);
   const same = declared.length === stored.length && declared.every(([name, type], index) => stored[index]![0] === name && stored[index]![1] === type);
   return same ? declared.map(([name]) => name) : null;
+}
+
+/** Keeps a pending answer for the queries that ask the same meanwhile; a failure is dropped, so the next query asks again. */
+function remember<T>(answers: Map<string, Promise<T>>, key: string, answer: Promise<T>): void {
+  answers.set(key, answer);
+  answer.catch(() => {
+    if (answers.get(key) === answer) answers.delete(key);
+  });
 }
 
 function isTrue(flag: CatalogFlag): boolean {
