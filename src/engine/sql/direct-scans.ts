@@ -5,7 +5,7 @@ import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias, type WorkspaceEngine } from '../workspace-engine';
 import type { LakeTableRef } from './check-query';
 import type { AstNode } from './parse-query';
-import { planTableScans } from './scan-rewrite';
+import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
 
 /** Rewritten texts kept per workspace and snapshot. */
@@ -84,6 +84,7 @@ interface WorkspacePlans {
  */
 export class DirectScans {
   private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
+  private tableSubquery: Promise<AstNode> | undefined;
 
   constructor(private readonly parser: SqlParser) {}
 
@@ -129,7 +130,8 @@ export class DirectScans {
       }
       scans.set(name, await scan);
     }
-    const { tree, readsLake } = planTableScans(query.ast, (name) => scans.get(name) ?? undefined);
+    this.tableSubquery ??= this.parser.parse(tableSubquerySql, false).then((parsed) => parsed.from_table as AstNode);
+    const { tree, readsLake } = planTableScans(query.ast, await this.tableSubquery, (name) => scans.get(name) ?? undefined);
     return { sql: await this.parser.unparse(tree), readsLake };
   }
 

@@ -2,16 +2,25 @@ import { lakeAlias } from '../workspace-engine';
 import { cteNamesOf, tableRefName } from './check-query';
 import { isExactNumber, type AstNode, type AstValue } from './parse-query';
 
+/** The SQL whose parse tree gives `planTableScans` the shape of a subquery over a table. */
+export const tableSubquerySql = `SELECT * FROM (SELECT * FROM ${lakeAlias}.main.t) AS t`;
+
 /**
- * The parse tree as the read connections run it. Their default catalog is not the lake (every name a
- * query binds would otherwise be looked up in DuckLake's catalog first, at the cost of reading it), so
- * each reference to a lake table is qualified with the lake's name; a live one that `directScanOf`
- * knows is swapped for the table reference it returns (a subquery), keeping the reference's alias,
- * column aliases and sample so that the rest of the query binds exactly as before. DESCRIBE and
- * SUMMARIZE keep the table itself: they show its constraints. `readsLake` when a reference stays
+ * The parse tree as the read connections run it. Each reference to a lake table becomes a subquery:
+ * one over the table's file when `directScanOf` knows one, else `SELECT *` of the table under the
+ * lake's name. The subquery keeps the reference's alias and column aliases, so the rest of the query
+ * binds as before, but offers only the table's own columns: DuckLake's virtual ones (`filename` holds
+ * the server's path) and those of the files stay out of reach. The lake's name is spelt out because
+ * the read connections' default catalog is not the lake: with it, every function and type a query
+ * names would be looked up in DuckLake's catalog first, at the cost of reading it. DESCRIBE and
+ * SUMMARIZE keep the table itself, which shows its constraints. `readsLake` when a reference stays
  * with DuckLake.
  */
-export function planTableScans(root: AstNode, directScanOf: (qualifiedName: string) => AstNode | undefined): { tree: AstNode; readsLake: boolean } {
+export function planTableScans(
+  root: AstNode,
+  tableSubquery: AstNode,
+  directScanOf: (qualifiedName: string) => AstNode | undefined,
+): { tree: AstNode; readsLake: boolean } {
   const cteNames = cteNamesOf(root);
   let readsLake = false;
   const rewrite = (value: AstValue, describing: boolean): AstValue => {
@@ -21,11 +30,12 @@ export function planTableScans(root: AstNode, directScanOf: (qualifiedName: stri
       const name = tableRefName(value, cteNames);
       if (!name) return value;
       const direct = name.historical || describing ? undefined : directScanOf(name.qualified);
-      if (!direct) {
-        readsLake = true;
-        return { ...value, catalog_name: lakeAlias };
-      }
-      return { ...direct, alias: value.alias || String(value.table_name), column_name_alias: value.column_name_alias ?? [], sample: value.sample ?? null };
+      const reference = { alias: value.alias || String(value.table_name), column_name_alias: value.column_name_alias ?? [] };
+      if (direct) return { ...direct, ...reference, sample: value.sample ?? null };
+      readsLake = true;
+      const table = { ...value, catalog_name: lakeAlias };
+      if (describing) return table;
+      return { ...tableSubquery, ...reference, subquery: withFromTable(tableSubquery.subquery as AstNode, { ...table, alias: '', column_name_alias: [] }) };
     }
     const copy: AstNode = {};
     for (const [key, child] of Object.entries(value)) copy[key] = rewrite(child, describing || value.type === 'SHOW_REF');
@@ -33,4 +43,10 @@ export function planTableScans(root: AstNode, directScanOf: (qualifiedName: stri
   };
   const tree = rewrite(root, false) as AstNode;
   return { tree, readsLake };
+}
+
+/** The subquery statement `{node: SELECT * FROM …}` reading from `table`. */
+function withFromTable(statement: AstNode, table: AstNode): AstNode {
+  const node = statement.node as AstNode;
+  return { ...statement, node: { ...node, from_table: table } };
 }

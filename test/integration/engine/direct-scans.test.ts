@@ -109,6 +109,22 @@ for (const backend of backends) {
       expect(await query(t, workspaceId, 'SELECT id, extra FROM widening')).toEqual([{ id: 2, extra: 'x' }]);
     });
 
+    test("tables read through DuckLake offer only their own columns, never DuckLake's virtual ones", async () => {
+      await pushOk(t, workspaceId, user, { table: 'main.pair', records: [{ id: 1 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.pair', records: [{ id: 2 }] });
+      expect((await plan('SELECT * FROM pair')).readsLake).toBe(true);
+      for (const sql of ['SELECT filename FROM pair', 'SELECT p.rowid FROM pair p', 'SELECT file_row_number FROM pair AT (TIMESTAMP => now())', 'SELECT filename FROM shop.orders']) {
+        const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql } });
+        const body = await response.text();
+        expect(`${response.status} ${body}`).toContain('400');
+        expect(body).toContain('UNDEFINED_COLUMN');
+        expect(body).not.toContain('.parquet');
+      }
+      expect(await query(t, workspaceId, 'SELECT x.n FROM pair AS x(n) WHERE x.n > 1')).toEqual([{ n: 2 }]);
+      expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM pair TABLESAMPLE 100%')).toEqual([{ n: 2 }]);
+      expect(await query(t, workspaceId, 'SELECT pair.* FROM pair ORDER BY 1')).toEqual([{ id: 1 }, { id: 2 }]);
+    });
+
     test('time travel stays with DuckLake while the live table beside it is read directly', async () => {
       const planned = await plan('SELECT count(*) FROM shop.customers AT (VERSION => 3) JOIN shop.orders ON true');
       expect(planned.readsLake).toBe(true);
