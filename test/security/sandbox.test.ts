@@ -58,6 +58,8 @@ function attacks(a: { workspaceId: string; dataPath: string; schema: string }): 
     ['sqlite_master', 'SELECT * FROM sqlite_master'],
     ['system catalog', 'SELECT * FROM system.main.duckdb_settings'],
     ['temp catalog', 'SELECT * FROM temp.main.anything'],
+    ['DuckLake’s filename column', 'SELECT filename FROM mine'],
+    ['filename under time travel', 'SELECT m.filename FROM mine AS m AT (TIMESTAMP => now())'],
     ['query() table function', "SELECT * FROM query('SELECT * FROM duckdb_settings()')"],
     ['query_table()', "SELECT * FROM query_table('sales.secrets')"],
     ['serialized SQL execution', "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT 1'))"],
