@@ -69,6 +69,7 @@ interface WorkspacePlans {
   /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
   scans: Map<string, Promise<AstNode | null>>;
   rewritten: Map<string, Promise<PlannedQuery>>;
+  shapes?: Promise<{ tableSubquery: AstNode; pinnedSnapshot: AstNode }>;
   /** Per `table_id@schema_version`: the table's columns when its file reads back with its own names and types, else null. */
   fileColumns: Map<string, Promise<string[] | null>>;
 }
@@ -84,7 +85,6 @@ interface WorkspacePlans {
  */
 export class DirectScans {
   private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
-  private tableSubquery: Promise<AstNode> | undefined;
 
   constructor(private readonly parser: SqlParser) {}
 
@@ -130,9 +130,22 @@ export class DirectScans {
       }
       scans.set(name, await scan);
     }
-    this.tableSubquery ??= this.parser.parse(tableSubquerySql, false).then((parsed) => parsed.from_table as AstNode);
-    const { tree, readsLake } = planTableScans(query.ast, await this.tableSubquery, (name) => scans.get(name) ?? undefined);
+    const shapes = await this.shapesAt(plans);
+    // A query that reads some tables directly and others through DuckLake reads them all at the snapshot of the plan.
+    const mixed = [...scans.values()].some(Boolean) && tables.some((ref) => !ref.historical && !scans.get(`${ref.schema}.${ref.table}`));
+    const { tree, readsLake } = planTableScans(query.ast, { tableSubquery: shapes.tableSubquery, pinnedSnapshot: mixed ? shapes.pinnedSnapshot : undefined }, (name) => scans.get(name) ?? undefined);
     return { sql: await this.parser.unparse(tree), readsLake };
+  }
+
+  /** The tree shapes planTableScans builds from: a subquery over a table, and an `AT` clause naming the plan's snapshot. */
+  private shapesAt(plans: WorkspacePlans): Promise<{ tableSubquery: AstNode; pinnedSnapshot: AstNode }> {
+    plans.shapes ??= this.parser.parse(tableSubquerySql(plans.snapshot), false).then((parsed) => {
+      const tableSubquery = parsed.from_table as AstNode;
+      const inner = ((tableSubquery.subquery as AstNode).node as AstNode).from_table as AstNode;
+      return { tableSubquery, pinnedSnapshot: inner.at_clause as AstNode };
+    });
+    plans.shapes.catch(() => (plans.shapes = undefined));
+    return plans.shapes;
   }
 
   /** The subquery reading the table's file, or null when only DuckLake reads the table right. */

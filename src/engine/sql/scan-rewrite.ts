@@ -2,8 +2,10 @@ import { lakeAlias } from '../workspace-engine';
 import { cteNamesOf, tableRefName } from './check-query';
 import { isExactNumber, type AstNode, type AstValue } from './parse-query';
 
-/** The SQL whose parse tree gives `planTableScans` the shape of a subquery over a table. */
-export const tableSubquerySql = `SELECT * FROM (SELECT * FROM ${lakeAlias}.main.t) AS t`;
+/** The SQL whose parse tree gives `planTableScans` the shape of a subquery over a table, read at `snapshot`. */
+export function tableSubquerySql(snapshot: number): string {
+  return `SELECT * FROM (SELECT * FROM ${lakeAlias}.main.t AT (VERSION => ${Math.trunc(snapshot)})) AS t`;
+}
 
 /**
  * The parse tree as the read connections run it. Each reference to a lake table becomes a subquery:
@@ -14,13 +16,15 @@ export const tableSubquerySql = `SELECT * FROM (SELECT * FROM ${lakeAlias}.main.
  * the read connections' default catalog is not the lake: with it, every function and type a query
  * names would be looked up in DuckLake's catalog first, at the cost of reading it. DESCRIBE and
  * SUMMARIZE keep the table itself, which shows its constraints. `readsLake` when a reference stays
- * with DuckLake.
+ * with DuckLake. With `pinnedSnapshot` (an `AT` clause), the live references DuckLake reads are read
+ * at the snapshot the direct scans were planned at, so that the query sees one state of the lake.
  */
 export function planTableScans(
   root: AstNode,
-  tableSubquery: AstNode,
+  shapes: { tableSubquery: AstNode; pinnedSnapshot?: AstNode },
   directScanOf: (qualifiedName: string) => AstNode | undefined,
 ): { tree: AstNode; readsLake: boolean } {
+  const { tableSubquery, pinnedSnapshot } = shapes;
   const cteNames = cteNamesOf(root);
   let readsLake = false;
   const rewrite = (value: AstValue, describing: boolean): AstValue => {
@@ -33,7 +37,8 @@ export function planTableScans(
       const reference = { alias: value.alias || String(value.table_name), column_name_alias: value.column_name_alias ?? [] };
       if (direct) return { ...direct, ...reference, sample: value.sample ?? null };
       readsLake = true;
-      const table = { ...value, catalog_name: lakeAlias };
+      const table: AstNode = { ...value, catalog_name: lakeAlias };
+      if (pinnedSnapshot && !name.historical && !describing) table.at_clause = pinnedSnapshot;
       if (describing) return table;
       return { ...tableSubquery, ...reference, subquery: withFromTable(tableSubquery.subquery as AstNode, { ...table, alias: '', column_name_alias: [] }) };
     }

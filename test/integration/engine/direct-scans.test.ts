@@ -125,6 +125,21 @@ for (const backend of backends) {
       expect(await query(t, workspaceId, 'SELECT pair.* FROM pair ORDER BY 1')).toEqual([{ id: 1 }, { id: 2 }]);
     });
 
+    test('a query reading tables both ways reads them at one snapshot', async () => {
+      await pushOk(t, workspaceId, user, { table: 'main.left_side', records: [{ id: 1 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.left_side', records: [{ id: 2 }] });
+      const sql = 'SELECT count(*) AS n FROM left_side JOIN shop.customers ON true';
+      const planned = await plan(sql);
+      const snapshot = await t.services.engine.engines.with(workspaceId, (engine) =>
+        engine.read(async (connection) => Number((await connection.runAndReadAll(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0])),
+      );
+      expect(planned.sql).toContain('read_parquet');
+      expect(planned.sql).toContain(`AT (VERSION => ${snapshot})`);
+      expect(await query(t, workspaceId, sql)).toEqual([{ n: 4 }]);
+      // Only DuckLake: its own snapshot, nothing pinned.
+      expect((await plan('SELECT count(*) FROM left_side')).sql).not.toContain('AT (');
+    });
+
     test('time travel stays with DuckLake while the live table beside it is read directly', async () => {
       const planned = await plan('SELECT count(*) FROM shop.customers AT (VERSION => 3) JOIN shop.orders ON true');
       expect(planned.readsLake).toBe(true);
