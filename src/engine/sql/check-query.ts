@@ -58,21 +58,19 @@ export function wantedTableNames(root: AstNode): string[] {
   return names;
 }
 
-/** What a table reference names: undefined for a CTE's name, else `schema.table` and its catalog, lower-case. */
-export function tableRefName(node: AstNode, cteNames: Set<string>): { catalog: string; qualified: string; historical: boolean } | undefined {
+/** What a table reference names, lower-case (`schema` as written, maybe empty); undefined for a CTE's name. */
+export function tableRefName(node: AstNode, cteNames: Set<string>): { catalog: string; schema: string; table: string; qualified: string; historical: boolean } | undefined {
   const catalog = String(node.catalog_name ?? '').toLowerCase();
   const schema = String(node.schema_name ?? '').toLowerCase();
   const table = String(node.table_name ?? '').toLowerCase();
   if (!catalog && !schema && cteNames.has(table)) return undefined;
-  return { catalog, qualified: `${schema || 'main'}.${table}`, historical: node.at_clause !== null && node.at_clause !== undefined };
+  return { catalog, schema, table, qualified: `${schema || 'main'}.${table}`, historical: node.at_clause !== null && node.at_clause !== undefined };
 }
 
 function checkTableRef(node: AstNode, cteNames: Set<string>, tables: KnownTables, refs: LakeTableRef[]): void {
   const name = tableRefName(node, cteNames);
   if (!name) return;
-  const { catalog, qualified, historical } = name;
-  const schema = String(node.schema_name ?? '').toLowerCase();
-  const table = String(node.table_name ?? '').toLowerCase();
+  const { catalog, schema, table, qualified, historical } = name;
   const known = historical ? tables.ever : tables.live;
   if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
     const shown = [catalog, schema, table].filter(Boolean).join('.');

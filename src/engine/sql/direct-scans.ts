@@ -8,8 +8,8 @@ import type { AstNode } from './parse-query';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
 
-/** Rewritten texts kept per workspace and snapshot. */
-const rewrittenCapacity = 500;
+/** Entries each of a workspace's plan caches keeps. */
+const cacheCapacity = 500;
 
 type CatalogNumber = number | string | bigint;
 type CatalogFlag = boolean | number | string;
@@ -66,6 +66,7 @@ export interface PlannedQuery {
 /** One workspace's plans, valid for one snapshot of its catalog. */
 interface WorkspacePlans {
   snapshot: number;
+  schemaVersion: number;
   /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
   scans: Map<string, Promise<AstNode | null>>;
   rewritten: Map<string, Promise<PlannedQuery>>;
@@ -91,22 +92,22 @@ export class DirectScans {
   async plan(engine: WorkspaceEngine, connection: DuckDBConnection, query: { sql: string; ast: AstNode }, tables: LakeTableRef[]): Promise<PlannedQuery> {
     if (tables.length === 0) return { sql: query.sql, readsLake: false };
     const [snapshot] = await engine.catalog.all(currentSnapshot, {});
-    const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1));
+    const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
     let planned = plans.rewritten.get(query.sql);
     if (!planned) {
-      planned = this.rewrite(engine, connection, plans, Number(snapshot?.schema_version ?? -1), query, tables);
+      planned = this.rewrite(engine, connection, plans, query, tables);
       remember(plans.rewritten, query.sql, planned);
-      if (plans.rewritten.size > rewrittenCapacity) plans.rewritten.delete(plans.rewritten.keys().next().value!);
+      if (plans.rewritten.size > cacheCapacity) plans.rewritten.delete(plans.rewritten.keys().next().value!);
     }
     return planned;
   }
 
-  private plansAt(engine: WorkspaceEngine, snapshot: number): WorkspacePlans {
+  private plansAt(engine: WorkspaceEngine, snapshot: number, schemaVersion: number): WorkspacePlans {
     const current = this.plans.get(engine);
     if (current?.snapshot === snapshot) return current;
     // Column types only change with the schema version, so those checks outlive the snapshot.
-    const fileColumns = current && current.fileColumns.size < rewrittenCapacity ? current.fileColumns : new Map<string, Promise<string[] | null>>();
-    const plans: WorkspacePlans = { snapshot, scans: new Map(), rewritten: new Map(), fileColumns };
+    const fileColumns = current && current.fileColumns.size < cacheCapacity ? current.fileColumns : new Map<string, Promise<string[] | null>>();
+    const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns };
     this.plans.set(engine, plans);
     return plans;
   }
@@ -115,7 +116,6 @@ export class DirectScans {
     engine: WorkspaceEngine,
     connection: DuckDBConnection,
     plans: WorkspacePlans,
-    schemaVersion: number,
     query: { sql: string; ast: AstNode },
     tables: LakeTableRef[],
   ): Promise<PlannedQuery> {
@@ -125,14 +125,14 @@ export class DirectScans {
       if (scans.has(name)) continue;
       let scan = plans.scans.get(name);
       if (!scan) {
-        scan = this.directScan(engine, connection, plans, schemaVersion, ref);
+        scan = this.directScan(engine, connection, plans, ref);
         remember(plans.scans, name, scan);
       }
       scans.set(name, await scan);
     }
     const shapes = await this.shapesAt(plans);
     // A query that reads some tables directly and others through DuckLake reads them all at the snapshot of the plan.
-    const mixed = [...scans.values()].some(Boolean) && tables.some((ref) => !ref.historical && !scans.get(`${ref.schema}.${ref.table}`));
+    const mixed = [...scans.values()].some(Boolean) && [...scans.values()].some((scan) => !scan);
     const { tree, readsLake } = planTableScans(query.ast, { tableSubquery: shapes.tableSubquery, pinnedSnapshot: mixed ? shapes.pinnedSnapshot : undefined }, (name) => scans.get(name) ?? undefined);
     return { sql: await this.parser.unparse(tree), readsLake };
   }
@@ -149,8 +149,8 @@ export class DirectScans {
   }
 
   /** The subquery reading the table's file, or null when only DuckLake reads the table right. */
-  private async directScan(engine: WorkspaceEngine, connection: DuckDBConnection, plans: WorkspacePlans, schemaVersion: number, ref: LakeTableRef): Promise<AstNode | null> {
-    const { snapshot } = plans;
+  private async directScan(engine: WorkspaceEngine, connection: DuckDBConnection, plans: WorkspacePlans, ref: LakeTableRef): Promise<AstNode | null> {
+    const { snapshot, schemaVersion } = plans;
     const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
     if (!table || Number(table.changed) !== 0) return null;
     const tableId = Number(table.table_id);

@@ -70,9 +70,7 @@ export class ScanSizer {
   actual(scans: ScanRead[] | undefined): number {
     if (scans === undefined) return this.estimate().bytes;
     const opened = new Set(scans.flatMap((scan) => scan.files));
-    // A scan of the files themselves (see DirectScans) names no table: its files tell which it is.
-    const tableOfFile = new Map(this.files.map((entry) => [entry.file, entry.table]));
-    const wholeTables = new Set(scans.filter((scan) => !scan.complete).map((scan) => scan.table ?? scan.files.map((file) => tableOfFile.get(file)).find(Boolean)));
+    const wholeTables = new Set(scans.filter((scan) => !scan.complete).map((scan) => scan.table));
     return this.sum((entry) => opened.has(entry.file) || wholeTables.has(entry.table));
   }
 

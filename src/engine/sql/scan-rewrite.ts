@@ -38,8 +38,8 @@ export function planTableScans(
       if (direct) return { ...direct, ...reference, sample: value.sample ?? null };
       readsLake = true;
       const table: AstNode = { ...value, catalog_name: lakeAlias };
-      if (pinnedSnapshot && !name.historical && !describing) table.at_clause = pinnedSnapshot;
       if (describing) return table;
+      if (pinnedSnapshot && !name.historical) table.at_clause = pinnedSnapshot;
       return { ...tableSubquery, ...reference, subquery: withFromTable(tableSubquery.subquery as AstNode, { ...table, alias: '', column_name_alias: [] }) };
     }
     const copy: AstNode = {};
