@@ -20,12 +20,17 @@ export interface BenchWorkspace {
   server: HttpServer;
 }
 
+/** Moves a workspace onto the bench plan: its per-minute limit is out of reach, everything else is Free's. */
+export async function useBenchPlan(t: TestApp, workspaceId: string): Promise<void> {
+  await t.infra.store.run(benchPlan, {});
+  await t.infra.store.run(usePlan, { id: workspaceId });
+}
+
 /** A verified user with a workspace on the bench plan, and the service listening on a free port. */
 export async function openBenchWorkspace(t: TestApp, name: string): Promise<BenchWorkspace> {
   const user = await createVerifiedUser(t, name);
   const workspace = await createWorkspace(t, user, name);
-  await t.infra.store.run(benchPlan, {});
-  await t.infra.store.run(usePlan, { id: workspace.id });
+  await useBenchPlan(t, workspace.id);
   const server = startHttpServer(t.app, { host: '127.0.0.1', port: await freePort() });
   return { user, workspace, server };
 }

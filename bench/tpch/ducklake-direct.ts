@@ -5,6 +5,7 @@ import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import type { QueryEngine } from './measure';
 import { lakeSql } from './oxbow';
 import { toRows } from './results';
+import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
 
 /**
  * A plain DuckDB reading the workspace's DuckLake catalog, with the memory and thread caps of a
@@ -14,7 +15,7 @@ import { toRows } from './results';
 export async function openDuckLakeDirect(config: Config, workspaceId: string): Promise<QueryEngine> {
   const instance = await createDuckDBInstance({ extensionDir: config.duckdb.extensionDir, memoryLimit: config.duckdb.memoryLimit, threads: config.duckdb.threads });
   const connection = await instance.connect();
-  await attachCatalog(connection, { workspaceId, catalog: catalogStoreFor(config.metadata, config.dataDir), lake: config.lake }, 'lake');
+  await attachCatalog(new EngineConnection(connection), { workspaceId, catalog: catalogStoreFor(config.metadata, config.dataDir), lake: config.lake }, 'lake');
   await connection.run('USE lake');
   return {
     name: 'DuckLake direct',

@@ -4,6 +4,7 @@ import { catalogStoreFor } from '../../src/engine/catalog-attachment';
 import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import { sqlIdentifier, sqlString } from '../../src/engine/sql-literals';
 import { tpchTables, type TpchData } from './generate';
+import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
 
 /**
  * Copies the Parquet files into a workspace's lake tables `<schema>.<table>`. A workspace's own
@@ -12,7 +13,7 @@ import { tpchTables, type TpchData } from './generate';
  */
 export async function loadIntoLake(config: Config, workspaceId: string, schema: string, data: TpchData): Promise<void> {
   const instance = await createDuckDBInstance({ extensionDir: config.duckdb.extensionDir });
-  const connection = await instance.connect();
+  const connection = new EngineConnection(await instance.connect());
   try {
     await attachCatalog(connection, { workspaceId, catalog: catalogStoreFor(config.metadata, config.dataDir), lake: config.lake }, 'lake');
     await connection.run(`CREATE SCHEMA IF NOT EXISTS lake.${sqlIdentifier(schema)}`);

@@ -37,6 +37,8 @@ export interface Config {
     tempDir: string;
     /** Each workspace instance writes its query profiles into a folder of its own under here. */
     profileDir: string;
+    /** Admission of tenants' statements (queries, pushes) in one process. */
+    statements: { running: number; queued: number; queuedPerWorkspace: number };
   };
   push: { maxBodyBytes: number };
   jobs: {
@@ -101,9 +103,14 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       maxInstances: env.integer('DUCKDB_MAX_INSTANCES', 16, { min: 1, max: 10_000 }),
       memoryLimit: env.string('DUCKDB_MEMORY_LIMIT', '1GB'),
       threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
-      readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 4, { min: 1, max: 64 }),
+      readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 8, { min: 1, max: 64 }),
       tempDir: join(dataDir, 'tmp'),
       profileDir: absolute(env.string('DUCKDB_PROFILE_DIR', defaultProfileDir(dataDir))),
+      statements: {
+        running: env.integer('ENGINE_MAX_RUNNING_STATEMENTS', 16, { min: 1, max: 10_000 }),
+        queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 256, { min: 0, max: 100_000 }),
+        queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 16, { min: 0, max: 10_000 }),
+      },
     },
     jobs: {
       concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),

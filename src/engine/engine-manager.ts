@@ -4,6 +4,7 @@ import type { LakeConfig } from '../config';
 import { WorkspaceEngine } from './workspace-engine';
 import { removeOrphanProfileFolders } from './duckdb/profile-folders';
 import { CatalogReaders } from './catalog-reader';
+import { StatementScheduler, type SchedulerLimits } from './admission/statement-scheduler';
 
 export interface EngineManagerOptions {
   catalog: CatalogStore;
@@ -15,6 +16,8 @@ export interface EngineManagerOptions {
   readConnections: number;
   tempRoot: string;
   profileRoot: string;
+  /** Admission of tenants' statements across this process's workspace engines. */
+  statements: SchedulerLimits;
   logger: Logger;
 }
 
@@ -31,11 +34,13 @@ interface Entry {
 export class EngineManager {
   private readonly entries = new Map<string, Entry>();
   private readonly catalogReaders: CatalogReaders;
+  readonly scheduler: StatementScheduler;
   private closing = false;
 
   constructor(private readonly options: EngineManagerOptions) {
     removeOrphanProfileFolders(options.profileRoot);
     this.catalogReaders = new CatalogReaders(options.catalog);
+    this.scheduler = new StatementScheduler(options.statements);
   }
 
   async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>): Promise<T> {
@@ -58,7 +63,7 @@ export class EngineManager {
     if (!entry) return;
     this.entries.delete(workspaceId);
     while (entry.leases > 0) await Bun.sleep(20);
-    (await entry.engine.catch(() => undefined))?.close();
+    await (await entry.engine.catch(() => undefined))?.close();
   }
 
   get openCount(): number {
@@ -74,9 +79,9 @@ export class EngineManager {
   private entryFor(workspaceId: string): Entry {
     const existing = this.entries.get(workspaceId);
     if (existing) return existing;
-    const { catalog, lake, ...instance } = this.options;
+    const { catalog, lake, statements: _limits, ...instance } = this.options;
     const entry: Entry = {
-      engine: WorkspaceEngine.open({ ...instance, catalogReaders: this.catalogReaders, location: { workspaceId, catalog, lake } }),
+      engine: WorkspaceEngine.open({ ...instance, catalogReaders: this.catalogReaders, scheduler: this.scheduler, location: { workspaceId, catalog, lake } }),
       leases: 0,
       lastUsed: performance.now(),
     };

@@ -33,6 +33,7 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     readConnections: config.duckdb.readConnections,
     tempRoot: config.duckdb.tempDir,
     profileRoot: config.duckdb.profileDir,
+    statements: config.duckdb.statements,
     logger: deps.logger,
   });
   const parser = new SqlParser();

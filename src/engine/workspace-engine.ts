@@ -1,12 +1,14 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '@duckdb/node-api';
 import { KeyedMutex } from '../util/keyed-mutex';
+import type { Admission, StatementScheduler } from './admission/statement-scheduler';
 import { attachCatalog } from './attach-catalog';
 import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
 import type { CatalogReader, CatalogReaders } from './catalog-reader';
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
+import { EngineConnection } from './duckdb/engine-connection';
 import { createProfileFolder } from './duckdb/profile-folders';
 import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
@@ -29,6 +31,8 @@ export interface WorkspaceEngineOptions {
   /** Parent of the instance's query-profile folder (memory-backed where the host has one). */
   profileRoot: string;
   catalogReaders: CatalogReaders;
+  /** Admission of tenants' statements in this process, shared by every workspace engine. */
+  scheduler: StatementScheduler;
 }
 
 /**
@@ -47,15 +51,16 @@ export class WorkspaceEngine {
     /** Direct reads of the catalog's metadata tables, for the query path's statistics. */
     readonly catalog: CatalogReader,
     private readonly instance: DuckDBInstance,
-    private readonly reads: ConnectionPool,
-    private readonly writes: ConnectionPool,
+    private readonly reads: ConnectionPool<EngineConnection>,
+    private readonly writes: ConnectionPool<EngineConnection>,
+    private readonly scheduler: StatementScheduler,
     private readonly tempDir: string,
     private readonly profileDir: string,
-    private readonly profiles: Map<DuckDBConnection, string>,
+    private readonly profiles: Map<EngineConnection, string>,
   ) {}
 
   /** Where DuckDB writes the profile of each query run on this (read) connection. */
-  profilePath(connection: DuckDBConnection): string | undefined {
+  profilePath(connection: EngineConnection): string | undefined {
     return this.profiles.get(connection);
   }
 
@@ -71,10 +76,10 @@ export class WorkspaceEngine {
       threads: options.threads,
       tempDirectory: tempDir,
     });
-    const connections: DuckDBConnection[] = [];
-    const profiles = new Map<DuckDBConnection, string>();
+    const connections: EngineConnection[] = [];
+    const profiles = new Map<EngineConnection, string>();
     try {
-      for (let i = 0; i < options.readConnections + writeConnections; i++) connections.push(await instance.connect());
+      for (let i = 0; i < options.readConnections + writeConnections; i++) connections.push(new EngineConnection(await instance.connect()));
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
@@ -97,7 +102,17 @@ export class WorkspaceEngine {
     }
     const writers = connections.slice(0, writeConnections);
     const readers = connections.slice(writeConnections);
-    return new WorkspaceEngine(options.location, options.catalogReaders.open(workspaceId), instance, new ConnectionPool(readers), new ConnectionPool(writers), tempDir, profileDir, profiles);
+    return new WorkspaceEngine(
+      options.location,
+      options.catalogReaders.open(workspaceId),
+      instance,
+      new ConnectionPool(readers),
+      new ConnectionPool(writers),
+      options.scheduler,
+      tempDir,
+      profileDir,
+      profiles,
+    );
   }
 
   /** The instance's private folder, which its locked-down SQL may read: where pushes stage their records. */
@@ -115,23 +130,30 @@ export class WorkspaceEngine {
     return `__ducklake_metadata_${lakeAlias}.${schema}`;
   }
 
-  /** Runs read work on a pooled connection. */
-  read<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs read work on a pooled connection. A tenant's statement comes with its admission: it waits
+   * for its turn among the process's statements, and its slot is held until its connection is free.
+   */
+  async read<T>(work: (connection: EngineConnection) => Promise<T>, admission?: Admission): Promise<T> {
     this.assertOpen();
-    return this.reads.use(work);
+    const ticket = admission && (await this.scheduler.admit(this.workspaceId, admission));
+    return this.reads.use(work, ticket && (() => ticket.release()));
   }
 
   /** Runs write work on one table, after any earlier write to it has finished. */
-  writeTable<T>(tableKey: string, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  writeTable<T>(tableKey: string, work: (connection: EngineConnection) => Promise<T>, admission?: Admission): Promise<T> {
     this.assertOpen();
-    return this.tableLocks.runExclusive(tableKey, () => this.writeCatalog(work));
+    return this.tableLocks.runExclusive(tableKey, async () => {
+      const ticket = admission && (await this.scheduler.admit(this.workspaceId, admission));
+      return this.writeCatalog(work, ticket && (() => ticket.release()));
+    });
   }
 
   /** Maintenance and other catalog-wide work, on a write connection. */
-  async writeCatalog<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  async writeCatalog<T>(work: (connection: EngineConnection) => Promise<T>, onReturned?: () => void): Promise<T> {
     this.assertOpen();
     try {
-      return await this.writes.use(work);
+      return await this.writes.use(work, onReturned);
     } finally {
       this.tableNames.invalidate();
     }
@@ -141,9 +163,11 @@ export class WorkspaceEngine {
     return this.reads.busy + this.writes.busy > 0;
   }
 
-  close(): void {
+  /** Closes the instance once no statement runs on it any more (closing under one would wait or crash). */
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.all([this.reads.drained(), this.writes.drained()]);
     this.reads.closeAll();
     this.writes.closeAll();
     this.instance.closeSync();
@@ -161,7 +185,7 @@ export class WorkspaceEngine {
  * After this, the instance can reach only the workspace's data path and its own temp folder, and no
  * setting can be changed back by anything that runs on it.
  */
-async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): Promise<void> {
+async function lockDown(connection: EngineConnection, allowedPaths: string[]): Promise<void> {
   // Timestamps without an offset mean UTC, whatever the host's time zone.
   await connection.run("SET GLOBAL TimeZone = 'UTC'");
   await connection.run(`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`);
@@ -174,7 +198,7 @@ async function lockDown(connection: DuckDBConnection, allowedPaths: string[]): P
  * instance's own profile folder, which the query path reads for usage accounting. DuckDB writes it
  * only inside the allowed directories, so the folder is one of them; user SQL cannot read files.
  */
-async function enableProfiling(connection: DuckDBConnection, path: string): Promise<string> {
+async function enableProfiling(connection: EngineConnection, path: string): Promise<string> {
   await connection.run("PRAGMA enable_profiling = 'json'");
   // Jobs write their results with COPY, which the default coverage (SELECT only) would not profile.
   await connection.run("SET profiling_coverage = 'ALL'");

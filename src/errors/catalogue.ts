@@ -14,6 +14,7 @@ export const errorCatalogue = {
   NO_WORKSPACE: 400,
   STATEMENT_NOT_ALLOWED: 400,
   QUERY_ERROR: 400,
+  RESOURCE_EXHAUSTED: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
@@ -34,9 +35,11 @@ export const errorCatalogue = {
   JOB_NOT_PENDING: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  CONCURRENCY_LIMITED: 429,
   // 5xx: our side
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  ENGINE_BUSY: 503,
   BILLING_NOT_CONFIGURED: 503,
 } as const satisfies Record<string, number>;
 

@@ -1,5 +1,5 @@
-import { access, mkdir, readdir, rm } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assertSafePrefix, type LakeStorage } from './lake-storage';
@@ -17,9 +17,13 @@ export class LocalLakeStorage implements LakeStorage {
     return join(this.root, prefix);
   }
 
+  /**
+   * Two system calls on the event loop's own thread: the asynchronous file API queues on the runtime's
+   * shared work pool, and the health check must answer whatever else is waiting there.
+   */
   async ping(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
-    await access(this.root, constants.R_OK | constants.W_OK);
+    mkdirSync(this.root, { recursive: true });
+    accessSync(this.root, constants.R_OK | constants.W_OK);
   }
 
   async list(prefix: string): Promise<string[]> {

@@ -11,9 +11,11 @@ export interface PlanRow {
   max_scan_bytes: number;
   price_per_tb_scanned_eur: number;
   time_travel_days: number;
+  /** Statements of one workspace that run at once in one process. */
+  max_concurrent_queries: number;
 }
 
-const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days';
+const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, max_concurrent_queries';
 
 export const defaultPlanId = 'free';
 

@@ -74,6 +74,7 @@ export class QueryService {
         maxRows: this.limits.maxResultRows,
         maxBytes: this.limits.maxResultBytes,
         scanLimitBytes: input.force ? undefined : plan.max_scan_bytes,
+        concurrency: plan.max_concurrent_queries,
       });
     } catch (error) {
       await this.recordUsage(caller, input, plan, undefined, performance.now() - startedAt, error);
@@ -99,7 +100,7 @@ export class QueryService {
   }
 
   private async estimate(input: QueryInput, plan: PlanRow): Promise<EstimateAnswer> {
-    const compiled = await this.runner.estimate(input.workspaceId, input.sql);
+    const compiled = await this.runner.estimate(input.workspaceId, input.sql, { timeoutMs: this.limits.timeoutMs, concurrency: plan.max_concurrent_queries });
     return {
       estimate_only: true,
       bytes_scanned_estimate: compiled.estimate.bytes,

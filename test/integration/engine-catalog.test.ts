@@ -5,6 +5,7 @@ import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import { attachCatalog } from '../../src/engine/attach-catalog';
 import { catalogStoreFor, workspaceDataPrefix, type CatalogLocation } from '../../src/engine/catalog-attachment';
 import { openLakeStorage } from '../../src/lake-storage/open-lake-storage';
+import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
 
 const toolchain = (await Bun.file(new URL('../../toolchain.json', import.meta.url)).json()) as { duckdb: string };
 
@@ -17,7 +18,7 @@ for (const backend of backends) {
     const openEngine = async () => {
       const instance = await createDuckDBInstance({ extensionDir: env.config.duckdb.extensionDir });
       instances.push(instance);
-      const connection = await instance.connect();
+      const connection = new EngineConnection(await instance.connect());
       await attachCatalog(connection, location, 'lake');
       return connection;
     };
@@ -34,14 +35,14 @@ for (const backend of backends) {
     test('the engine runs the pinned DuckDB with the extensions from the tools folder, autoload off', async () => {
       const instance = await createDuckDBInstance({ extensionDir: env.config.duckdb.extensionDir });
       instances.push(instance);
-      const connection = await instance.connect();
-      const version = (await connection.runAndReadAll('SELECT library_version FROM pragma_version()')).getRows()[0]?.[0];
+      const connection = new EngineConnection(await instance.connect());
+      const version = (await connection.read('SELECT library_version FROM pragma_version()')).getRows()[0]?.[0];
       expect(version).toBe(`v${toolchain.duckdb}`);
-      const settings = await connection.runAndReadAll(
+      const settings = await connection.read(
         "SELECT name, value FROM duckdb_settings() WHERE name IN ('autoinstall_known_extensions', 'autoload_known_extensions') ORDER BY name",
       );
       expect(settings.getRows()).toEqual([['autoinstall_known_extensions', 'false'], ['autoload_known_extensions', 'false']]);
-      const loaded = await connection.runAndReadAll("SELECT extension_name FROM duckdb_extensions() WHERE loaded AND install_mode <> 'STATICALLY_LINKED' ORDER BY 1");
+      const loaded = await connection.read("SELECT extension_name FROM duckdb_extensions() WHERE loaded AND install_mode <> 'STATICALLY_LINKED' ORDER BY 1");
       expect(loaded.getRows().flat()).toEqual(['ducklake', 'httpfs', 'postgres_scanner', 'sqlite_scanner']);
     });
 
@@ -53,7 +54,7 @@ for (const backend of backends) {
       writer.closeSync();
 
       const reader = await openEngine();
-      const rows = (await reader.runAndReadAll('SELECT count(*)::INTEGER, max(id)::INTEGER, max(label) FROM lake.raw.events')).getRows();
+      const rows = (await reader.read('SELECT count(*)::INTEGER, max(id)::INTEGER, max(label) FROM lake.raw.events')).getRows();
       expect(rows).toEqual([[1001, 1000, 'late']]);
       reader.closeSync();
 

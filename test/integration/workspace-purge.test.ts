@@ -11,6 +11,7 @@ import { catalogSchemaName, catalogStoreFor, sqliteCatalogFile, workspaceDataPre
 import { workspacePurgeWorkflowId } from '../../src/workspaces/temporal-purge-scheduler';
 import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
 import { namedQuery } from '../../src/store/named-query';
+import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
 
 const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number }>(
   'test.workspace_rows',
@@ -30,7 +31,7 @@ async function catalogExists(t: TestApp, workspaceId: string): Promise<boolean> 
 /** Writes a table through the workspace's real DuckLake catalog, so there are files and a catalog to purge. */
 async function writeTable(t: TestApp, workspaceId: string): Promise<void> {
   const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
-  const connection = await instance.connect();
+  const connection = new EngineConnection(await instance.connect());
   const catalog = catalogStoreFor(t.backend.config.metadata, t.backend.config.dataDir);
   await attachCatalog(connection, { workspaceId, catalog, lake: t.backend.config.lake }, 'lake');
   await connection.run('CREATE TABLE lake.main.facts AS SELECT range AS id FROM range(5000)');

@@ -5,6 +5,7 @@ import { catalogStoreFor } from '../../src/engine/catalog-attachment';
 import { CatalogReaders } from '../../src/engine/catalog-reader';
 import { WorkspaceEngine } from '../../src/engine/workspace-engine';
 import { writePush } from '../../src/engine/push/write-push';
+import { StatementScheduler } from '../../src/engine/admission/statement-scheduler';
 
 const [workspaceId, table, rowCount] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
 const config = loadConfig(process.env);
@@ -17,10 +18,11 @@ const engine = await WorkspaceEngine.open({
   tempRoot: `${config.duckdb.tempDir}-crash-${process.pid}`,
   profileRoot: config.duckdb.profileDir,
   catalogReaders: new CatalogReaders(catalogStoreFor(config.metadata, config.dataDir)),
+  scheduler: new StatementScheduler(config.duckdb.statements),
 });
 const [schema, name] = table.split('.') as [string, string];
 const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));
 console.log('pushing');
 await engine.writeTable(table, (connection) => writePush(connection, engine.stagingDir, { table: { schema, table: name }, records, mode: 'append', primaryKey: [], commitInfo: {} }));
 console.log('done');
-engine.close();
+await engine.close();

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { EngineConnection } from './engine-connection';
 
 /** The extensions every engine instance loads; they come from the tools folder, never from the network. */
 export const engineExtensions = ['ducklake', 'httpfs', 'sqlite_scanner', 'postgres_scanner'] as const;
@@ -26,9 +27,9 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
   if (options.tempDirectory) settings.temp_directory = options.tempDirectory;
 
   const instance = await DuckDBInstance.create(':memory:', settings);
-  const connection = await instance.connect();
+  const connection = new EngineConnection(await instance.connect());
   try {
-    const version = (await connection.runAndReadAll('SELECT library_version FROM pragma_version()')).getRows()[0]?.[0];
+    const version = (await connection.read('SELECT library_version FROM pragma_version()')).scalar();
     for (const name of options.extensions ?? engineExtensions) {
       const file = join(options.extensionDir, String(version), platformDir(), `${name}.duckdb_extension`);
       if (!existsSync(file)) {

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlString } from '../sql-literals';
 import { lakeAlias } from '../workspace-engine';
 
@@ -19,15 +19,15 @@ export interface MaintenanceReport {
  * DuckLake's recommended maintenance, in order: merge the small files many small pushes leave,
  * expire snapshots beyond the plan's time-travel window, then delete the files no snapshot needs.
  */
-export async function runMaintenance(connection: DuckDBConnection, metadata: string, options: MaintenanceOptions): Promise<MaintenanceReport> {
+export async function runMaintenance(connection: EngineConnection, metadata: string, options: MaintenanceOptions): Promise<MaintenanceReport> {
   const catalog = sqlString(lakeAlias);
-  const countFiles = async () => Number((await connection.runAndReadAll(`SELECT count(*) FROM ${metadata}.ducklake_data_file WHERE end_snapshot IS NULL`)).getRows()[0]?.[0] ?? 0);
+  const countFiles = async () => Number((await connection.read(`SELECT count(*) FROM ${metadata}.ducklake_data_file WHERE end_snapshot IS NULL`)).getRows()[0]?.[0] ?? 0);
   const dataFilesBefore = await countFiles();
   await connection.run(`CALL ${lakeAlias}.set_option('target_file_size', ${sqlString(`${options.targetFileSizeBytes}B`)})`);
   await connection.run(`CALL ducklake_merge_adjacent_files(${catalog})`);
   const cutoff = `now() - INTERVAL ${sqlString(`${options.timeTravelDays} days`)}`;
-  const expired = await connection.runAndReadAll(`CALL ducklake_expire_snapshots(${catalog}, older_than => ${cutoff})`);
-  const deleted = await connection.runAndReadAll(`CALL ducklake_cleanup_old_files(${catalog}, older_than => ${cutoff})`);
+  const expired = await connection.read(`CALL ducklake_expire_snapshots(${catalog}, older_than => ${cutoff})`);
+  const deleted = await connection.read(`CALL ducklake_cleanup_old_files(${catalog}, older_than => ${cutoff})`);
   return {
     dataFilesBefore,
     dataFilesAfter: await countFiles(),

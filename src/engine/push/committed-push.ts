@@ -1,11 +1,11 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 
 /**
  * Whether a push with this idempotency key already committed: every push records its key in its
  * snapshot's commit information, so an attempt that died after committing is found there.
  */
-export async function findCommittedPush(connection: DuckDBConnection, metadata: string, idempotencyKey: string): Promise<{ recordsWritten: number } | undefined> {
-  const reader = await connection.runAndReadAll(
+export async function findCommittedPush(connection: EngineConnection, metadata: string, idempotencyKey: string): Promise<{ recordsWritten: number } | undefined> {
+  const reader = await connection.read(
     `SELECT commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
      WHERE commit_extra_info IS NOT NULL AND commit_extra_info LIKE '%' || $needle || '%' ORDER BY snapshot_id DESC`,
     { needle: JSON.stringify(idempotencyKey) },

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import type { PushPlan } from './plan-push';
 
@@ -11,7 +11,7 @@ import type { PushPlan } from './plan-push';
  * appending a million values one by one. With a key, only the last record of each key survives.
  */
 export async function stageRecords(
-  connection: DuckDBConnection,
+  connection: EngineConnection,
   stagingDir: string,
   stagingName: string,
   plan: PushPlan,
@@ -41,6 +41,6 @@ export async function stageRecords(
   } finally {
     rmSync(file, { force: true });
   }
-  const count = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM ${sqlIdentifier(rows)}`);
+  const count = await connection.read(`SELECT count(*)::INTEGER FROM ${sqlIdentifier(rows)}`);
   return { rowsTable: rows, rowCount: Number(count.getRows()[0]?.[0] ?? 0) };
 }

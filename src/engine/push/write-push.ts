@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../workspace-engine';
 import { catalogColumns } from '../tables/catalog-columns';
@@ -30,7 +30,7 @@ const maxAttempts = 5;
  * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
  * Runs on the workspace's write connection with the table's lock held.
  */
-export async function writePush(connection: DuckDBConnection, stagingDir: string, push: PushWrite): Promise<PushOutcome> {
+export async function writePush(connection: EngineConnection, stagingDir: string, push: PushWrite): Promise<PushOutcome> {
   const inferred = inferColumns(push.records);
   for (let attempt = 1; ; attempt++) {
     const plan = planPush(await catalogColumns(connection, push.table), inferred);

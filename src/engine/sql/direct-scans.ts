@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { namedQuery } from '../../store/named-query';
 import { workspaceDataPath } from '../catalog-attachment';
 import { sqlIdentifier, sqlString } from '../sql-literals';
@@ -89,7 +89,7 @@ export class DirectScans {
 
   constructor(private readonly parser: SqlParser) {}
 
-  async plan(engine: WorkspaceEngine, connection: DuckDBConnection, query: { sql: string; ast: AstNode }, tables: LakeTableRef[]): Promise<PlannedQuery> {
+  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: { sql: string; ast: AstNode }, tables: LakeTableRef[]): Promise<PlannedQuery> {
     if (tables.length === 0) return { sql: query.sql, readsLake: false };
     const [snapshot] = await engine.catalog.all(currentSnapshot, {});
     const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
@@ -114,7 +114,7 @@ export class DirectScans {
 
   private async rewrite(
     engine: WorkspaceEngine,
-    connection: DuckDBConnection,
+    connection: EngineConnection,
     plans: WorkspacePlans,
     query: { sql: string; ast: AstNode },
     tables: LakeTableRef[],
@@ -149,7 +149,7 @@ export class DirectScans {
   }
 
   /** The subquery reading the table's file, or null when only DuckLake reads the table right. */
-  private async directScan(engine: WorkspaceEngine, connection: DuckDBConnection, plans: WorkspacePlans, ref: LakeTableRef): Promise<AstNode | null> {
+  private async directScan(engine: WorkspaceEngine, connection: EngineConnection, plans: WorkspacePlans, ref: LakeTableRef): Promise<AstNode | null> {
     const { snapshot, schemaVersion } = plans;
     const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
     if (!table || Number(table.changed) !== 0) return null;
@@ -180,8 +180,8 @@ export class DirectScans {
  * The table's column names when its file reads back with exactly the table's columns, names
  * and types in order (else null): a type that Parquet cannot hold as DuckDB declares it is left to DuckLake.
  */
-async function columnsReadBack(connection: DuckDBConnection, ref: LakeTableRef, file: string): Promise<string[] | null> {
-  const describe = async (relation: string) => (await connection.runAndReadAll(`DESCRIBE ${relation}`)).getRows().map(([name, type]) => [String(name), String(type)] as const);
+async function columnsReadBack(connection: EngineConnection, ref: LakeTableRef, file: string): Promise<string[] | null> {
+  const describe = async (relation: string) => (await connection.read(`DESCRIBE ${relation}`)).getRows().map(([name, type]) => [String(name), String(type)] as const);
   const declared = await describe(`${lakeAlias}.${sqlIdentifier(ref.schema)}.${sqlIdentifier(ref.table)}`);
   const stored = await describe(`SELECT * FROM system.main.read_parquet(${sqlString(file)})`);
   const same = declared.length === stored.length && declared.every(([name, type], index) => stored[index]![0] === name && stored[index]![1] === type);

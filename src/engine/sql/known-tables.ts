@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { lakeAlias } from '../workspace-engine';
 import type { KnownTables } from './check-query';
 
@@ -14,10 +14,10 @@ export class TableNameCache {
     this.live = undefined;
   }
 
-  async resolve(connection: DuckDBConnection, metadataSchema: string, wanted: string[], withHistory: boolean): Promise<KnownTables> {
+  async resolve(connection: EngineConnection, metadataSchema: string, wanted: string[], withHistory: boolean): Promise<KnownTables> {
     if (!this.live || wanted.some((name) => !this.live!.has(name))) this.live = await liveTables(connection);
     if (!withHistory) return { live: this.live, ever: this.live };
-    const ever = await connection.runAndReadAll(
+    const ever = await connection.read(
       `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name)
        FROM ${metadataSchema}.ducklake_table t JOIN ${metadataSchema}.ducklake_schema s ON s.schema_id = t.schema_id`,
     );
@@ -25,8 +25,8 @@ export class TableNameCache {
   }
 }
 
-async function liveTables(connection: DuckDBConnection): Promise<Set<string>> {
-  const reader = await connection.runAndReadAll(
+async function liveTables(connection: EngineConnection): Promise<Set<string>> {
+  const reader = await connection.read(
     `SELECT lower(schema_name) || '.' || lower(table_name) FROM system.main.duckdb_tables() WHERE database_name = $catalog`,
     { catalog: lakeAlias },
   );

@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error';
+import { StatementAbandoned } from '../duckdb/pending-statement';
 
 export interface ErrorContext {
   sql: string;
@@ -14,12 +15,16 @@ export interface ErrorContext {
  */
 export async function mapDuckDBError(error: unknown, context: ErrorContext): Promise<AppError> {
   if (error instanceof AppError) return error;
+  if (error instanceof StatementAbandoned) return queryTimeout();
   const raw = error instanceof Error ? error.message : String(error);
   const message = scrub(raw, context.privatePaths);
   const firstLine = message.split('\n')[0]!.replace(/^[A-Za-z ]+ Error: /, '');
 
-  if (/^INTERRUPT Error/i.test(raw) || /Interrupted/i.test(raw)) {
-    return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job with POST /api/v1/query/jobs.' });
+  if (/^INTERRUPT Error/i.test(raw) || /Interrupted/i.test(raw)) return queryTimeout();
+  if (/^Out of Memory Error/i.test(raw)) {
+    return new AppError('RESOURCE_EXHAUSTED', 'The query needs more memory than the workspace’s engine has', {
+      hint: 'Aggregate or filter earlier, select fewer or smaller columns, or add a LIMIT.',
+    });
   }
   if (/No snapshot found at/i.test(raw)) {
     const earliest = await context.earliestSnapshot?.().catch(() => undefined);
@@ -43,6 +48,11 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
     return new AppError('QUERY_ERROR', firstLine, { hint: locationHint(message) });
   }
   return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
+}
+
+/** The answer for a query stopped at its time limit (or refused because compiling used it up). */
+export function queryTimeout(): AppError {
+  return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job with POST /api/v1/query/jobs.' });
 }
 
 function scrub(message: string, paths: string[]): string {

@@ -1,14 +1,19 @@
-import { DuckDBTypeId, type DuckDBConnection, type DuckDBResult, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
+import type { Admission } from '../admission/statement-scheduler';
 import type { EngineManager } from '../engine-manager';
 import { lakeAlias, readDefaultCatalog, type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
+import { chunkByteSize } from '../duckdb/chunk-size';
+import type { EngineConnection } from '../duckdb/engine-connection';
+import type { MaterializedRows } from '../duckdb/materialized-rows';
+import { StatementAbandoned } from '../duckdb/pending-statement';
 import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
 import { jsonValueConverter, type JsonValue } from './encode-values';
-import { mapDuckDBError } from './map-duckdb-error';
+import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import type { QueryColumn, ResultSink } from './result-sink';
@@ -18,6 +23,8 @@ export type { QueryColumn } from './result-sink';
 
 /** Reading a page of a job's result file is local and bounded by the page size. */
 const pageTimeoutMs = 60_000;
+/** An estimate reads the catalog only; callers that pass no limit get this one. */
+const defaultEstimateTimeoutMs = 30_000;
 
 /** More rows or bytes than this is RESULT_TOO_LARGE; the hint points to query jobs. */
 interface ResultCaps {
@@ -26,9 +33,12 @@ interface ResultCaps {
 }
 
 export interface RunOptions extends ResultCaps {
+  /** Counts from the call: waiting for a slot, compiling and executing all fall within it. */
   timeoutMs: number;
   /** Refused with QUERY_TOO_LARGE, before running, when the estimate exceeds it; absent when forced. */
   scanLimitBytes?: number;
+  /** The workspace's number of statements at once (its plan's); absent for the service's own reads. */
+  concurrency?: number;
 }
 
 export interface FileRunOptions {
@@ -62,12 +72,21 @@ interface Executed {
   profile: QueryProfile | undefined;
 }
 
+interface Limits {
+  deadline: number;
+  scanLimitBytes: number | undefined;
+  admission: Admission | undefined;
+}
+
+type Execute = (engine: WorkspaceEngine, connection: EngineConnection, planned: PlannedQuery, deadline: number) => Promise<Executed>;
+
 /**
  * Runs user SQL on a workspace: translate the Postgres dialect and parse with DuckDB's parser (once
  * per text, see QueryAnalyzer), check every table and function against the workspace's catalog and
- * the policy, estimate the scan from DuckLake's statistics, then execute on a locked instance with the
- * timeout enforced by interrupting the connection; the query's profile gives the CPU time and the
- * files it actually read.
+ * the policy, estimate the scan from DuckLake's statistics, then execute on a locked instance, under
+ * the workspace's admission and with the deadline enforced by interrupting (and, for a statement
+ * DuckDB cannot break off, abandoning) it; the query's profile gives the CPU time and the files it
+ * actually read.
  */
 export class QueryRunner {
   constructor(
@@ -76,19 +95,29 @@ export class QueryRunner {
     private readonly directScans: DirectScans,
   ) {}
 
-  async estimate(workspaceId: string, userSql: string): Promise<Compiled> {
-    return this.engines.with(workspaceId, (engine) => engine.read(async (connection) => (await this.compile(engine, connection, userSql)).compiled));
+  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; concurrency?: number } = {}): Promise<Compiled> {
+    const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, concurrency: options.concurrency });
+    return this.engines.with(workspaceId, (engine) =>
+      engine.read(async (connection) => {
+        try {
+          return (await this.compile(engine, connection, userSql)).compiled;
+        } catch (error) {
+          throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
+        }
+      }, limits.admission),
+    );
   }
 
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, { sql, readsLake }) => {
+    return this.measured(workspaceId, userSql, limitsOf(options), async (engine, connection, { sql, readsLake }, deadline) => {
       const execute = async (): Promise<Executed> => {
-        const read = await withTimeout(connection, options.timeoutMs, () => stream(connection, sql, sink, options));
+        const rows = await connection.read(sql, undefined, { deadline });
         // Before the transaction ends, whose own profile replaces the query's.
-        return { ...read, profile: profileOf(engine, connection) };
+        const profile = profileOf(engine, connection);
+        return { ...emitRows(rows, sink, options), profile };
       };
       // Without DuckLake in the query there is nothing to bind again, and the transaction would only cost time.
-      return readsLake ? inReadTransaction(connection, execute) : execute();
+      return readsLake ? connection.readTransaction(execute) : execute();
     });
   }
 
@@ -98,20 +127,17 @@ export class QueryRunner {
    * in it can reach the wrapper.
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, options.scanLimitBytes, async (engine, connection, { sql }) => {
-      const onAbort = () => connection.interrupt();
-      options.signal?.addEventListener('abort', onAbort);
-      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progress.percentage) / 100), 1_000);
+    return this.measured(workspaceId, userSql, limitsOf(options), async (engine, connection, { sql }, deadline) => {
+      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
       try {
         const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
-        const reader = await withTimeout(connection, options.timeoutMs, () => connection.runAndReadAll(copy));
+        const written = await connection.read(copy, undefined, { deadline, signal: options.signal });
         const profile = profileOf(engine, connection);
-        const described = await connection.runAndReadAll(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
+        const described = await connection.read(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
         const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
-        return { columns, rowCount: Number(reader.getRows()[0]?.[0] ?? 0), profile };
+        return { columns, rowCount: Number(written.scalar() ?? 0), profile };
       } finally {
         clearInterval(progress);
-        options.signal?.removeEventListener('abort', onAbort);
       }
     });
   }
@@ -119,8 +145,15 @@ export class QueryRunner {
   /** A page of a result file written by runToFile (no lake table: no transaction needed). */
   async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
     const page = `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`;
+    const deadline = performance.now() + pageTimeoutMs;
     await this.engines.with(workspaceId, (engine) =>
-      engine.read((connection) => withTimeout(connection, pageTimeoutMs, () => stream(connection, page, sink, { maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER }))),
+      engine.read(async (connection) => {
+        try {
+          emitRows(await connection.read(page, undefined, { deadline }), sink, { maxRows: limit, maxBytes: Number.MAX_SAFE_INTEGER });
+        } catch (error) {
+          throw await mapDuckDBError(error, { sql: page, privatePaths: [workspaceDataPath(engine.location)] });
+        }
+      }),
     );
   }
 
@@ -129,37 +162,38 @@ export class QueryRunner {
    * measures it: CPU time and the files it actually read from its profile. DuckDB's errors become the
    * documented codes.
    */
-  private measured(
-    workspaceId: string,
-    userSql: string,
-    scanLimitBytes: number | undefined,
-    execute: (engine: WorkspaceEngine, connection: DuckDBConnection, planned: PlannedQuery) => Promise<Executed>,
-  ): Promise<RunOutcome> {
+  private measured(workspaceId: string, userSql: string, limits: Limits, execute: Execute): Promise<RunOutcome> {
+    const startedAt = performance.now();
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
-        const startedAt = performance.now();
-        const { compiled, sizer, sql, ast } = await this.compile(engine, connection, userSql);
-        assertWithinScanLimit(compiled.estimate.bytes, scanLimitBytes);
+        let compiledSql = userSql;
         let planned: PlannedQuery | undefined;
+        let tables: LakeTableRef[] = [];
         try {
+          const { compiled, sizer, sql, ast } = await this.compile(engine, connection, userSql);
+          compiledSql = sql;
+          tables = compiled.tables;
+          assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, { sql, ast }, compiled.tables);
-          const { columns, rowCount, profile } = await execute(engine, connection, planned);
+          // Compiling counts against the time limit too.
+          if (performance.now() >= limits.deadline) throw queryTimeout();
+          const { columns, rowCount, profile } = await execute(engine, connection, planned, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
-          const error = planned && planned.sql !== sql ? ((await bindErrorOf(connection, sql, thrown)) ?? thrown) : thrown;
+          const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
           throw await mapDuckDBError(error, {
-            sql,
+            sql: compiledSql,
             privatePaths: [workspaceDataPath(engine.location)],
-            earliestSnapshot: () => earliestSnapshot(connection, engine, compiled.tables),
+            earliestSnapshot: () => earliestSnapshot(connection, engine, tables),
           });
         }
-      }),
+      }, limits.admission),
     );
   }
 
-  private async compile(engine: WorkspaceEngine, connection: DuckDBConnection, userSql: string) {
+  private async compile(engine: WorkspaceEngine, connection: EngineConnection, userSql: string) {
     const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
     const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
@@ -167,13 +201,22 @@ export class QueryRunner {
   }
 }
 
+function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }): Limits {
+  const deadline = performance.now() + options.timeoutMs;
+  return {
+    deadline,
+    scanLimitBytes: options.scanLimitBytes,
+    admission: options.concurrency === undefined ? undefined : { limit: options.concurrency, deadline },
+  };
+}
+
 /**
  * A query whose scans were planned runs as rewritten text, so DuckDB's message about a mistake in it
  * quotes that text; preparing the query as written gives the message about the user's own words.
  * Undefined when it prepares (the failure came while running) or the failure was no DuckDB error.
  */
-async function bindErrorOf(connection: DuckDBConnection, sql: string, thrown: unknown): Promise<unknown> {
-  if (thrown instanceof AppError || /Interrupt/i.test(String(thrown))) return undefined;
+async function bindErrorOf(connection: EngineConnection, sql: string, thrown: unknown): Promise<unknown> {
+  if (thrown instanceof AppError || thrown instanceof StatementAbandoned || /Interrupt/i.test(String(thrown))) return undefined;
   // As written, the query names the lake's tables without the lake's name.
   await connection.run(`USE ${lakeAlias}`);
   try {
@@ -187,59 +230,31 @@ async function bindErrorOf(connection: DuckDBConnection, sql: string, thrown: un
 }
 
 /**
- * Streaming needs a prepared statement, and one prepared in another transaction is bound again when
- * it runs, which on DuckLake reads the catalog a second time (6–10 ms a query): a streamed query is
- * prepared, run and read in one transaction. A read has nothing to commit, so the transaction always
- * ends with ROLLBACK, which skips DuckLake's commit checks (about 2 ms).
+ * Hands a materialized result to the sink chunk by chunk. The caps are checked before values become
+ * JavaScript: the row count up front, and each chunk's size as DuckDB holds it, so a result of a
+ * million rows or one gigabyte value is refused without being copied onto the event loop.
  */
-async function inReadTransaction<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
-  await connection.run('BEGIN TRANSACTION');
-  try {
-    return await work();
-  } finally {
-    await rollback(connection);
-  }
-}
-
-/** A failed or interrupted statement may have ended the transaction already; nothing else may stay open. */
-async function rollback(connection: DuckDBConnection): Promise<void> {
-  try {
-    await connection.run('ROLLBACK');
-  } catch (error) {
-    if (!/no transaction is active/i.test(String(error))) throw error;
-  }
-}
-
-async function stream(connection: DuckDBConnection, sql: string, sink: ResultSink, caps: ResultCaps): Promise<{ columns: QueryColumn[]; rowCount: number }> {
-  // One statement (the checks made sure), so it is prepared directly, without splitting the text first.
-  const prepared = await connection.prepare(sql);
-  try {
-    return await readStream(await prepared.stream(), sink, caps);
-  } finally {
-    prepared.destroySync();
-  }
-}
-
-async function readStream(result: DuckDBResult, sink: ResultSink, caps: ResultCaps): Promise<{ columns: QueryColumn[]; rowCount: number }> {
+function emitRows(result: MaterializedRows, sink: ResultSink, caps: ResultCaps): { columns: QueryColumn[]; rowCount: number } {
+  if (result.rowCount > caps.maxRows) throw tooLarge(`more than ${caps.maxRows} rows`);
   const types = result.columnTypes();
   const columns = result.columnNames().map((name, index) => ({ name, type: typeName(types[index]!) }));
   // JSON values come back as JSON, not as strings holding JSON (the chunks' vectors lose the alias).
   const jsonColumns = columns.flatMap((column, index) => (column.type === 'JSON' ? [{ index, list: false }] : column.type === 'JSON[]' ? [{ index, list: true }] : []));
   sink.columns(columns);
-  let rowCount = 0;
-  let bytes = 0;
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    rowCount += chunk.rowCount;
-    if (rowCount > caps.maxRows) throw tooLarge(`more than ${caps.maxRows} rows`);
+  let heldBytes = 0;
+  let encodedBytes = 0;
+  for (const chunk of result.chunks()) {
+    heldBytes += chunkByteSize(chunk, types);
+    if (heldBytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
     const rows = chunk.convertRows(jsonValueConverter) as JsonValue[][];
     for (const row of rows) for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
-    bytes += sink.rows(rows);
-    if (bytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
+    encodedBytes += sink.rows(rows);
+    if (encodedBytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
   }
-  return { columns, rowCount };
+  return { columns, rowCount: result.rowCount };
 }
 
-function profileOf(engine: WorkspaceEngine, connection: DuckDBConnection): QueryProfile | undefined {
+function profileOf(engine: WorkspaceEngine, connection: EngineConnection): QueryProfile | undefined {
   const path = engine.profilePath(connection);
   return path ? readQueryProfile(path) : undefined;
 }
@@ -272,31 +287,7 @@ function parseJson(value: JsonValue, list: boolean): JsonValue {
   return typeof value === 'string' ? (JSON.parse(value) as JsonValue) : value;
 }
 
-/**
- * Interrupts the connection when the time is up; DuckDB stops within a fraction of a second and the
- * connection stays usable. An interrupt that lands between two steps of a statement (prepare,
- * execute, fetch) is forgotten when the next step starts, so it repeats until the work ends. An
- * interrupted stream ends as if it were complete, with the rows read so far, so work that returns
- * after the interrupt is a timeout too, never a result.
- */
-async function withTimeout<T>(connection: DuckDBConnection, timeoutMs: number, work: () => Promise<T>): Promise<T> {
-  let interrupted = false;
-  const interrupt = () => {
-    interrupted = true;
-    connection.interrupt();
-    timer = setTimeout(interrupt, 100);
-  };
-  let timer = setTimeout(interrupt, timeoutMs);
-  try {
-    const outcome = await work();
-    if (interrupted) throw new Error('INTERRUPT Error: Interrupted!');
-    return outcome;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function earliestSnapshot(connection: DuckDBConnection, engine: WorkspaceEngine, tables: LakeTableRef[]): Promise<string | undefined> {
+async function earliestSnapshot(connection: EngineConnection, engine: WorkspaceEngine, tables: LakeTableRef[]): Promise<string | undefined> {
   const historical = tables.filter((ref) => ref.historical);
   const stats = await tableStats(connection, engine.metadataSchema);
   const times = stats.filter((entry) => historical.some((ref) => ref.schema === entry.schema_name && ref.table === entry.name)).map((entry) => entry.earliest_snapshot_at);

@@ -1,5 +1,6 @@
-import { DuckDBInstance, type DuckDBConnection, type DuckDBPreparedStatement } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { ConnectionPool } from '../connection-pool';
+import { EngineConnection } from '../duckdb/engine-connection';
 import { parseQuery, serializeSqlStatement, type AstNode, type SqlSerializer } from './parse-query';
 
 /** Writes a parse tree back as SQL text. */
@@ -8,24 +9,28 @@ const deserializeSqlStatement = 'SELECT system.main.json_deserialize_sql($1::JSO
 /** A connection with the (de)serializing statements prepared on it, which halves the cost of a parse. */
 class SerializingConnection {
   private constructor(
-    private readonly connection: DuckDBConnection,
+    private readonly connection: EngineConnection,
     private readonly serializing: DuckDBPreparedStatement,
     private readonly deserializing: DuckDBPreparedStatement,
   ) {}
 
   static async open(instance: DuckDBInstance): Promise<SerializingConnection> {
-    const connection = await instance.connect();
+    const connection = new EngineConnection(await instance.connect());
     return new SerializingConnection(connection, await connection.prepare(serializeSqlStatement), await connection.prepare(deserializeSqlStatement));
   }
 
   readonly serialize: SqlSerializer = async (sql) => {
     this.serializing.bindVarchar(1, sql);
-    return String((await this.serializing.runAndReadAll()).getRows()[0]?.[0]);
+    return String((await this.connection.execute(this.serializing)).scalar());
   };
 
   async deserialize(node: AstNode): Promise<string> {
     this.deserializing.bindVarchar(1, JSON.stringify({ error: false, statements: [{ node, named_param_map: [] }] }));
-    return String((await this.deserializing.runAndReadAll()).getRows()[0]?.[0]);
+    return String((await this.connection.execute(this.deserializing)).scalar());
+  }
+
+  idle(): Promise<void> {
+    return this.connection.idle();
   }
 
   closeSync(): void {

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import { lakeAlias } from '../workspace-engine';
 import type { TableName } from '../push/table-name';
 
@@ -9,8 +9,8 @@ export interface CatalogColumn {
 }
 
 /** A lake table's current columns in order, or undefined when the table does not exist. */
-export async function catalogColumns(connection: DuckDBConnection, name: TableName): Promise<CatalogColumn[] | undefined> {
-  const reader = await connection.runAndReadAll(
+export async function catalogColumns(connection: EngineConnection, name: TableName): Promise<CatalogColumn[] | undefined> {
+  const reader = await connection.read(
     `SELECT column_name, data_type, is_nullable FROM system.main.duckdb_columns()
      WHERE database_name = $catalog AND schema_name = $schema AND table_name = $table ORDER BY column_index`,
     { catalog: lakeAlias, schema: name.schema, table: name.table },

@@ -1,4 +1,4 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EngineConnection } from '../duckdb/engine-connection';
 import type { TableName } from '../push/table-name';
 
 export interface TableStats {
@@ -19,9 +19,9 @@ export interface TableStats {
  * Table statistics straight from DuckLake's catalog tables, without scanning data: rows are the live
  * data files' records minus the live delete files' deletions; sizes count both kinds of file.
  */
-export async function tableStats(connection: DuckDBConnection, metadata: string, only?: TableName): Promise<TableStats[]> {
+export async function tableStats(connection: EngineConnection, metadata: string, only?: TableName): Promise<TableStats[]> {
   const filter = only ? 'AND s.schema_name = $schema AND t.table_name = $table' : '';
-  const reader = await connection.runAndReadAll(
+  const reader = await connection.read(
     `WITH live AS (
        SELECT t.table_id, t.table_name, t.begin_snapshot, t.path AS table_path, s.schema_name, s.path AS schema_path
        FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id
@@ -66,8 +66,8 @@ export async function tableStats(connection: DuckDBConnection, metadata: string,
 }
 
 /** The catalog's current snapshot id. */
-export async function currentSnapshotId(connection: DuckDBConnection, metadata: string): Promise<number> {
-  const reader = await connection.runAndReadAll(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);
+export async function currentSnapshotId(connection: EngineConnection, metadata: string): Promise<number> {
+  const reader = await connection.read(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);
   return Number(reader.getRows()[0]?.[0] ?? 0);
 }
 

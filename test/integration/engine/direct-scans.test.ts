@@ -131,7 +131,7 @@ for (const backend of backends) {
       const sql = 'SELECT count(*) AS n FROM left_side JOIN shop.customers ON true';
       const planned = await plan(sql);
       const snapshot = await t.services.engine.engines.with(workspaceId, (engine) =>
-        engine.read(async (connection) => Number((await connection.runAndReadAll(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0])),
+        engine.read(async (connection) => Number((await connection.read(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0])),
       );
       expect(planned.sql).toContain('read_parquet');
       expect(planned.sql).toContain(`AT (VERSION => ${snapshot})`);

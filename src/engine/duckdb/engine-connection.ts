@@ -1,0 +1,118 @@
+import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
+import { awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
+import { MaterializedRows } from './materialized-rows';
+
+export type StatementValues = DuckDBValue[] | Record<string, DuckDBValue>;
+
+/**
+ * A DuckDB connection whose statements never hold a thread of the runtime's shared work pool while
+ * they execute (see pending-statement.ts): every statement of the engine runs through here. Results
+ * are materialized by DuckDB and read synchronously, chunk by chunk.
+ */
+export class EngineConnection {
+  /** Set while an abandoned statement is still running: nothing else may run until it stops. */
+  private abandoned: Promise<void> | undefined;
+
+  constructor(private readonly connection: DuckDBConnection) {}
+
+  /** Runs one statement; any rows it returns are dropped. */
+  async run(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<void> {
+    await this.read(sql, values, watch);
+  }
+
+  /** Runs one statement and returns all of its rows. */
+  async read(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<MaterializedRows> {
+    const prepared = await this.prepare(sql);
+    if (values) prepared.bind(values);
+    return this.execute(prepared, watch, { destroyAfter: true });
+  }
+
+  /** DuckDB prepares (parses, binds, plans) on the shared pool: short for the texts the checks let through. */
+  prepare(sql: string): Promise<DuckDBPreparedStatement> {
+    this.assertNotBusy();
+    return this.connection.prepare(sql);
+  }
+
+  /**
+   * Runs work in a transaction that is always rolled back: reads have nothing to commit, and ROLLBACK
+   * skips DuckLake's commit checks. After an abandoned statement the rollback waits until it stops.
+   */
+  async readTransaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run('BEGIN TRANSACTION');
+    try {
+      return await work();
+    } finally {
+      if (!this.abandoned) await this.rollback();
+    }
+  }
+
+  /** Ends the connection's transaction, if a failed or interrupted statement has not ended it already. */
+  async rollback(): Promise<void> {
+    try {
+      await this.run('ROLLBACK');
+    } catch (error) {
+      if (!/no transaction is active/i.test(String(error))) throw error;
+    }
+  }
+
+  /** Executes a prepared statement with the values bound to it. */
+  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean } = {}): Promise<MaterializedRows> {
+    let destroy = options.destroyAfter === true;
+    try {
+      this.assertNotBusy();
+      const pending = prepared.start();
+      try {
+        await awaitPending(this.connection, pending, watch);
+      } catch (error) {
+        if (error instanceof StatementAbandoned) {
+          // The statement still uses what it was prepared from: that is released once DuckDB lets go.
+          const release = destroy ? () => prepared.destroySync() : () => {};
+          destroy = false;
+          this.abandoned = this.recoverFrom(error.stopped, release);
+        }
+        throw error;
+      }
+      // Execution is complete, so this only collects the materialized result.
+      return new MaterializedRows((await pending.getResult()) as DuckDBMaterializedResult);
+    } finally {
+      if (destroy) prepared.destroySync();
+    }
+  }
+
+  /** DuckDB's appender, for loading rows a value at a time (its flush runs on the caller's thread). */
+  createAppender(table: string, schema: string, catalog: string): Promise<DuckDBAppender> {
+    this.assertNotBusy();
+    return this.connection.createAppender(table, schema, catalog);
+  }
+
+  interrupt(): void {
+    this.connection.interrupt();
+  }
+
+  /** DuckDB's progress of the running statement, 0 to 100 (-1 when unknown). */
+  get progressPercentage(): number {
+    return this.connection.progress.percentage;
+  }
+
+  /** Resolves once no abandoned statement runs on the connection any more. */
+  idle(): Promise<void> {
+    return this.abandoned ?? Promise.resolve();
+  }
+
+  /** Once the abandoned statement stops: its transaction, if any, rolled back, and the connection free again. */
+  private async recoverFrom(stopped: Promise<void>, release: () => void): Promise<void> {
+    await stopped;
+    release();
+    this.abandoned = undefined;
+    await this.rollback().catch(() => {});
+  }
+
+  /** Starting a statement while an abandoned one still runs would make DuckDB wait for it on the shared pool. */
+  private assertNotBusy(): void {
+    if (this.abandoned) throw new Error('the connection is still stopping an abandoned statement');
+  }
+
+  closeSync(): void {
+    this.connection.closeSync();
+  }
+}
