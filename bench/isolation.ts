@@ -30,7 +30,7 @@ const workspaceB = (await createWorkspace(setup, b)).id;
 await useBenchPlan(setup, workspaceA);
 await useBenchPlan(setup, workspaceB);
 
-const service = await startServiceProcess('serve', { ...serviceEnvOf(setup), LOG_LEVEL: 'warn', QUERY_TIMEOUT_MS: '10000', QUERY_JOB_TIMEOUT: '60s' });
+const service = await startServiceProcess('serve', { ...serviceEnvOf(setup), LOG_LEVEL: 'info', QUERY_TIMEOUT_MS: '10000', QUERY_JOB_TIMEOUT: '60s' });
 const api = (path: string, init: { method?: string; json?: unknown; token?: string } = {}) =>
   fetch(`${service.baseUrl}/api/v1${path}`, {
     method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),

@@ -3,14 +3,14 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { MailOutbox } from '../mail/outbox';
 import type { MailTransport } from '../mail/smtp-transport';
-import type { MailDispatch } from '../mail/mail-dispatch';
+import type { MailDeliveryStarter } from '../mail/mail-dispatch';
 import { listStrandedOutboxMail, markOutboxMailSent, recordOutboxFailure } from '../mail/outbox-queries';
 
 export interface MailActivityDeps {
   store: Store;
   outbox: MailOutbox;
   transport: MailTransport | undefined;
-  dispatch: MailDispatch;
+  delivery: MailDeliveryStarter;
   clock: Clock;
   logger: Logger;
 }
@@ -41,7 +41,7 @@ export function createMailActivities(deps: MailActivityDeps) {
         created_after: new Date(now - giveUpAfterMs).toISOString(),
         limit: 500,
       });
-      for (const { id } of stranded) await deps.dispatch.startDelivery(id);
+      for (const { id } of stranded) await deps.delivery.startDelivery(id);
       return stranded.length;
     },
   };

@@ -4,21 +4,21 @@ import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { LakeStorage } from '../lake-storage/lake-storage';
-import type { TemporalClient } from '../temporal/client';
 import type { QueryRunner } from '../engine/sql/query-runner';
 import { findWorkspacePlan } from '../plans/plan-queries';
 import { costOf } from '../query/query-service';
 import type { UsageRecorder } from '../query/usage-recorder';
 import { claimJob, completeJob, failJob, findJob, listExpiredResults, markResultDeleted, type JobRow, type JobStatus } from '../jobs/job-queries';
 import { jobResultKey } from '../jobs/job-results';
-import { queryJobStartedSignal } from '../workflows/query-job';
+import type { JobStartedNotice } from '../jobs/job-workflows';
 
 export interface QueryJobActivityDeps {
   store: Store;
   lake: LakeStorage;
   runner: QueryRunner;
   usage: UsageRecorder;
-  temporal: TemporalClient;
+  /** Tells the job's workflow that its query has started. */
+  notice: JobStartedNotice;
   clock: Clock;
   timeoutMs: number;
   resultRetentionMs: number;
@@ -34,9 +34,8 @@ export function createQueryJobActivities(deps: QueryJobActivityDeps) {
       const now = deps.clock.now().toISOString();
       if ((await deps.store.run(claimJob, { id: jobId, now })) === 0) return job.status;
       // Not awaited: the query need not wait for the workflow to learn that it started.
-      void deps.temporal.client.workflow
-        .getHandle(jobId)
-        .signal(queryJobStartedSignal, { startedAt: job.started_at ?? now })
+      void deps.notice
+        .started(jobId, job.started_at ?? now)
         .catch((error: unknown) => deps.logger.warn('could not tell the job workflow it started', { job_id: jobId, error }));
       return execute(deps, job);
     },

@@ -2,19 +2,17 @@ import { Context } from '@temporalio/activity';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { LakeStorage } from '../lake-storage/lake-storage';
-import type { TemporalClient } from '../temporal/client';
 import { dropCatalog } from '../engine/catalog-lifecycle';
 import { workspaceDataPrefix, type CatalogStore } from '../engine/catalog-attachment';
 import { deleteWorkspaceMembers, deleteWorkspaceRow, findWorkspaceForPurge } from '../workspaces/queries/workspaces';
-import type { WorkspaceRowsPurge } from '../workspaces/purge-steps';
-import { workspaceScheduleIds } from '../workspaces/workspace-schedules';
+import type { WorkspacePurgeStep } from '../workspaces/purge-step';
 
 export interface WorkspaceActivityDeps {
   store: Store;
   lake: LakeStorage;
   catalog: CatalogStore;
-  temporal: TemporalClient;
-  rowPurges: WorkspaceRowsPurge[];
+  /** Every feature's share of a purge. */
+  purgeSteps: WorkspacePurgeStep[];
   /** Releases what this process holds for the workspace (its engine instance) before the catalog goes. */
   releaseWorkspace(workspaceId: string): Promise<void>;
   logger: Logger;
@@ -29,11 +27,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
     },
 
     async deleteWorkspaceSchedules(workspaceId: string): Promise<void> {
-      for (const scheduleId of await workspaceScheduleIds(deps.temporal, workspaceId)) {
-        await deps.temporal.client.schedule.getHandle(scheduleId).delete().catch((error: unknown) => {
-          if (!String(error).includes('not found')) throw error;
-        });
-      }
+      for (const step of deps.purgeSteps) await step.stopDurableWork?.(workspaceId);
     },
 
     async dropWorkspaceCatalog(workspaceId: string): Promise<void> {
@@ -50,7 +44,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
 
     async deleteWorkspaceRows(workspaceId: string): Promise<void> {
       await deps.store.transaction(async (tx) => {
-        for (const step of deps.rowPurges) await step.purge(tx, workspaceId);
+        for (const query of deps.purgeSteps.flatMap((step) => step.rows ?? [])) await tx.run(query, { workspace_id: workspaceId });
         await tx.run(deleteWorkspaceMembers, { workspace_id: workspaceId });
         await tx.run(deleteWorkspaceRow, { id: workspaceId });
       });

@@ -13,9 +13,7 @@ import { createProfileFolder } from './duckdb/profile-folders';
 import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
 
-export const lakeAlias = 'lake';
-/** The read connections' default catalog: the instance's own empty in-memory database. */
-export const readDefaultCatalog = 'memory';
+import { lakeAlias, readDefaultCatalog } from './catalog-names';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;

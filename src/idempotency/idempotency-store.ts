@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error';
 import { namedQuery } from '../store/named-query';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { PruneParams } from '../housekeeping/prune';
 
 const claim = namedQuery<{ workspace_id: string; scope: string; key: string; request_hash: string; now: string }>(
   'idempotency.claim',
@@ -79,3 +80,5 @@ export class IdempotencyStore {
     await this.store.run(release, { workspace_id: workspaceId, scope, key });
   }
 }
+
+export const pruneIdempotencyKeys = namedQuery<PruneParams>('housekeeping.idempotency_keys', "DELETE FROM idempotency_keys WHERE status = 'completed' AND completed_at < :cutoff");

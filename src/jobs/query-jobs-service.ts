@@ -12,7 +12,7 @@ import { allows } from '../workspaces/roles';
 import { rateLimitHeaders, type RateLimiter } from '../query/rate-limiter';
 import { workspacePlan } from '../plans/workspace-plan';
 import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
-import type { QueryJobScheduler } from './job-scheduler';
+import type { QueryJobWorkflows } from './job-workflows';
 import type { ResultFormat } from '../query/formats/encoded-result';
 import { resultPage } from './result-page';
 import { jobStatusView, type JobResultView, type JobStatusView } from './job-view';
@@ -48,7 +48,7 @@ export class QueryJobsService {
     private readonly store: Store,
     private readonly access: WorkspaceAccess,
     private readonly limiter: RateLimiter,
-    private readonly scheduler: QueryJobScheduler,
+    private readonly workflows: QueryJobWorkflows,
     private readonly runner: QueryRunner,
     private readonly lake: LakeStorage,
     private readonly clock: Clock,
@@ -90,7 +90,7 @@ export class QueryJobsService {
 
   async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
     let { job } = await this.visibleJob(userId, jobId);
-    let live = isOpen(job.status) ? await this.scheduler.live(jobId) : undefined;
+    let live = isOpen(job.status) ? await this.workflows.live(jobId) : undefined;
     if (live && !isOpen(live.status)) {
       // The job ended between reading its record and asking its workflow, which records the outcome
       // before it ends: the record read again is final and holds the result.
@@ -113,13 +113,13 @@ export class QueryJobsService {
     }
     // The record already says cancelled, and a query that starts now finds it so and does not run;
     // cancelling the workflow removes its queued query at once.
-    await this.scheduler.cancel(jobId).catch((error: unknown) => this.logger.warn('job workflow not cancelled; its query will not run', { job_id: jobId, error }));
+    await this.workflows.cancel(jobId).catch((error: unknown) => this.logger.warn('job workflow not cancelled; its query will not run', { job_id: jobId, error }));
     return { job_id: jobId, status: 'cancelled' };
   }
 
   private async startOrFail(job: JobRow): Promise<void> {
     try {
-      await this.scheduler.start(job);
+      await this.workflows.start(job);
     } catch (error) {
       await this.store.run(failJob, { id: job.id, now: this.clock.now().toISOString(), code: 'SERVICE_UNAVAILABLE', message: 'The job could not be scheduled', hint: 'Submit it again.' });
       throw new AppError('SERVICE_UNAVAILABLE', 'The job could not be scheduled; it is recorded as failed', { hint: `Job ${job.id}. Submit it again in a moment.`, cause: error });

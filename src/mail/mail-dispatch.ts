@@ -1,9 +1,9 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
-import type { TemporalClient } from '../temporal/client';
-import type { mailDeliveryWorkflow } from '../workflows/mail-delivery';
 
-export const mailDeliveryWorkflowId = (outboxId: string) => `mail-delivery-${outboxId}`;
+/** Starts the durable delivery of one committed outbox message (idempotent per message). */
+export interface MailDeliveryStarter {
+  startDelivery(outboxId: string): Promise<void>;
+}
 
 /**
  * Hands committed outbox messages to delivery. With SMTP each gets a delivery workflow that retries
@@ -12,34 +12,19 @@ export const mailDeliveryWorkflowId = (outboxId: string) => `mail-delivery-${out
  */
 export class MailDispatch {
   constructor(
-    private readonly temporal: TemporalClient,
-    private readonly smtpConfigured: boolean,
+    private readonly delivery: MailDeliveryStarter | undefined,
     private readonly logger: Logger,
   ) {}
 
   async dispatch(outboxIds: string[]): Promise<void> {
     for (const outboxId of outboxIds) {
-      if (!this.smtpConfigured) {
+      if (!this.delivery) {
         this.logger.info('mail kept in the outbox (SMTP_URL is not set)', { outbox_id: outboxId });
         continue;
       }
-      await this.startDelivery(outboxId).catch((error) => {
+      await this.delivery.startDelivery(outboxId).catch((error: unknown) => {
         this.logger.warn('mail delivery not started yet; the outbox sweep will start it', { outbox_id: outboxId, error });
       });
-    }
-  }
-
-  async startDelivery(outboxId: string): Promise<void> {
-    try {
-      await this.temporal.call(() =>
-        this.temporal.client.workflow.start<typeof mailDeliveryWorkflow>('mailDeliveryWorkflow', {
-          workflowId: mailDeliveryWorkflowId(outboxId),
-          taskQueue: this.temporal.taskQueue,
-          args: [outboxId],
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   }
 }

@@ -1,4 +1,5 @@
 import { namedQuery } from '../store/named-query';
+import type { PruneParams } from '../housekeeping/prune';
 
 export interface OutboxRow {
   id: string;
@@ -47,3 +48,5 @@ export const listRecentOutboxMail = namedQuery<{ limit: number }, OutboxRow>(
 
 /** Purging an account removes the mail written to it as well. */
 export const deleteUserOutboxMail = namedQuery<{ user_id: string }>('mail_outbox.delete_for_user', 'DELETE FROM mail_outbox WHERE user_id = :user_id');
+
+export const pruneSentMail = namedQuery<PruneParams>('housekeeping.sent_mail', 'DELETE FROM mail_outbox WHERE sent_at IS NOT NULL AND sent_at < :cutoff');

@@ -4,6 +4,7 @@ import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { PlanRow } from '../plans/plan-queries';
 import { workspacePlan } from '../plans/workspace-plan';
+import type { PruneParams } from '../housekeeping/prune';
 
 export const rateWindowMs = 60_000;
 
@@ -82,3 +83,6 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
     'x-ratelimit-reset': String(Math.ceil(state.resetAt.getTime() / 1000)),
   };
 }
+
+// The rate-limit window is a minute; a day of history is plenty for diagnosis.
+export const pruneRateLimitEvents = namedQuery<PruneParams>('housekeeping.rate_limit_events', 'DELETE FROM rate_limit_events WHERE occurred_at_ms < :cutoff_ms');

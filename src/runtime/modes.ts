@@ -48,8 +48,8 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
 /** The main task queue (workflows and their bookkeeping) and the query-job queue (the queries, its slots the concurrency). */
 export function workersOf(services: Services) {
   return [
-    { taskQueue: services.config.temporal.taskQueue, activities: services.activities(), workflows: true, maxConcurrentActivities: 20 },
-    { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities(), workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
+    { taskQueue: services.config.temporal.taskQueue, activities: services.activities, workflows: true, maxConcurrentActivities: 20 },
+    { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities, workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
   ];
 }
 

@@ -1,40 +1,53 @@
-import { ScheduleAlreadyRunning, ScheduleOverlapPolicy } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Workflow } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
 
-export interface ScheduleDefinition {
+/** A recurring workflow, named by the workflow it starts (its function), so its arguments are checked. */
+export interface ScheduleDefinition<W extends Workflow = Workflow> {
   scheduleId: string;
-  workflowType: string;
+  workflow: W;
+  args: Parameters<W>;
+  /** `every` an interval (`1h`, `5m`). */
   every: string;
-  args?: unknown[];
   memo?: Record<string, unknown>;
 }
 
 /**
- * Creates the service's own recurring workflows as Temporal Schedules (visible and pausable in the
- * UI). Idempotent: a schedule that exists is updated to the current definition.
+ * Creates a schedule, or brings an existing one to the current definition. Runs never overlap: a run
+ * still going when the next is due skips that one (Temporal's overlap policy), never stacks it.
  */
+export async function ensureSchedule<W extends Workflow>(temporal: TemporalClient, definition: ScheduleDefinition<W>): Promise<'created' | 'updated'> {
+  const spec = { intervals: [{ every: definition.every }] };
+  const action = {
+    type: 'startWorkflow' as const,
+    workflowType: definition.workflow.name,
+    taskQueue: temporal.taskQueue,
+    args: definition.args as unknown[],
+    workflowId: definition.scheduleId,
+  };
+  try {
+    await temporal.call(() => temporal.client.schedule.create({ scheduleId: definition.scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP }, memo: definition.memo }));
+    return 'created';
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+    await temporal.call(() => temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({ ...previous, spec, action })));
+    return 'updated';
+  }
+}
+
+/** Deletes a schedule by id; one that is already gone is fine (purges and deletions retry). */
+export async function deleteSchedule(temporal: TemporalClient, scheduleId: string): Promise<void> {
+  try {
+    await temporal.call(() => temporal.client.schedule.getHandle(scheduleId).delete());
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
+}
+
+/** The service's own recurring workflows, created at worker start. */
 export async function ensureSchedules(temporal: TemporalClient, definitions: ScheduleDefinition[], logger: Logger): Promise<void> {
   for (const definition of definitions) {
-    const options = {
-      scheduleId: definition.scheduleId,
-      spec: { intervals: [{ every: definition.every }] },
-      action: {
-        type: 'startWorkflow' as const,
-        workflowType: definition.workflowType,
-        taskQueue: temporal.taskQueue,
-        args: definition.args ?? [],
-        workflowId: definition.scheduleId,
-      },
-      policies: { overlap: ScheduleOverlapPolicy.SKIP },
-      memo: definition.memo,
-    };
-    try {
-      await temporal.client.schedule.create(options);
-      logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every });
-    } catch (error) {
-      if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-      await temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({ ...previous, spec: options.spec, action: options.action }));
-    }
+    const outcome = await ensureSchedule(temporal, definition);
+    if (outcome === 'created') logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every });
   }
 }

@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser } from '../support/accounts';
 import { findUserById } from '../../src/auth/queries/users';
-import { accountRetentionWorkflowId } from '../../src/auth/temporal-retention-scheduler';
+import { accountRetentionWorkflowId } from '../../src/workflow-clients/account-retention';
 import { accountRetentionStatusQuery } from '../../src/workflows/account-retention';
 import { namedQuery } from '../../src/store/named-query';
 import { TemporalDevServer } from '../../src/temporal/dev-server';

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { decodedBody, startSmtpSink } from '../support/smtp-sink';
 import { uniqueEmail } from '../support/accounts';
 import { findActiveUserByEmail } from '../../src/auth/queries/users';
-import { mailDeliveryWorkflowId } from '../../src/mail/mail-dispatch';
+import { mailDeliveryWorkflowId } from '../../src/workflow-clients/mail-delivery';
 import { listRecentOutboxMail } from '../../src/mail/outbox-queries';
 
 describe('mail over SMTP', () => {

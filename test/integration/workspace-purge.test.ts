@@ -8,7 +8,7 @@ import { addMember, createWorkspace } from '../support/workspaces';
 import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import { attachCatalog } from '../../src/engine/attach-catalog';
 import { catalogSchemaName, catalogStoreFor, sqliteCatalogFile, workspaceDataPrefix } from '../../src/engine/catalog-attachment';
-import { workspacePurgeWorkflowId } from '../../src/workspaces/temporal-purge-scheduler';
+import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
 import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
 import { namedQuery } from '../../src/store/named-query';
 import { EngineConnection } from '../../src/engine/duckdb/engine-connection';

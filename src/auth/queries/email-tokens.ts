@@ -1,4 +1,5 @@
 import { namedQuery } from '../../store/named-query';
+import type { PruneParams } from '../../housekeeping/prune';
 
 export type EmailTokenPurpose = 'verify_email' | 'reset_password' | 'change_email';
 
@@ -43,3 +44,5 @@ export const findPendingEmailChange = namedQuery<{ user_id: string; now: string 
   `SELECT email FROM email_tokens WHERE user_id = :user_id AND purpose = 'change_email' AND used_at IS NULL AND expires_at > :now
    ORDER BY created_at DESC LIMIT 1`,
 );
+
+export const pruneEmailTokens = namedQuery<PruneParams>('housekeeping.email_tokens', 'DELETE FROM email_tokens WHERE expires_at < :cutoff');

@@ -1,4 +1,5 @@
 import { namedQuery } from '../../store/named-query';
+import type { PruneParams } from '../../housekeeping/prune';
 
 export const recordLoginFailure = namedQuery<{ id: string; scope: string; now: string }>(
   'login_failures.record',
@@ -11,3 +12,5 @@ export const countLoginFailures = namedQuery<{ scope: string; since: string }, {
 );
 
 export const clearLoginFailures = namedQuery<{ scope: string }>('login_failures.clear', 'DELETE FROM login_failures WHERE scope = :scope');
+
+export const pruneLoginFailures = namedQuery<PruneParams>('housekeeping.login_failures', 'DELETE FROM login_failures WHERE failed_at < :cutoff');

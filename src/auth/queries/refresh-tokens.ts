@@ -1,4 +1,5 @@
 import { namedQuery } from '../../store/named-query';
+import type { PruneParams } from '../../housekeeping/prune';
 
 export interface RefreshTokenRow {
   id: string;
@@ -38,3 +39,9 @@ export const revokeUserRefreshTokens = namedQuery<{ user_id: string; now: string
 );
 
 export const deleteUserRefreshTokens = namedQuery<{ user_id: string }>('refresh_tokens.delete_for_user', 'DELETE FROM refresh_tokens WHERE user_id = :user_id');
+
+// Revoked or expired refresh tokens are kept a day past their end so that reuse is still recognised.
+export const pruneRefreshTokens = namedQuery<PruneParams>(
+  'housekeeping.refresh_tokens',
+  'DELETE FROM refresh_tokens WHERE expires_at < :cutoff OR (revoked_at IS NOT NULL AND revoked_at < :cutoff)',
+);

@@ -1,4 +1,5 @@
 import { namedQuery } from '../../store/named-query';
+import type { PruneParams } from '../../housekeeping/prune';
 
 export const insertSessionCode = namedQuery<{ code_hash: string; user_id: string; tokens_ciphertext: string; now: string; expires_at: string }>(
   'session_codes.insert',
@@ -14,3 +15,5 @@ export const consumeSessionCode = namedQuery<{ code_hash: string; now: string },
 );
 
 export const deleteUserSessionCodes = namedQuery<{ user_id: string }>('session_codes.delete_for_user', 'DELETE FROM session_codes WHERE user_id = :user_id');
+
+export const pruneSessionCodes = namedQuery<PruneParams>('housekeeping.session_codes', 'DELETE FROM session_codes WHERE expires_at < :cutoff');

@@ -1,6 +1,6 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlString } from '../sql-literals';
-import { lakeAlias } from '../workspace-engine';
+import { lakeAlias } from '../catalog-names';
 
 export interface MaintenanceOptions {
   /** Snapshots older than this many days are expired (the plan's time-travel window). */

@@ -1,6 +1,6 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
-import { lakeAlias } from '../workspace-engine';
+import { lakeAlias } from '../catalog-names';
 import { catalogColumns } from '../tables/catalog-columns';
 import { inferColumns } from './infer-schema';
 import { planPush, type PushPlan } from './plan-push';

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import { lakeAlias } from '../workspace-engine';
+import { lakeAlias } from '../catalog-names';
 import type { AstNode, AstValue } from './parse-query';
 import { allowedTableFunctions, isRefusedFunction } from './query-policy';
 import { closestName } from './closest-name';

@@ -1,5 +1,5 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
-import { lakeAlias } from '../workspace-engine';
+import { lakeAlias } from '../catalog-names';
 import type { KnownTables } from './check-query';
 
 /**

@@ -2,7 +2,8 @@ import { DuckDBTypeId, type DuckDBListType, type DuckDBType } from '@duckdb/node
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineManager } from '../engine-manager';
-import { lakeAlias, readDefaultCatalog, type WorkspaceEngine } from '../workspace-engine';
+import { lakeAlias, readDefaultCatalog } from '../catalog-names';
+import { type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { chunkByteSize } from '../duckdb/chunk-size';
 import type { EngineConnection } from '../duckdb/engine-connection';

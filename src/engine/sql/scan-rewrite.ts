@@ -1,4 +1,4 @@
-import { lakeAlias } from '../workspace-engine';
+import { lakeAlias } from '../catalog-names';
 import { cteNamesOf, tableRefName } from './check-query';
 import { isExactNumber, type AstNode, type AstValue } from './parse-query';
 

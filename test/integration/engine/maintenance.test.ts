@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
-import { maintenanceScheduleId } from '../../../src/engine/maintenance/maintenance-schedule';
+import { maintenanceScheduleId } from '../../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
 
 describe('lake maintenance', () => {

@@ -1,16 +1,11 @@
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
-import { priorityKeyOf, queryJobStatusQuery, type queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
-import type { JobStatus } from './job-queries';
+import { startWorkflowOnce } from '../temporal/start-workflow';
+import { priorityKeyOf, queryJobStartedSignal, queryJobStatusQuery, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
+import type { JobStartedNotice, LiveJobStatus, QueryJobWorkflows } from '../jobs/job-workflows';
 
-export interface LiveJobStatus {
-  status: JobStatus;
-  started_at: string | null;
-  progress: number | null;
-}
-
-/** The query-job workflows as the API sees them: started by job id, asked for their state, cancelled. */
-export class QueryJobScheduler {
+/** The query-job workflows: started under the job id, asked for their state, told of their start, cancelled. */
+export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
   constructor(
     private readonly temporal: TemporalClient,
     readonly queryTaskQueue: string,
@@ -20,15 +15,12 @@ export class QueryJobScheduler {
 
   async start(job: { id: string; workspace_id: string; priority: number }): Promise<void> {
     const input: QueryJobInput = { jobId: job.id, workspaceId: job.workspace_id, priority: job.priority, timeoutMs: this.timeoutMs, queryTaskQueue: this.queryTaskQueue };
-    await this.temporal.call(() =>
-      this.temporal.client.workflow.start<typeof queryJobWorkflow>('queryJobWorkflow', {
-        workflowId: job.id,
-        taskQueue: this.temporal.taskQueue,
-        args: [input],
-        priority: { priorityKey: priorityKeyOf(job.priority), fairnessKey: job.workspace_id },
-        memo: { workspace_id: job.workspace_id, priority: job.priority },
-      }),
-    );
+    await startWorkflowOnce(this.temporal, queryJobWorkflow, {
+      workflowId: job.id,
+      args: [input],
+      priority: { priorityKey: priorityKeyOf(job.priority), fairnessKey: job.workspace_id },
+      memo: { workspace_id: job.workspace_id, priority: job.priority },
+    });
   }
 
   /** The workflow's own answer, with the query's progress from the running activity's last heartbeat. */
@@ -46,6 +38,10 @@ export class QueryJobScheduler {
       this.logger.debug('job workflow did not answer', { job_id: jobId, error });
       return undefined;
     }
+  }
+
+  async started(jobId: string, startedAt: string): Promise<void> {
+    await this.temporal.call(() => this.temporal.client.workflow.getHandle(jobId).signal(queryJobStartedSignal, { startedAt }));
   }
 
   async cancel(jobId: string): Promise<void> {

@@ -1,0 +1,48 @@
+import type { Logger } from '../logging/logger';
+import type { TemporalClient } from '../temporal/client';
+import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
+import { workspaceMaintenanceWorkflow } from '../workflows/workspace-maintenance';
+
+export const maintenanceScheduleId = (workspaceId: string) => `workspace-maintenance-${workspaceId}`;
+
+/** Makes sure a workspace's lake maintenance runs on its schedule. */
+export interface MaintenanceSchedules {
+  ensure(workspaceId: string): Promise<void>;
+}
+
+/**
+ * One Temporal Schedule per workspace runs its lake maintenance (visible, pausable and triggerable in
+ * the Temporal UI). It is made at the workspace's creation and again after writes in case Temporal
+ * was unreachable then; the ones made are remembered, so the check costs nothing afterwards.
+ */
+export class WorkspaceMaintenanceClient implements MaintenanceSchedules {
+  private readonly ensured = new Set<string>();
+
+  constructor(
+    private readonly temporal: TemporalClient,
+    private readonly every: string,
+    private readonly logger: Logger,
+  ) {}
+
+  async ensure(workspaceId: string): Promise<void> {
+    if (this.ensured.has(workspaceId)) return;
+    try {
+      await ensureSchedule(this.temporal, {
+        scheduleId: maintenanceScheduleId(workspaceId),
+        workflow: workspaceMaintenanceWorkflow,
+        args: [workspaceId],
+        every: this.every,
+        memo: { workspace_id: workspaceId },
+      });
+      this.ensured.add(workspaceId);
+    } catch (error) {
+      this.logger.warn('maintenance schedule not created yet; a later write retries', { workspace_id: workspaceId, error });
+    }
+  }
+
+  /** The workspace is being purged: its schedule goes first, so no maintenance starts on a dropped catalog. */
+  async remove(workspaceId: string): Promise<void> {
+    this.ensured.delete(workspaceId);
+    await deleteSchedule(this.temporal, maintenanceScheduleId(workspaceId));
+  }
+}
