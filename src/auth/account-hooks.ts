@@ -12,8 +12,3 @@ export interface AccountHooks {
   onPurge(tx: Transaction, userId: string): Promise<void>;
 }
 
-export const noAccountHooks: AccountHooks = {
-  onEmailVerified: async () => {},
-  beforeDeletion: async () => {},
-  onPurge: async () => {},
-};

@@ -19,8 +19,6 @@ const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queri
 
 export const defaultPlanId = 'free';
 
-export const findPlan = namedQuery<{ id: string }, PlanRow>('plans.find', `SELECT ${columns} FROM plans WHERE id = :id`);
-
 export const listPlans = namedQuery<Record<never, never>, PlanRow>('plans.list', `SELECT ${columns} FROM plans ORDER BY sort_order`);
 
 export const findWorkspacePlan = namedQuery<{ workspace_id: string }, PlanRow>(
