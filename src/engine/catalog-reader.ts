@@ -1,14 +1,18 @@
-import { Database, type SQLQueryBindings } from 'bun:sqlite';
 import postgres from 'postgres';
+import type { DuckDBPreparedStatement } from '@duckdb/node-api';
 import { bindParameters, compileQuery, namedQuery, type NamedQuery, type SqlParams } from '../store/named-query';
-import { retryWhileBusy } from '../store/sqlite-busy';
-import { catalogSchemaName, sqliteCatalogFile, type CatalogStore } from './catalog-attachment';
+import { catalogSchemaName, type CatalogStore } from './catalog-attachment';
+import { lakeAlias } from './catalog-names';
+import type { ConnectionPool } from './connection-pool';
+import type { EngineConnection } from './duckdb/engine-connection';
 
 /**
- * Read-only queries on one workspace's DuckLake metadata tables, through the catalog database's own
- * driver. The query path reads file statistics before every query; through DuckDB (sqlite_scanner or
- * postgres_scanner) that costs a transaction on the catalog and a scan per table, 10 to 30 ms, against
- * well under a millisecond here. Query texts write `{catalog}.ducklake_…` for the tables.
+ * Read-only queries on one workspace's DuckLake metadata tables. A Postgres catalog is read through
+ * the catalog database's own driver (well under a millisecond, against 10 to 30 ms through DuckDB's
+ * postgres_scanner). An embedded SQLite catalog is read through DuckDB's own SQLite, on connections of
+ * the workspace's instance: a second SQLite library in the process (Bun's) would not see DuckDB's
+ * locks, and with the catalog's write-ahead log it kept reading a snapshot from before DuckDB's
+ * commits. Query texts write `{catalog}.ducklake_…` for the tables.
  */
 export interface CatalogReader {
   all<P extends SqlParams, R>(query: NamedQuery<P, R>, params: P): Promise<R[]>;
@@ -21,9 +25,12 @@ export class CatalogReaders {
 
   constructor(private readonly store: CatalogStore) {}
 
-  /** The workspace's catalog must exist (DuckLake creates it when the engine first attaches it). */
-  open(workspaceId: string): CatalogReader {
-    if (this.store.kind === 'sqlite') return new SqliteCatalogReader(sqliteCatalogFile(this.store.dir, workspaceId));
+  /**
+   * The workspace's catalog must exist (DuckLake creates it when the engine first attaches it). An
+   * embedded catalog is read on the given connections of the workspace's instance.
+   */
+  open(workspaceId: string, engineConnections: ConnectionPool<EngineConnection>): CatalogReader {
+    if (this.store.kind === 'sqlite') return new EmbeddedCatalogReader(engineConnections, `__ducklake_metadata_${lakeAlias}.`);
     this.pool ??= postgres(this.store.url, { max: 4, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'oxbow-catalog' } });
     return new PostgresCatalogReader(this.pool, `"${catalogSchemaName(workspaceId)}".`);
   }
@@ -50,23 +57,45 @@ class LocatedQueries {
   }
 }
 
-class SqliteCatalogReader implements CatalogReader {
-  private readonly db: Database;
-  private readonly queries = new LocatedQueries('');
+class EmbeddedCatalogReader implements CatalogReader {
+  private readonly queries: LocatedQueries;
+  private readonly prepared = new Map<string, Map<EngineConnection, Promise<DuckDBPreparedStatement>>>();
 
-  constructor(file: string) {
-    this.db = new Database(file, { readonly: true, strict: true });
-    this.db.run('PRAGMA busy_timeout = 20');
+  constructor(
+    private readonly connections: ConnectionPool<EngineConnection>,
+    prefix: string,
+  ) {
+    this.queries = new LocatedQueries(prefix);
   }
 
   all<P extends SqlParams, R>(query: NamedQuery<P, R>, params: P): Promise<R[]> {
     const located = this.queries.of(query);
-    const compiled = compileQuery(located, 'sqlite');
-    return retryWhileBusy(() => this.db.query(compiled.text).all(...(bindParameters(located, compiled, params) as SQLQueryBindings[])) as R[]);
+    // DuckDB takes Postgres-style positional parameters.
+    const compiled = compileQuery(located, 'postgres');
+    const values = bindParameters(located, compiled, params);
+    return this.connections.use(async (connection) => {
+      const statement = await this.statementOn(connection, compiled.text);
+      statement.bind(values as Parameters<DuckDBPreparedStatement['bind']>[0]);
+      return (await connection.execute(statement)).getRowObjectsJS() as R[];
+    });
   }
 
+  /** The statements go with their connections, which the workspace engine closes. */
   close(): void {
-    this.db.close();
+    this.prepared.clear();
+  }
+
+  /** Each text is prepared once per connection: the catalog is read before every query. */
+  private statementOn(connection: EngineConnection, text: string): Promise<DuckDBPreparedStatement> {
+    let byConnection = this.prepared.get(text);
+    if (!byConnection) this.prepared.set(text, (byConnection = new Map()));
+    let statement = byConnection.get(connection);
+    if (!statement) {
+      statement = connection.prepare(text);
+      byConnection.set(connection, statement);
+      statement.catch(() => byConnection.delete(connection));
+    }
+    return statement;
   }
 }
 

@@ -17,6 +17,8 @@ import { lakeAlias, readDefaultCatalog } from './catalog-names';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
+/** Reads of an embedded catalog's metadata, which the query path makes before most queries. */
+const catalogConnections = 2;
 
 export interface WorkspaceEngineOptions {
   location: CatalogLocation;
@@ -51,6 +53,7 @@ export class WorkspaceEngine {
     private readonly instance: DuckDBInstance,
     private readonly reads: ConnectionPool<EngineConnection>,
     private readonly writes: ConnectionPool<EngineConnection>,
+    private readonly catalogReads: ConnectionPool<EngineConnection>,
     private readonly scheduler: StatementScheduler,
     private readonly tempDir: string,
     private readonly profileDir: string,
@@ -77,13 +80,16 @@ export class WorkspaceEngine {
     const connections: EngineConnection[] = [];
     const profiles = new Map<EngineConnection, string>();
     try {
-      for (let i = 0; i < options.readConnections + writeConnections; i++) connections.push(new EngineConnection(await instance.connect()));
+      for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect()));
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
         await connection.run("SET TimeZone = 'UTC'");
         if (index < writeConnections) {
           await connection.run(`USE ${lakeAlias}`);
+        } else if (index >= writeConnections + options.readConnections) {
+          // Catalog reads name their tables in full.
+          await connection.run(`USE ${readDefaultCatalog}`);
         } else {
           // Reads name the lake in every table reference (see planTableScans): with the lake as the
           // default catalog, each function and type a query names would start a DuckLake transaction.
@@ -98,14 +104,16 @@ export class WorkspaceEngine {
       rmSync(profileDir, { recursive: true, force: true });
       throw error;
     }
-    const writers = connections.slice(0, writeConnections);
-    const readers = connections.slice(writeConnections);
+    const writers = new ConnectionPool(connections.slice(0, writeConnections));
+    const readers = new ConnectionPool(connections.slice(writeConnections, writeConnections + options.readConnections));
+    const catalogReads = new ConnectionPool(connections.slice(writeConnections + options.readConnections));
     return new WorkspaceEngine(
       options.location,
-      options.catalogReaders.open(workspaceId),
+      options.catalogReaders.open(workspaceId, catalogReads),
       instance,
-      new ConnectionPool(readers),
-      new ConnectionPool(writers),
+      readers,
+      writers,
+      catalogReads,
       options.scheduler,
       tempDir,
       profileDir,
@@ -165,11 +173,12 @@ export class WorkspaceEngine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.reads.drained(), this.writes.drained()]);
+    await Promise.all([this.reads.drained(), this.writes.drained(), this.catalogReads.drained()]);
+    this.catalog.close();
     this.reads.closeAll();
     this.writes.closeAll();
+    this.catalogReads.closeAll();
     this.instance.closeSync();
-    this.catalog.close();
     rmSync(this.tempDir, { recursive: true, force: true });
     rmSync(this.profileDir, { recursive: true, force: true });
   }

@@ -21,6 +21,10 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
     extension_directory: options.extensionDir,
     autoinstall_known_extensions: 'false',
     autoload_known_extensions: 'false',
+    // Statements are executed by DuckDB's own threads only (see pending-statement.ts), which by default
+    // run a task until its pipeline ends: one long query would keep every other statement of the
+    // instance from starting. Partial tasks are rescheduled, so the statements take turns.
+    scheduler_process_partial: 'true',
   };
   if (options.memoryLimit) settings.memory_limit = options.memoryLimit;
   if (options.threads) settings.threads = String(options.threads);

@@ -1,6 +1,7 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import { awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
 import { MaterializedRows } from './materialized-rows';
+import { isNoActiveTransaction } from './duckdb-error';
 
 export type StatementValues = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -51,7 +52,7 @@ export class EngineConnection {
     try {
       await this.run('ROLLBACK');
     } catch (error) {
-      if (!/no transaction is active/i.test(String(error))) throw error;
+      if (!isNoActiveTransaction(error)) throw error;
     }
   }
 

@@ -1,4 +1,5 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
+import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
 import { catalogColumns } from '../tables/catalog-columns';
@@ -76,8 +77,4 @@ function pushStatements(push: PushWrite, plan: PushPlan, rowsTable: string): str
   const names = plan.incoming.map(({ column }) => sqlIdentifier(column.name)).join(', ');
   statements.push(`INSERT INTO ${target} (${names}) SELECT ${names} FROM ${rows}`);
   return statements;
-}
-
-function isCommitConflict(error: unknown): boolean {
-  return /conflict/i.test(String(error));
 }

@@ -1,11 +1,20 @@
-import type { EngineConnection } from '../duckdb/engine-connection';
-import { lakeAlias } from '../catalog-names';
+import { namedQuery } from '../../store/named-query';
+import type { CatalogReader } from '../catalog-reader';
 import type { KnownTables } from './check-query';
 
+/** `schema.table` of every table the catalog holds now (`live`) or ever held. */
+const tableNames = namedQuery<{ live_only: number }, { name: string }>(
+  'ducklake.table_names',
+  `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name) AS name
+   FROM {catalog}.ducklake_table t JOIN {catalog}.ducklake_schema s ON s.schema_id = t.schema_id
+   WHERE :live_only = 0 OR (t.end_snapshot IS NULL AND s.end_snapshot IS NULL)`,
+);
+
 /**
- * The workspace's table names, kept between queries: listing them costs a round trip to the DuckLake
- * catalog. A name missing from the cache reloads it (another process may have created the table);
- * a cached name whose table was dropped elsewhere fails in DuckDB with the same UNDEFINED_TABLE.
+ * The workspace's table names, kept between queries. They are read from DuckLake's own metadata
+ * tables: DuckDB's duckdb_tables() waited for every other running statement of the instance. A name
+ * missing from the cache reloads it (another process may have created the table); a cached name
+ * whose table was dropped elsewhere fails in DuckDB with the same UNDEFINED_TABLE.
  */
 export class TableNameCache {
   private live: Set<string> | undefined;
@@ -14,21 +23,13 @@ export class TableNameCache {
     this.live = undefined;
   }
 
-  async resolve(connection: EngineConnection, metadataSchema: string, wanted: string[], withHistory: boolean): Promise<KnownTables> {
-    if (!this.live || wanted.some((name) => !this.live!.has(name))) this.live = await liveTables(connection);
+  async resolve(catalog: CatalogReader, wanted: string[], withHistory: boolean): Promise<KnownTables> {
+    if (!this.live || wanted.some((name) => !this.live!.has(name))) this.live = await names(catalog, true);
     if (!withHistory) return { live: this.live, ever: this.live };
-    const ever = await connection.read(
-      `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name)
-       FROM ${metadataSchema}.ducklake_table t JOIN ${metadataSchema}.ducklake_schema s ON s.schema_id = t.schema_id`,
-    );
-    return { live: this.live, ever: new Set([...this.live, ...ever.getRows().map(([name]) => String(name))]) };
+    return { live: this.live, ever: new Set([...this.live, ...(await names(catalog, false))]) };
   }
 }
 
-async function liveTables(connection: EngineConnection): Promise<Set<string>> {
-  const reader = await connection.read(
-    `SELECT lower(schema_name) || '.' || lower(table_name) FROM system.main.duckdb_tables() WHERE database_name = $catalog`,
-    { catalog: lakeAlias },
-  );
-  return new Set(reader.getRows().map(([name]) => String(name)));
+async function names(catalog: CatalogReader, liveOnly: boolean): Promise<Set<string>> {
+  return new Set((await catalog.all(tableNames, { live_only: liveOnly ? 1 : 0 })).map((row) => row.name));
 }

@@ -196,7 +196,7 @@ export class QueryRunner {
 
   private async compile(engine: WorkspaceEngine, connection: EngineConnection, userSql: string) {
     const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
-    const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
+    const tables = checkQuery(ast, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
     return { sql, ast, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }

@@ -70,7 +70,12 @@ export class SqlParser {
 
   private open() {
     this.pool ??= (async () => {
-      const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', enable_external_access: 'false' });
+      const instance = await DuckDBInstance.create(':memory:', {
+        autoinstall_known_extensions: 'false',
+        autoload_known_extensions: 'false',
+        enable_external_access: 'false',
+        scheduler_process_partial: 'true',
+      });
       const connections = await Promise.all(Array.from({ length: this.connections }, () => SerializingConnection.open(instance)));
       return { instance, pool: new ConnectionPool(connections) };
     })();

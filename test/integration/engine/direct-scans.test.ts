@@ -19,7 +19,7 @@ for (const backend of backends) {
       t.services.engine.engines.with(workspaceId, (engine) =>
         engine.read(async (connection) => {
           const ast = await t.services.engine.parser.parse(sql, false);
-          const known = await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTableNames(ast), sql.includes(' AT ('));
+          const known = await engine.tableNames.resolve(engine.catalog, wantedTableNames(ast), sql.includes(' AT ('));
           return new DirectScans(t.services.engine.parser).plan(engine, connection, { sql, ast }, checkQuery(ast, known));
         }),
       );
