@@ -31,6 +31,8 @@ export interface Config {
     maxInstances: number;
     memoryLimit: string;
     threads: number;
+    /** Niceness of DuckDB's worker threads: the service's own threads win the CPU over tenants' queries. */
+    threadNice: number;
     /** Connections per workspace instance that run reads side by side. */
     readConnections: number;
     /** Each workspace instance gets its own spill directory under here. */
@@ -103,6 +105,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       maxInstances: env.integer('DUCKDB_MAX_INSTANCES', 16, { min: 1, max: 10_000 }),
       memoryLimit: env.string('DUCKDB_MEMORY_LIMIT', '1GB'),
       threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
+      threadNice: env.integer('DUCKDB_THREAD_NICE', 10, { min: 0, max: 19 }),
       readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 8, { min: 1, max: 64 }),
       tempDir: join(dataDir, 'tmp'),
       profileDir: absolute(env.string('DUCKDB_PROFILE_DIR', defaultProfileDir(dataDir))),

@@ -10,7 +10,7 @@ export async function attachCatalog(connection: EngineConnection, location: Cata
     useWriteAheadLog(sqliteCatalogFile(location.catalog.dir, location.workspaceId));
   }
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
-  for (const statement of attachCatalogStatements(location, alias)) await connection.run(statement);
+  await connection.configure(attachCatalogStatements(location, alias).join(';\n'));
 }
 
 /**

@@ -13,6 +13,7 @@ export interface EngineManagerOptions {
   maxInstances: number;
   memoryLimit: string;
   threads: number;
+  threadNice: number;
   readConnections: number;
   tempRoot: string;
   profileRoot: string;

@@ -30,13 +30,14 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     maxInstances: config.duckdb.maxInstances,
     memoryLimit: config.duckdb.memoryLimit,
     threads: config.duckdb.threads,
+    threadNice: config.duckdb.threadNice,
     readConnections: config.duckdb.readConnections,
     tempRoot: config.duckdb.tempDir,
     profileRoot: config.duckdb.profileDir,
     statements: config.duckdb.statements,
     logger: deps.logger,
   });
-  const parser = new SqlParser();
+  const parser = new SqlParser({ threadNice: config.duckdb.threadNice });
   return {
     engines,
     parser,

@@ -25,6 +25,8 @@ export interface WorkspaceEngineOptions {
   extensionDir: string;
   memoryLimit: string;
   threads: number;
+  /** Niceness of DuckDB's worker threads (see duckdb/engine-threads.ts). */
+  threadNice: number;
   readConnections: number;
   /** Parent of the instance's private spill directory. */
   tempRoot: string;
@@ -75,7 +77,9 @@ export class WorkspaceEngine {
       extensionDir: options.extensionDir,
       memoryLimit: options.memoryLimit,
       threads: options.threads,
+      threadNice: options.threadNice,
       tempDirectory: tempDir,
+      extensions: extensionsFor(options.location),
     });
     const connections: EngineConnection[] = [];
     const profiles = new Map<EngineConnection, string>();
@@ -84,20 +88,20 @@ export class WorkspaceEngine {
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
-        await connection.run("SET TimeZone = 'UTC'");
         if (index < writeConnections) {
-          await connection.run(`USE ${lakeAlias}`);
+          await connection.configure(`USE ${lakeAlias}`);
         } else if (index >= writeConnections + options.readConnections) {
           // Catalog reads name their tables in full.
-          await connection.run(`USE ${readDefaultCatalog}`);
+          await connection.configure(`USE ${readDefaultCatalog}`);
         } else {
           // Reads name the lake in every table reference (see planTableScans): with the lake as the
           // default catalog, each function and type a query names would start a DuckLake transaction.
-          await connection.run(`USE ${readDefaultCatalog}`);
-          profiles.set(connection, await enableProfiling(connection, join(profileDir, `profile-${index}.json`)));
+          const profile = join(profileDir, `profile-${index}.json`);
+          await connection.configure(`USE ${readDefaultCatalog}; ${profilingSettings(profile)}`);
+          profiles.set(connection, profile);
         }
       }
-      await lockDown(connections[0]!, [workspaceDataPath(options.location), `${tempDir}/`, `${profileDir}/`]);
+      await connections[0]!.configure(lockDownSettings([workspaceDataPath(options.location), `${tempDir}/`, `${profileDir}/`]));
     } catch (error) {
       for (const connection of connections) connection.closeSync();
       instance.closeSync();
@@ -188,16 +192,17 @@ export class WorkspaceEngine {
   }
 }
 
+/** Only what the deployment reads and writes: each extension costs memory and time to load. */
+function extensionsFor(location: CatalogLocation): string[] {
+  return ['ducklake', location.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner', ...(location.lake.kind === 's3' ? ['httpfs'] : [])];
+}
+
 /**
- * After this, the instance can reach only the workspace's data path and its own temp folder, and no
+ * After these, the instance can reach only the workspace's data path and its own temp folder, and no
  * setting can be changed back by anything that runs on it.
  */
-async function lockDown(connection: EngineConnection, allowedPaths: string[]): Promise<void> {
-  // Timestamps without an offset mean UTC, whatever the host's time zone.
-  await connection.run("SET GLOBAL TimeZone = 'UTC'");
-  await connection.run(`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`);
-  await connection.run('SET enable_external_access = false');
-  await connection.run('SET lock_configuration = true');
+function lockDownSettings(allowedPaths: string[]): string {
+  return [`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`, 'SET enable_external_access = false', 'SET lock_configuration = true'].join('; ');
 }
 
 /**
@@ -205,11 +210,12 @@ async function lockDown(connection: EngineConnection, allowedPaths: string[]): P
  * instance's own profile folder, which the query path reads for usage accounting. DuckDB writes it
  * only inside the allowed directories, so the folder is one of them; user SQL cannot read files.
  */
-async function enableProfiling(connection: EngineConnection, path: string): Promise<string> {
-  await connection.run("PRAGMA enable_profiling = 'json'");
-  // Jobs write their results with COPY, which the default coverage (SELECT only) would not profile.
-  await connection.run("SET profiling_coverage = 'ALL'");
-  await connection.run(`SET profiling_output = ${sqlString(path)}`);
-  await connection.run(`SET custom_profiling_settings = '{"CPU_TIME": "true", "EXTRA_INFO": "true"}'`);
-  return path;
+function profilingSettings(path: string): string {
+  return [
+    "PRAGMA enable_profiling = 'json'",
+    // Jobs write their results with COPY, which the default coverage (SELECT only) would not profile.
+    "SET profiling_coverage = 'ALL'",
+    `SET profiling_output = ${sqlString(path)}`,
+    `SET custom_profiling_settings = '{"CPU_TIME": "true", "EXTRA_INFO": "true"}'`,
+  ].join('; ');
 }

@@ -14,6 +14,7 @@ const engine = await WorkspaceEngine.open({
   extensionDir: config.duckdb.extensionDir,
   memoryLimit: config.duckdb.memoryLimit,
   threads: config.duckdb.threads,
+  threadNice: config.duckdb.threadNice,
   readConnections: 1,
   tempRoot: `${config.duckdb.tempDir}-crash-${process.pid}`,
   profileRoot: config.duckdb.profileDir,

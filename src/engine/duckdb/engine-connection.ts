@@ -21,6 +21,16 @@ export class EngineConnection {
     await this.read(sql, values, watch);
   }
 
+  /**
+   * Runs statements that only configure (SET, USE, PRAGMA, LOAD, ATTACH), several in one text, at once
+   * on a thread of the shared pool: they do no data work, and a round trip per statement through the
+   * scheduler would make opening an instance slow.
+   */
+  async configure(sql: string): Promise<void> {
+    this.assertNotBusy();
+    await this.connection.run(sql);
+  }
+
   /** Runs one statement and returns all of its rows. */
   async read(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<MaterializedRows> {
     const prepared = await this.prepare(sql);

@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { ConnectionPool } from '../connection-pool';
 import { EngineConnection } from '../duckdb/engine-connection';
+import { lowerEngineThreadPriority } from '../duckdb/engine-threads';
 import { parseQuery, serializeSqlStatement, type AstNode, type SqlSerializer } from './parse-query';
 
 /** Writes a parse tree back as SQL text. */
@@ -47,7 +48,7 @@ class SerializingConnection {
 export class SqlParser {
   private pool: Promise<{ instance: DuckDBInstance; pool: ConnectionPool<SerializingConnection> }> | undefined;
 
-  constructor(private readonly connections = 2) {}
+  constructor(private readonly options: { connections?: number; threadNice?: number } = {}) {}
 
   async parse(sql: string, translated: boolean): Promise<AstNode> {
     const { pool } = await this.open();
@@ -75,8 +76,12 @@ export class SqlParser {
         autoload_known_extensions: 'false',
         enable_external_access: 'false',
         scheduler_process_partial: 'true',
+        // One thread of DuckDB's own executes the parses (nothing else runs tasks: see pending-statement.ts).
+        threads: '1',
+        external_threads: '0',
       });
-      const connections = await Promise.all(Array.from({ length: this.connections }, () => SerializingConnection.open(instance)));
+      lowerEngineThreadPriority(this.options.threadNice ?? 0);
+      const connections = await Promise.all(Array.from({ length: this.options.connections ?? 2 }, () => SerializingConnection.open(instance)));
       return { instance, pool: new ConnectionPool(connections) };
     })();
     return this.pool;

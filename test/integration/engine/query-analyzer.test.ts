@@ -4,7 +4,7 @@ import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 import { SqlParser } from '../../../src/engine/sql/sql-parser';
 
 describe('query analysis', () => {
-  const parser = new SqlParser(1);
+  const parser = new SqlParser({ connections: 1 });
   afterAll(() => parser.close());
 
   test('reads what the text says: translation, tables, columns, time travel', async () => {
