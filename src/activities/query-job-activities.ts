@@ -1,13 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { AppError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
-import type { Store } from '../store/store';
+import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { LakeStorage } from '../lake-storage/lake-storage';
-import type { QueryRunner } from '../engine/sql/query-runner';
-import { findWorkspacePlan } from '../plans/plan-queries';
-import { costOf } from '../query/query-service';
-import type { UsageRecorder } from '../query/usage-recorder';
+import type { QueryGate, Settlement } from '../query/query-gate';
 import { claimJob, completeJob, failJob, findJob, listExpiredResults, markResultDeleted, type JobRow, type JobStatus } from '../jobs/job-queries';
 import { jobResultKey } from '../jobs/job-results';
 import type { JobStartedNotice } from '../jobs/job-workflows';
@@ -15,8 +11,7 @@ import type { JobStartedNotice } from '../jobs/job-workflows';
 export interface QueryJobActivityDeps {
   store: Store;
   lake: LakeStorage;
-  runner: QueryRunner;
-  usage: UsageRecorder;
+  gate: QueryGate;
   /** Tells the job's workflow that its query has started. */
   notice: JobStartedNotice;
   clock: Clock;
@@ -44,62 +39,44 @@ export function createQueryJobActivities(deps: QueryJobActivityDeps) {
 
 async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStatus> {
   const context = Context.current();
-  const plan = await deps.store.first(findWorkspacePlan, { workspace_id: job.workspace_id });
-  if (!plan) return finishFailed(deps, job, new AppError('WORKSPACE_ACCESS_DENIED', 'The workspace no longer exists'), 0);
   const key = jobResultKey(job.workspace_id, job.id);
   await deps.lake.prepareFor(key);
   let progress = 0;
   const heartbeat = setInterval(() => context.heartbeat({ progress }), 1_000);
-  const startedAt = performance.now();
   try {
-    const outcome = await deps.runner.runToFile(job.workspace_id, job.sql, deps.lake.locationOf(key), {
-      timeoutMs: deps.timeoutMs,
-      scanLimitBytes: job.force_scan ? undefined : plan.max_scan_bytes,
-      onProgress: (fraction) => (progress = fraction),
-      signal: context.cancellationSignal,
-    });
-    const costEur = costOf(outcome.bytesScanned, plan);
-    const now = deps.clock.now();
-    // The outcome and its usage record land together: a worker dying between them cannot lose the record.
-    await deps.store.transaction(async (tx) => {
-      await tx.run(completeJob, {
-        id: job.id,
-        now: now.toISOString(),
-        columns: JSON.stringify(outcome.columns),
-        row_count: outcome.rowCount,
-        bytes_scanned: outcome.bytesScanned,
-        cpu_ms: outcome.cpuMs,
-        cost_eur: costEur,
-        result_key: key,
-        result_expires_at: new Date(now.getTime() + deps.resultRetentionMs).toISOString(),
-      });
-      await deps.usage.record(
-        { ...usageOf(job), status: 'succeeded', errorCode: null, bytesScanned: outcome.bytesScanned, cpuMs: outcome.cpuMs, rowsReturned: outcome.rowCount, durationMs: outcome.elapsedMs, costEur },
-        tx,
-      );
-    });
-    return 'succeeded';
-  } catch (error) {
-    // A cancelled attempt (cancellation reaches here as an interrupted query) ends the activity as cancelled.
-    if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
-    // The query's own errors are the job's result; anything else is retried by Temporal.
-    if (error instanceof AppError && error.status < 500) return finishFailed(deps, job, error, performance.now() - startedAt);
-    throw error;
+    const settlement = await deps.gate.runToFile(
+      { userId: job.user_id, apiKeyId: null, kind: 'job', jobId: job.id },
+      { workspaceId: job.workspace_id, sql: job.sql, force: job.force_scan === 1 },
+      deps.lake.locationOf(key),
+      { timeoutMs: deps.timeoutMs, onProgress: (fraction) => (progress = fraction), signal: context.cancellationSignal },
+      (tx, outcome) => recordOutcome(deps, tx, job, key, outcome),
+    );
+    return settlement.ok ? 'succeeded' : 'failed';
   } finally {
     clearInterval(heartbeat);
   }
 }
 
-async function finishFailed(deps: QueryJobActivityDeps, job: JobRow, error: AppError, durationMs: number): Promise<JobStatus> {
-  await deps.store.transaction(async (tx) => {
-    await tx.run(failJob, { id: job.id, now: deps.clock.now().toISOString(), code: error.code, message: error.message, hint: error.hint ?? null });
-    await deps.usage.record({ ...usageOf(job), status: 'failed', errorCode: error.code, bytesScanned: 0, cpuMs: 0, rowsReturned: 0, durationMs, costEur: 0 }, tx);
+/** The job's record of how its query ended; the gate writes the usage record in the same transaction. */
+async function recordOutcome(deps: QueryJobActivityDeps, tx: Transaction, job: JobRow, key: string, settlement: Settlement): Promise<void> {
+  const now = deps.clock.now();
+  if (!settlement.ok) {
+    const { error } = settlement;
+    await tx.run(failJob, { id: job.id, now: now.toISOString(), code: error.code, message: error.message, hint: error.hint ?? null });
+    return;
+  }
+  const { outcome, costEur } = settlement;
+  await tx.run(completeJob, {
+    id: job.id,
+    now: now.toISOString(),
+    columns: JSON.stringify(outcome.columns),
+    row_count: outcome.rowCount,
+    bytes_scanned: outcome.bytesScanned,
+    cpu_ms: outcome.cpuMs,
+    cost_eur: costEur,
+    result_key: key,
+    result_expires_at: new Date(now.getTime() + deps.resultRetentionMs).toISOString(),
   });
-  return 'failed';
-}
-
-function usageOf(job: JobRow) {
-  return { workspaceId: job.workspace_id, userId: job.user_id, apiKeyId: null, source: 'job' as const, sql: job.sql, jobId: job.id };
 }
 
 /** Bookkeeping on the main task queue: a job whose attempts all failed, and expired results. */

@@ -9,8 +9,8 @@ import { RowCollector } from '../engine/sql/result-sink';
 import type { WorkspaceAccess } from '../workspaces/workspace-access';
 import type { Membership } from '../workspaces/workspace-view';
 import { allows } from '../workspaces/roles';
-import { rateLimitHeaders, type RateLimiter } from '../query/rate-limiter';
-import { workspacePlan } from '../plans/workspace-plan';
+import { rateLimitHeaders } from '../query/rate-limiter';
+import type { QueryGate } from '../query/query-gate';
 import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
 import type { QueryJobWorkflows } from './job-workflows';
 import type { ResultFormat } from '../query/formats/encoded-result';
@@ -47,7 +47,7 @@ export class QueryJobsService {
   constructor(
     private readonly store: Store,
     private readonly access: WorkspaceAccess,
-    private readonly limiter: RateLimiter,
+    private readonly gate: QueryGate,
     private readonly workflows: QueryJobWorkflows,
     private readonly runner: QueryRunner,
     private readonly lake: LakeStorage,
@@ -57,7 +57,7 @@ export class QueryJobsService {
 
   async submit(userId: string, workspaceId: string, submission: JobSubmission, idempotencyKey?: string): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
     const requestHash = createHash('sha256').update(JSON.stringify(submission)).digest('hex');
-    const plan = await workspacePlan(this.store, workspaceId);
+    const plan = await this.gate.plan(workspaceId);
     const outcome = await this.store.transaction(async (tx) => {
       if (idempotencyKey) {
         await tx.lock(`job-idempotency:${workspaceId}:${userId}:${idempotencyKey}`);
@@ -67,7 +67,7 @@ export class QueryJobsService {
           return { job: existing, headers: {}, replayed: true };
         }
       }
-      const rate = await this.limiter.consumeWithin(tx, workspaceId, plan);
+      const rate = await this.gate.admitWithin(tx, workspaceId, plan);
       const job = {
         id: Bun.randomUUIDv7(),
         workspace_id: workspaceId,

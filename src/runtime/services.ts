@@ -56,7 +56,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const workspaces = workspacesFeature({ ...deps, mail, onCreated: (workspaceId) => lake.maintenance.ensure(workspaceId) });
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
-  const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, limiter: queries.limiter, usage: queries.usage });
+  const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
 
   const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));

@@ -13,10 +13,10 @@ const resultResponses = { 200: t.Union([m.QueryResponse, m.ObjectsResponse, m.Es
 /** The synchronous query endpoints: `/execute` (API key), `/query` and `/workspaces/{id}/query` (access token). */
 export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'queries'>) {
   const { access } = services.workspaces;
-  const run = async (caller: Caller, source: QueryCaller['source'], workspaceId: string, body: { sql: string; format?: ResultFormat; estimate_only?: boolean; force?: boolean }) =>
+  const run = async (caller: Caller, kind: QueryCaller['kind'], workspaceId: string, body: { sql: string; format?: ResultFormat; estimate_only?: boolean; force?: boolean }) =>
     toResponse(
       await services.queries.answer(
-        { userId: caller.userId, apiKeyId: caller.via === 'api_key' ? caller.apiKeyId : null, source },
+        { userId: caller.userId, apiKeyId: caller.via === 'api_key' ? caller.apiKeyId : null, kind },
         { workspaceId, sql: body.sql, format: body.format ?? 'json', estimateOnly: body.estimate_only ?? false, force: body.force ?? false },
       ),
     );

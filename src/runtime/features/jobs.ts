@@ -2,8 +2,7 @@ import { createQueryJobActivities, createQueryJobBookkeeping } from '../../activ
 import type { EngineServices } from '../../engine/engine-services';
 import { deleteWorkspaceJobs } from '../../jobs/job-queries';
 import { QueryJobsService } from '../../jobs/query-jobs-service';
-import type { RateLimiter } from '../../query/rate-limiter';
-import type { UsageRecorder } from '../../query/usage-recorder';
+import type { QueryGate } from '../../query/query-gate';
 import { QueryJobClient } from '../../workflow-clients/query-job';
 import { jobResultsCleanupWorkflow } from '../../workflows/job-results-cleanup';
 import type { WorkspaceAccess } from '../../workspaces/workspace-access';
@@ -13,27 +12,25 @@ import type { FeatureDeps } from './deps';
 export interface JobsFeatureDeps extends FeatureDeps {
   engine: EngineServices;
   access: WorkspaceAccess;
-  limiter: RateLimiter;
-  usage: UsageRecorder;
+  gate: QueryGate;
 }
 
 /**
  * Query jobs: their workflows on the main task queue, their queries on a task queue of their own whose
  * worker slots are the job concurrency, and the hourly removal of expired results.
  */
-export function jobsFeature({ config, infra, logger, clock, engine, access, limiter, usage }: JobsFeatureDeps) {
+export function jobsFeature({ config, infra, logger, clock, engine, access, gate }: JobsFeatureDeps) {
   const log = logger.child({ component: 'jobs' });
   const { store, lake } = infra;
   const client = new QueryJobClient(infra.temporal, `${config.temporal.taskQueue}-query-jobs`, config.jobs.timeoutMs, log);
-  const jobs = new QueryJobsService(store, access, limiter, client, engine.queries, lake, clock, log);
+  const jobs = new QueryJobsService(store, access, gate, client, engine.queries, lake, clock, log);
   const queryWorker = {
     taskQueue: client.queryTaskQueue,
     concurrency: config.jobs.concurrency,
     activities: createQueryJobActivities({
       store,
       lake,
-      runner: engine.queries,
-      usage,
+      gate,
       notice: client,
       clock,
       timeoutMs: config.jobs.timeoutMs,
