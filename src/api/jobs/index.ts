@@ -3,6 +3,7 @@ import type { Services } from '../../runtime/services';
 import { authentication } from '../plugins/authentication';
 import { queryInteger } from '../query-params';
 import { resultFormat } from '../query/model';
+import { jsonText } from '../../query/formats/json-text';
 
 const tags = ['Query jobs'];
 const status = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
@@ -75,7 +76,11 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         detail: { tags, summary: 'Submit a query to run as a durable job (counted against the rate limit)' },
       },
     )
-    .get('/:job_id', ({ caller, params, query }) => services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format }), {
+    // Written with jsonText: a page's values can nest deeper than JSON.stringify reaches.
+    .get('/:job_id', async ({ caller, params, query }) => {
+      const view = await services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format });
+      return new Response(jsonText(view), { headers: { 'content-type': 'application/json' } });
+    }, {
       auth: 'user',
       params: jobParams,
       query: t.Object({

@@ -24,7 +24,10 @@ export function httpBasics(logger: Logger) {
       if (error instanceof AppError) {
         set.status = error.status;
         Object.assign(set.headers, error.headers);
-        return errorEnvelope(error.code, error.message, error.hint);
+        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, error.hint);
+        // A failure the code saw coming but could not place: it is ours all the same, so it gets the log line and the id.
+        logger.error('internal error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error, cause: error.cause });
+        return errorEnvelope(error.code, error.message, quoteRequestId(meta.id));
       }
       if (error instanceof RequestValidationError) {
         set.status = 422;
@@ -46,7 +49,7 @@ export function httpBasics(logger: Logger) {
           // Internals stay in the log, tied to the request id the client sees.
           logger.error('unhandled error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error });
           set.status = 500;
-          return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', `Quote request id ${meta.id} when reporting this.`);
+          return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', quoteRequestId(meta.id));
       }
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
@@ -59,4 +62,8 @@ export function httpBasics(logger: Logger) {
         duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
       });
     });
+}
+
+function quoteRequestId(requestId: string): string {
+  return `Quote request id ${requestId} when reporting this.`;
 }

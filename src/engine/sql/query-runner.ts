@@ -7,7 +7,7 @@ import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
-import { jsonValueConverter, type JsonValue } from './encode-values';
+import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
@@ -231,7 +231,7 @@ async function readStream(result: DuckDBResult, sink: ResultSink, caps: ResultCa
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     rowCount += chunk.rowCount;
     if (rowCount > caps.maxRows) throw tooLarge(`more than ${caps.maxRows} rows`);
-    const rows = chunk.convertRows(jsonValueConverter) as JsonValue[][];
+    const rows = encodeChunkRows(chunk);
     for (const row of rows) for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
     bytes += sink.rows(rows);
     if (bytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
