@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { authentication } from '../plugins/authentication';
-import { queryInteger } from '../query-params';
+import { maxOffset, queryInteger } from '../query-params';
 import { resultFormat } from '../query/model';
 import { jsonText } from '../../query/formats/json-text';
 
@@ -84,7 +84,7 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       auth: 'user',
       params: jobParams,
       query: t.Object({
-        offset: t.Optional(queryInteger('offset', { minimum: 0, default: 0 })),
+        offset: t.Optional(queryInteger('offset', { minimum: 0, maximum: maxOffset, default: 0 })),
         limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 10_000, default: 1_000 })),
         format: t.Optional(resultFormat({ description: "Overrides the job's format for this page" })),
       }),

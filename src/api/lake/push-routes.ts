@@ -1,16 +1,16 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
-import { boundedJsonBody } from '../bounded-json-body';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { lakeModels as m } from './model';
 
 const tags = ['Push'];
+/** Its body limit is PUSH_MAX_BODY_BYTES rather than the standard one (see app.ts). */
+export const pushRoutePath = '/workspaces/:workspace_id/push';
 
 /** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
-export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance' | 'config'>) {
-  const maxBytes = services.config.push.maxBodyBytes;
+export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance'>) {
   return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
-    '/workspaces/:workspace_id/push',
+    pushRoutePath,
     async ({ membership, body, headers }) => {
       const result = await services.engine.push.push(membership.workspaceId, body, headers['idempotency-key']);
       await services.maintenance.ensure(membership.workspaceId);
@@ -22,7 +22,6 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'eng
       headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
       body: m.PushRequest,
       response: m.PushResponse,
-      parse: boundedJsonBody(maxBytes, 'Split the records over several pushes.'),
       detail: { tags, summary: 'Push records into a table (created when missing; MEMBER and above)' },
     },
   );
