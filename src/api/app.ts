@@ -2,7 +2,8 @@ import { Elysia } from 'elysia';
 import type { Services } from '../runtime/services';
 import { httpBasics } from './plugins/http-basics';
 import { requestBodies } from './plugins/request-bodies';
-import { openapiDocs } from './openapi';
+import { openapiDocs } from './openapi/docs-routes';
+import { openapiDocument } from './openapi/document';
 import { healthRoutes } from './health';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
@@ -19,9 +20,15 @@ export const apiPrefix = '/api/v1';
  */
 export const standardMaxBodyBytes = 8 * 1024 * 1024;
 
+const info = {
+  title: 'Oxbow',
+  version: '1.0.0',
+  description: 'Multi-tenant analytical SQL over lakehouse tables: push and sync data, query it with Postgres-flavoured SQL, run durable jobs and transforms, publish charts.',
+};
+
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
 export function createApp(services: Services) {
-  return new Elysia()
+  const app = new Elysia()
     .use(httpBasics(services.logger))
     .use(
       requestBodies({
@@ -29,11 +36,10 @@ export function createApp(services: Services) {
         routes: { [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' } },
       }),
     )
-    .use(openapiDocs())
-    .use(healthRoutes(services.healthProbes))
+    .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
     .group(apiPrefix, (api) =>
       api
-        .use(healthRoutes(services.healthProbes))
+        .use(healthRoutes(services.healthProbes, 'getHealth'))
         .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
@@ -41,6 +47,7 @@ export function createApp(services: Services) {
         .use(queryRoutes(services))
         .use(jobRoutes(services)),
     );
+  return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -10,7 +10,7 @@ import { createLogger } from '../../src/logging/logger';
 const logLines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => logLines.push(line) });
 const healthy = { metadata: async () => {}, lake: async () => {}, temporal: async () => {} };
-const healthApp = (probes: typeof healthy) => new Elysia().use(httpBasics(logger)).use(healthRoutes(probes)).group('/api/v1', (api) => api.use(healthRoutes(probes)));
+const healthApp = (probes: typeof healthy) => new Elysia().use(httpBasics(logger)).use(healthRoutes(probes, 'getServiceHealth')).group('/api/v1', (api) => api.use(healthRoutes(probes, 'getHealth')));
 const call = (app: { handle(request: Request): Promise<Response> }, path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
 const postJson = (body: string) => ({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { operation } from '../openapi/operation';
 import { lakeModels as m } from './model';
 
 const tags = ['Push'];
@@ -19,10 +20,10 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'eng
     {
       workspace: 'data:write',
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
-      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
+      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' })) }),
       body: m.PushRequest,
       response: m.PushResponse,
-      detail: { tags, summary: 'Push records into a table (created when missing; MEMBER and above)' },
+      detail: operation({ id: 'pushRecords', tags, summary: 'Push records into a table (created when missing; MEMBER and above)', errors: [403, 409] }),
     },
   );
 }

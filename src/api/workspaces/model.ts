@@ -1,7 +1,9 @@
 import { t } from 'elysia';
-const role = t.Union([t.Literal('OWNER'), t.Literal('ADMIN'), t.Literal('MEMBER'), t.Literal('VIEWER')]);
+
+const role = t.Union([t.Literal('OWNER'), t.Literal('ADMIN'), t.Literal('MEMBER'), t.Literal('VIEWER')], { description: 'A member’s role in a workspace' });
 
 export const workspaceModels = {
+  WorkspaceRole: role,
   WorkspaceCreateRequest: t.Object({
     name: t.String({ minLength: 1, maxLength: 200 }),
     slug: t.String({
