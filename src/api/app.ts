@@ -1,7 +1,9 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../runtime/services';
 import { httpBasics } from './plugins/http-basics';
+import { keepableParameters } from './plugins/keepable-parameters';
 import { requestBodies } from './plugins/request-bodies';
+import { routeMethods } from './route-methods';
 import { openapiDocs } from './openapi/docs-routes';
 import { openapiDocument } from './openapi/document';
 import { healthRoutes } from './health';
@@ -28,14 +30,16 @@ const info = {
 
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
 export function createApp(services: Services) {
+  const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => app.routes);
   const app = new Elysia()
-    .use(httpBasics(services.logger))
+    .use(httpBasics(services.logger, { allowedMethods }))
     .use(
       requestBodies({
         standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
         routes: { [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' } },
       }),
     )
+    .use(keepableParameters())
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
     .group(apiPrefix, (api) =>
       api

@@ -4,10 +4,11 @@ import { AppError } from '../../errors/app-error';
 import { clientAddress } from '../plugins/client-address';
 import { queryInteger, textInteger } from '../query-params';
 import { operation } from '../openapi/operation';
+import { text } from '../text';
 import { cliLoginPage } from './cli-login-page';
 
 const tags = ['Authentication'];
-const state = t.String({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
+const state = text({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
 const html = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 
 /**
@@ -40,8 +41,8 @@ export function cliLoginRoutes(auth: AuthServices, trustProxy: boolean) {
       },
       {
         body: t.Object({
-          email: t.String({ maxLength: 320 }),
-          password: t.String({ maxLength: 128 }),
+          email: text({ maxLength: 320 }),
+          password: text({ maxLength: 128 }),
           callback_port: textInteger('body', 'callback_port', { minimum: 1024, maximum: 65535 }),
           state,
         }),

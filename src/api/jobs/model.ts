@@ -1,5 +1,6 @@
 import { t } from 'elysia';
 import { queryModels } from '../query/model';
+import { text } from '../text';
 
 const { ResultColumn, ResultFormat } = queryModels;
 const JobStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')], {
@@ -29,7 +30,7 @@ export const jobModels = {
   JobError,
   JobResult,
   JobSubmitRequest: t.Object({
-    sql: t.String({ minLength: 1, maxLength: 1_000_000 }),
+    sql: text({ minLength: 1, maxLength: 1_000_000 }),
     workspace_id: t.String({ format: 'uuid' }),
     priority: t.Optional(t.Integer({ minimum: 1, maximum: 10, default: 5, description: '1 to 10; 10 runs first' })),
     format: t.Optional(ResultFormat),

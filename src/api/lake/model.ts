@@ -1,12 +1,13 @@
 import { t } from 'elysia';
-import { reservedTableNamePattern, tableNamePattern } from '../../engine/push/table-name';
+import { identifierPattern, reservedNamespacePattern, reservedTableNamePattern, tableNamePattern, tableReferencePattern } from '../../engine/push/table-name';
 import { documentedAs } from '../openapi/documented-schema';
+import { text } from '../text';
 
 /**
  * The rules of a table name and of field names are checked by the push itself, which says which rule
  * failed; the document spells them as patterns so that clients (and generators) know them up front.
  */
-const tableName = documentedAs(t.String({ minLength: 3, maxLength: 127 }), {
+const tableName = documentedAs(text({ minLength: 3, maxLength: 127 }), {
   type: 'string',
   minLength: 3,
   maxLength: 127,
@@ -41,7 +42,7 @@ export const lakeModels = {
       items: { $ref: '#/components/schemas/PushRecord' },
       description: 'One JSON object per record; the table schema is inferred from them',
     }),
-    primary_key: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 255 }), { minItems: 1, uniqueItems: true, description: 'Columns forming the key: the push upserts' })),
+    primary_key: t.Optional(t.Array(text({ minLength: 1, maxLength: 255 }), { minItems: 1, uniqueItems: true, description: 'Columns forming the key: the push upserts' })),
     mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { default: 'append' })),
   }),
   PushResponse: t.Object({ records_written: t.Integer(), table: t.String() }),
@@ -65,4 +66,16 @@ export const lakeModels = {
   }),
 };
 
-export const workspaceQuery = t.Object({ workspace: t.Optional(t.String({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })) });
+/** Table names in paths: checked by the table service (which names the rule broken), documented as patterns. */
+export const tablePathParams = {
+  reference: documentedAs(t.String(), {
+    type: 'string',
+    pattern: tableReferencePattern,
+    not: { pattern: reservedTableNamePattern },
+    description: '`schema.table`, or a bare table name in the `main` namespace',
+  }),
+  namespace: documentedAs(t.String(), { type: 'string', pattern: identifierPattern, not: { pattern: reservedNamespacePattern } }),
+  table: documentedAs(t.String(), { type: 'string', pattern: identifierPattern }),
+};
+
+export const workspaceQuery = t.Object({ workspace: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })) });

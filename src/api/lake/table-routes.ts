@@ -4,7 +4,7 @@ import { parseTableName } from '../../engine/push/table-name';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
-import { lakeModels as m, workspaceQuery } from './model';
+import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
 
 const tags = ['Tables'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
@@ -44,7 +44,7 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       {
         auth: 'user',
         query: workspaceQuery,
-        params: t.Object({ table_name: t.String({ description: '`schema.table`' }) }),
+        params: t.Object({ table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
         detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404] }),
       },
@@ -59,7 +59,7 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       {
         auth: 'user',
         query: workspaceQuery,
-        params: t.Object({ schema_name: t.String(), table_name: t.String() }),
+        params: t.Object({ schema_name: tablePathParams.namespace, table_name: tablePathParams.table }),
         detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404], success: [{ status: 204, body: 'none' }] }),
       },
     )
@@ -74,7 +74,7 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
       {
         workspace: 'data:read',
-        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: t.String() }),
+        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
         detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404] }),
       },

@@ -37,8 +37,9 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
 };
 
 export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
-  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, refresh, session-token or exchange-code (API keys too where the operation says so)' },
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, refresh, session-token or exchange-code' },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `oxb_…`' },
+  apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'oxb_ API key', description: 'An API key as `Authorization: Bearer oxb_…`' },
 };
 
 export const tagDescriptions: OpenAPIV3_1.TagObject[] = [

@@ -1,6 +1,7 @@
 import type { DocumentDecoration } from 'elysia';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { namedModels, securitySchemes, tagDescriptions } from './components';
+import type { JsonSchemaObject } from './documented-schema';
 import { SchemaWriter } from './json-schema';
 import { operationDocOf } from './operation';
 import { responsesOf } from './responses';
@@ -28,6 +29,7 @@ type ObjectSchema = { properties?: Record<string, object>; required?: string[] }
 export function openapiDocument(routes: readonly DocumentedRoute[], options: DocumentOptions): OpenAPIV3_1.Document {
   const writer = new SchemaWriter(new Map(Object.entries(namedModels).map(([name, schema]) => [schema, name])));
   const paths: OpenAPIV3_1.PathsObject = {};
+  const requestModels = new Set<string>();
   const operationIds = new Set<string>();
   for (const route of routes) {
     if (route.hooks.detail?.hide) continue;
@@ -43,7 +45,7 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
       tags: doc.tags,
       ...(security?.length ? { security } : {}),
       parameters: [...parameters(route.hooks.params, 'path', writer), ...parameters(route.hooks.query, 'query', writer), ...parameters(route.hooks.headers, 'header', writer)],
-      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer) } : {}),
+      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels) } : {}),
       responses: responsesOf(
         {
           method: route.method,
@@ -66,7 +68,7 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
     tags: tagDescriptions,
     paths,
     components: {
-      schemas: Object.fromEntries(Object.entries(namedModels).map(([name, schema]) => [name, writer.write(schema, true)])),
+      schemas: Object.fromEntries(Object.entries(namedModels).map(([name, schema]) => [name, requestModels.has(name) ? takingUnknownFields(writer.write(schema, true)) : writer.write(schema, true)])),
       securitySchemes,
     },
   };
@@ -82,8 +84,16 @@ function parameters(schema: unknown, location: 'path' | 'query' | 'header', writ
   }));
 }
 
-function requestBody(schema: object, mediaType: string, writer: SchemaWriter): OpenAPIV3_1.RequestBodyObject {
-  return { required: true, content: { [mediaType]: { schema: writer.write(schema) } } };
+function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>): OpenAPIV3_1.RequestBodyObject {
+  const written = writer.write(schema);
+  const model = typeof written.$ref === 'string' ? written.$ref.split('/').pop() : undefined;
+  if (model) requestModels.add(model);
+  return { required: true, content: { [mediaType]: { schema: model ? written : takingUnknownFields(written) } } };
+}
+
+/** A body's fields that its schema does not name are dropped, not refused: the document says so. */
+function takingUnknownFields(schema: JsonSchemaObject): JsonSchemaObject {
+  return schema.type === 'object' && schema.additionalProperties === undefined ? { ...schema, additionalProperties: true } : schema;
 }
 
 /** Elysia keeps one schema (the 200) or schemas by status. */

@@ -5,11 +5,16 @@ import type { Logger } from '../../logging/logger';
 import { beginRequest, requestMeta } from './request-context';
 import { validationIssues } from './validation-issues';
 
+export interface HttpBasicsOptions {
+  /** The methods the app serves on a path: a path served under other methods answers 405 with Allow. */
+  allowedMethods?: (path: string) => string[];
+}
+
 /**
  * Request ids, access logs and the one place that renders errors: the envelope of ARCHITECTURE §4 for
  * every error, and the FastAPI-shaped 422 for every validation failure.
  */
-export function httpBasics(logger: Logger) {
+export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
   return new Elysia({ name: 'http-basics' })
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id;
@@ -39,9 +44,17 @@ export function httpBasics(logger: Logger) {
         return { detail: validationIssues(error) };
       }
       switch (code) {
-        case 'NOT_FOUND':
+        case 'NOT_FOUND': {
+          const path = new URL(request.url).pathname;
+          const allowed = options.allowedMethods?.(path) ?? [];
+          if (allowed.length > 0) {
+            set.status = 405;
+            set.headers.allow = allowed.join(', ');
+            return errorEnvelope('METHOD_NOT_ALLOWED', `${request.method} is not served on ${path}`, `Use ${allowed.join(' or ')}.`);
+          }
           set.status = 404;
-          return errorEnvelope('NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}`);
+          return errorEnvelope('NOT_FOUND', `No route for ${request.method} ${path}`);
+        }
         case 'PARSE':
           set.status = 422;
           return { detail: [{ loc: ['body'], msg: 'The request body could not be parsed', type: 'json_invalid' }] };

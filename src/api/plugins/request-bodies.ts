@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia';
 import { RequestValidationError } from '../../errors/app-error';
-import { parseJsonInput } from '../request-body/json-input';
+import { assertKeepable, parseJsonInput } from '../request-body/json-input';
 import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
 
 export interface BodyLimits {
@@ -15,7 +15,7 @@ const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * The one reader of request bodies, for every route: the body is read within the route's limit (413
  * PAYLOAD_TOO_LARGE in the envelope, whatever Content-Length says), JSON is parsed and checked
- * (depth, number range, valid Unicode: 422 pointing at the value), forms are decoded. Nothing else
+ * (depth, number range, text the stores can keep: 422 pointing at the value), forms are decoded and checked. Nothing else
  * reads a body, so no route can be made to buffer more than its limit.
  */
 export function requestBodies(limits: BodyLimits) {
@@ -39,7 +39,10 @@ export function requestBodies(limits: BodyLimits) {
 function decodeBody(bytes: Uint8Array, contentType: string): unknown {
   const type = contentType.trim().toLowerCase();
   if (type === 'application/json' || type.endsWith('+json')) return parseJsonInput(bytes);
-  if (type === 'application/x-www-form-urlencoded') return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
-  if (type === 'text/plain') return new TextDecoder().decode(bytes);
+  if (type === 'application/x-www-form-urlencoded') {
+    const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+    assertKeepable(form, ['body']);
+    return form;
+  }
   throw RequestValidationError.at(['body'], `A body of type "${type || 'unknown'}" is not accepted; send application/json`, 'model_attributes_type');
 }

@@ -1,6 +1,7 @@
 import { t } from 'elysia';
+import { text } from '../text';
 
-const sql = t.String({ minLength: 1, maxLength: 1_000_000, description: 'One read statement; Postgres-compatible SQL is translated to DuckDB' });
+const sql = text({ minLength: 1, maxLength: 1_000_000, description: 'One read statement; Postgres-compatible SQL is translated to DuckDB' });
 /** The result formats of queries and query jobs. */
 const ResultFormat = t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], {
   description: 'json: columns and rows as arrays; objects: one object per row; csv: RFC 4180 text with a header row',

@@ -15,9 +15,16 @@ const reservedSchemas = new Set(['information_schema', 'pg_catalog', 'system', '
 
 export const tableNameRules = `a namespace and a table name joined by a dot; each starts with a letter or an underscore, continues with letters, digits or underscores, has at most 63 characters, and is folded to lower case; namespaces starting with two underscores and the names ${[...reservedSchemas].join(', ')} are reserved`;
 
-/** The same rules as JSON Schema patterns, for the interface's document: a name must match the first and not the second. */
-export const tableNamePattern = `^${identifier.source.slice(1, -1)}\\.${identifier.source.slice(1, -1)}$`;
-export const reservedTableNamePattern = `^(__|(${[...reservedSchemas].map(caseless).join('|')})\\.)`;
+/**
+ * The same rules as JSON Schema patterns, for the interface's document: a name matches its pattern
+ * and not the reserved one. A reference may leave out the namespace (`main`).
+ */
+const part = identifier.source.slice(1, -1);
+export const identifierPattern = identifier.source;
+export const tableNamePattern = `^${part}\\.${part}$`;
+export const tableReferencePattern = `^(${part}\\.)?${part}$`;
+export const reservedNamespacePattern = `^(__[A-Za-z0-9_]*|${[...reservedSchemas].map(caseless).join('|')})$`;
+export const reservedTableNamePattern = `^(__[A-Za-z0-9_]*|${[...reservedSchemas].map(caseless).join('|')})\\.`;
 
 export function parseTableName(text: string, loc: (string | number)[] = ['body', 'table']): TableName {
   const parts = text.split('.');
