@@ -1,6 +1,7 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
 //   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions)
 //   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL)
+//   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
 import { readToolchain, toolPaths, projectRoot } from './toolchain';
 import { installDependencies } from './steps/dependencies';
@@ -8,8 +9,10 @@ import { installTemporalCli } from './steps/temporal-cli';
 import { installDuckdbExtensions } from './steps/duckdb-extensions';
 import { installMinio } from './steps/minio';
 import { installPostgres } from './steps/postgres';
+import { installSchemathesis } from './steps/schemathesis';
 
-const profile = process.argv[2] === 'test' ? 'test' : 'start';
+const profiles = ['start', 'test', 'fuzz'] as const;
+const profile = profiles.find((name) => name === process.argv[2]) ?? 'start';
 const startedAt = performance.now();
 
 try {
@@ -22,6 +25,7 @@ try {
     installMinio(toolchain, paths);
     installPostgres(toolchain);
   }
+  if (profile === 'fuzz') installSchemathesis(toolchain, paths);
   console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
 } catch (error) {
   if (!(error instanceof SetupError)) throw error;

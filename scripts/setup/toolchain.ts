@@ -8,6 +8,8 @@ export interface Toolchain {
   duckdbExtensions: string[];
   minio: string;
   postgresMajor: number;
+  /** The API fuzzer behind `npm run fuzz`, from PyPI. */
+  schemathesis: string;
 }
 
 export const projectRoot = resolve(import.meta.dir, '..', '..');
@@ -25,6 +27,7 @@ export function toolPaths(toolsDir: string) {
     duckdbWheelsDir: join(toolsDir, 'duckdb-wheels'),
     duckdbExtensionDir: join(toolsDir, 'duckdb-extensions'),
     minioDir: join(toolsDir, 'minio'),
+    schemathesisDir: join(toolsDir, 'schemathesis'),
   };
 }
 

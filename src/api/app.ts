@@ -1,26 +1,49 @@
 import { Elysia } from 'elysia';
 import type { Services } from '../runtime/services';
 import { httpBasics } from './plugins/http-basics';
-import { openapiDocs } from './openapi';
+import { keepableParameters } from './plugins/keepable-parameters';
+import { requestBodies } from './plugins/request-bodies';
+import { routeMethods } from './route-methods';
+import { openapiDocs } from './openapi/docs-routes';
+import { openapiDocument } from './openapi/document';
 import { healthRoutes } from './health';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
-import { pushRoutes } from './lake/push-routes';
+import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
 
 export const apiPrefix = '/api/v1';
 
+/**
+ * The body limit of every route but push: room for a query of the longest SQL the interface takes
+ * (1,000,000 characters), however its JSON escapes it.
+ */
+export const standardMaxBodyBytes = 8 * 1024 * 1024;
+
+const info = {
+  title: 'Oxbow',
+  version: '1.0.0',
+  description: 'Multi-tenant analytical SQL over lakehouse tables: push and sync data, query it with Postgres-flavoured SQL, run durable jobs and transforms, publish charts.',
+};
+
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
 export function createApp(services: Services) {
-  return new Elysia()
-    .use(httpBasics(services.logger))
-    .use(openapiDocs())
-    .use(healthRoutes(services.healthProbes))
+  const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => app.routes);
+  const app = new Elysia()
+    .use(httpBasics(services.logger, { allowedMethods }))
+    .use(
+      requestBodies({
+        standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
+        routes: { [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' } },
+      }),
+    )
+    .use(keepableParameters())
+    .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
     .group(apiPrefix, (api) =>
       api
-        .use(healthRoutes(services.healthProbes))
+        .use(healthRoutes(services.healthProbes, 'getHealth'))
         .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
@@ -28,6 +51,7 @@ export function createApp(services: Services) {
         .use(queryRoutes(services))
         .use(jobRoutes(services)),
     );
+  return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }
 
 export type App = ReturnType<typeof createApp>;

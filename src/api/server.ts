@@ -7,8 +7,11 @@ export interface HttpServer {
   stop(): Promise<void>;
 }
 
-/** Generous enough for the push endpoint's documented maximum; each route enforces its own limit. */
-const maxRequestBodyBytes = 128 * 1024 * 1024;
+/**
+ * Bun refuses a body over its own limit with a bare 413 before the app sees the request; the app
+ * enforces each route's limit itself, with the error envelope, so Bun's is set beyond any of them.
+ */
+const maxRequestBodyBytes = Number.MAX_SAFE_INTEGER;
 
 export function startHttpServer(app: App, options: { host: string; port: number }): HttpServer {
   const server: Server<undefined> = Bun.serve({

@@ -4,19 +4,21 @@ import { Elysia, t } from 'elysia';
 import { healthRoutes } from '../../src/api/health';
 import { httpBasics } from '../../src/api/plugins/http-basics';
 import { paginationQuery } from '../../src/api/query-params';
+import { routeMethods } from '../../src/api/route-methods';
 import { AppError } from '../../src/errors/app-error';
 import { createLogger } from '../../src/logging/logger';
 
 const logLines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => logLines.push(line) });
 const healthy = { metadata: async () => {}, lake: async () => {}, temporal: async () => {} };
-const healthApp = (probes: typeof healthy) => new Elysia().use(httpBasics(logger)).use(healthRoutes(probes)).group('/api/v1', (api) => api.use(healthRoutes(probes)));
+const healthApp = (probes: typeof healthy) => new Elysia().use(httpBasics(logger)).use(healthRoutes(probes, 'getServiceHealth')).group('/api/v1', (api) => api.use(healthRoutes(probes, 'getHealth')));
 const call = (app: { handle(request: Request): Promise<Response> }, path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
 const postJson = (body: string) => ({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 // A probe app with the same plugins as the service, for the rules every route inherits.
+const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => probe.routes);
 const probe = new Elysia()
-  .use(httpBasics(logger))
+  .use(httpBasics(logger, { allowedMethods }))
   .group('/api/v1', (api) =>
     api
       .get('/things', ({ query }) => query, { query: paginationQuery() })
@@ -54,6 +56,18 @@ describe('HTTP basics', () => {
     const response = await call(probe, '/api/v1/nothing-here');
     expect(response.status).toBe(404);
     expect(await bodyOf(response)).toEqual({ detail: { error: { code: 'NOT_FOUND', message: 'No route for GET /api/v1/nothing-here' } } });
+  });
+
+  test('a method a path is not served under is a 405 naming the ones it is, in the envelope', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      const response = await call(probe, '/api/v1/things', { method });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, POST');
+      expect((await bodyOf(response)).detail.error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const one = await call(probe, '/api/v1/things/0190a6c1-0000-7000-8000-000000000000', { method: 'POST' });
+    expect(one.status).toBe(405);
+    expect(one.headers.get('allow')).toBe('GET');
   });
 
   test('every response carries a request id; a sane incoming one is kept', async () => {

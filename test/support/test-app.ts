@@ -8,6 +8,8 @@ import { workersOf } from '../../src/runtime/modes';
 import type { Clock } from '../../src/util/clock';
 import { createTestBackend, type Backend, type TestBackend } from './backends';
 import { TestClock } from './test-clock';
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { ResponseConformance } from './openapi-conformance';
 
 export interface TestApp {
   backend: TestBackend;
@@ -16,7 +18,10 @@ export interface TestApp {
   app: App;
   clock: TestClock;
   logLines: string[];
-  /** Sends a request through the app (no network), the way a client would. */
+  /**
+   * Sends a request through the app (no network), the way a client would. Every answer is held to the
+   * OpenAPI document: an undeclared status, media type, header or body shape fails the calling test.
+   */
   request(path: string, init?: RequestInit & { json?: unknown; token?: string }): Promise<Response>;
   /** Stops the app and its worker as a crash or deploy would, then starts them again on the same data. */
   restart(): Promise<void>;
@@ -42,6 +47,9 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
     return { infra, services, app: createApp(services), worker };
   };
   let running = await boot();
+  let conformance: Promise<ResponseConformance> | undefined;
+  const documented = () =>
+    (conformance ??= running.app.handle(new Request('http://localhost/openapi.json')).then(async (response) => new ResponseConformance((await response.json()) as OpenAPIV3_1.Document)));
   const halt = async () => {
     await running.worker?.shutdown();
     await running.services.close();
@@ -61,12 +69,15 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
     },
     clock,
     logLines,
-    request(path, init = {}) {
+    async request(path, init = {}) {
       const { json, token, ...rest } = init;
       const headers = new Headers(rest.headers);
       if (json !== undefined) headers.set('content-type', 'application/json');
       if (token) headers.set('authorization', `Bearer ${token}`);
-      return running.app.handle(new Request(`http://localhost${path}`, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) }));
+      const request = new Request(`http://localhost${path}`, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) });
+      const response = await running.app.handle(request);
+      await (await documented()).check(request.method, request.url, response);
+      return response;
     },
     async restart() {
       await halt();

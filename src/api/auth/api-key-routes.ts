@@ -1,9 +1,9 @@
-import { Elysia } from 'elysia';
+import { Elysia, t } from 'elysia';
 import type { AuthServices } from '../../auth/auth-services';
 import { authentication } from '../plugins/authentication';
 import { paginationQuery } from '../query-params';
+import { operation } from '../openapi/operation';
 import { authModels as m, keyIdParams } from './model';
-import { t } from 'elysia';
 
 const tags = ['API keys'];
 
@@ -16,7 +16,7 @@ export function apiKeyRoutes(auth: AuthServices) {
         set.status = 201;
         return auth.apiKeys.create(caller.userId, body.name, body.expires_at ?? null);
       },
-      { auth: 'user', body: m.CreateAPIKeyRequest, response: { 201: m.APIKeyResponse }, detail: { tags, summary: 'Create a key; the full key is in this response only' } },
+      { auth: 'user', body: m.CreateAPIKeyRequest, response: { 201: m.APIKeyResponse }, detail: operation({ id: 'createApiKey', tags, summary: 'Create a key; the full key is in this response only', errors: [400] }) },
     )
     .get(
       '',
@@ -25,7 +25,7 @@ export function apiKeyRoutes(auth: AuthServices) {
         set.headers['x-total-count'] = String(total);
         return keys;
       },
-      { auth: 'user', query: paginationQuery(50), response: t.Array(m.APIKeyResponse), detail: { tags, summary: 'List keys (never the keys themselves)' } },
+      { auth: 'user', query: paginationQuery(50), response: t.Array(m.APIKeyResponse), detail: operation({ id: 'listApiKeys', tags, summary: 'List keys (never the keys themselves)', list: true }) },
     )
     .post(
       '/:key_id/reveal',
@@ -33,7 +33,7 @@ export function apiKeyRoutes(auth: AuthServices) {
         await auth.profile.confirmPassword(caller.userId, body.password);
         return auth.apiKeys.reveal(caller.userId, params.key_id);
       },
-      { auth: 'user', params: keyIdParams, body: m.PasswordRequest, response: m.APIKeyResponse, detail: { tags, summary: 'Show a full key again (needs the password)' } },
+      { auth: 'user', params: keyIdParams, body: m.PasswordRequest, response: m.APIKeyResponse, detail: operation({ id: 'revealApiKey', tags, summary: 'Show a full key again (needs the password)', errors: [404] }) },
     )
     .delete(
       '/:key_id',
@@ -41,6 +41,6 @@ export function apiKeyRoutes(auth: AuthServices) {
         await auth.apiKeys.revoke(caller.userId, params.key_id);
         set.status = 204;
       },
-      { auth: 'user', params: keyIdParams, detail: { tags, summary: 'Revoke a key' } },
+      { auth: 'user', params: keyIdParams, detail: operation({ id: 'revokeApiKey', tags, summary: 'Revoke a key', errors: [404], success: [{ status: 204, body: 'none' }] }) },
     );
 }

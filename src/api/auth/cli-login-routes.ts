@@ -3,10 +3,12 @@ import type { AuthServices } from '../../auth/auth-services';
 import { AppError } from '../../errors/app-error';
 import { clientAddress } from '../plugins/client-address';
 import { queryInteger, textInteger } from '../query-params';
+import { operation } from '../openapi/operation';
+import { text } from '../text';
 import { cliLoginPage } from './cli-login-page';
 
 const tags = ['Authentication'];
-const state = t.String({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
+const state = text({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
 const html = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 
 /**
@@ -19,7 +21,7 @@ export function cliLoginRoutes(auth: AuthServices, trustProxy: boolean) {
     .use(clientAddress(trustProxy))
     .get('/cli-login', ({ query }) => html(cliLoginPage({ callbackPort: query.callback_port, state: query.state })), {
       query: t.Object({ callback_port: queryInteger('callback_port', { minimum: 1024, maximum: 65535 }), state }),
-      detail: { tags, summary: 'The CLI login form (text/html)' },
+      detail: operation({ id: 'getCliLoginForm', tags, summary: 'The CLI login form (text/html)', success: [{ status: 200, body: 'html' }] }),
     })
     .post(
       '/cli-login',
@@ -39,13 +41,22 @@ export function cliLoginRoutes(auth: AuthServices, trustProxy: boolean) {
       },
       {
         body: t.Object({
-          email: t.String({ maxLength: 320 }),
-          password: t.String({ maxLength: 128 }),
+          email: text({ maxLength: 320 }),
+          password: text({ maxLength: 128 }),
           callback_port: textInteger('body', 'callback_port', { minimum: 1024, maximum: 65535 }),
           state,
         }),
-        parse: 'application/x-www-form-urlencoded',
-        detail: { tags, summary: 'Submit the CLI login form (form-urlencoded)' },
+        detail: operation({
+          id: 'submitCliLogin',
+          tags,
+          summary: 'Submit the CLI login form (form-urlencoded)',
+          description: 'Valid credentials redirect (303) to the CLI’s local callback with a new API key; anything else renders the form again with the message.',
+          requestBody: 'application/x-www-form-urlencoded',
+          success: [
+            { status: 303, body: 'none', location: true },
+            { status: 200, body: 'html' },
+          ],
+        }),
       },
     );
 }

@@ -1,24 +1,26 @@
 import { t } from 'elysia';
 import { passwordRules } from '../../auth/passwords';
+import { text } from '../text';
 
-const email = t.String({ format: 'email', maxLength: 320, description: 'E-mail address' });
-const password = t.String({ minLength: 1, maxLength: passwordRules.maxLength });
-const newPassword = t.String({ minLength: passwordRules.minLength, maxLength: passwordRules.maxLength, description: `${passwordRules.minLength} to ${passwordRules.maxLength} characters` });
+const email = text({ format: 'email', maxLength: 320, description: 'E-mail address' });
+const password = text({ minLength: 1, maxLength: passwordRules.maxLength });
+const newPassword = text({ minLength: passwordRules.minLength, maxLength: passwordRules.maxLength, description: `${passwordRules.minLength} to ${passwordRules.maxLength} characters` });
+const token = text({ minLength: 1, maxLength: 512 });
 
 export const authModels = {
-  SignupRequest: t.Object({ email, password: newPassword, name: t.Optional(t.String({ maxLength: 200 })) }),
+  SignupRequest: t.Object({ email, password: newPassword, name: t.Optional(text({ maxLength: 200 })) }),
   WaitlistRequest: t.Object({ email }),
   LoginRequest: t.Object({ email, password }),
-  RefreshRequest: t.Object({ refresh_token: t.String({ minLength: 1, maxLength: 512 }) }),
+  RefreshRequest: t.Object({ refresh_token: token }),
   EmailRequest: t.Object({ email }),
-  TokenRequest: t.Object({ token: t.String({ minLength: 1, maxLength: 512 }) }),
-  ResetPasswordRequest: t.Object({ token: t.String({ minLength: 1, maxLength: 512 }), new_password: newPassword }),
+  TokenRequest: t.Object({ token }),
+  ResetPasswordRequest: t.Object({ token, new_password: newPassword }),
   ChangePasswordRequest: t.Object({ current_password: password, new_password: newPassword }),
   ChangeEmailRequest: t.Object({ new_email: email, password }),
   PasswordRequest: t.Object({ password }),
-  ExchangeCodeRequest: t.Object({ code: t.String({ minLength: 1, maxLength: 128 }) }),
+  ExchangeCodeRequest: t.Object({ code: text({ minLength: 1, maxLength: 128 }) }),
   CreateAPIKeyRequest: t.Object({
-    name: t.String({ minLength: 1, maxLength: 100 }),
+    name: text({ minLength: 1, maxLength: 100 }),
     expires_at: t.Optional(t.Nullable(t.String({ format: 'date-time', description: 'ISO 8601 time after which the key stops working' }))),
   }),
 

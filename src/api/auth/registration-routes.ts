@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { AuthServices } from '../../auth/auth-services';
+import { operation } from '../openapi/operation';
 import { authModels as m } from './model';
 
 const tags = ['Authentication'];
@@ -10,7 +11,7 @@ export function registrationRoutes(auth: AuthServices) {
   return new Elysia()
     .get('/registration-status', () => auth.registration.status(), {
       response: m.RegistrationStatusResponse,
-      detail: { tags, summary: 'Whether sign-up is open, waitlisted or closed' },
+      detail: operation({ id: 'getRegistrationStatus', tags, summary: 'Whether sign-up is open, waitlisted or closed' }),
     })
     .post(
       '/waitlist',
@@ -19,7 +20,7 @@ export function registrationRoutes(auth: AuthServices) {
         set.status = 201;
         return { message: 'You are on the waitlist.' };
       },
-      { body: m.WaitlistRequest, response: { 201: m.MessageResponse }, detail: { tags, summary: 'Join the waitlist (201 even when already listed)' } },
+      { body: m.WaitlistRequest, response: { 201: m.MessageResponse }, detail: operation({ id: 'joinWaitlist', tags, summary: 'Join the waitlist (201 even when already listed)', errors: [403] }) },
     )
     .post(
       '/signup',
@@ -28,7 +29,7 @@ export function registrationRoutes(auth: AuthServices) {
         set.status = 201;
         return checkInbox;
       },
-      { body: m.SignupRequest, response: { 201: m.MessageResponse }, detail: { tags, summary: 'Create an account; a verification e-mail follows' } },
+      { body: m.SignupRequest, response: { 201: m.MessageResponse }, detail: operation({ id: 'signUp', tags, summary: 'Create an account; a verification e-mail follows', errors: [403] }) },
     )
     .post(
       '/verify-email',
@@ -36,7 +37,7 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.registration.verifyEmail(body.token);
         return { message: 'Your e-mail address is verified.' };
       },
-      { body: m.TokenRequest, response: m.MessageResponse, detail: { tags, summary: 'Confirm an address with the token from the e-mail' } },
+      { body: m.TokenRequest, response: m.MessageResponse, detail: operation({ id: 'verifyEmail', tags, summary: 'Confirm an address with the token from the e-mail', errors: [400, 409] }) },
     )
     .post(
       '/resend-verification',
@@ -44,7 +45,7 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.registration.resendVerification(body.email);
         return checkInbox;
       },
-      { body: m.EmailRequest, response: m.MessageResponse, detail: { tags, summary: 'Send the verification e-mail again' } },
+      { body: m.EmailRequest, response: m.MessageResponse, detail: operation({ id: 'resendVerification', tags, summary: 'Send the verification e-mail again' }) },
     )
     .post(
       '/forgot-password',
@@ -52,7 +53,7 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.passwordReset.requestReset(body.email);
         return checkInbox;
       },
-      { body: m.EmailRequest, response: m.MessageResponse, detail: { tags, summary: 'Send a password reset link' } },
+      { body: m.EmailRequest, response: m.MessageResponse, detail: operation({ id: 'requestPasswordReset', tags, summary: 'Send a password reset link' }) },
     )
     .post(
       '/reset-password',
@@ -60,6 +61,6 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.passwordReset.reset(body.token, body.new_password);
         return { message: 'Your password has been changed. Every session has been signed out.' };
       },
-      { body: m.ResetPasswordRequest, response: m.MessageResponse, detail: { tags, summary: 'Set a new password with the token from the e-mail' } },
+      { body: m.ResetPasswordRequest, response: m.MessageResponse, detail: operation({ id: 'resetPassword', tags, summary: 'Set a new password with the token from the e-mail', errors: [400] }) },
     );
 }

@@ -1,15 +1,13 @@
-import { Elysia, t } from 'elysia';
+import { Elysia } from 'elysia';
+import { operation } from '../openapi/operation';
+import { healthModels as m } from './model';
 import { checkHealth, type HealthProbe } from './service';
 
-const dependencyHealth = t.Object({
-  status: t.Union([t.Literal('ok'), t.Literal('down')]),
-  latency_ms: t.Number(),
-  error: t.Optional(t.String()),
-});
-const healthReport = t.Object({ status: t.Union([t.Literal('ok'), t.Literal('degraded')]), checks: t.Record(t.String(), dependencyHealth) });
-
-/** `GET /health`: 200 when the metadata store, lake storage and Temporal all answer, 503 otherwise. */
-export function healthRoutes(probes: Record<string, HealthProbe>) {
+/**
+ * `GET /health`: 200 when the metadata store, lake storage and Temporal all answer, 503 otherwise.
+ * Mounted at the root and under /api/v1, each with its own operation id.
+ */
+export function healthRoutes(probes: Record<string, HealthProbe>, operationId: string) {
   return new Elysia().get(
     '/health',
     async ({ set }) => {
@@ -18,8 +16,8 @@ export function healthRoutes(probes: Record<string, HealthProbe>) {
       return report;
     },
     {
-      response: { 200: healthReport, 503: healthReport },
-      detail: { tags: ['Health'], summary: 'Reachability of the metadata store, lake storage and Temporal' },
+      response: { 200: m.HealthReport, 503: m.HealthReport },
+      detail: operation({ id: operationId, tags: ['Health'], summary: 'Reachability of the metadata store, lake storage and Temporal' }),
     },
   );
 }

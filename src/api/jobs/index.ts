@@ -1,54 +1,13 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
+import { jsonText } from '../../query/formats/json-text';
 import { authentication } from '../plugins/authentication';
-import { queryInteger } from '../query-params';
-import { resultFormat } from '../query/model';
+import { operation } from '../openapi/operation';
+import { maxOffset, queryInteger } from '../query-params';
+import { queryModels } from '../query/model';
+import { jobModels as m, jobParams } from './model';
 
 const tags = ['Query jobs'];
-const status = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
-const format = resultFormat({
-  description: 'How result pages are given: json (`rows`, arrays), objects (`data`) or csv (`csv`, RFC 4180 text with a header row)',
-});
-const jobParams = t.Object({ job_id: t.String({ format: 'uuid' }) });
-
-const models = {
-  JobSubmitRequest: t.Object({
-    sql: t.String({ minLength: 1, maxLength: 1_000_000 }),
-    workspace_id: t.String({ format: 'uuid' }),
-    priority: t.Optional(t.Integer({ minimum: 1, maximum: 10, default: 5, description: '1 to 10; 10 runs first' })),
-    format: t.Optional(format),
-    force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
-  }),
-  JobSubmitResponse: t.Object({ job_id: t.String({ format: 'uuid' }), status, priority: t.Integer(), submitted_at: t.String({ format: 'date-time' }) }),
-  JobStatusResponse: t.Object({
-    job_id: t.String({ format: 'uuid' }),
-    workspace_id: t.String({ format: 'uuid' }),
-    status,
-    priority: t.Integer(),
-    submitted_at: t.String({ format: 'date-time' }),
-    started_at: t.Nullable(t.String({ format: 'date-time' })),
-    finished_at: t.Nullable(t.String({ format: 'date-time' })),
-    progress: t.Nullable(t.Number({ description: "DuckDB's progress while running, 0 to 1" })),
-    error: t.Nullable(t.Object({ code: t.String(), message: t.String(), hint: t.Optional(t.String()) })),
-    result: t.Nullable(
-      t.Object({
-        columns: t.Array(t.Object({ name: t.String(), type: t.String() })),
-        row_count: t.Integer(),
-        bytes_scanned: t.Integer(),
-        cost_eur: t.Number(),
-        cpu_ms: t.Integer(),
-        offset: t.Integer(),
-        limit: t.Integer(),
-        rows: t.Optional(t.Nullable(t.Array(t.Array(t.Unknown()), { description: 'Format json; null once the result has expired' }))),
-        data: t.Optional(t.Array(t.Record(t.String(), t.Unknown()), { description: 'Format objects' })),
-        csv: t.Optional(t.String({ description: 'Format csv' })),
-        expired: t.Boolean(),
-        expires_at: t.Nullable(t.String({ format: 'date-time' })),
-      }),
-    ),
-  }),
-  CancelResponse: t.Object({ job_id: t.String({ format: 'uuid' }), status: t.Literal('cancelled') }),
-};
 
 /** `POST /query/jobs`, `GET /query/jobs/{id}` (status and a page of the result), `DELETE /query/jobs/{id}`. */
 export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs'>) {
@@ -69,27 +28,47 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       },
       {
         auth: 'user',
-        body: models.JobSubmitRequest,
-        headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
-        response: models.JobSubmitResponse,
-        detail: { tags, summary: 'Submit a query to run as a durable job (counted against the rate limit)' },
+        body: m.JobSubmitRequest,
+        headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the same job' })) }),
+        response: m.JobSubmitResponse,
+        detail: operation({
+          id: 'submitQueryJob',
+          tags,
+          summary: 'Submit a query to run as a durable job (counted against the rate limit)',
+          errors: [403, 409, 429, 503],
+          rateLimited: true,
+        }),
       },
     )
-    .get('/:job_id', ({ caller, params, query }) => services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format }), {
-      auth: 'user',
-      params: jobParams,
-      query: t.Object({
-        offset: t.Optional(queryInteger('offset', { minimum: 0, default: 0 })),
-        limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 10_000, default: 1_000 })),
-        format: t.Optional(resultFormat({ description: "Overrides the job's format for this page" })),
-      }),
-      response: models.JobStatusResponse,
-      detail: { tags, summary: "A job's status, progress or error, and a page of its result" },
-    })
+    .get(
+      '/:job_id',
+      async ({ caller, params, query }) => {
+        const view = await services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format });
+        // Written with jsonText: a page's values can nest deeper than JSON.stringify reaches.
+        return new Response(jsonText(view), { headers: { 'content-type': 'application/json' } });
+      },
+      {
+        auth: 'user',
+        params: jobParams,
+        query: t.Object({
+          offset: t.Optional(queryInteger('offset', { minimum: 0, maximum: maxOffset, default: 0 })),
+          limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 10_000, default: 1_000 })),
+          format: t.Optional(queryModels.ResultFormat),
+        }),
+        response: m.JobStatusResponse,
+        detail: operation({
+          id: 'getQueryJob',
+          tags,
+          summary: "A job's status, progress or error, and a page of its result",
+          description: "`format` overrides the job's own format for this page.",
+          errors: [404],
+        }),
+      },
+    )
     .delete('/:job_id', ({ caller, params }) => services.jobs.cancel(caller.userId, params.job_id), {
       auth: 'user',
       params: jobParams,
-      response: models.CancelResponse,
-      detail: { tags, summary: 'Cancel a pending job (409 JOB_NOT_PENDING otherwise)' },
+      response: m.CancelJobResponse,
+      detail: operation({ id: 'cancelQueryJob', tags, summary: 'Cancel a pending job (409 JOB_NOT_PENDING otherwise)', errors: [403, 404, 409] }),
     });
 }

@@ -1,16 +1,17 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
-import { boundedJsonBody } from '../bounded-json-body';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { operation } from '../openapi/operation';
 import { lakeModels as m } from './model';
 
 const tags = ['Push'];
+/** Its body limit is PUSH_MAX_BODY_BYTES rather than the standard one (see app.ts). */
+export const pushRoutePath = '/workspaces/:workspace_id/push';
 
 /** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
-export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance' | 'config'>) {
-  const maxBytes = services.config.push.maxBodyBytes;
+export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance'>) {
   return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
-    '/workspaces/:workspace_id/push',
+    pushRoutePath,
     async ({ membership, body, headers }) => {
       const result = await services.engine.push.push(membership.workspaceId, body, headers['idempotency-key']);
       await services.maintenance.ensure(membership.workspaceId);
@@ -19,11 +20,10 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'eng
     {
       workspace: 'data:write',
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
-      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
+      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' })) }),
       body: m.PushRequest,
       response: m.PushResponse,
-      parse: boundedJsonBody(maxBytes, 'Split the records over several pushes.'),
-      detail: { tags, summary: 'Push records into a table (created when missing; MEMBER and above)' },
+      detail: operation({ id: 'pushRecords', tags, summary: 'Push records into a table (created when missing; MEMBER and above)', errors: [403, 409] }),
     },
   );
 }

@@ -3,7 +3,8 @@ import type { Services } from '../../runtime/services';
 import { parseTableName } from '../../engine/push/table-name';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
-import { lakeModels as m, tablesResponse, workspaceQuery } from './model';
+import { operation } from '../openapi/operation';
+import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
 
 const tags = ['Tables'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
@@ -27,12 +28,12 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
     .get(
       '/execute/tables',
       async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
-      { auth: 'api-key', query: workspaceQuery, response: tablesResponse, detail: { tags, summary: 'List tables (API key)' } },
+      { auth: 'api-key', query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403] }) },
     )
     .get(
       '/query/tables',
       async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
-      { auth: 'user', query: workspaceQuery, response: tablesResponse, detail: { tags, summary: 'List tables with their metadata' } },
+      { auth: 'user', query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403] }) },
     )
     .get(
       '/query/tables/:table_name/metadata',
@@ -43,9 +44,9 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       {
         auth: 'user',
         query: workspaceQuery,
-        params: t.Object({ table_name: t.String({ description: '`schema.table`' }) }),
+        params: t.Object({ table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
-        detail: { tags, summary: 'A table’s columns, size, key and snapshots' },
+        detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404] }),
       },
     )
     .delete(
@@ -58,24 +59,24 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       {
         auth: 'user',
         query: workspaceQuery,
-        params: t.Object({ schema_name: t.String(), table_name: t.String() }),
-        detail: { tags, summary: 'Drop a table and purge its files (MEMBER and above)' },
+        params: t.Object({ schema_name: tablePathParams.namespace, table_name: tablePathParams.table }),
+        detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404], success: [{ status: 204, body: 'none' }] }),
       },
     )
     .get('/workspaces/:workspace_id/query/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
       workspace: 'data:read',
       params: workspaceParams,
-      response: tablesResponse,
-      detail: { tags, summary: 'List the workspace’s tables' },
+      response: m.TablesResponse,
+      detail: operation({ id: 'listWorkspaceTables', tags, summary: 'List the workspace’s tables', errors: [403] }),
     })
     .get(
       '/workspaces/:workspace_id/query/tables/:table_name/metadata',
       ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
       {
         workspace: 'data:read',
-        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: t.String() }),
+        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
-        detail: { tags, summary: 'A table’s columns, size, key and snapshots' },
+        detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404] }),
       },
     );
 }

@@ -3,10 +3,11 @@ import type { Authenticator } from '../../auth/authenticator';
 
 export type AuthKind = 'user' | 'api-key' | 'user-or-api-key';
 
+// The document's security schemes (openapi/components.ts): an access token, or an API key in either header.
 const securityOf: Record<AuthKind, Record<string, string[]>[]> = {
   user: [{ bearer: [] }],
-  'api-key': [{ apiKey: [] }, { bearer: [] }],
-  'user-or-api-key': [{ bearer: [] }, { apiKey: [] }],
+  'api-key': [{ apiKey: [] }, { apiKeyBearer: [] }],
+  'user-or-api-key': [{ bearer: [] }, { apiKey: [] }, { apiKeyBearer: [] }],
 };
 
 /** `{ auth: 'user' | 'api-key' | 'user-or-api-key' }` on a route resolves `caller` or answers 401. */

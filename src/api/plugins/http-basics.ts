@@ -5,11 +5,16 @@ import type { Logger } from '../../logging/logger';
 import { beginRequest, requestMeta } from './request-context';
 import { validationIssues } from './validation-issues';
 
+export interface HttpBasicsOptions {
+  /** The methods the app serves on a path: a path served under other methods answers 405 with Allow. */
+  allowedMethods?: (path: string) => string[];
+}
+
 /**
  * Request ids, access logs and the one place that renders errors: the envelope of ARCHITECTURE §4 for
  * every error, and the FastAPI-shaped 422 for every validation failure.
  */
-export function httpBasics(logger: Logger) {
+export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
   return new Elysia({ name: 'http-basics' })
     .onRequest(({ request, set }) => {
       set.headers['x-request-id'] = beginRequest(request).id;
@@ -24,7 +29,10 @@ export function httpBasics(logger: Logger) {
       if (error instanceof AppError) {
         set.status = error.status;
         Object.assign(set.headers, error.headers);
-        return errorEnvelope(error.code, error.message, error.hint);
+        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, error.hint);
+        // A failure the code saw coming but could not place: it is ours all the same, so it gets the log line and the id.
+        logger.error('internal error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error, cause: error.cause });
+        return errorEnvelope(error.code, error.message, quoteRequestId(meta.id));
       }
       if (error instanceof RequestValidationError) {
         set.status = 422;
@@ -36,9 +44,17 @@ export function httpBasics(logger: Logger) {
         return { detail: validationIssues(error) };
       }
       switch (code) {
-        case 'NOT_FOUND':
+        case 'NOT_FOUND': {
+          const path = new URL(request.url).pathname;
+          const allowed = options.allowedMethods?.(path) ?? [];
+          if (allowed.length > 0) {
+            set.status = 405;
+            set.headers.allow = allowed.join(', ');
+            return errorEnvelope('METHOD_NOT_ALLOWED', `${request.method} is not served on ${path}`, `Use ${allowed.join(' or ')}.`);
+          }
           set.status = 404;
-          return errorEnvelope('NOT_FOUND', `No route for ${request.method} ${new URL(request.url).pathname}`);
+          return errorEnvelope('NOT_FOUND', `No route for ${request.method} ${path}`);
+        }
         case 'PARSE':
           set.status = 422;
           return { detail: [{ loc: ['body'], msg: 'The request body could not be parsed', type: 'json_invalid' }] };
@@ -46,7 +62,7 @@ export function httpBasics(logger: Logger) {
           // Internals stay in the log, tied to the request id the client sees.
           logger.error('unhandled error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error });
           set.status = 500;
-          return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', `Quote request id ${meta.id} when reporting this.`);
+          return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', quoteRequestId(meta.id));
       }
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
@@ -59,4 +75,8 @@ export function httpBasics(logger: Logger) {
         duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
       });
     });
+}
+
+function quoteRequestId(requestId: string): string {
+  return `Quote request id ${requestId} when reporting this.`;
 }

@@ -1,6 +1,7 @@
 import type { ValidationError } from 'elysia';
 import { ValueErrorType } from '@sinclair/typebox/errors';
 import type { ValidationIssue } from '../../errors/app-error';
+import { isTextSchema, textProblem, type TextOptions } from '../text';
 
 // Elysia names request parts after its handler arguments; FastAPI-style bodies name them after HTTP.
 const locationOf: Record<string, string> = { body: 'body', query: 'query', params: 'path', headers: 'header', cookie: 'cookie' };
@@ -36,7 +37,7 @@ export function validationIssues(error: ValidationError): ValidationIssue[] {
   for (const item of error.all) {
     const loc = [location, ...pathSegments(item.path)];
     const schema = item.schema as Record<string, unknown>;
-    const coerced = item.type === ValueErrorType.Union ? coercedScalarOf(schema) : undefined;
+    const coerced = item.type === ValueErrorType.Union ? coercedScalarOf(schema) : item.type === ValueErrorType.Kind && isTextSchema(schema) ? textProblem(schema as TextOptions, item.value) : undefined;
     // TypeBox reports an absent field as a type mismatch against `undefined`.
     const missing = item.value === undefined && item.path !== '';
     const type = missing ? 'missing' : (coerced?.type ?? typeOf[item.type] ?? 'value_error');

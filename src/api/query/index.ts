@@ -5,10 +5,14 @@ import type { ResultFormat } from '../../query/formats/encoded-result';
 import type { Caller } from '../../auth/authenticator';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { operation, type OperationDoc } from '../openapi/operation';
 import { queryModels as m } from './model';
 
 const tags = ['Query'];
 const resultResponses = { 200: t.Union([m.QueryResponse, m.ObjectsResponse, m.EstimateOnlyResponse]) };
+/** What every query operation answers: a result in its format (or an estimate), and the errors of a query. */
+const queryOperation = (id: string, summary: string, errors: OperationDoc['errors']) =>
+  operation({ id, tags, summary, errors, rateLimited: true, success: [{ status: 200, body: 'json-or-csv' }] });
 
 /** The synchronous query endpoints: `/execute` (API key), `/query` and `/workspaces/{id}/query` (access token). */
 export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'queries'>) {
@@ -27,20 +31,20 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
       auth: 'api-key',
       body: m.ExecuteRequest,
       response: resultResponses,
-      detail: { tags, summary: 'Run a query with an API key (json, objects or csv)' },
+      detail: queryOperation('executeQuery', 'Run a query with an API key (json, objects or csv)', [400, 403, 408, 429]),
     })
     .post('/query', async ({ caller, body }) => run(caller, 'query', (await access.resolve(caller.userId, body.workspace_id, 'data:read')).workspaceId, body), {
       auth: 'user',
       body: m.QueryRequest,
       response: resultResponses,
-      detail: { tags, summary: 'Run a query, or estimate its cost' },
+      detail: queryOperation('runQuery', 'Run a query, or estimate its cost', [400, 403, 408, 429]),
     })
     .post('/workspaces/:workspace_id/query', ({ caller, membership, body }) => run(caller, 'query', membership.workspaceId, body), {
       workspace: 'data:read',
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
       body: m.WorkspaceQueryRequest,
       response: resultResponses,
-      detail: { tags, summary: 'Run a query in this workspace, or estimate its cost' },
+      detail: queryOperation('runWorkspaceQuery', 'Run a query in this workspace, or estimate its cost', [400, 403, 408, 429]),
     })
     .get(
       '/query/rate-limit',
@@ -53,7 +57,7 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
         auth: 'user',
         query: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
         response: m.RateLimitInfo,
-        detail: { tags, summary: "The workspace's query rate limit and how much of it the last minute used" },
+        detail: operation({ id: 'getRateLimit', tags, summary: "The workspace's query rate limit and how much of it the last minute used", errors: [403] }),
       },
     );
 }

@@ -1,34 +1,44 @@
 import { t } from 'elysia';
+import { text } from '../text';
 
-const sql = t.String({ minLength: 1, maxLength: 1_000_000, description: 'One read statement; Postgres-compatible SQL is translated to DuckDB' });
+const sql = text({ minLength: 1, maxLength: 1_000_000, description: 'One read statement; Postgres-compatible SQL is translated to DuckDB' });
 /** The result formats of queries and query jobs. */
-export const resultFormat = (options: { default?: string; description?: string } = {}) => t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], options);
-const format = t.Optional(resultFormat({ default: 'json' }));
-const metadata = t.Object({ bytes_scanned: t.Integer(), cost_eur: t.Number(), cpu_ms: t.Integer() });
+const ResultFormat = t.Union([t.Literal('json'), t.Literal('objects'), t.Literal('csv')], {
+  description: 'json: columns and rows as arrays; objects: one object per row; csv: RFC 4180 text with a header row',
+});
+const ResultColumn = t.Object({ name: t.String(), type: t.String({ description: 'DuckDB type name' }) });
+const QueryMetadata = t.Object({ bytes_scanned: t.Integer(), cost_eur: t.Number(), cpu_ms: t.Integer() });
+const workspaceId = t.String({ format: 'uuid', description: 'Default: your first workspace' });
 
 export const queryModels = {
-  ExecuteRequest: t.Object({ sql, format, workspace_id: t.Optional(t.String({ format: 'uuid', description: 'Default: your first workspace' })) }),
+  ResultFormat,
+  ResultColumn,
+  QueryMetadata,
+  ExecuteRequest: t.Object({ sql, format: t.Optional(ResultFormat), workspace_id: t.Optional(workspaceId) }),
   QueryRequest: t.Object({
     sql,
-    format,
-    workspace_id: t.Optional(t.String({ format: 'uuid', description: 'Default: your first workspace' })),
+    format: t.Optional(ResultFormat),
+    workspace_id: t.Optional(workspaceId),
     estimate_only: t.Optional(t.Boolean({ default: false, description: 'Return the scan estimate without running the query' })),
     force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
   }),
   WorkspaceQueryRequest: t.Object({
     sql,
-    format,
-    estimate_only: t.Optional(t.Boolean({ default: false })),
-    force: t.Optional(t.Boolean({ default: false })),
+    format: t.Optional(ResultFormat),
+    estimate_only: t.Optional(t.Boolean({ default: false, description: 'Return the scan estimate without running the query' })),
+    force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
   }),
-  QueryResponse: t.Object({
-    columns: t.Array(t.Object({ name: t.String(), type: t.String() })),
-    rows: t.Array(t.Array(t.Unknown())),
-    row_count: t.Integer(),
-    execution_time_ms: t.Number(),
-    metadata,
-  }),
-  ObjectsResponse: t.Object({ data: t.Array(t.Record(t.String(), t.Unknown())), row_count: t.Integer(), execution_time_ms: t.Number(), metadata }),
+  QueryResponse: t.Object(
+    {
+      columns: t.Array(ResultColumn),
+      rows: t.Array(t.Array(t.Unknown())),
+      row_count: t.Integer(),
+      execution_time_ms: t.Number(),
+      metadata: QueryMetadata,
+    },
+    { description: 'Format json' },
+  ),
+  ObjectsResponse: t.Object({ data: t.Array(t.Record(t.String(), t.Unknown())), row_count: t.Integer(), execution_time_ms: t.Number(), metadata: QueryMetadata }, { description: 'Format objects' }),
   EstimateOnlyResponse: t.Object({
     estimate_only: t.Literal(true),
     bytes_scanned_estimate: t.Integer(),

@@ -3,6 +3,7 @@ import type { Authenticator } from '../../auth/authenticator';
 import type { WorkspaceServices } from '../../workspaces/workspace-services';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { operation } from '../openapi/operation';
 import { paginationQuery } from '../query-params';
 import { memberParams, workspaceModels as m, workspaceParams } from './model';
 
@@ -19,7 +20,7 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         set.headers['x-total-count'] = String(list.length);
         return list;
       },
-      { auth: 'user', response: t.Array(m.WorkspaceWithRoleResponse), detail: { tags, summary: "The caller's workspaces, with the caller's role" } },
+      { auth: 'user', response: t.Array(m.WorkspaceWithRoleResponse), detail: operation({ id: 'listWorkspaces', tags, summary: "The caller's workspaces, with the caller's role", list: true }) },
     )
     .post(
       '',
@@ -27,13 +28,13 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         set.status = 201;
         return workspaces.workspaces.create(caller.userId, body);
       },
-      { auth: 'user', body: m.WorkspaceCreateRequest, response: { 201: m.WorkspaceResponse }, detail: { tags, summary: 'Create a workspace; the caller becomes its OWNER' } },
+      { auth: 'user', body: m.WorkspaceCreateRequest, response: { 201: m.WorkspaceResponse }, detail: operation({ id: 'createWorkspace', tags, summary: 'Create a workspace; the caller becomes its OWNER', errors: [409] }) },
     )
     .get('/:workspace_id', ({ membership }) => ({ ...membership.workspace, role: membership.role }), {
       workspace: 'workspace:read',
       params: workspaceParams,
       response: m.WorkspaceWithRoleResponse,
-      detail: { tags, summary: 'One workspace, with the caller’s role' },
+      detail: operation({ id: 'getWorkspace', tags, summary: 'One workspace, with the caller’s role', errors: [403] }),
     })
     .delete(
       '/:workspace_id',
@@ -41,7 +42,7 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         await workspaces.workspaces.delete(membership);
         set.status = 204;
       },
-      { workspace: 'workspace:delete', params: workspaceParams, detail: { tags, summary: 'Delete the workspace and all its data (OWNER)' } },
+      { workspace: 'workspace:delete', params: workspaceParams, detail: operation({ id: 'deleteWorkspace', tags, summary: 'Delete the workspace and all its data (OWNER)', errors: [403, 503], success: [{ status: 204, body: 'none' }] }) },
     )
     .get(
       '/:workspace_id/members',
@@ -50,7 +51,13 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         set.headers['x-total-count'] = String(total);
         return members;
       },
-      { workspace: 'members:read', params: workspaceParams, query: paginationQuery(50), response: t.Array(m.MemberResponse), detail: { tags, summary: 'Members and pending invitations' } },
+      {
+        workspace: 'members:read',
+        params: workspaceParams,
+        query: paginationQuery(50),
+        response: t.Array(m.MemberResponse),
+        detail: operation({ id: 'listMembers', tags, summary: 'Members and pending invitations', errors: [403], list: true }),
+      },
     )
     .post(
       '/:workspace_id/members',
@@ -63,7 +70,7 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         params: workspaceParams,
         body: m.AddMemberRequest,
         response: { 201: m.MemberResponse },
-        detail: { tags, summary: 'Add a member by e-mail (OWNER or ADMIN); an address without an account is invited' },
+        detail: operation({ id: 'addMember', tags, summary: 'Add a member by e-mail (OWNER or ADMIN); an address without an account is invited', errors: [403, 409] }),
       },
     )
     .patch('/:workspace_id/members/:member_id', ({ membership, params, body }) => workspaces.members.updateRole(membership, params.member_id, body.role), {
@@ -71,7 +78,7 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
       params: memberParams,
       body: m.UpdateRoleRequest,
       response: m.MemberResponse,
-      detail: { tags, summary: 'Change a role (OWNER or ADMIN); OWNER hands on ownership' },
+      detail: operation({ id: 'updateMemberRole', tags, summary: 'Change a role (OWNER or ADMIN); OWNER hands on ownership', errors: [403, 404, 409] }),
     })
     .delete(
       '/:workspace_id/members/:member_id',
@@ -79,6 +86,10 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         await workspaces.members.remove(membership, params.member_id);
         set.status = 204;
       },
-      { workspace: 'members:manage', params: memberParams, detail: { tags, summary: 'Remove a member or invitation (OWNER or ADMIN); never the owner' } },
+      {
+        workspace: 'members:manage',
+        params: memberParams,
+        detail: operation({ id: 'removeMember', tags, summary: 'Remove a member or invitation (OWNER or ADMIN); never the owner', errors: [403, 404, 409], success: [{ status: 204, body: 'none' }] }),
+      },
     );
 }

@@ -113,7 +113,8 @@ function validateKeyPresence(records: Record<string, unknown>[], primaryKey: str
   const issues: ValidationIssue[] = [];
   for (const [index, record] of records.entries()) {
     for (const key of primaryKey) {
-      const value = record[key];
+      // Own fields only: a key named `constructor` must not find Object.prototype's.
+      const value = Object.hasOwn(record, key) ? record[key] : undefined;
       if (value === undefined || value === null) issues.push({ loc: ['body', 'records', index, key], msg: `Primary key column "${key}" must be present and not null`, type: 'missing' });
       else if (typeof value === 'object') issues.push({ loc: ['body', 'records', index, key], msg: `Primary key column "${key}" must be a scalar`, type: 'value_error' });
     }

@@ -4,8 +4,16 @@ import {
   booleanFromValue,
   createDuckDBValueConverter,
   DuckDBBlobValue,
+  DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBIntervalValue,
+  DuckDBListVector,
+  DuckDBStructType,
+  DuckDBStructValue,
+  DuckDBStructVector,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTypeId,
@@ -14,18 +22,23 @@ import {
   nullConverter,
   numberFromValue,
   objectArrayFromMapValue,
-  objectFromStructValue,
   objectFromUnionValue,
   stringFromValue,
   unsupportedConverter,
+  type DuckDBDataChunk,
+  type DuckDBType,
   type DuckDBValue,
   type DuckDBValueConverter,
+  type DuckDBVector,
 } from '@duckdb/node-api';
+import { dateText, intervalText, timestampText } from '../values/temporal-text';
 
 /** A JSON value as the query endpoints return it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
+// Any decimal of up to 15 significant digits survives the trip through a double and back unchanged.
+const exactDecimalDigits = 15;
 
 /** Integers as numbers while JSON can hold them exactly (±2^53), as strings beyond. */
 function integer(value: DuckDBValue): number | string {
@@ -33,38 +46,35 @@ function integer(value: DuckDBValue): number | string {
   return big <= maxSafe && big >= -maxSafe ? Number(big) : big.toString();
 }
 
-function decimal(value: DuckDBValue): number {
-  return (value as DuckDBDecimalValue).toDouble();
+/** Decimals as numbers when a double holds them exactly, as their exact digits beyond (DECIMAL(38) and the like). */
+function decimal(value: DuckDBValue): number | string {
+  const text = (value as DuckDBDecimalValue).toString();
+  const significant = text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
+  return significant.length <= exactDecimalDigits ? Number(text) : text;
 }
 
-/** ISO 8601 with microseconds when there are any: `2026-11-21T08:30:00.123456Z` (no zone for TIMESTAMP). */
-function timestamp(value: DuckDBValue, zoned: boolean): string {
-  const micros = (value as DuckDBTimestampValue | DuckDBTimestampTZValue).micros;
-  const millis = micros / 1000n;
-  const extra = Number(((micros % 1000n) + 1000n) % 1000n);
-  const base = new Date(Number(millis - (micros < 0n && extra !== 0 ? 1n : 0n))).toISOString().slice(0, -1);
-  const text = extra === 0 ? base : `${base}${String(extra).padStart(3, '0')}`;
-  return zoned ? `${text}Z` : text;
-}
-
-/** ISO 8601 durations, as Postgres writes them with IntervalStyle iso_8601: `P1Y2M3DT4H5M6.5S`. */
 function interval(value: DuckDBValue): string {
   const { months, days, micros } = value as DuckDBIntervalValue;
-  const years = Math.trunc(months / 12);
-  const restMonths = months % 12;
-  const totalMicros = BigInt(micros);
-  const hours = totalMicros / 3_600_000_000n;
-  const minutes = (totalMicros % 3_600_000_000n) / 60_000_000n;
-  const secondMicros = totalMicros % 60_000_000n;
-  const seconds = Number(secondMicros) / 1_000_000;
-  const date = `${years ? `${years}Y` : ''}${restMonths ? `${restMonths}M` : ''}${days ? `${days}D` : ''}`;
-  const time = `${hours ? `${hours}H` : ''}${minutes ? `${minutes}M` : ''}${seconds ? `${seconds}S` : ''}`;
-  if (!date && !time) return 'PT0S';
-  return `P${date}${time ? `T${time}` : ''}`;
+  return intervalText(months, days, micros);
 }
 
 function blob(value: DuckDBValue): string {
   return Buffer.from((value as DuckDBBlobValue).bytes).toString('base64');
+}
+
+/**
+ * Field names come from the struct's type, by position, into an object without a prototype: a field
+ * called `__proto__` or `constructor` is an ordinary key. (Nested inside arrays, maps and unions the
+ * bindings have already read the value into a plain object, where `__proto__` does not survive.)
+ */
+function struct(value: DuckDBValue, type: DuckDBType, convert: DuckDBValueConverter<JsonValue>): JsonValue {
+  const { entryNames, entryTypes } = type as DuckDBStructType;
+  const { entries } = value as DuckDBStructValue;
+  const result: Record<string, JsonValue> = Object.create(null);
+  entryNames.forEach((name, index) => {
+    result[name] = Object.hasOwn(entries, name) ? convert(entries[name] ?? null, entryTypes[index]!, convert) : null;
+  });
+  return result;
 }
 
 type Converters = Record<DuckDBTypeId, DuckDBValueConverter<JsonValue> | undefined>;
@@ -82,16 +92,16 @@ const converters: Converters = {
   [DuckDBTypeId.UBIGINT]: integer,
   [DuckDBTypeId.HUGEINT]: integer,
   [DuckDBTypeId.UHUGEINT]: integer,
-  [DuckDBTypeId.BIGNUM]: stringFromValue,
+  [DuckDBTypeId.BIGNUM]: integer,
   [DuckDBTypeId.FLOAT]: jsonNumberFromValue,
   [DuckDBTypeId.DOUBLE]: jsonNumberFromValue,
   [DuckDBTypeId.DECIMAL]: decimal,
-  [DuckDBTypeId.TIMESTAMP]: (value) => timestamp(value, false),
-  [DuckDBTypeId.TIMESTAMP_TZ]: (value) => timestamp(value, true),
-  [DuckDBTypeId.TIMESTAMP_S]: stringFromValue,
-  [DuckDBTypeId.TIMESTAMP_MS]: stringFromValue,
-  [DuckDBTypeId.TIMESTAMP_NS]: stringFromValue,
-  [DuckDBTypeId.DATE]: stringFromValue,
+  [DuckDBTypeId.TIMESTAMP]: (value) => timestampText((value as DuckDBTimestampValue).micros, 'us', false),
+  [DuckDBTypeId.TIMESTAMP_TZ]: (value) => timestampText((value as DuckDBTimestampTZValue).micros, 'us', true),
+  [DuckDBTypeId.TIMESTAMP_S]: (value) => timestampText((value as DuckDBTimestampSecondsValue).seconds, 's', false),
+  [DuckDBTypeId.TIMESTAMP_MS]: (value) => timestampText((value as DuckDBTimestampMillisecondsValue).millis, 'ms', false),
+  [DuckDBTypeId.TIMESTAMP_NS]: (value) => timestampText((value as DuckDBTimestampNanosecondsValue).nanos, 'ns', false),
+  [DuckDBTypeId.DATE]: (value) => dateText((value as DuckDBDateValue).days),
   [DuckDBTypeId.TIME]: stringFromValue,
   [DuckDBTypeId.TIME_NS]: stringFromValue,
   [DuckDBTypeId.TIME_TZ]: stringFromValue,
@@ -103,7 +113,7 @@ const converters: Converters = {
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.LIST]: arrayFromListValue,
   [DuckDBTypeId.ARRAY]: arrayFromArrayValue,
-  [DuckDBTypeId.STRUCT]: objectFromStructValue as DuckDBValueConverter<JsonValue>,
+  [DuckDBTypeId.STRUCT]: struct,
   [DuckDBTypeId.MAP]: objectArrayFromMapValue as unknown as DuckDBValueConverter<JsonValue>,
   [DuckDBTypeId.UNION]: objectFromUnionValue as unknown as DuckDBValueConverter<JsonValue>,
   [DuckDBTypeId.ANY]: unsupportedConverter,
@@ -115,10 +125,42 @@ const converters: Converters = {
 };
 
 /**
- * DuckDB values to JSON: integers as numbers within ±2^53 and strings beyond; decimals and doubles as
- * numbers (NaN and infinities as strings); timestamps ISO 8601; dates YYYY-MM-DD; intervals ISO 8601
- * durations; lists and structs
- * as arrays and objects; maps as key/value pairs; blobs base64; NULL as null. (JSON columns are
- * parsed by the reader: a data chunk's vectors do not carry the JSON alias of their column.)
+ * DuckDB values to JSON, losing nothing: integers as numbers within ±2^53 and strings beyond; decimals
+ * as numbers up to 15 significant digits and strings beyond; doubles as numbers (NaN and infinities as
+ * strings); timestamps and dates ISO 8601 over DuckDB's whole range, `infinity` and `-infinity`
+ * included; intervals ISO 8601 durations; lists and structs as arrays and objects; maps as key/value
+ * pairs; blobs base64; NULL as null. (JSON columns are parsed by the reader: a data chunk's vectors do
+ * not carry the JSON alias of their column.)
  */
-export const jsonValueConverter: DuckDBValueConverter<JsonValue> = createDuckDBValueConverter(converters);
+const jsonValueConverter: DuckDBValueConverter<JsonValue> = createDuckDBValueConverter(converters);
+
+/**
+ * A chunk's rows as JSON values. Structs and lists are read from their child vectors rather than
+ * through the bindings' struct values, which are plain objects keyed by field name: a field named
+ * `__proto__` would set their prototype instead of holding its value.
+ */
+export function encodeChunkRows(chunk: DuckDBDataChunk): JsonValue[][] {
+  const rows: JsonValue[][] = Array.from({ length: chunk.rowCount }, () => new Array<JsonValue>(chunk.columnCount));
+  for (let column = 0; column < chunk.columnCount; column++) {
+    const vector = chunk.getColumnVector(column);
+    for (let row = 0; row < chunk.rowCount; row++) rows[row]![column] = vectorItem(vector, row);
+  }
+  return rows;
+}
+
+function vectorItem(vector: DuckDBVector, index: number): JsonValue {
+  if (vector instanceof DuckDBStructVector) {
+    if (!vector.isItemValid(index)) return null;
+    const result: Record<string, JsonValue> = Object.create(null);
+    vector.type.entryNames.forEach((name, entry) => {
+      result[name] = vectorItem(vector.entryVectorAt(entry), index);
+    });
+    return result;
+  }
+  if (vector instanceof DuckDBListVector) {
+    const item = vector.getItemVector(index);
+    if (item === null) return null;
+    return Array.from({ length: item.itemCount }, (_, position) => vectorItem(item, position));
+  }
+  return jsonValueConverter(vector.getItem(index), vector.type, jsonValueConverter);
+}

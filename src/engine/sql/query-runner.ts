@@ -13,7 +13,7 @@ import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
-import { jsonValueConverter, type JsonValue } from './encode-values';
+import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
@@ -247,7 +247,7 @@ function emitRows(result: MaterializedRows, sink: ResultSink, caps: ResultCaps):
   for (const chunk of result.chunks()) {
     heldBytes += chunkByteSize(chunk, types);
     if (heldBytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
-    const rows = chunk.convertRows(jsonValueConverter) as JsonValue[][];
+    const rows = encodeChunkRows(chunk);
     for (const row of rows) for (const { index, list } of jsonColumns) row[index] = parseJson(row[index]!, list);
     encodedBytes += sink.rows(rows);
     if (encodedBytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);

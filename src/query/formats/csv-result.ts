@@ -1,6 +1,7 @@
 import type { JsonValue } from '../../engine/sql/encode-values';
 import type { QueryColumn } from '../../engine/sql/result-sink';
 import type { EncodedResult } from './encoded-result';
+import { jsonText } from './json-text';
 
 /**
  * RFC 4180: a header row of column names, then one CRLF-terminated line per row; a field holding a
@@ -28,7 +29,7 @@ export class CsvResult implements EncodedResult {
 
 function csvValue(value: JsonValue): string {
   if (value === null) return '';
-  if (typeof value === 'object') return csvField(JSON.stringify(value));
+  if (typeof value === 'object') return csvField(jsonText(value));
   return csvField(String(value));
 }
 

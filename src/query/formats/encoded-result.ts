@@ -1,5 +1,6 @@
 import type { JsonValue } from '../../engine/sql/encode-values';
 import type { QueryColumn, ResultSink } from '../../engine/sql/result-sink';
+import { jsonText } from './json-text';
 
 export type ResultFormat = 'json' | 'objects' | 'csv';
 
@@ -36,7 +37,7 @@ export class JsonArraysResult implements EncodedResult {
   }
 
   rows(rows: JsonValue[][]): number {
-    const text = rows.map((row) => JSON.stringify(row)).join(',');
+    const text = rows.map(jsonText).join(',');
     this.pieces.push(this.pieces.length ? `,${text}` : text);
     return text.length;
   }
@@ -57,7 +58,7 @@ export class JsonObjectsResult implements EncodedResult {
   }
 
   rows(rows: JsonValue[][]): number {
-    const text = rows.map((row) => JSON.stringify(Object.fromEntries(this.names.map((name, index) => [name, row[index]])))).join(',');
+    const text = rows.map((row) => jsonText(Object.fromEntries(this.names.map((name, index) => [name, row[index]!])))).join(',');
     this.pieces.push(this.pieces.length ? `,${text}` : text);
     return text.length;
   }

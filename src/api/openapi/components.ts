@@ -1,0 +1,55 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import { authModels } from '../auth/model';
+import { healthModels } from '../health/model';
+import { jobModels } from '../jobs/model';
+import { lakeModels } from '../lake/model';
+import { queryModels } from '../query/model';
+import { workspaceModels } from '../workspaces/model';
+import { errorModels } from './error-models';
+
+/**
+ * Every named model of the interface, by its component name: the document refers to these wherever a
+ * route's schema holds one (the same object), instead of copying it inline.
+ */
+export const namedModels: Record<string, object> = {
+  ...errorModels,
+  ...healthModels,
+  ...authModels,
+  ...workspaceModels,
+  ...lakeModels,
+  ...queryModels,
+  ...jobModels,
+};
+
+export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
+
+const integerHeader = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
+  'X-Request-Id': { description: 'The request’s id (a sane incoming one is kept); the log holds the request under it', schema: { type: 'string' } },
+  'X-Total-Count': integerHeader('How many items the list has in all, beyond this page'),
+  'X-RateLimit-Limit': integerHeader('Queries the workspace’s plan allows per minute'),
+  'X-RateLimit-Remaining': integerHeader('Queries left in the current 60-second window'),
+  'X-RateLimit-Reset': integerHeader('When a query slot frees, in seconds since the epoch'),
+  'Retry-After': integerHeader('Seconds to wait before trying again'),
+  'Content-Disposition': { description: 'A CSV result’s download name: `attachment; filename="query-….csv"`', schema: { type: 'string' } },
+  Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
+};
+
+export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
+  bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, refresh, session-token or exchange-code' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `oxb_…`' },
+  apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'oxb_ API key', description: 'An API key as `Authorization: Bearer oxb_…`' },
+};
+
+export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
+  { name: 'Health', description: 'Reachability of the service’s dependencies' },
+  { name: 'Authentication', description: 'Sign-up, login, sessions and the CLI login' },
+  { name: 'Account', description: 'The signed-in account' },
+  { name: 'API keys', description: 'Keys for /execute and the CLI' },
+  { name: 'Workspaces', description: 'Workspaces and their members' },
+  { name: 'Push', description: 'Records into lake tables' },
+  { name: 'Tables', description: 'The lake tables of a workspace' },
+  { name: 'Query', description: 'Synchronous queries' },
+  { name: 'Query jobs', description: 'Queries run as durable jobs' },
+];

@@ -1,0 +1,47 @@
+import type { DocumentDecoration } from 'elysia';
+
+/** Error statuses an operation may answer besides the ones its shape implies (see responses.ts). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
+
+/** A success answer other than the route's JSON response schema. */
+export interface SuccessDoc {
+  status: 200 | 201 | 204 | 303;
+  /** json (the route's schema; the default), json-or-csv (the query formats), html, or none. */
+  body?: 'json' | 'json-or-csv' | 'html' | 'none';
+  /** Location of a redirect. */
+  location?: boolean;
+}
+
+/**
+ * How an operation is documented, next to its route. The document adds what follows from the route's
+ * shape: 422 for any input, 413 for a body, 401 and the security requirement for credentials, 500
+ * always, X-Request-Id on every answer.
+ */
+export interface OperationDoc {
+  /** camelCase, stable, named for what the operation does (never derived from its path). */
+  id: string;
+  summary: string;
+  tags: string[];
+  description?: string;
+  errors?: ErrorStatus[];
+  /** Default: one answer from the route's response schemas, as JSON. */
+  success?: SuccessDoc[];
+  /** A list: the success answer carries X-Total-Count. */
+  list?: boolean;
+  /** Counted against the workspace's query rate limit: the X-RateLimit-* headers come with its answers. */
+  rateLimited?: boolean;
+  /** The body's media type when it is not JSON. */
+  requestBody?: 'application/x-www-form-urlencoded';
+}
+
+const operationKey = 'x-oxbow-operation';
+
+/** A route's `detail`: Elysia keeps it with the route (merged with what macros add) for the document to read. */
+export function operation(doc: OperationDoc): DocumentDecoration {
+  const detail: DocumentDecoration & { [operationKey]: OperationDoc } = { summary: doc.summary, tags: doc.tags, [operationKey]: doc };
+  return detail;
+}
+
+export function operationDocOf(detail: DocumentDecoration | undefined): OperationDoc | undefined {
+  return (detail as { [operationKey]?: OperationDoc } | undefined)?.[operationKey];
+}

@@ -1,0 +1,48 @@
+import { Elysia } from 'elysia';
+import { RequestValidationError } from '../../errors/app-error';
+import { assertKeepable, parseJsonInput } from '../request-body/json-input';
+import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
+
+export interface BodyLimits {
+  /** Every route's limit unless it has its own. */
+  standard: BodyLimit;
+  /** Routes that take larger bodies, by their route pattern (`/api/v1/workspaces/:workspace_id/push`). */
+  routes: Record<string, BodyLimit>;
+}
+
+const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The one reader of request bodies, for every route: the body is read within the route's limit (413
+ * PAYLOAD_TOO_LARGE in the envelope, whatever Content-Length says), JSON is parsed and checked
+ * (depth, number range, text the stores can keep: 422 pointing at the value), forms are decoded and checked. Nothing else
+ * reads a body, so no route can be made to buffer more than its limit.
+ */
+export function requestBodies(limits: BodyLimits) {
+  const largest: BodyLimit = Object.values(limits.routes).reduce((wide, limit) => (limit.maxBytes > wide.maxBytes ? limit : wide), limits.standard);
+  const routeLimits = new Map(Object.entries(limits.routes));
+  return (
+    new Elysia({ name: 'request-bodies' })
+      // Before routing: a body declared larger than any route takes is refused without reading a byte.
+      .onRequest(({ request }) => {
+        const declared = declaredLength(request);
+        if (declared !== undefined && declared > largest.maxBytes && !methodsWithoutBody.has(request.method)) throw payloadTooLarge(largest, `${declared} bytes`);
+      })
+      .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
+        const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
+        if (bytes.byteLength === 0) return null;
+        return decodeBody(bytes, contentType);
+      })
+  );
+}
+
+function decodeBody(bytes: Uint8Array, contentType: string): unknown {
+  const type = contentType.trim().toLowerCase();
+  if (type === 'application/json' || type.endsWith('+json')) return parseJsonInput(bytes);
+  if (type === 'application/x-www-form-urlencoded') {
+    const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+    assertKeepable(form, ['body']);
+    return form;
+  }
+  throw RequestValidationError.at(['body'], `A body of type "${type || 'unknown'}" is not accepted; send application/json`, 'model_attributes_type');
+}

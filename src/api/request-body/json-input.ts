@@ -1,0 +1,110 @@
+import { RequestValidationError, type ValidationIssue } from '../../errors/app-error';
+
+/**
+ * How deep arrays and objects may nest in a request body. JSON.parse itself copes with any depth, but
+ * everything recursive behind it (serializers, validators, the engine) would overflow the stack long
+ * before a hundred thousand levels; a hundred is far beyond any real record.
+ */
+export const maxJsonDepth = 100;
+const maxIssues = 20;
+
+type Loc = (string | number)[];
+
+/** Parses a JSON body, then refuses what it cannot keep (see assertKeepable). */
+export function parseJsonInput(bytes: Uint8Array): unknown {
+  let text: string;
+  let value: unknown;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw RequestValidationError.at(['body'], 'The request body is not valid UTF-8', 'json_invalid');
+  }
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw RequestValidationError.at(['body'], 'The request body is not valid JSON', 'json_invalid');
+  }
+  assertKeepable(value, ['body']);
+  return value;
+}
+
+/**
+ * Refuses what JSON (or a form, or a URL) can spell but the service cannot keep: nesting deeper than
+ * maxJsonDepth; numbers beyond a double's range (`1e400` parses to Infinity, which would be stored as
+ * NULL); strings or names holding a lone UTF-16 surrogate (`"\ud800"`, no Unicode text at all) or the
+ * NUL character, which neither Postgres nor the lake's catalog store. Each problem is a 422 at its place.
+ */
+export function assertKeepable(value: unknown, loc: Loc): void {
+  if (hasProblem(value)) throw new RequestValidationError(locateProblems(value, loc));
+}
+
+function unkeepableText(text: string): boolean {
+  return text.includes('\u0000') || !text.isWellFormed();
+}
+
+/** The quick pass every input takes: no paths kept, stops at the first problem. */
+function hasProblem(root: unknown): boolean {
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (typeof value === 'string') {
+      if (unkeepableText(value)) return true;
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return true;
+    } else if (value !== null && typeof value === 'object') {
+      if (depth >= maxJsonDepth) return true;
+      if (Array.isArray(value)) {
+        for (const item of value) {
+          values.push(item);
+          depths.push(depth + 1);
+        }
+      } else {
+        for (const key of Object.keys(value)) {
+          if (unkeepableText(key)) return true;
+          values.push((value as Record<string, unknown>)[key]);
+          depths.push(depth + 1);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+/** The slow pass, only for an input that has a problem: where each one is, in document order. */
+function locateProblems(root: unknown, rootLoc: Loc): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const stack: { value: unknown; loc: Loc }[] = [{ value: root, loc: rootLoc }];
+  while (stack.length > 0 && issues.length < maxIssues) {
+    const { value, loc } = stack.pop()!;
+    if (typeof value === 'string' && unkeepableText(value)) {
+      issues.push({ loc, ...textProblem(value, 'Input') });
+    } else if (typeof value === 'number' && !Number.isFinite(value)) {
+      issues.push({ loc, msg: 'Input should be a finite number; it is beyond the range of a double', type: 'finite_number' });
+    } else if (value !== null && typeof value === 'object') {
+      if (loc.length - rootLoc.length >= maxJsonDepth) {
+        issues.push({ loc, msg: `Input nests arrays and objects more than ${maxJsonDepth} levels deep`, type: 'json_too_deep' });
+        continue;
+      }
+      const children: { value: unknown; loc: Loc }[] = [];
+      if (Array.isArray(value)) {
+        value.forEach((item, index) => children.push({ value: item, loc: [...loc, index] }));
+      } else {
+        for (const key of Object.keys(value)) {
+          // The name itself cannot go into `loc` (the answer would carry the same bad text): the object's place, the name escaped.
+          if (unkeepableText(key)) issues.push({ loc, ...textProblem(key, `Field name ${JSON.stringify(key)}`) });
+          else children.push({ value: (value as Record<string, unknown>)[key], loc: [...loc, key] });
+        }
+      }
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index]!);
+    }
+  }
+  return issues;
+}
+
+function textProblem(text: string, subject: string): { msg: string; type: string } {
+  return text.isWellFormed()
+    ? { msg: `${subject} should not contain the NUL character (U+0000)`, type: 'string_nul' }
+    : { msg: `${subject} should be a valid Unicode string; it holds a lone surrogate`, type: 'string_unicode' };
+}
