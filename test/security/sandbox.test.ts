@@ -146,7 +146,7 @@ for (const backend of backends) {
             "SET allowed_directories = ['/']",
             'INSTALL httpfs',
           ]) {
-            expect(connection.run(sql)).rejects.toThrow();
+            await expect(connection.run(sql)).rejects.toThrow();
           }
         }),
       );

@@ -2,6 +2,7 @@ import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { jsonText } from '../../query/formats/json-text';
 import { authentication } from '../plugins/authentication';
+import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
 import { maxOffset, queryInteger } from '../query-params';
 import { queryModels } from '../query/model';
@@ -13,10 +14,10 @@ const tags = ['Query jobs'];
 export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs'>) {
   return new Elysia({ prefix: '/query/jobs' })
     .use(authentication(services.auth.authenticator))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
     .post(
       '',
-      async ({ caller, body, headers, set }) => {
-        const membership = await services.workspaces.access.authorize(caller.userId, body.workspace_id, 'data:read');
+      async ({ caller, membership, body, headers, set }) => {
         const { job, headers: rateHeaders } = await services.jobs.submit(
           caller.userId,
           membership.workspaceId,
@@ -27,7 +28,7 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         return job;
       },
       {
-        auth: 'user',
+        workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' } },
         body: m.JobSubmitRequest,
         headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the same job' })) }),
         response: m.JobSubmitResponse,

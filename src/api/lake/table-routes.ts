@@ -1,13 +1,14 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { parseTableName } from '../../engine/push/table-name';
-import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
 
 const tags = ['Tables'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
+/** The table endpoints without the workspace in their path name it in `?workspace=` (id or slug). */
+const byQuery = { in: 'query', field: 'workspace' } as const;
 
 /** `schema.table`, or a bare name for the default `main` namespace. */
 function tableFromPath(text: string, loc: string[]) {
@@ -23,26 +24,22 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
   const { access } = services.workspaces;
   const { tables } = services.engine;
   return new Elysia()
-    .use(authentication(services.auth.authenticator))
     .use(workspaceAccess(services.auth.authenticator, access))
     .get(
       '/execute/tables',
-      async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
-      { auth: 'api-key', query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403] }) },
+      async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
+      { workspace: { permission: 'data:read', from: byQuery, auth: 'api-key' }, query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403] }) },
     )
     .get(
       '/query/tables',
-      async ({ caller, query }) => ({ tables: await tables.list((await access.resolve(caller.userId, query.workspace, 'data:read')).workspaceId) }),
-      { auth: 'user', query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403] }) },
+      async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
+      { workspace: { permission: 'data:read', from: byQuery }, query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403] }) },
     )
     .get(
       '/query/tables/:table_name/metadata',
-      async ({ caller, query, params }) => {
-        const membership = await access.resolve(caller.userId, query.workspace, 'data:read');
-        return tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']));
-      },
+      ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
       {
-        auth: 'user',
+        workspace: { permission: 'data:read', from: byQuery },
         query: workspaceQuery,
         params: t.Object({ table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
@@ -51,13 +48,12 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
     )
     .delete(
       '/query/tables/:schema_name/:table_name',
-      async ({ caller, query, params, set }) => {
-        const membership = await access.resolve(caller.userId, query.workspace, 'data:write');
+      async ({ membership, params, set }) => {
         await tables.drop(membership.workspaceId, parseTableName(`${params.schema_name}.${params.table_name}`, ['path', 'table_name']));
         set.status = 204;
       },
       {
-        auth: 'user',
+        workspace: { permission: 'data:write', from: byQuery },
         query: workspaceQuery,
         params: t.Object({ schema_name: tablePathParams.namespace, table_name: tablePathParams.table }),
         detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404], success: [{ status: 204, body: 'none' }] }),

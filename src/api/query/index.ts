@@ -3,7 +3,6 @@ import type { Services } from '../../runtime/services';
 import type { QueryAnswer, QueryCaller } from '../../query/query-service';
 import type { ResultFormat } from '../../query/formats/encoded-result';
 import type { Caller } from '../../auth/authenticator';
-import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation, type OperationDoc } from '../openapi/operation';
 import { queryModels as m } from './model';
@@ -25,16 +24,15 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
       ),
     );
   return new Elysia()
-    .use(authentication(services.auth.authenticator))
     .use(workspaceAccess(services.auth.authenticator, access))
-    .post('/execute', async ({ caller, body }) => run(caller, 'execute', (await access.resolve(caller.userId, body.workspace_id, 'data:read')).workspaceId, body), {
-      auth: 'api-key',
+    .post('/execute', ({ caller, membership, body }) => run(caller, 'execute', membership.workspaceId, body), {
+      workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' }, auth: 'api-key' },
       body: m.ExecuteRequest,
       response: resultResponses,
       detail: queryOperation('executeQuery', 'Run a query with an API key (json, objects or csv)', [400, 403, 408, 429]),
     })
-    .post('/query', async ({ caller, body }) => run(caller, 'query', (await access.resolve(caller.userId, body.workspace_id, 'data:read')).workspaceId, body), {
-      auth: 'user',
+    .post('/query', ({ caller, membership, body }) => run(caller, 'query', membership.workspaceId, body), {
+      workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' } },
       body: m.QueryRequest,
       response: resultResponses,
       detail: queryOperation('runQuery', 'Run a query, or estimate its cost', [400, 403, 408, 429]),
@@ -48,13 +46,12 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
     })
     .get(
       '/query/rate-limit',
-      async ({ caller, query }) => {
-        const membership = await access.authorize(caller.userId, query.workspace_id, 'data:read');
+      async ({ membership }) => {
         const state = await services.queries.rateLimit(membership.workspaceId);
         return { plan: state.plan, limit: state.limit, used: state.used, remaining: state.remaining, reset_at: state.resetAt.toISOString() };
       },
       {
-        auth: 'user',
+        workspace: { permission: 'data:read', from: { in: 'query', field: 'workspace_id' } },
         query: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
         response: m.RateLimitInfo,
         detail: operation({ id: 'getRateLimit', tags, summary: "The workspace's query rate limit and how much of it the last minute used", errors: [403] }),
