@@ -3,10 +3,9 @@ import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { LakeStorage } from '../lake-storage/lake-storage';
 import type { Clock } from '../util/clock';
-import { IdempotencyStore } from '../idempotency/idempotency-store';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
-import { PushService } from './push/push-service';
+import { LakeWriter } from './write/lake-writer';
 import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
@@ -17,7 +16,7 @@ export interface EngineServices {
   engines: EngineManager;
   parser: SqlParser;
   tables: TablesService;
-  push: PushService;
+  writer: LakeWriter;
   queries: QueryRunner;
 }
 
@@ -42,7 +41,7 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     engines,
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
-    push: new PushService(engines, deps.store, new IdempotencyStore(deps.store, deps.clock), deps.clock),
+    writer: new LakeWriter(engines, deps.store, deps.clock),
     queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate), new DirectScans(parser)),
   };
 }

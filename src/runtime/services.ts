@@ -6,6 +6,7 @@ import type { WorkspaceServices } from '../workspaces/workspace-services';
 import type { EngineServices } from '../engine/engine-services';
 import type { QueryService } from '../query/query-service';
 import type { QueryJobsService } from '../jobs/query-jobs-service';
+import type { PushService } from '../push/push-service';
 import type { MaintenanceSchedules } from '../workflow-clients/workspace-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
@@ -35,6 +36,7 @@ export interface Services {
   auth: AuthServices;
   workspaces: WorkspaceServices;
   engine: EngineServices;
+  push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
   maintenance: MaintenanceSchedules;
@@ -69,6 +71,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     auth: accounts.auth,
     workspaces: workspaces.services,
     engine: lake.engine,
+    push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
     maintenance: lake.maintenance,

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config';
 import { catalogStoreFor } from '../../src/engine/catalog-attachment';
 import { CatalogReaders } from '../../src/engine/catalog-reader';
 import { WorkspaceEngine } from '../../src/engine/workspace-engine';
-import { writePush } from '../../src/engine/push/write-push';
+import { writeRecords } from '../../src/engine/write/write-records';
 import { StatementScheduler } from '../../src/engine/admission/statement-scheduler';
 
 const [workspaceId, table, rowCount] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
@@ -24,6 +24,6 @@ const engine = await WorkspaceEngine.open({
 const [schema, name] = table.split('.') as [string, string];
 const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));
 console.log('pushing');
-await engine.writeTable(table, (connection) => writePush(connection, engine.stagingDir, { table: { schema, table: name }, records, mode: 'append', primaryKey: [], commitInfo: {} }));
+await engine.writeTable(table, (connection) => writeRecords(connection, engine.stagingDir, { source: 'push', table: { schema, table: name }, records, mode: 'append', primaryKey: [], commitInfo: {} }));
 console.log('done');
 await engine.close();

@@ -1,5 +1,5 @@
 import { t } from 'elysia';
-import { identifierPattern, reservedNamespacePattern, reservedTableNamePattern, tableNamePattern, tableReferencePattern } from '../../engine/push/table-name';
+import { identifierPattern, reservedNamespacePattern, reservedTableNamePattern, tableNamePattern, tableReferencePattern } from '../../engine/write/table-name';
 import { documentedAs } from '../openapi/documented-schema';
 import { text } from '../text';
 

@@ -3,17 +3,18 @@ import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
 import { lakeModels as m } from './model';
+import { asRequestErrors } from './write-errors';
 
 const tags = ['Push'];
 /** Its body limit is PUSH_MAX_BODY_BYTES rather than the standard one (see app.ts). */
 export const pushRoutePath = '/workspaces/:workspace_id/push';
 
 /** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
-export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'maintenance'>) {
+export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'push' | 'maintenance'>) {
   return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
     pushRoutePath,
     async ({ membership, body, headers }) => {
-      const result = await services.engine.push.push(membership.workspaceId, body, headers['idempotency-key']);
+      const result = await asRequestErrors(() => services.push.push(membership.workspaceId, body, headers['idempotency-key']));
       await services.maintenance.ensure(membership.workspaceId);
       return result;
     },

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
-import { parseTableName } from '../../engine/push/table-name';
+import { parseTableName } from '../../engine/write/table-name';
+import { requestErrorOf } from './write-errors';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
@@ -12,7 +13,15 @@ const byQuery = { in: 'query', field: 'workspace' } as const;
 
 /** `schema.table`, or a bare name for the default `main` namespace. */
 function tableFromPath(text: string, loc: string[]) {
-  return parseTableName(text.includes('.') ? text : `main.${text}`, loc);
+  return tableNameAt(text.includes('.') ? text : `main.${text}`, loc);
+}
+
+function tableNameAt(text: string, loc: string[]) {
+  try {
+    return parseTableName(text);
+  } catch (error) {
+    throw requestErrorOf(error, loc);
+  }
 }
 
 /**
@@ -49,7 +58,7 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
     .delete(
       '/query/tables/:schema_name/:table_name',
       async ({ membership, params, set }) => {
-        await tables.drop(membership.workspaceId, parseTableName(`${params.schema_name}.${params.table_name}`, ['path', 'table_name']));
+        await tables.drop(membership.workspaceId, tableNameAt(`${params.schema_name}.${params.table_name}`, ['path', 'table_name']));
         set.status = 204;
       },
       {

@@ -1,6 +1,6 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { lakeAlias } from '../catalog-names';
-import type { TableName } from '../push/table-name';
+import type { TableName } from '../write/table-name';
 
 export interface CatalogColumn {
   name: string;

@@ -1,5 +1,5 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
-import type { TableName } from '../push/table-name';
+import type { TableName } from '../write/table-name';
 
 export interface TableStats {
   schema_name: string;

@@ -1,6 +1,6 @@
 import { namedQuery } from '../../store/named-query';
 import type { Queryable } from '../../store/store';
-import type { TableName } from '../push/table-name';
+import type { TableName } from '../write/table-name';
 
 const findTableKey = namedQuery<{ workspace_id: string; schema_name: string; table_name: string }, { primary_key: string | null; created_at: string }>(
   'lake_tables.find',

@@ -4,7 +4,7 @@ import type { Store } from '../../store/store';
 import { workspaceDataPrefix } from '../catalog-attachment';
 import type { EngineManager } from '../engine-manager';
 import { sqlIdentifier } from '../sql-literals';
-import { qualifiedName, type TableName } from '../push/table-name';
+import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, tableStats, type TableStats } from './lake-metadata';
 import { TableRegistry } from './table-registry';

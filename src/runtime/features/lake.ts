@@ -2,14 +2,17 @@ import { createLakeActivities } from '../../activities/lake-activities';
 import { createEngineServices } from '../../engine/engine-services';
 import { translatePostgres } from '../../engine/sql/postgres-dialect';
 import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
-import { deleteWorkspaceIdempotencyKeys, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
+import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
+import { workspacePlan } from '../../plans/workspace-plan';
+import { PushService } from '../../push/push-service';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 
-/** The lakehouse engine (instances, push, tables, the SQL pipeline) and each workspace's maintenance schedule. */
+/** The lakehouse engine (instances, writes, tables, the SQL pipeline), push, and each workspace's maintenance schedule. */
 export function lakeFeature({ config, infra, logger, clock }: FeatureDeps) {
   const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres });
+  const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), (workspaceId) => workspacePlan(infra.store, workspaceId));
   const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
   const wiring = {
     activities: createLakeActivities({ store: infra.store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
@@ -19,5 +22,5 @@ export function lakeFeature({ config, infra, logger, clock }: FeatureDeps) {
     },
     prune: [pruneIdempotencyKeys],
   } satisfies FeatureWiring;
-  return { engine, maintenance, wiring };
+  return { engine, push, maintenance, wiring };
 }

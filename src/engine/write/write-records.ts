@@ -4,21 +4,23 @@ import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
 import { catalogColumns } from '../tables/catalog-columns';
 import { inferColumns } from './infer-schema';
-import { planPush, type PushPlan } from './plan-push';
+import { planWrite, type WritePlan } from './plan-write';
 import { stageRecords } from './stage-records';
 import type { TableName } from './table-name';
 
-export interface PushWrite {
+export interface RecordsWrite {
+  /** Who writes, for the snapshot's commit message (`push`, `sync`…). */
+  source: string;
   table: TableName;
   records: Record<string, unknown>[];
   mode: 'append' | 'overwrite';
-  /** Columns of the table's key; with one, the push upserts. */
+  /** Columns of the table's key; with one, the write upserts. */
   primaryKey: string[];
-  /** Recorded with the snapshot, so a retried request can tell that an earlier attempt committed. */
+  /** Recorded with the snapshot, so a retried write can tell that an earlier attempt committed (see findCommit). */
   commitInfo: Record<string, unknown>;
 }
 
-export interface PushOutcome {
+export interface WriteOutcome {
   rowsWritten: number;
   createdTable: boolean;
 }
@@ -26,23 +28,23 @@ export interface PushOutcome {
 const maxAttempts = 5;
 
 /**
- * Writes one push as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
+ * Writes the records as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
  * delete or the upsert's replacement of existing keys, and the new rows all commit together or not at
  * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
  * Runs on the workspace's write connection with the table's lock held.
  */
-export async function writePush(connection: EngineConnection, stagingDir: string, push: PushWrite): Promise<PushOutcome> {
-  const inferred = inferColumns(push.records);
+export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite): Promise<WriteOutcome> {
+  const inferred = inferColumns(write.records);
   for (let attempt = 1; ; attempt++) {
-    const plan = planPush(await catalogColumns(connection, push.table), inferred);
-    const staging = `push_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-    const { rowsTable, rowCount } = await stageRecords(connection, stagingDir, staging, plan, push.records, push.primaryKey);
+    const plan = planWrite(await catalogColumns(connection, write.table), inferred);
+    const staging = `write_${Bun.randomUUIDv7().replaceAll('-', '')}`;
+    const { rowsTable, rowCount } = await stageRecords(connection, stagingDir, staging, plan, write.records, write.primaryKey);
     try {
       await connection.run('BEGIN TRANSACTION');
       await connection.run(
-        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`push ${push.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...push.commitInfo, records_written: rowCount }))})`,
+        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...write.commitInfo, records_written: rowCount }))})`,
       );
-      for (const statement of pushStatements(push, plan, rowsTable)) await connection.run(statement);
+      for (const statement of writeStatements(write, plan, rowsTable)) await connection.run(statement);
       await connection.run('COMMIT');
       return { rowsWritten: rowCount, createdTable: plan.createTable };
     } catch (error) {
@@ -55,10 +57,10 @@ export async function writePush(connection: EngineConnection, stagingDir: string
   }
 }
 
-function pushStatements(push: PushWrite, plan: PushPlan, rowsTable: string): string[] {
-  const target = `${sqlIdentifier(push.table.schema)}.${sqlIdentifier(push.table.table)}`;
+function writeStatements(write: RecordsWrite, plan: WritePlan, rowsTable: string): string[] {
+  const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
   const rows = `temp.main.${sqlIdentifier(rowsTable)}`;
-  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(push.table.schema)}`];
+  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(write.table.schema)}`];
   if (plan.createTable) {
     statements.push(`CREATE TABLE ${target} (${plan.columns.map((column) => `${sqlIdentifier(column.name)} ${column.type}`).join(', ')})`);
   }
@@ -68,9 +70,9 @@ function pushStatements(push: PushWrite, plan: PushPlan, rowsTable: string): str
     const casts = plan.columns.map((column) => `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}`);
     statements.push(`CREATE OR REPLACE TABLE ${target} AS SELECT ${casts.join(', ')} FROM ${target}`);
   }
-  if (push.mode === 'overwrite') statements.push(`DELETE FROM ${target}`);
-  else if (push.primaryKey.length > 0 && !plan.createTable) {
-    const keyColumns = push.primaryKey.map((field) => plan.incoming.find((entry) => entry.field === field)!.column.name);
+  if (write.mode === 'overwrite') statements.push(`DELETE FROM ${target}`);
+  else if (write.primaryKey.length > 0 && !plan.createTable) {
+    const keyColumns = write.primaryKey.map((field) => plan.incoming.find((entry) => entry.field === field)!.column.name);
     const matches = keyColumns.map((column) => `${target}.${sqlIdentifier(column)} = incoming.${sqlIdentifier(column)}`).join(' AND ');
     statements.push(`DELETE FROM ${target} USING ${rows} AS incoming WHERE ${matches}`);
   }

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
-import type { PushPlan } from './plan-push';
+import type { WritePlan } from './plan-write';
 
 /**
  * Stages the records in a connection-local temp table with the table's column types, before the lake
@@ -14,7 +14,7 @@ export async function stageRecords(
   connection: EngineConnection,
   stagingDir: string,
   stagingName: string,
-  plan: PushPlan,
+  plan: WritePlan,
   records: Record<string, unknown>[],
   primaryKey: string[],
 ): Promise<{ rowsTable: string; rowCount: number }> {

@@ -1,4 +1,4 @@
-import { RequestValidationError } from '../../errors/app-error';
+import { InvalidTableName } from './write-errors';
 import { lakeAlias, readDefaultCatalog } from '../catalog-names';
 
 /** `<namespace>.<table>`, each part a plain identifier; stored lower-case like unquoted SQL names. */
@@ -26,13 +26,11 @@ export const tableReferencePattern = `^(${part}\\.)?${part}$`;
 export const reservedNamespacePattern = `^(__[A-Za-z0-9_]*|${[...reservedSchemas].map(caseless).join('|')})$`;
 export const reservedTableNamePattern = `^(__[A-Za-z0-9_]*|${[...reservedSchemas].map(caseless).join('|')})\\.`;
 
-export function parseTableName(text: string, loc: (string | number)[] = ['body', 'table']): TableName {
+export function parseTableName(text: string): TableName {
   const parts = text.split('.');
-  if (parts.length !== 2 || !parts.every((part) => identifier.test(part))) {
-    throw RequestValidationError.at(loc, `Table must be ${tableNameRules}`, 'value_error');
-  }
+  if (parts.length !== 2 || !parts.every((part) => identifier.test(part))) throw new InvalidTableName(`Table must be ${tableNameRules}`);
   const [schema, table] = parts.map((part) => part.toLowerCase()) as [string, string];
-  if (reservedSchemas.has(schema) || schema.startsWith('__')) throw RequestValidationError.at(loc, `The namespace "${schema}" is reserved`, 'value_error');
+  if (reservedSchemas.has(schema) || schema.startsWith('__')) throw new InvalidTableName(`The namespace "${schema}" is reserved`);
   return { schema, table };
 }
 

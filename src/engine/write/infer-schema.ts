@@ -1,9 +1,9 @@
-import { RequestValidationError, type ValidationIssue } from '../../errors/app-error';
-import { typeOfValue, widen, type PushType } from './column-types';
+import { maxReportedIssues, RecordsRejected, type RecordIssue } from './write-errors';
+import { typeOfValue, widen, type ValueType } from './column-types';
 
 export interface InferredColumn {
   name: string;
-  type: PushType;
+  type: ValueType;
 }
 
 const maxColumnNameLength = 255;
@@ -15,9 +15,9 @@ const maxColumns = 1_000;
  * would see one column.
  */
 export function inferColumns(records: Record<string, unknown>[]): InferredColumn[] {
-  const types = new Map<string, PushType | undefined>();
+  const types = new Map<string, ValueType | undefined>();
   const byFoldedName = new Map<string, string>();
-  const issues: ValidationIssue[] = [];
+  const issues: RecordIssue[] = [];
   records.forEach((record, index) => {
     for (const name in record) {
       const value = record[name];
@@ -25,7 +25,7 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
       if (current === undefined && !types.has(name)) {
         const problem = columnNameProblem(name, byFoldedName);
         if (problem) {
-          issues.push({ loc: ['body', 'records', index, name], msg: problem, type: 'value_error' });
+          issues.push({ record: index, field: name, message: problem, type: 'value_error' });
           continue;
         }
         byFoldedName.set(name.toLowerCase(), name);
@@ -39,8 +39,8 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
       types.set(name, current);
     }
   });
-  if (types.size > maxColumns) issues.push({ loc: ['body', 'records'], msg: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
-  if (issues.length > 0) throw new RequestValidationError(issues.slice(0, 50));
+  if (types.size > maxColumns) issues.push({ message: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
+  if (issues.length > 0) throw new RecordsRejected(issues.slice(0, maxReportedIssues));
   return [...types].map(([name, type]) => ({ name, type: type ?? 'VARCHAR' }));
 }
 

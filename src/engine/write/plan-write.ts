@@ -1,5 +1,5 @@
 import type { CatalogColumn } from '../tables/catalog-columns';
-import { canPromoteInPlace, pushTypeOf, widen, type PushType } from './column-types';
+import { canPromoteInPlace, valueTypeOf, widen, type ValueType } from './column-types';
 import type { InferredColumn } from './infer-schema';
 
 export interface PlannedColumn {
@@ -8,10 +8,10 @@ export interface PlannedColumn {
   /** The column's DuckDB type after the push. */
   type: string;
   /** The lattice type values are staged for. */
-  pushType: PushType;
+  valueType: ValueType;
 }
 
-export interface PushPlan {
+export interface WritePlan {
   createTable: boolean;
   /** Every column of the table after the push, in table order. */
   columns: PlannedColumn[];
@@ -25,29 +25,29 @@ export interface PushPlan {
 }
 
 /**
- * How a push changes a table: new fields become new nullable columns; a field whose values need a
- * wider type widens its column; fields the push lacks stay and read as NULL for its records.
+ * How a write changes a table: new fields become new nullable columns; a field whose values need a
+ * wider type widens its column; fields the write lacks stay and read as NULL for its records.
  */
-export function planPush(existing: CatalogColumn[] | undefined, inferred: InferredColumn[]): PushPlan {
-  const columns: PlannedColumn[] = (existing ?? []).map((column) => ({ name: column.name, type: column.type, pushType: pushTypeOf(column.type) }));
+export function planWrite(existing: CatalogColumn[] | undefined, inferred: InferredColumn[]): WritePlan {
+  const columns: PlannedColumn[] = (existing ?? []).map((column) => ({ name: column.name, type: column.type, valueType: valueTypeOf(column.type) }));
   const byFoldedName = new Map(columns.map((column) => [column.name.toLowerCase(), column]));
-  const plan: PushPlan = { createTable: existing === undefined, columns, incoming: [], addColumns: [], promote: [], rebuild: false };
+  const plan: WritePlan = { createTable: existing === undefined, columns, incoming: [], addColumns: [], promote: [], rebuild: false };
 
   for (const field of inferred) {
     const current = byFoldedName.get(field.name.toLowerCase());
     if (!current) {
-      const added = { name: field.name, type: field.type, pushType: field.type };
+      const added = { name: field.name, type: field.type, valueType: field.type };
       columns.push(added);
       if (existing) plan.addColumns.push(added);
       plan.incoming.push({ field: field.name, column: added });
       continue;
     }
-    const target = widen(current.pushType, field.type);
-    if (target !== current.pushType) {
-      if (canPromoteInPlace(current.pushType, target)) plan.promote.push(current);
+    const target = widen(current.valueType, field.type);
+    if (target !== current.valueType) {
+      if (canPromoteInPlace(current.valueType, target)) plan.promote.push(current);
       else plan.rebuild = true;
       current.type = target;
-      current.pushType = target;
+      current.valueType = target;
     }
     plan.incoming.push({ field: field.name, column: current });
   }

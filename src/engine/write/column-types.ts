@@ -1,15 +1,15 @@
 /**
- * The types a push infers, from narrowest to widest within each family:
+ * The types a write infers from its values, from narrowest to widest within each family:
  * integers → BIGINT, fractions → DOUBLE, booleans → BOOLEAN, ISO-8601 timestamps → TIMESTAMPTZ,
  * dates → DATE, other strings → VARCHAR, objects and arrays → JSON.
  */
-export type PushType = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DATE' | 'VARCHAR' | 'JSON';
+export type ValueType = 'BIGINT' | 'DOUBLE' | 'BOOLEAN' | 'TIMESTAMPTZ' | 'DATE' | 'VARCHAR' | 'JSON';
 
 const isoTimestamp = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The type a single JSON value suggests; undefined for null (it says nothing about the type). */
-export function typeOfValue(value: unknown): PushType | undefined {
+export function typeOfValue(value: unknown): ValueType | undefined {
   switch (typeof value) {
     case 'boolean':
       return 'BOOLEAN';
@@ -24,7 +24,7 @@ export function typeOfValue(value: unknown): PushType | undefined {
   }
 }
 
-function typeOfString(value: string): PushType {
+function typeOfString(value: string): ValueType {
   // Cheap first test: dates and timestamps start with four digits and a hyphen.
   if (value.length < 10 || value.charCodeAt(4) !== 45 || value.charCodeAt(0) < 48 || value.charCodeAt(0) > 57) return 'VARCHAR';
   if (value.length === 10) return isoDate.test(value) && isValidDate(value) ? 'DATE' : 'VARCHAR';
@@ -35,7 +35,7 @@ function typeOfString(value: string): PushType {
  * The narrowest type holding values of both: BIGINT widens to DOUBLE, DATE to TIMESTAMPTZ; VARCHAR
  * holds anything as text; JSON holds any other value; anything else that differs becomes VARCHAR.
  */
-export function widen(a: PushType, b: PushType): PushType {
+export function widen(a: ValueType, b: ValueType): ValueType {
   if (a === b) return a;
   const pair = new Set([a, b]);
   if (pair.has('VARCHAR')) return 'VARCHAR';
@@ -46,7 +46,7 @@ export function widen(a: PushType, b: PushType): PushType {
 }
 
 /** How an existing column's DuckDB type reads in the push lattice (tables made otherwise included). */
-export function pushTypeOf(duckdbType: string): PushType {
+export function valueTypeOf(duckdbType: string): ValueType {
   const type = duckdbType.toUpperCase();
   if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|UTINYINT|USMALLINT|UINTEGER|INT\d*)$/.test(type)) return 'BIGINT';
   if (/^(FLOAT|DOUBLE|REAL|DECIMAL.*|NUMERIC.*|HUGEINT|UBIGINT)$/.test(type)) return 'DOUBLE';
@@ -58,7 +58,7 @@ export function pushTypeOf(duckdbType: string): PushType {
 }
 
 /** Whether DuckLake can change a column from one type to the other in place (a widening promotion). */
-export function canPromoteInPlace(from: PushType, to: PushType): boolean {
+export function canPromoteInPlace(from: ValueType, to: ValueType): boolean {
   return from === 'BIGINT' && to === 'DOUBLE';
 }
 

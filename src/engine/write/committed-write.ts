@@ -1,0 +1,23 @@
+import type { EngineConnection } from '../duckdb/engine-connection';
+
+/** What a write recorded with its snapshot (its commitInfo), and how many records it wrote. */
+export type CommitInfo = Record<string, unknown> & { records_written?: number };
+
+/**
+ * The newest snapshot whose commit information holds every given field with the given value: a write
+ * that died after committing (a push with an idempotency key, a sync's batch) is found here.
+ */
+export async function findCommit(connection: EngineConnection, metadata: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
+  const [field, value] = Object.entries(match)[0] ?? [];
+  if (field === undefined) throw new Error('findCommit needs at least one field to match');
+  const reader = await connection.read(
+    `SELECT commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
+     WHERE commit_extra_info IS NOT NULL AND commit_extra_info LIKE '%' || $needle || '%' ORDER BY snapshot_id DESC`,
+    { needle: JSON.stringify(value) },
+  );
+  for (const [info] of reader.getRows()) {
+    const parsed = JSON.parse(String(info)) as CommitInfo;
+    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected)) return parsed;
+  }
+  return undefined;
+}

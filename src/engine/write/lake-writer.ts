@@ -1,0 +1,78 @@
+import type { Store } from '../../store/store';
+import type { Clock } from '../../util/clock';
+import type { Admission } from '../admission/statement-scheduler';
+import type { EngineManager } from '../engine-manager';
+import { catalogColumns } from '../tables/catalog-columns';
+import { TableRegistry } from '../tables/table-registry';
+import { findCommit, type CommitInfo } from './committed-write';
+import { checkKeyPresence, checkRecords, sameKey } from './record-checks';
+import { qualifiedName, type TableName } from './table-name';
+import { PrimaryKeyMismatch, RecordsRejected } from './write-errors';
+import { writeRecords } from './write-records';
+
+export interface RecordsWriteRequest {
+  table: TableName;
+  records: unknown[];
+  mode: 'append' | 'overwrite';
+  /** The key the write names; without one the table's own applies (a new table then has none). */
+  primaryKey?: string[];
+  /** Who writes (`push`, `sync`…), for the snapshot's commit message. */
+  source: string;
+  /** Recorded with the snapshot: what findCommit looks for after a write whose outcome was lost. */
+  commitInfo: Record<string, unknown>;
+  /** A tenant's write waits for its turn among the process's statements. */
+  admission?: Admission;
+}
+
+export interface RecordsWritten {
+  table: string;
+  rowsWritten: number;
+  createdTable: boolean;
+}
+
+/**
+ * Writes into a workspace's lake tables, for every feature that writes (push, syncs): records become
+ * exactly one snapshot, the table's primary key stays what it was created with, and a write's commit
+ * information can be found again. Its errors speak of records, fields and tables (RecordsRejected,
+ * InvalidTableName, PrimaryKeyMismatch); each caller says what they mean for its own input.
+ */
+export class LakeWriter {
+  constructor(
+    private readonly engines: EngineManager,
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async writeRecords(workspaceId: string, request: RecordsWriteRequest): Promise<RecordsWritten> {
+    const records = checkRecords(request.records);
+    const requestedKey = request.primaryKey ?? [];
+    if (new Set(requestedKey).size !== requestedKey.length) throw new RecordsRejected([{ message: 'Primary key columns must be distinct', type: 'value_error' }]);
+    checkKeyPresence(records, requestedKey);
+    const { table } = request;
+    const registry = new TableRegistry(this.store);
+    const outcome = await this.engines.with(workspaceId, (engine) =>
+      engine.writeTable(
+        qualifiedName(table),
+        async (connection) => {
+          const exists = (await catalogColumns(connection, table)) !== undefined;
+          const tableKey = exists ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
+          if (exists && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
+          // A key inherited from the table binds this write's records as much as one it names itself.
+          if (tableKey.length > 0) checkKeyPresence(records, tableKey);
+          const result = await writeRecords(connection, engine.stagingDir, { source: request.source, table, records, mode: request.mode, primaryKey: tableKey, commitInfo: request.commitInfo });
+          const now = this.clock.now().toISOString();
+          if (result.createdTable) await registry.created(workspaceId, table, tableKey, now);
+          else await registry.written(workspaceId, table, now);
+          return result;
+        },
+        request.admission,
+      ),
+    );
+    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, createdTable: outcome.createdTable };
+  }
+
+  /** The newest write whose commit information holds these fields (see findCommit). */
+  findCommit(workspaceId: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
+    return this.engines.with(workspaceId, (engine) => engine.read((connection) => findCommit(connection, engine.metadataSchema, match)));
+  }
+}
