@@ -19,10 +19,13 @@ export function createLakeActivities(deps: LakeActivityDeps) {
       if (!plan) return 'workspace_gone';
       const heartbeat = setInterval(() => Context.current().heartbeat(), 10_000);
       try {
-        const report = await deps.engines.with(workspaceId, (engine) =>
-          engine.writeCatalog((connection) =>
-            runMaintenance(connection, engine.metadataSchema, { timeTravelDays: plan.time_travel_days, targetFileSizeBytes: deps.targetFileSizeBytes }),
-          ),
+        const report = await deps.engines.with(
+          workspaceId,
+          (engine) =>
+            engine.writeCatalog((connection) =>
+              runMaintenance(connection, engine.metadataSchema, { timeTravelDays: plan.time_travel_days, targetFileSizeBytes: deps.targetFileSizeBytes }),
+            ),
+          'background',
         );
         deps.logger.info('lake maintenance done', { workspace_id: workspaceId, ...report });
         return report;

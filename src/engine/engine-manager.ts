@@ -2,7 +2,7 @@ import type { Logger } from '../logging/logger';
 import type { CatalogStore } from './catalog-attachment';
 import type { LakeConfig } from '../config';
 import { WorkspaceEngine } from './workspace-engine';
-import { removeOrphanProfileFolders } from './duckdb/profile-folders';
+import { removeOrphanInstanceFolders } from './duckdb/instance-folders';
 import { CatalogReaders } from './catalog-reader';
 import { StatementScheduler, type SchedulerLimits } from './admission/statement-scheduler';
 
@@ -22,6 +22,13 @@ export interface EngineManagerOptions {
   logger: Logger;
 }
 
+/**
+ * Which instance of a workspace runs a statement. Within one instance an operator that does not yield
+ * (a cross join of two large series) can hold every DuckDB thread until its statement ends, so the
+ * durable work of a workspace (jobs, maintenance) runs on an instance apart from its requests.
+ */
+export type EngineLane = 'interactive' | 'background';
+
 interface Entry {
   engine: Promise<WorkspaceEngine>;
   leases: number;
@@ -39,14 +46,15 @@ export class EngineManager {
   private closing = false;
 
   constructor(private readonly options: EngineManagerOptions) {
-    removeOrphanProfileFolders(options.profileRoot);
+    removeOrphanInstanceFolders(options.profileRoot);
+    removeOrphanInstanceFolders(options.tempRoot);
     this.catalogReaders = new CatalogReaders(options.catalog);
     this.scheduler = new StatementScheduler(options.statements);
   }
 
-  async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>): Promise<T> {
+  async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>, lane: EngineLane = 'interactive'): Promise<T> {
     if (this.closing) throw new Error('the engine manager is shutting down');
-    const entry = this.entryFor(workspaceId);
+    const entry = this.entryFor(workspaceId, lane);
     entry.leases += 1;
     entry.lastUsed = performance.now();
     try {
@@ -58,13 +66,9 @@ export class EngineManager {
     }
   }
 
-  /** Closes a workspace's engine (its workspace is being deleted), waiting for current users to finish. */
+  /** Closes a workspace's engines (its workspace is being deleted), waiting for current users to finish. */
   async release(workspaceId: string): Promise<void> {
-    const entry = this.entries.get(workspaceId);
-    if (!entry) return;
-    this.entries.delete(workspaceId);
-    while (entry.leases > 0) await Bun.sleep(20);
-    await (await entry.engine.catch(() => undefined))?.close();
+    await Promise.all((['interactive', 'background'] as const).map((lane) => this.releaseEntry(entryKey(workspaceId, lane))));
   }
 
   get openCount(): number {
@@ -73,12 +77,21 @@ export class EngineManager {
 
   async close(): Promise<void> {
     this.closing = true;
-    await Promise.all([...this.entries.keys()].map((workspaceId) => this.release(workspaceId)));
+    await Promise.all([...this.entries.keys()].map((key) => this.releaseEntry(key)));
     await this.catalogReaders.close();
   }
 
-  private entryFor(workspaceId: string): Entry {
-    const existing = this.entries.get(workspaceId);
+  private async releaseEntry(key: string): Promise<void> {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    while (entry.leases > 0) await Bun.sleep(20);
+    await (await entry.engine.catch(() => undefined))?.close();
+  }
+
+  private entryFor(workspaceId: string, lane: EngineLane): Entry {
+    const key = entryKey(workspaceId, lane);
+    const existing = this.entries.get(key);
     if (existing) return existing;
     const { catalog, lake, statements: _limits, ...instance } = this.options;
     const entry: Entry = {
@@ -88,18 +101,22 @@ export class EngineManager {
     };
     // A failed open is not cached: the next call tries again.
     entry.engine.catch((error) => {
-      if (this.entries.get(workspaceId) === entry) this.entries.delete(workspaceId);
-      this.options.logger.error('could not open a workspace engine', { workspace_id: workspaceId, error });
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+      this.options.logger.error('could not open a workspace engine', { workspace_id: workspaceId, lane, error });
     });
-    this.entries.set(workspaceId, entry);
+    this.entries.set(key, entry);
     return entry;
   }
 
   private evictIdle(): void {
     if (this.entries.size <= this.options.maxInstances) return;
     const idle = [...this.entries.entries()].filter(([, entry]) => entry.leases === 0).sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
-    for (const [workspaceId] of idle.slice(0, this.entries.size - this.options.maxInstances)) {
-      void this.release(workspaceId);
+    for (const [key] of idle.slice(0, this.entries.size - this.options.maxInstances)) {
+      void this.releaseEntry(key);
     }
   }
+}
+
+function entryKey(workspaceId: string, lane: EngineLane): string {
+  return `${lane}:${workspaceId}`;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { KeyedMutex } from '../util/keyed-mutex';
@@ -9,7 +9,7 @@ import type { CatalogReader, CatalogReaders } from './catalog-reader';
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
 import { EngineConnection } from './duckdb/engine-connection';
-import { createProfileFolder } from './duckdb/profile-folders';
+import { createInstanceFolder } from './duckdb/instance-folders';
 import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
 
@@ -70,9 +70,8 @@ export class WorkspaceEngine {
   static async open(options: WorkspaceEngineOptions): Promise<WorkspaceEngine> {
     const { workspaceId } = options.location;
     // Each instance spills to its own folder: DuckDB adds the temp directory to the allowed ones.
-    const tempDir = join(options.tempRoot, workspaceId);
-    mkdirSync(tempDir, { recursive: true });
-    const profileDir = createProfileFolder(options.profileRoot, workspaceId);
+    const tempDir = createInstanceFolder(options.tempRoot, workspaceId);
+    const profileDir = createInstanceFolder(options.profileRoot, workspaceId);
     const instance = await createDuckDBInstance({
       extensionDir: options.extensionDir,
       memoryLimit: options.memoryLimit,
@@ -106,6 +105,7 @@ export class WorkspaceEngine {
       for (const connection of connections) connection.closeSync();
       instance.closeSync();
       rmSync(profileDir, { recursive: true, force: true });
+      rmSync(tempDir, { recursive: true, force: true });
       throw error;
     }
     const writers = new ConnectionPool(connections.slice(0, writeConnections));

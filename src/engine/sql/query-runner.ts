@@ -1,7 +1,7 @@
 import { DuckDBTypeId, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
-import type { EngineManager } from '../engine-manager';
+import type { EngineLane, EngineManager } from '../engine-manager';
 import { lakeAlias, readDefaultCatalog } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
@@ -74,6 +74,8 @@ interface Executed {
 }
 
 interface Limits {
+  /** Jobs run on the workspace's background instance, apart from its requests. */
+  lane: EngineLane;
   deadline: number;
   scanLimitBytes: number | undefined;
   admission: Admission | undefined;
@@ -128,7 +130,7 @@ export class QueryRunner {
    * in it can reach the wrapper.
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, limitsOf(options), async (engine, connection, { sql }, deadline) => {
+    return this.measured(workspaceId, userSql, limitsOf(options, 'background'), async (engine, connection, { sql }, deadline) => {
       const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
       try {
         const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
@@ -191,6 +193,7 @@ export class QueryRunner {
           });
         }
       }, limits.admission),
+      limits.lane,
     );
   }
 
@@ -202,9 +205,10 @@ export class QueryRunner {
   }
 }
 
-function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }): Limits {
+function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive'): Limits {
   const deadline = performance.now() + options.timeoutMs;
   return {
+    lane,
     deadline,
     scanLimitBytes: options.scanLimitBytes,
     admission: options.concurrency === undefined ? undefined : { limit: options.concurrency, deadline },
