@@ -5,6 +5,7 @@ import { startHttpServer } from '../api/server';
 import { startWorker, type RunningWorker } from '../temporal/worker';
 import { installTemporalRuntimeLogging } from '../temporal/runtime-logging';
 import { ensureSchedules } from '../temporal/schedules';
+import { ensureSearchAttributes } from '../temporal/search-attribute-registration';
 import { openStore } from '../store/open-store';
 import { migrate } from '../store/migrations';
 import { openInfrastructure, type Infrastructure } from './infrastructure';
@@ -41,6 +42,7 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
 
 async function startActivityWorker(services: Services, infra: Infrastructure): Promise<RunningWorker> {
   const { config, logger } = services;
+  await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
   return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services) });
 }

@@ -78,6 +78,7 @@ export class TemporalDevServer {
     }
     if (namespace !== 'default') argv.push('--namespace', namespace);
     argv.push(...dynamicConfig.flatMap((setting) => ['--dynamic-config-value', setting]));
+    argv.push(...Object.entries(devServerSettings.searchAttributes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]));
 
     this.process = ManagedProcess.spawn({ name: 'temporal dev server', argv, logFile });
     if (this.options.pidFile) writeFileSync(this.options.pidFile, String(this.process.pid));

@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Workflow } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
+import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
 
 /** A recurring workflow, named by the workflow it starts (its function), so its arguments are checked. */
 export interface ScheduleDefinition<W extends Workflow = Workflow> {
@@ -10,6 +11,8 @@ export interface ScheduleDefinition<W extends Workflow = Workflow> {
   /** `every` an interval (`1h`, `5m`). */
   every: string;
   memo?: Record<string, unknown>;
+  /** Carried by the schedule and every run it starts. */
+  labels: WorkflowLabels;
 }
 
 /**
@@ -24,13 +27,23 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
     taskQueue: temporal.taskQueue,
     args: definition.args as unknown[],
     workflowId: definition.scheduleId,
+    typedSearchAttributes: searchAttributePairs({ ...definition.labels, trigger: 'schedule' }),
   };
   try {
-    await temporal.call(() => temporal.client.schedule.create({ scheduleId: definition.scheduleId, spec, action, policies: { overlap: ScheduleOverlapPolicy.SKIP }, memo: definition.memo }));
+    await temporal.call(() => temporal.client.schedule.create({
+        scheduleId: definition.scheduleId,
+        spec,
+        action,
+        policies: { overlap: ScheduleOverlapPolicy.SKIP },
+        memo: definition.memo,
+        typedSearchAttributes: searchAttributePairs(definition.labels),
+      }));
     return 'created';
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
-    await temporal.call(() => temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({ ...previous, spec, action })));
+    await temporal.call(() =>
+      temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({ ...previous, spec, action, typedSearchAttributes: searchAttributePairs(definition.labels) })),
+    );
     return 'updated';
   }
 }

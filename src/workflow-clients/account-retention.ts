@@ -14,6 +14,7 @@ export function accountRetentionClient(temporal: TemporalClient): RetentionSched
         workflowId: accountRetentionWorkflowId(userId),
         args: [{ userId, purgeAfter }],
         memo: { user_id: userId, purge_after: purgeAfter },
+        labels: { kind: 'retention', objectId: userId },
       }),
   };
 }

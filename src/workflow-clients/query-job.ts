@@ -20,6 +20,7 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
       args: [input],
       priority: { priorityKey: priorityKeyOf(job.priority), fairnessKey: job.workspace_id },
       memo: { workspace_id: job.workspace_id, priority: job.priority },
+      labels: { kind: 'query_job', workspaceId: job.workspace_id, objectId: job.id, trigger: 'manual' },
     });
   }
 

@@ -33,6 +33,7 @@ export class WorkspaceMaintenanceClient implements MaintenanceSchedules {
         args: [workspaceId],
         every: this.every,
         memo: { workspace_id: workspaceId },
+        labels: { kind: 'maintenance', workspaceId },
       });
       this.ensured.add(workspaceId);
     } catch (error) {

@@ -13,6 +13,7 @@ export function workspacePurgeClient(temporal: TemporalClient): WorkspacePurgeSc
         workflowId: workspacePurgeWorkflowId(workspaceId),
         args: [{ workspaceId, purgeAfter }],
         memo: { workspace_id: workspaceId, purge_after: purgeAfter },
+        labels: { kind: 'purge', workspaceId, objectId: workspaceId },
       }),
   };
 }

@@ -9,6 +9,6 @@ import type { FeatureDeps } from './deps';
 export function housekeepingWiring({ infra, clock, logger }: FeatureDeps, pruneQueries: NamedQuery<PruneParams, never>[]) {
   return {
     activities: createHousekeepingActivities({ store: infra.store, clock, pruneQueries, logger: logger.child({ component: 'housekeeping' }) }),
-    schedules: [{ scheduleId: 'housekeeping', workflow: housekeepingWorkflow, args: [], every: '1h' }],
+    schedules: [{ scheduleId: 'housekeeping', workflow: housekeepingWorkflow, args: [], every: '1h', labels: { kind: 'housekeeping' } }],
   } satisfies FeatureWiring;
 }

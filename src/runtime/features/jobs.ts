@@ -40,7 +40,7 @@ export function jobsFeature({ config, infra, logger, clock, engine, access, gate
   };
   const wiring = {
     activities: createQueryJobBookkeeping({ store, lake, clock, logger: log }),
-    schedules: [{ scheduleId: 'job-results-cleanup', workflow: jobResultsCleanupWorkflow, args: [], every: '1h' }],
+    schedules: [{ scheduleId: 'job-results-cleanup', workflow: jobResultsCleanupWorkflow, args: [], every: '1h', labels: { kind: 'job_results_cleanup' } }],
     workspacePurge: { rows: [deleteWorkspaceJobs] },
   } satisfies FeatureWiring;
   return { jobs, queryWorker, wiring };
