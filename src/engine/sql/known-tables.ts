@@ -1,6 +1,12 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { lakeAlias } from '../workspace-engine';
-import type { KnownTables } from './check-query';
+
+export interface KnownTables {
+  /** Live tables as `schema.table`, lower-case. */
+  live: Set<string>;
+  /** Every table name the catalog ever held (for time travel to dropped or replaced tables). */
+  ever: Set<string>;
+}
 
 /**
  * The workspace's table names, kept between queries: listing them costs a round trip to the DuckLake

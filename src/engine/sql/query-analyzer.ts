@@ -1,7 +1,6 @@
-import { wantedTableNames } from './check-query';
 import type { AstNode } from './parse-query';
-import { referencedColumns, type ReferencedColumns } from './referenced-columns';
 import type { SqlParser } from './sql-parser';
+import { statementFacts, type ReferencedColumns, type StatementFacts } from './statement-facts';
 
 /** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
 export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
@@ -13,6 +12,8 @@ export interface QueryAnalysis {
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
   ast: AstNode;
+  /** Every table reference resolved against the CTEs in its scope, functions already checked. */
+  facts: StatementFacts;
   /** `schema.table` names the query reads, CTEs excluded. */
   wantedTables: string[];
   timeTravel: boolean;
@@ -50,7 +51,16 @@ export class QueryAnalyzer {
     }
     const { sql, rewrites } = this.translate(userSql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
-    const analysis: QueryAnalysis = { sql, rewrites, ast, wantedTables: wantedTableNames(ast), timeTravel: hasTimeTravel(ast), columns: referencedColumns(ast) };
+    const facts = statementFacts(ast);
+    const analysis: QueryAnalysis = {
+      sql,
+      rewrites,
+      ast,
+      facts,
+      wantedTables: facts.tables.map((table) => table.qualified),
+      timeTravel: facts.timeTravel,
+      columns: facts.columns,
+    };
     if (userSql.length <= this.options.maxCachedLength) this.remember(key, analysis);
     return analysis;
   }
@@ -59,8 +69,4 @@ export class QueryAnalyzer {
     this.analyses.set(key, analysis);
     if (this.analyses.size > this.options.capacity) this.analyses.delete(this.analyses.keys().next().value!);
   }
-}
-
-function hasTimeTravel(ast: AstNode): boolean {
-  return JSON.stringify(ast).includes('"at_clause":{');
 }

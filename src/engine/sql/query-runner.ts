@@ -138,11 +138,11 @@ export class QueryRunner {
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
         const startedAt = performance.now();
-        const { compiled, sizer, sql, ast } = await this.compile(engine, connection, userSql);
+        const { compiled, sizer, sql, analysis } = await this.compile(engine, connection, userSql);
         assertWithinScanLimit(compiled.estimate.bytes, scanLimitBytes);
         let planned: PlannedQuery | undefined;
         try {
-          planned = await this.directScans.plan(engine, connection, { sql, ast }, compiled.tables);
+          planned = await this.directScans.plan(engine, connection, analysis, compiled.tables);
           const { columns, rowCount, profile } = await execute(engine, connection, planned);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
@@ -160,10 +160,11 @@ export class QueryRunner {
   }
 
   private async compile(engine: WorkspaceEngine, connection: DuckDBConnection, userSql: string) {
-    const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
-    const tables = checkQuery(ast, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
+    const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
+    const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
+    const tables = checkQuery(facts, await engine.tableNames.resolve(connection, engine.metadataSchema, wantedTables, timeTravel));
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
-    return { sql, ast, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, analysis, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }
 
