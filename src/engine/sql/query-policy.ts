@@ -2,29 +2,57 @@ import { AppError } from '../../errors/app-error';
 import type { AstNode } from './parse-query';
 
 /**
- * What user SQL may call. Table functions are allowed by name (everything else reads files, the
- * network, settings or other catalogs); scalar functions are refused by name or prefix where they
- * expose the server (settings, secrets, catalogs, files).
+ * What user SQL may call, decided by going through `duckdb_functions()` of the pinned DuckDB with
+ * the engine's extensions loaded. Table functions are allowed by name (every other one reads files,
+ * the network, settings, logs or catalogs). Scalar functions and macros are refused by name or
+ * prefix where they reveal the server or change a connection's state: settings and paths, the
+ * statement as it runs (which holds file paths), the instance's counters and version, catalogs,
+ * sequences, the random seed, logs, sleeping. Macros count too: DuckDB expands them after these
+ * checks, so one whose body reads a catalog (`get_block_size`, `format_type`) is refused by name.
  */
 export const allowedTableFunctions = new Set(['range', 'generate_series', 'unnest', 'json_each', 'json_tree']);
 
-const refusedFunctionPrefixes = ['duckdb_', 'ducklake_', 'pragma_', 'postgres_', 'sqlite_', 'read_', 'parquet_', 'install_', 'load_', 'export_', 'icu_'];
+const refusedFunctionPrefixes = ['duckdb_', 'ducklake_', 'pragma_', 'postgres_', 'sqlite_', 'read_', 'parquet_', 'install_', 'load_', 'export_', 'icu_', '__internal_'];
 
 const refusedFunctions = new Set([
+  // settings, environment, secrets, files
   'current_setting',
-  'current_schemas',
-  'which_secret',
   'getenv',
+  'which_secret',
   'glob',
-  'checkpoint',
-  'force_checkpoint',
+  // the statement as it runs, the instance's counters and identity
+  'current_query',
+  'current_query_id',
+  'current_connection_id',
+  'current_transaction_id',
+  'txid_current',
+  'version',
+  'inet_client_addr',
+  'inet_client_port',
+  'inet_server_addr',
+  'inet_server_port',
+  // catalogs and search paths
+  'current_schemas',
+  'in_search_path',
+  'get_block_size',
+  'format_type',
+  // other statements, plans and parsing
+  'query',
+  'query_table',
   'json_serialize_sql',
   'json_deserialize_sql',
   'json_serialize_plan',
   'json_execute_serialized_sql',
   'sql_auto_complete',
-  'query',
-  'query_table',
+  // state of the instance or the connection, logs, time
+  'checkpoint',
+  'force_checkpoint',
+  'nextval',
+  'currval',
+  'setseed',
+  'write_log',
+  'parse_duckdb_log_message',
+  'sleep_ms',
   'get_current_timestamp_ns',
 ]);
 
