@@ -28,6 +28,12 @@ export type SqlSerializer = (sql: string) => Promise<string>;
 export async function parseQuery(serialize: SqlSerializer, sql: string, translated = false): Promise<AstNode> {
   const parsed = parseExactly(await serialize(sql)) as SerializedSql;
   if (parsed.error) {
+    // DuckDB's parser gives up on expressions nested a thousand deep, and its grammar's stack on deeper brackets.
+    if (parsed.error_type === 'parser' && /Max expression depth limit|memory exhausted/i.test(parsed.error_message ?? '')) {
+      throw new AppError('QUERY_TOO_COMPLEX', 'The query nests expressions too deeply for the parser', {
+        hint: 'Group long chains of operators in parentheses, or name nested parts once in a CTE.',
+      });
+    }
     if (parsed.error_type === 'parser') {
       const where = positionHint(sql, Number(parsed.position ?? Number.NaN));
       // After a Postgres rewrite the position points into the rewritten text, so that is what the hint shows.

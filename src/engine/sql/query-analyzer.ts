@@ -1,3 +1,4 @@
+import { checkInputLimits } from './input-limits';
 import type { AstNode } from './parse-query';
 import type { SqlParser } from './sql-parser';
 import { statementFacts, type ReferencedColumns, type StatementFacts } from './statement-facts';
@@ -30,7 +31,8 @@ export interface AnalyzerOptions {
 /**
  * Translation and DuckDB's parse cost milliseconds a query, and dashboards send the same texts over
  * and over, so the analysis is kept per workspace and text. Per workspace, so that how fast a text
- * compiles never tells one tenant what another has run.
+ * compiles never tells one tenant what another has run. A text is measured against the input limits
+ * before anything else reads it, and its translation again, which may be longer.
  */
 export class QueryAnalyzer {
   private readonly analyses = new Map<string, QueryAnalysis>();
@@ -49,7 +51,9 @@ export class QueryAnalyzer {
       this.analyses.set(key, cached);
       return cached;
     }
+    checkInputLimits(userSql);
     const { sql, rewrites } = this.translate(userSql);
+    if (rewrites.length > 0) checkInputLimits(sql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
     const facts = statementFacts(ast);
     const analysis: QueryAnalysis = {

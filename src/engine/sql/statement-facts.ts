@@ -1,4 +1,5 @@
 import type { CteBinding } from './cte-scope';
+import { checkNesting } from './input-limits';
 import type { AstNode } from './parse-query';
 import { checkNodePolicy } from './query-policy';
 import { walkStatement, type Slot, type WalkScope } from './statement-walk';
@@ -41,14 +42,15 @@ export interface StatementFacts {
 
 /**
  * One walk over the tree: every table reference resolved against the CTEs in its scope, every
- * function, table function and catalog listing held against the policy (which throws), and the
- * columns the query names.
+ * function, table function and catalog listing held against the policy, the nesting against the
+ * input limits (both throw), and the columns the query names.
  */
 export function statementFacts(root: AstNode): StatementFacts {
   const tables: TableReference[] = [];
   const cteReferences: CteReference[] = [];
   const columns: ReferencedColumns = { all: false, names: new Set() };
-  const ctes = walkStatement(root, (node, slot, scope) => {
+  const ctes = walkStatement(root, (node, slot, scope, nesting) => {
+    checkNesting(nesting);
     checkNodePolicy(node);
     if (node.type === 'BASE_TABLE') {
       const binding = cteNamed(node, scope);

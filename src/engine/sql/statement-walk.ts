@@ -7,7 +7,13 @@ export interface Slot {
   key: string | number;
 }
 
-export type NodeVisitor = (node: AstNode, slot: Slot, scope: WalkScope) => void;
+/** How deep a node sits: among expressions, and among subquery expressions (scalar, IN, EXISTS…). */
+export interface Nesting {
+  expressions: number;
+  subqueries: number;
+}
+
+export type NodeVisitor = (node: AstNode, slot: Slot, scope: WalkScope, nesting: Nesting) => void;
 
 /** What a visitor may ask about the CTEs visible where it stands. */
 export interface WalkScope {
@@ -17,7 +23,7 @@ export interface WalkScope {
   inRecursiveStep(binding: CteBinding): boolean;
 }
 
-type Task = Slot | (() => void);
+type Task = (Slot & { nesting: Nesting }) | (() => void);
 
 /**
  * Visits every object node of a statement's parse tree once, depth first, in source order, knowing
@@ -26,7 +32,8 @@ type Task = Slot | (() => void);
  * - each CTE's own definition sees the CTEs written before it in the same WITH, never itself or a later one;
  * - a recursive CTE (DuckDB makes one only of `WITH RECURSIVE … UNION [ALL]`) sees itself in its
  *   recursive step (the union's right side) only.
- * The walk keeps its own stack, so no nesting the parser accepts can overflow the call stack.
+ * The walk keeps its own stack, so no nesting the parser accepts can overflow the call stack, and
+ * tells the visitor how deep each node sits among expressions and subqueries.
  * Returns the query's CTEs, numbered in the order they are written.
  */
 export function walkStatement(root: AstNode, visit: NodeVisitor): CteBinding[] {
@@ -35,9 +42,9 @@ export function walkStatement(root: AstNode, visit: NodeVisitor): CteBinding[] {
   const ownerOfRecursiveNode = new Map<AstNode, CteBinding>();
   const bindings: CteBinding[] = [];
   const walkScope: WalkScope = { lookup: (name) => scope.lookup(name), inRecursiveStep: (binding) => steps.has(binding) };
-  const tasks: Task[] = [{ parent: [root], key: 0 }];
+  const tasks: Task[] = [{ parent: [root], key: 0, nesting: { expressions: 0, subqueries: 0 } }];
 
-  const childTasks = (node: AstNode): Task[] => {
+  const childTasks = (node: AstNode, nesting: Nesting): Task[] => {
     const own = cteEntries(node).map((entry) => {
       const binding = bindingOf(entry, bindings.length + 1);
       bindings.push(binding);
@@ -46,7 +53,7 @@ export function walkStatement(root: AstNode, visit: NodeVisitor): CteBinding[] {
     });
     const ordered: Task[] = [];
     own.forEach((binding, index) => {
-      ordered.push({ parent: own[index]!.entry, key: 'value' }, () => scope.bind(binding));
+      ordered.push({ parent: own[index]!.entry, key: 'value', nesting }, () => scope.bind(binding));
     });
     const self = node.type === 'RECURSIVE_CTE_NODE' ? ownerOfRecursiveNode.get(node) : undefined;
     for (const key of Object.keys(node)) {
@@ -54,11 +61,11 @@ export function walkStatement(root: AstNode, visit: NodeVisitor): CteBinding[] {
       if (self && key === 'right') {
         ordered.push(
           () => (scope.bind(self), steps.add(self)),
-          { parent: node, key },
+          { parent: node, key, nesting },
           () => (scope.unbind(self), steps.delete(self)),
         );
       } else {
-        ordered.push({ parent: node, key });
+        ordered.push({ parent: node, key, nesting });
       }
     }
     for (const binding of [...own].reverse()) ordered.push(() => scope.unbind(binding));
@@ -73,14 +80,21 @@ export function walkStatement(root: AstNode, visit: NodeVisitor): CteBinding[] {
     }
     const value = (task.parent as Record<string | number, AstValue>)[task.key];
     if (Array.isArray(value)) {
-      for (let index = value.length - 1; index >= 0; index -= 1) tasks.push({ parent: value, key: index });
+      for (let index = value.length - 1; index >= 0; index -= 1) tasks.push({ parent: value, key: index, nesting: task.nesting });
     } else if (value !== null && typeof value === 'object' && !isExactNumber(value)) {
-      visit(value, task, walkScope);
-      const children = childTasks(value);
+      const nesting = nestingOf(value, task.nesting);
+      visit(value, task, walkScope, nesting);
+      const children = childTasks(value, nesting);
       for (let index = children.length - 1; index >= 0; index -= 1) tasks.push(children[index]!);
     }
   }
   return bindings;
+}
+
+/** An expression is a node with a `class`; a subquery expression one of class SUBQUERY. */
+function nestingOf(node: AstNode, outer: Nesting): Nesting {
+  if (typeof node.class !== 'string') return outer;
+  return { expressions: outer.expressions + 1, subqueries: outer.subqueries + (node.class === 'SUBQUERY' ? 1 : 0) };
 }
 
 /** The `cte_map` entries of a query node, in the order they are written. */
