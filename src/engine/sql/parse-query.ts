@@ -51,13 +51,12 @@ export async function parseQuery(serialize: SqlSerializer, sql: string, translat
   return statements[0]!.node;
 }
 
-/** JSON.parse with the reviver's access to each value's source text (ES2026, in Bun), and its counterpart for writing. */
-interface JsonWithSource {
-  parse(text: string, reviver: (key: string, value: unknown, context: { source?: string }) => unknown): unknown;
+/** JSON's counterparts for numbers kept as their source text (ES2026, in Bun). */
+interface JsonWithRawText {
   rawJSON(text: string): unknown;
   isRawJSON(value: unknown): boolean;
 }
-const json = JSON as unknown as JsonWithSource;
+const json = JSON as unknown as JsonWithRawText;
 
 /** The number DuckDB writes for an unset location (2^64 - 1), and what it becomes as a double. */
 const unsetLocation = '18446744073709551615';
@@ -65,15 +64,23 @@ const unsetLocationAsDouble = String(Number(unsetLocation));
 
 /**
  * Parses the tree keeping every number exactly as DuckDB wrote it, so that a rewritten tree can be
- * written back unchanged (DuckDB reads `100.0` as a double and `100` as an integer). An integer of
- * up to 15 digits reads back as written; the only longer ones in most trees are unset locations,
- * restored when the tree is written (see statementJson). A tree with any other number (a fraction,
- * an exponent, an integer past 2^53) goes through the reviver that keeps each number's source text,
- * which costs fifteen times as much.
+ * written back unchanged (DuckDB reads `100.0` as a double and `100` as an integer, and constants
+ * may be integers past 2^53). An integer of up to 15 digits reads back as written; the only longer
+ * ones in most trees are unset locations, restored when the tree is written (see statementJson).
+ * A tree with any other number has those numbers marked as strings first and turned into raw JSON
+ * after the parse: JSON.parse itself keeps no call stack per level, so no depth of tree the parser
+ * accepts can overflow it.
  */
 function parseExactly(text: string): unknown {
   if (onlyPlainNumbers(text)) return JSON.parse(text);
-  return json.parse(text, (_key, value, context) => (typeof value === 'number' && context.source !== undefined && context.source !== String(value) ? json.rawJSON(context.source) : value));
+  // A marker no string of the tree can hold: it is new for every parse.
+  const marker = `\u0000${crypto.randomUUID()}:`;
+  const marked = text.replace(/"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g, (token) =>
+    token.startsWith('"') || /^-?[0-9]{1,15}$/.test(token) ? token : JSON.stringify(marker + token),
+  );
+  const tree: unknown = JSON.parse(marked);
+  restoreNumbers(tree, marker);
+  return tree;
 }
 
 /** Whether every number is a short integer or an unset location. Text inside strings may look like a number too: it only costs the slower path. */
@@ -84,6 +91,21 @@ function onlyPlainNumbers(text: string): boolean {
     if (match[0] !== `:${unsetLocation}` || !text.endsWith('"query_location"', match.index)) return false;
   }
   return true;
+}
+
+/** Turns the marked strings back into numbers with their source text, walking the tree with a stack of its own. */
+function restoreNumbers(tree: unknown, marker: string): void {
+  const pending: unknown[] = [tree];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (value === null || typeof value !== 'object') continue;
+    const entries = value as Record<string, unknown>;
+    for (const key of Object.keys(entries)) {
+      const child = entries[key];
+      if (typeof child === 'string' && child.startsWith(marker)) entries[key] = json.rawJSON(child.slice(marker.length));
+      else if (child !== null && typeof child === 'object') pending.push(child);
+    }
+  }
 }
 
 /** A statement's tree as the JSON `json_deserialize_sql` reads, every number as DuckDB wrote it. */
