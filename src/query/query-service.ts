@@ -61,9 +61,11 @@ export class QueryService {
 
   async answer(caller: QueryCaller, input: QueryInput): Promise<QueryAnswer> {
     const plan = await workspacePlan(this.store, input.workspaceId);
+    // An estimate compiles the query as a run does (translation, parse, catalog statistics), so it
+    // takes a slot of the same per-minute limit; it is neither run nor billed.
+    const rate = await this.limiter.consume(input.workspaceId, plan);
     if (input.estimateOnly) return { kind: 'estimate', body: await this.estimate(input, plan) };
 
-    const rate = await this.limiter.consume(input.workspaceId, plan);
     const headers = rateLimitHeaders(rate);
     const result = encoderFor(input.format);
     const startedAt = performance.now();
