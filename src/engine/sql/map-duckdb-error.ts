@@ -45,8 +45,22 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
 }
 
+/**
+ * What of the server a message may mention, replaced: the workspace's own data path by name, then
+ * any URL (`s3://`, `file://`, `https://`…), any absolute path of two parts or more, any relative
+ * path to a file of the kinds the engine keeps (catalogs, data, spill files), and the values of a
+ * connection string's keys. A user's own text echoed in a message may lose a path as well.
+ */
+const serverDetails: [RegExp, string][] = [
+  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`]+/gi, '<path>'],
+  [/(?<![\w.:/~>-])\/(?:[^\s'"`/]+\/)+[^\s'"`]*/g, '<path>'],
+  [/(?<![\w./-])[\w.~-]+(?:\/[\w.~@%+=-]+)+\.(?:parquet|sqlite|db|duckdb|wal|csv|json|tmp)\b/gi, '<path>'],
+  [/\b(password|passwd|pwd|user|host|hostaddr|port|dbname|sslkey|sslcert|sslrootcert|secret|key_id)=("[^"]*"|'[^']*'|[^\s'",;)]+)/gi, '$1=<redacted>'],
+];
+
 function scrub(message: string, paths: string[]): string {
-  return paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message).replace(/(s3|file):\/\/[^\s'"]+/g, '<path>');
+  const named = paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message);
+  return serverDetails.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), named);
 }
 
 function didYouMean(message: string): string | undefined {
