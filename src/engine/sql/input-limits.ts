@@ -21,12 +21,13 @@ export interface InputLimits {
 
 /**
  * The limits every query text meets before translation and parsing (see the README for why these
- * values). BigQuery and Snowflake take about 1 MB of query text; Snowflake takes 16,384 items in one
- * list. The token and depth limits keep the most expensive query that passes compiling in well under
- * a second, and every walk of our own far from the end of the stack.
+ * values). BigQuery and Snowflake take about 1 MB of query text (and so does the HTTP interface's
+ * `sql` field); Snowflake takes 16,384 items in one list. The token and depth limits keep the most
+ * expensive query that passes compiling in well under a second, and every walk of our own far from
+ * the end of the stack.
  */
 export const inputLimits: InputLimits = {
-  maxLength: 1_048_576,
+  maxLength: 1_000_000,
   maxTokens: 50_000,
   maxDepth: 128,
   maxListItems: 16_384,
