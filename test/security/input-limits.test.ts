@@ -22,6 +22,7 @@ const tooComplex: [string, () => string][] = [
   ['parentheses closed by brackets', () => `SELECT ${'(]'.repeat(20_000)}`],
   ['a concatenation of 990 strings', () => `SELECT ${repeat(990, () => "'a'", ' || ')}`],
   ['a sum of 300 columns', () => `SELECT ${repeat(300, () => 'id', ' + ')} FROM main.facts`],
+  ['a chain of 990 terms holding a number past 2^53', () => `SELECT 9007199254740993 + ${repeat(989, () => '1.5', ' + ')}`],
   ['200 nested function calls', () => `SELECT ${'abs('.repeat(200)}1${')'.repeat(200)}`],
   ['200 nested CASEs', () => `SELECT ${'CASE WHEN true THEN '.repeat(200)}1${' END'.repeat(200)}`],
   ['20 nested scalar subqueries', () => `SELECT ${'(SELECT '.repeat(20)}1${')'.repeat(20)}`],
