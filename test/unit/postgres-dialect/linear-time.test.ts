@@ -47,11 +47,33 @@ describe('the Postgres translation takes linear time', () => {
     });
   }
 
+  test('literals that rewrites read inside take linear time and no stack, however long or nested', () => {
+    const n = 100_000;
+    for (const sql of [
+      `SELECT '${'{'.repeat(n)}1${'}'.repeat(n)}'::int[]`,
+      `SELECT '{${repeat(n, () => '1', ',')}}'::int[]`,
+      `SELECT j ?| '${'{'.repeat(n)}${'}'.repeat(n)}'`,
+      `SELECT j #> '{${repeat(n, () => 'a', ',')}}'`,
+      `SELECT x SIMILAR TO '${'(a_%'.repeat(n)}'`,
+      `SELECT to_char(now(), '${'YYYY-MM-DD '.repeat(n / 4)}')`,
+      `SELECT to_char(1, 'FM${'9'.repeat(n)}.00')`,
+      `SELECT format('${'%s'.repeat(n)}', 1)`,
+      `SELECT x LIKE '${'\\_'.repeat(n)}'`,
+    ]) {
+      const startedAt = performance.now();
+      translatePostgres(sql);
+      expect(performance.now() - startedAt).toBeLessThan(1_000);
+    }
+  });
+
   test('nested rewrites that copy their arguments are stopped by the budget, quickly', () => {
     for (const sql of [
       `SELECT ${'width_bucket('.repeat(20)}x${', 0, 10, 5)'.repeat(20)}`,
       `SELECT ${'json_typeof('.repeat(20)}x${')'.repeat(20)}`,
       `SELECT ${'btrim('.repeat(100)}${repeat(12_000, (i) => `x${i}`, ' || ')}${')'.repeat(100)}`,
+      // One rewrite alone: a group per parenthesis of a pattern, an expression per field of a template.
+      `SELECT regexp_match(x, '${'(a)'.repeat(100_000)}')`,
+      `SELECT to_char(${repeat(2_000, (i) => `c${i}`, ' + ')}, '${'Q'.repeat(1_000)}')`,
     ]) {
       const startedAt = performance.now();
       let code: string | undefined;

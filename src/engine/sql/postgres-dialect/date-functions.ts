@@ -2,6 +2,7 @@ import { literalArgument, type CallRule, type CallRules } from './calls';
 import { parseDatetimeFormat, strftimeTemplate, type FormatPiece } from './datetime-format';
 import { sqlString, stringValue } from './literals';
 import { numericToChar } from './numeric-format';
+import { checkRewriteSize } from './pass';
 import { isToken, meaningful, renderTrimmed, wordOf } from './token-tree';
 
 /** Pieces as one SQL string expression: strftime over runs of codes and text, `||` between. */
@@ -34,7 +35,9 @@ const toChar: CallRule = {
     const numeric = numericToChar(value, template);
     if (numeric) return numeric;
     const pieces = parseDatetimeFormat(template);
-    return pieces ? formatExpression(value, pieces) : null;
+    if (!pieces) return null;
+    checkRewriteSize(pieces.filter((piece) => piece.kind === 'expr').length * value.length + template.length);
+    return formatExpression(value, pieces);
   },
 };
 

@@ -18,11 +18,7 @@ export class RewriteLog implements EditSink {
 
   wrote(characters: number, nodes: readonly SqlNode[]): void {
     this.written += characters;
-    if (this.written > this.budget) {
-      throw new AppError('QUERY_TOO_COMPLEX', `Translating the query to DuckDB SQL would write more than ${this.budget} characters`, {
-        hint: 'Nested calls that Postgres and DuckDB spell differently copy their arguments at every level: name the inner results once in a CTE.',
-      });
-    }
+    if (this.written > this.budget) throw rewriteTooLarge(this.budget);
     this.learn(nodes);
   }
 
@@ -65,3 +61,20 @@ export function applyEverywhere(nodes: readonly SqlNode[], rewrite: LevelRewrite
   return level.result();
 }
 
+/** Characters the rewrites of one translation may write beyond the input's length. */
+export const rewriteBudget = 1_000_000;
+
+function rewriteTooLarge(limit: number): AppError {
+  return new AppError('QUERY_TOO_COMPLEX', `Translating the query to DuckDB SQL would write more than ${limit} characters`, {
+    hint: 'Nested calls that Postgres and DuckDB spell differently copy their arguments at every level: name the inner results once in a CTE.',
+  });
+}
+
+/**
+ * For a rule whose output grows with what a literal holds (a group per `(` of a pattern, an
+ * expression per field of a template), checked before it builds that output: a literal may make
+ * one rewrite alone write more than a whole translation may.
+ */
+export function checkRewriteSize(characters: number): void {
+  if (characters > rewriteBudget) throw rewriteTooLarge(rewriteBudget);
+}

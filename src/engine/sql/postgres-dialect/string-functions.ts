@@ -1,5 +1,6 @@
 import { literalArgument, type Call, type CallRule, type CallRules } from './calls';
 import { keywordArguments } from './keyword-arguments';
+import { checkRewriteSize } from './pass';
 import { sqlString } from './literals';
 import { captureGroups } from './regex-pattern';
 
@@ -83,6 +84,7 @@ const regexpMatch: CallRule = {
     if (call.argNodes.length !== 2 || pattern === null) return null;
     const [source, regex] = call.args as [string, string];
     const groups = captureGroups(pattern);
+    checkRewriteSize(groups * (source.length + regex.length));
     const items = groups === 0 ? [`regexp_extract(${source}, ${regex})`] : Array.from({ length: groups }, (_, i) => `regexp_extract(${source}, ${regex}, ${i + 1})`);
     return `CASE WHEN regexp_matches(${source}, ${regex}) THEN [${items.join(', ')}] END`;
   },

@@ -6,7 +6,7 @@ import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifie
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateNullOrdering } from './null-ordering';
 import { otherFunctionRules } from './other-functions';
-import { applyEverywhere, RewriteLog, type LevelRewrite } from './pass';
+import { applyEverywhere, rewriteBudget, RewriteLog, type LevelRewrite } from './pass';
 import { translatePredicates } from './predicates';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
@@ -52,12 +52,6 @@ const passes: readonly Pass[] = [
   { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
   { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
 ];
-
-/**
- * Characters the rewrites of one translation may write beyond the input's length: far more than
- * any real query needs, little enough that rewriting stays well under a second.
- */
-const rewriteBudget = 1_000_000;
 
 /**
  * Rewrites Postgres-only syntax into DuckDB SQL. Never rejects SQL for what it says: what it does
