@@ -50,13 +50,14 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
  * any URL (`s3://`, `file://`, `https://`…), any absolute path of two parts or more, any relative
  * path to a file of the kinds the engine keeps (catalogs, data, spill files) and what is left of
  * one in a shortened excerpt, and the values of a connection string's keys. A user's own text echoed
- * in a message may lose a path as well.
+ * in a message may lose a path as well. Every pattern starts only where a run of its characters
+ * starts, so a message echoing a long name takes linear time.
  */
 const serverDetails: [RegExp, string][] = [
-  [/\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`]+/gi, '<path>'],
+  [/(?<![\w+.-])[a-z][\w+.-]*:\/\/[^\s'"`]+/gi, '<path>'],
   [/(?<![\w.:/~>-])\/(?:[^\s'"`/]+\/)+[^\s'"`]*/g, '<path>'],
   [/(?<![\w./-])[\w.~-]+(?:\/[\w.~@%+=-]+)+\.(?:parquet|sqlite|db|duckdb|wal|csv|json|tmp)\b/gi, '<path>'],
-  [/[\w.~-]*\.(?:parquet|sqlite|duckdb|wal)\b/gi, '<path>'],
+  [/(?<![\w.~-])[\w.~-]*\.(?:parquet|sqlite|duckdb|wal)\b/gi, '<path>'],
   [/\b(password|passwd|pwd|user|host|hostaddr|port|dbname|sslkey|sslcert|sslrootcert|secret|key_id)=("[^"]*"|'[^']*'|[^\s'",;)]+)/gi, '$1=<redacted>'],
 ];
 
