@@ -65,6 +65,20 @@ for (const backend of backends) {
       expect(failures).toEqual([]);
     }, 300_000);
 
+    test('a name of 900,000 characters is answered as fast as a short one', async () => {
+      const long = `${'a.'.repeat(300_000)}${'b'.repeat(300_000)}`;
+      for (const [sql, code] of [
+        [`SELECT * FROM "${long}"`, 'UNDEFINED_TABLE'],
+        [`SELECT "${long}" FROM main.facts`, 'UNDEFINED_COLUMN'],
+        [`SELECT * FROM main."${long}"`, 'UNDEFINED_TABLE'],
+      ] as const) {
+        const startedAt = performance.now();
+        const answer = await send(t, 'workspace query', caller, sql);
+        expect([answer.status, answer.code]).toEqual([400, code]);
+        expect(performance.now() - startedAt).toBeLessThan(2_000);
+      }
+    }, 60_000);
+
     test('estimate_only is held to the same limits', async () => {
       for (const [, build] of tooComplex.slice(0, 4)) {
         const startedAt = performance.now();
