@@ -31,6 +31,8 @@ const tooComplex: [string, () => string][] = [
   ['a select list of 20,000 items', () => `SELECT ${repeat(20_000, String, ', ')}`],
   ['a CASE of 20,000 branches', () => `SELECT CASE id ${repeat(20_000, (i) => `WHEN ${i} THEN ${i}`, ' ')} END FROM main.facts`],
   ['60,000 tokens of AND', () => `SELECT 1 WHERE ${repeat(15_000, (i) => `${i} > 0`, ' AND ')}`],
+  ['1,001 conditions joined by AND', () => `SELECT count(*) FROM main.facts WHERE ${repeat(1_001, (i) => `id <> ${i + 10}`, ' AND ')}`],
+  ['conditions split over nested ANDs and ORs', () => `SELECT count(*) FROM main.facts WHERE ${repeat(400, (i) => `(id <> ${i} OR id = ${i})`, ' AND ')}`],
   ['nested rewrites that copy their arguments', () => `SELECT ${'width_bucket('.repeat(20)}1${', 0, 10, 5)'.repeat(20)}`],
   ['a 999,000-character list of short items', () => `SELECT [${repeat(333_000, () => '1', ',')}]`],
 ];
@@ -95,6 +97,7 @@ for (const backend of backends) {
         `SELECT ${repeat(120, () => 'id', ' + ')} AS n FROM main.facts`,
         `SELECT ${'(SELECT '.repeat(inputLimits.maxSubqueryDepth - 1)}1${')'.repeat(inputLimits.maxSubqueryDepth - 1)} AS n`,
         `SELECT count(*) AS n FROM (VALUES ${repeat(12_000, (i) => `(${i})`, ', ')}) v(a)`,
+        `SELECT count(*) AS n FROM main.facts WHERE ${repeat(inputLimits.maxConditions, (i) => `id <> ${i + 10}`, ' AND ')}`,
         `SELECT length('${'x'.repeat(900_000)}') AS n`,
       ];
       for (const sql of atLimits) {

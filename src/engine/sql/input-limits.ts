@@ -17,6 +17,12 @@ export interface InputLimits {
   maxExpressionDepth: number;
   /** Subquery expressions (scalar, IN, EXISTS) nested in one another: DuckDB plans them in time exponential in the depth. */
   maxSubqueryDepth: number;
+  /**
+   * Conditions combined with AND or OR in the whole statement: DuckLake turns pushed-down
+   * conditions into scan filters in time quadratic in their number, and DuckDB's planner does not
+   * stop for the query timeout meanwhile. A long list of values belongs in an IN list.
+   */
+  maxConditions: number;
 }
 
 /**
@@ -33,6 +39,7 @@ export const inputLimits: InputLimits = {
   maxListItems: 16_384,
   maxExpressionDepth: 128,
   maxSubqueryDepth: 16,
+  maxConditions: 1_000,
 };
 
 export interface InputShape {
@@ -55,6 +62,11 @@ export function checkInputLimits(sql: string, limits: InputLimits = inputLimits)
 export function checkNesting(nesting: { expressions: number; subqueries: number }, limits: InputLimits = inputLimits): void {
   if (nesting.expressions > limits.maxExpressionDepth) throw tooComplex(`The query nests expressions more than ${limits.maxExpressionDepth} deep`);
   if (nesting.subqueries > limits.maxSubqueryDepth) throw tooComplex(`The query nests subqueries in expressions more than ${limits.maxSubqueryDepth} deep`);
+}
+
+/** Refuses a statement that combines more conditions with AND or OR than the limit. */
+export function checkConditions(conditions: number, limits: InputLimits = inputLimits): void {
+  if (conditions > limits.maxConditions) throw tooComplex(`The query combines more than ${limits.maxConditions} conditions with AND or OR; a list of values belongs in an IN list`);
 }
 
 function tooComplex(message: string): AppError {

@@ -1,5 +1,5 @@
 import type { CteBinding } from './cte-scope';
-import { checkNesting } from './input-limits';
+import { checkConditions, checkNesting } from './input-limits';
 import type { AstNode } from './parse-query';
 import { checkNodePolicy } from './query-policy';
 import { walkStatement, type Slot, type WalkScope } from './statement-walk';
@@ -49,9 +49,11 @@ export function statementFacts(root: AstNode): StatementFacts {
   const tables: TableReference[] = [];
   const cteReferences: CteReference[] = [];
   const columns: ReferencedColumns = { all: false, names: new Set() };
+  let conditions = 0;
   const ctes = walkStatement(root, (node, slot, scope, nesting) => {
     checkNesting(nesting);
     checkNodePolicy(node);
+    if (node.class === 'CONJUNCTION' && Array.isArray(node.children)) conditions += node.children.length;
     if (node.type === 'BASE_TABLE') {
       const binding = cteNamed(node, scope);
       if (binding) cteReferences.push({ node, slot, binding });
@@ -63,6 +65,7 @@ export function statementFacts(root: AstNode): StatementFacts {
       if (typeof last === 'string') columns.names.add(last.toLowerCase());
     }
   });
+  checkConditions(conditions);
   return { tables, cteReferences, ctes, columns, timeTravel: tables.some((table) => table.historical) };
 }
 
