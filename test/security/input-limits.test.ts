@@ -33,6 +33,9 @@ const tooComplex: [string, () => string][] = [
   ['60,000 tokens of AND', () => `SELECT 1 WHERE ${repeat(15_000, (i) => `${i} > 0`, ' AND ')}`],
   ['1,001 conditions joined by AND', () => `SELECT count(*) FROM main.facts WHERE ${repeat(1_001, (i) => `id <> ${i + 10}`, ' AND ')}`],
   ['conditions split over nested ANDs and ORs', () => `SELECT count(*) FROM main.facts WHERE ${repeat(400, (i) => `(id <> ${i} OR id = ${i})`, ' AND ')}`],
+  ['49 tables joined', () => `SELECT count(*) FROM main.facts t0 ${repeat(48, (i) => `JOIN main.facts t${i + 1} ON t${i + 1}.id = t${i}.id`, ' ')}`],
+  ['60 tables in a comma list', () => `SELECT count(*) FROM ${repeat(60, (i) => `main.facts t${i}`, ', ')}`],
+  ['100 subqueries joined in a CTE', () => `WITH j AS (SELECT 1 FROM ${repeat(100, (i) => `(SELECT ${i} AS x) s${i}`, ' NATURAL JOIN ')}) SELECT * FROM j`],
   ['nested rewrites that copy their arguments', () => `SELECT ${'width_bucket('.repeat(20)}1${', 0, 10, 5)'.repeat(20)}`],
   ['a 999,000-character list of short items', () => `SELECT [${repeat(333_000, () => '1', ',')}]`],
 ];
@@ -98,6 +101,7 @@ for (const backend of backends) {
         `SELECT ${'(SELECT '.repeat(inputLimits.maxSubqueryDepth - 1)}1${')'.repeat(inputLimits.maxSubqueryDepth - 1)} AS n`,
         `SELECT count(*) AS n FROM (VALUES ${repeat(12_000, (i) => `(${i})`, ', ')}) v(a)`,
         `SELECT count(*) AS n FROM main.facts WHERE ${repeat(inputLimits.maxConditions, (i) => `id <> ${i + 10}`, ' AND ')}`,
+        `SELECT count(*) AS n FROM main.facts t0 ${repeat(inputLimits.maxJoinedTables - 1, (i) => `JOIN main.facts t${i + 1} ON t${i + 1}.id = t${i}.id`, ' ')}`,
         `SELECT length('${'x'.repeat(900_000)}') AS n`,
       ];
       for (const sql of atLimits) {

@@ -23,6 +23,11 @@ export interface InputLimits {
    * stop for the query timeout meanwhile. A long list of values belongs in an IN list.
    */
   maxConditions: number;
+  /**
+   * Tables, subqueries and table functions joined in one FROM clause: DuckDB orders joins in time
+   * that grows steeply with their number, and its planner does not stop for the query timeout.
+   */
+  maxJoinedTables: number;
 }
 
 /**
@@ -40,6 +45,7 @@ export const inputLimits: InputLimits = {
   maxExpressionDepth: 128,
   maxSubqueryDepth: 16,
   maxConditions: 1_000,
+  maxJoinedTables: 48,
 };
 
 export interface InputShape {
@@ -67,6 +73,11 @@ export function checkNesting(nesting: { expressions: number; subqueries: number 
 /** Refuses a statement that combines more conditions with AND or OR than the limit. */
 export function checkConditions(conditions: number, limits: InputLimits = inputLimits): void {
   if (conditions > limits.maxConditions) throw tooComplex(`The query combines more than ${limits.maxConditions} conditions with AND or OR; a list of values belongs in an IN list`);
+}
+
+/** Refuses a FROM clause that joins more tables than the limit. */
+export function checkJoinedTables(tables: number, limits: InputLimits = inputLimits): void {
+  if (tables > limits.maxJoinedTables) throw tooComplex(`A FROM clause of the query joins more than ${limits.maxJoinedTables} tables`);
 }
 
 function tooComplex(message: string): AppError {

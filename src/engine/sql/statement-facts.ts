@@ -1,6 +1,6 @@
 import type { CteBinding } from './cte-scope';
-import { checkConditions, checkNesting } from './input-limits';
-import type { AstNode } from './parse-query';
+import { checkConditions, checkJoinedTables, checkNesting } from './input-limits';
+import type { AstNode, AstValue } from './parse-query';
 import { checkNodePolicy } from './query-policy';
 import { walkStatement, type Slot, type WalkScope } from './statement-walk';
 
@@ -54,6 +54,7 @@ export function statementFacts(root: AstNode): StatementFacts {
     checkNesting(nesting);
     checkNodePolicy(node);
     if (node.class === 'CONJUNCTION' && Array.isArray(node.children)) conditions += node.children.length;
+    if (node.type === 'JOIN' && (slot.parent as AstNode).type !== 'JOIN') checkJoinedTables(joinedTables(node));
     if (node.type === 'BASE_TABLE') {
       const binding = cteNamed(node, scope);
       if (binding) cteReferences.push({ node, slot, binding });
@@ -80,6 +81,17 @@ function cteNamed(node: AstNode, scope: WalkScope): CteBinding | undefined {
   const binding = scope.lookup(lowerName(node.table_name));
   if (!schema) return binding;
   return schema === 'recurring' && binding?.keyed && scope.inRecursiveStep(binding) ? binding : undefined;
+}
+
+/** The relations a join tree joins: its leaves (subqueries count as one, as DuckDB orders them). */
+function joinedTables(root: AstNode): number {
+  let count = 0;
+  const pending: AstValue[] = [root];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (node !== null && typeof node === 'object' && !Array.isArray(node) && node.type === 'JOIN') pending.push(node.left ?? null, node.right ?? null);
+    else count += 1;
+  }
+  return count;
 }
 
 function tableReference(node: AstNode, slot: Slot): TableReference {
