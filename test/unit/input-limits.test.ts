@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'bun:test';
-import { checkInputLimits, inputLimits, measureInput } from '../../src/engine/sql/input-limits';
+import { checkInputLimits, inputLimits } from '../../src/engine/sql/input-limits';
+import { measureInput as measure } from '../../src/engine/sql/measure-input';
+
+const measureInput = (sql: string) => measure(sql, inputLimits);
 import { parseTree, type SqlNode } from '../../src/engine/sql/postgres-dialect/token-tree';
 import { isSignificant, tokenize } from '../../src/engine/sql/postgres-dialect/tokenizer';
 import { AppError } from '../../src/errors/app-error';

@@ -42,8 +42,8 @@ export interface StatementFacts {
 
 /**
  * One walk over the tree: every table reference resolved against the CTEs in its scope, every
- * function, table function and catalog listing held against the policy, the nesting against the
- * input limits (both throw), and the columns the query names.
+ * function, table function and catalog listing held against the policy, the nesting, conditions
+ * and joins against the input limits (both throw), and the columns the query names.
  */
 export function statementFacts(root: AstNode): StatementFacts {
   const tables: TableReference[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { translatePostgres } from '../../../src/engine/sql/postgres-dialect';
-import { inputLimits, measureInput } from '../../../src/engine/sql/input-limits';
+import { inputLimits } from '../../../src/engine/sql/input-limits';
+import { measureInput } from '../../../src/engine/sql/measure-input';
 import { AppError } from '../../../src/errors/app-error';
 
 const repeat = (count: number, item: (i: number) => string, separator: string) => Array.from({ length: count }, (_, i) => item(i)).join(separator);
@@ -35,7 +36,7 @@ describe('the Postgres translation takes linear time', () => {
     test(name, () => {
       // As many items as the input limits let through.
       const fits = (sql: string) => {
-        const size = measureInput(sql);
+        const size = measureInput(sql, inputLimits);
         return sql.length <= inputLimits.maxLength && size.tokens <= inputLimits.maxTokens && size.listItems <= inputLimits.maxListItems && size.depth <= inputLimits.maxDepth;
       };
       let count = 1;
