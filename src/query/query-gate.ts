@@ -80,11 +80,21 @@ export class QueryGate {
     return { outcome, costEur, plan: planRow, rate };
   }
 
-  /** What a query would scan and cost, without running it. */
-  async estimate(query: GatedQuery, plan?: PlanRow): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow }> {
+  /**
+   * What a query would scan and cost, without running it. An estimate compiles the query as a run
+   * does (translation, parse, catalog statistics), so it takes a slot of the same per-minute limit;
+   * it is neither run nor billed.
+   */
+  async estimate(query: GatedQuery, plan?: PlanRow): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
     const planRow = plan ?? (await this.plan(query.workspaceId));
-    const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, concurrency: planRow.max_concurrent_queries });
-    return { compiled, costEur: costOf(compiled.estimate.bytes, planRow), plan: planRow };
+    const rate = await this.limiter.consume(query.workspaceId, planRow);
+    try {
+      const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, concurrency: planRow.max_concurrent_queries });
+      return { compiled, costEur: costOf(compiled.estimate.bytes, planRow), plan: planRow, rate };
+    } catch (error) {
+      if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
+      throw error;
+    }
   }
 
   /** The per-minute limit and how much of it the last minute used. */

@@ -25,7 +25,7 @@ export interface EstimateAnswer {
 }
 
 export type QueryAnswer =
-  | { kind: 'estimate'; body: EstimateAnswer }
+  | { kind: 'estimate'; body: EstimateAnswer; headers: Record<string, string> }
   | { kind: 'result'; contentType: string; pieces: string[]; headers: Record<string, string> };
 
 /**
@@ -37,7 +37,7 @@ export class QueryService {
 
   async answer(caller: QueryCaller, input: QueryInput): Promise<QueryAnswer> {
     const query = { workspaceId: input.workspaceId, sql: input.sql, force: input.force };
-    if (input.estimateOnly) return { kind: 'estimate', body: await this.estimate(query) };
+    if (input.estimateOnly) return this.estimate(query);
 
     const result = encoderFor(input.format);
     const { outcome, costEur, rate } = await this.gate.run(caller, query, result);
@@ -57,9 +57,9 @@ export class QueryService {
     return this.gate.rateLimit(workspaceId);
   }
 
-  private async estimate(query: { workspaceId: string; sql: string; force: boolean }): Promise<EstimateAnswer> {
-    const { compiled, costEur, plan } = await this.gate.estimate(query);
-    return {
+  private async estimate(query: { workspaceId: string; sql: string; force: boolean }): Promise<QueryAnswer> {
+    const { compiled, costEur, plan, rate } = await this.gate.estimate(query);
+    const body: EstimateAnswer = {
       estimate_only: true,
       bytes_scanned_estimate: compiled.estimate.bytes,
       cost_eur_estimate: costEur,
@@ -69,6 +69,7 @@ export class QueryService {
       exceeds_limit: compiled.estimate.bytes > plan.max_scan_bytes,
       tables: [...new Set(compiled.tables.map((ref) => `${ref.schema}.${ref.table}`))],
     };
+    return { kind: 'estimate', body, headers: rateLimitHeaders(rate) };
   }
 }
 

@@ -85,6 +85,15 @@ function attacks(a: { workspaceId: string; dataPath: string; schema: string }): 
     ['DROP TABLE', 'DROP TABLE sales.secrets'],
     ['CREATE MACRO', 'CREATE MACRO f() AS 1'],
     ['a parameter marker', 'SELECT $1'],
+    ['pg_settings beside a CTE of its name', 'SELECT name, setting FROM pg_settings, (WITH pg_settings AS (SELECT 1 AS x) SELECT x FROM pg_settings) q'],
+    ['duckdb_databases beside a CTE of its name', 'SELECT * FROM duckdb_databases, (WITH duckdb_databases AS (SELECT 1 AS x) SELECT x FROM duckdb_databases) q'],
+    ['a system view inside its namesake CTE', 'WITH duckdb_settings AS (SELECT * FROM duckdb_settings) SELECT * FROM duckdb_settings'],
+    ['SUMMARIZE of DuckLake’s filename column', 'SUMMARIZE SELECT filename FROM mine'],
+    ['DESCRIBE of DuckLake’s snapshot column', 'DESCRIBE SELECT snapshot_id, file_row_number FROM mine'],
+    ['current_query()', 'SELECT current_query()'],
+    ['current_query() in a lambda', 'SELECT list_transform([1], lambda x: current_query())'],
+    ['a sum of 200,000 terms', `SELECT ${'1 + '.repeat(200_000)}1`],
+    ['50,000 nested parentheses', `SELECT ${'('.repeat(50_000)}1${')'.repeat(50_000)}`],
   ];
 }
 

@@ -60,7 +60,7 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
 }
 
 function toResponse(answer: QueryAnswer): Response {
-  if (answer.kind === 'estimate') return Response.json(answer.body);
+  if (answer.kind === 'estimate') return Response.json(answer.body, { headers: answer.headers });
   const encoder = new TextEncoder();
   let next = 0;
   const body = new ReadableStream<Uint8Array>({

@@ -1,12 +1,18 @@
-/** The candidate nearest to a misspelt name (edit distance), if it is near enough to be a likely typo. */
+/**
+ * The candidate nearest to a misspelt name (edit distance), if it is near enough to be a likely typo.
+ * Candidates whose length alone puts them too far are skipped, so a very long name costs no more
+ * than reading it.
+ */
 export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  const wanted = name.toLowerCase();
+  const allowed = Math.max(2, Math.floor(name.length / 3));
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
-    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (Math.abs(candidate.length - wanted.length) > allowed) continue;
+    const distance = editDistance(wanted, candidate.toLowerCase());
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  if (!best) return undefined;
-  return best.distance <= Math.max(2, Math.floor(name.length / 3)) ? best.candidate : undefined;
+  return best && best.distance <= allowed ? best.candidate : undefined;
 }
 
 function editDistance(a: string, b: string): number {

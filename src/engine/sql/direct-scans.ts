@@ -6,6 +6,7 @@ import { lakeAlias } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import type { LakeTableRef } from './check-query';
 import type { AstNode } from './parse-query';
+import type { QueryAnalysis } from './query-analyzer';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
 
@@ -87,11 +88,13 @@ interface WorkspacePlans {
  */
 export class DirectScans {
   private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
+  /** Queries that read no lake table but name CTEs, as they run (see planTableScans): they need no snapshot. */
+  private readonly withoutTables = new WeakMap<QueryAnalysis, Promise<string>>();
 
   constructor(private readonly parser: SqlParser) {}
 
-  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: { sql: string; ast: AstNode }, tables: LakeTableRef[]): Promise<PlannedQuery> {
-    if (tables.length === 0) return { sql: query.sql, readsLake: false };
+  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: QueryAnalysis, tables: LakeTableRef[]): Promise<PlannedQuery> {
+    if (tables.length === 0) return { sql: await this.withoutLakeTables(query), readsLake: false };
     const [snapshot] = await engine.catalog.all(currentSnapshot, {});
     const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
     let planned = plans.rewritten.get(query.sql);
@@ -99,6 +102,17 @@ export class DirectScans {
       planned = this.rewrite(engine, connection, plans, query, tables);
       remember(plans.rewritten, query.sql, planned);
       if (plans.rewritten.size > cacheCapacity) plans.rewritten.delete(plans.rewritten.keys().next().value!);
+    }
+    return planned;
+  }
+
+  private withoutLakeTables(query: QueryAnalysis): Promise<string> {
+    if (query.facts.ctes.length === 0) return Promise.resolve(query.sql);
+    let planned = this.withoutTables.get(query);
+    if (!planned) {
+      planned = this.parser.unparse(planTableScans(query.ast, query.facts, undefined, () => undefined).json);
+      this.withoutTables.set(query, planned);
+      planned.catch(() => this.withoutTables.delete(query));
     }
     return planned;
   }
@@ -117,7 +131,7 @@ export class DirectScans {
     engine: WorkspaceEngine,
     connection: EngineConnection,
     plans: WorkspacePlans,
-    query: { sql: string; ast: AstNode },
+    query: QueryAnalysis,
     tables: LakeTableRef[],
   ): Promise<PlannedQuery> {
     const scans = new Map<string, AstNode | null>();
@@ -134,8 +148,9 @@ export class DirectScans {
     const shapes = await this.shapesAt(plans);
     // A query that reads some tables directly and others through DuckLake reads them all at the snapshot of the plan.
     const mixed = [...scans.values()].some(Boolean) && [...scans.values()].some((scan) => !scan);
-    const { tree, readsLake } = planTableScans(query.ast, { tableSubquery: shapes.tableSubquery, pinnedSnapshot: mixed ? shapes.pinnedSnapshot : undefined }, (name) => scans.get(name) ?? undefined);
-    return { sql: await this.parser.unparse(tree), readsLake };
+    const pinnedSnapshot = mixed ? shapes.pinnedSnapshot : undefined;
+    const { json, readsLake } = planTableScans(query.ast, query.facts, { tableSubquery: shapes.tableSubquery, pinnedSnapshot }, (name) => scans.get(name) ?? undefined);
+    return { sql: await this.parser.unparse(json), readsLake };
   }
 
   /** The tree shapes planTableScans builds from: a subquery over a table, and an `AT` clause naming the plan's snapshot. */

@@ -1,6 +1,12 @@
 import { namedQuery } from '../../store/named-query';
 import type { CatalogReader } from '../catalog-reader';
-import type { KnownTables } from './check-query';
+
+export interface KnownTables {
+  /** Live tables as `schema.table`, lower-case. */
+  live: Set<string>;
+  /** Every table name the catalog ever held (for time travel to dropped or replaced tables). */
+  ever: Set<string>;
+}
 
 /** `schema.table` of every table the catalog holds now (`live`) or ever held. */
 const tableNames = namedQuery<{ live_only: number }, { name: string }>(

@@ -55,8 +55,32 @@ export function queryTimeout(): AppError {
   return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job with POST /api/v1/query/jobs.' });
 }
 
+/**
+ * What of the server a message may mention, replaced: the workspace's own data path by name, then
+ * any URL (`s3://`, `file://`, `https://`…), any absolute path of two parts or more, any relative
+ * path to a file of the kinds the engine keeps (catalogs, data, spill files) and what is left of
+ * one in a shortened excerpt, and the values of a connection string's keys. A user's own text echoed
+ * in a message may lose a path as well. Every pattern starts only where a run of its characters
+ * starts, so a message echoing a long name takes linear time.
+ */
+const serverDetails: [RegExp, string][] = [
+  [/(?<![\w+.-])[a-z][\w+.-]*:\/\/[^\s'"`]+/gi, '<path>'],
+  [/(?<![\w.:/~>-])\/(?:[^\s'"`/]+\/)+[^\s'"`]*/g, '<path>'],
+  [/(?<![\w./-])[\w.~-]+(?:\/[\w.~@%+=-]+)+\.(?:parquet|sqlite|db|duckdb|wal|csv|json|tmp)\b/gi, '<path>'],
+  [/(?<![\w.~-])[\w.~-]*\.(?:parquet|sqlite|duckdb|wal)\b/gi, '<path>'],
+  [/\b(password|passwd|pwd|user|host|hostaddr|port|dbname|sslkey|sslcert|sslrootcert|secret|key_id)=("[^"]*"|'[^']*'|[^\s'",;)]+)/gi, '$1=<redacted>'],
+];
+
+/**
+ * An excerpt of the statement (`LINE 1: …` and its caret) that quotes what the engine wrote rather
+ * than what the user sent: a file it reads, a path, a CTE's run name. Dropped whole, caret included.
+ */
+const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d).*(?:\n[ \t]*\^)?$/gm;
+
 function scrub(message: string, paths: string[]): string {
-  return paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message).replace(/(s3|file):\/\/[^\s'"]+/g, '<path>');
+  const named = paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message);
+  const scrubbed = serverDetails.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), named);
+  return scrubbed.replace(rewrittenExcerpt, '').replace(/\n{2,}/g, '\n');
 }
 
 function didYouMean(message: string): string | undefined {

@@ -1,7 +1,7 @@
-import { wantedTableNames } from './check-query';
+import { checkInputLimits } from './input-limits';
 import type { AstNode } from './parse-query';
-import { referencedColumns, type ReferencedColumns } from './referenced-columns';
 import type { SqlParser } from './sql-parser';
+import { statementFacts, type ReferencedColumns, type StatementFacts } from './statement-facts';
 
 /** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
 export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
@@ -13,6 +13,8 @@ export interface QueryAnalysis {
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
   ast: AstNode;
+  /** Every table reference resolved against the CTEs in its scope, functions already checked. */
+  facts: StatementFacts;
   /** `schema.table` names the query reads, CTEs excluded. */
   wantedTables: string[];
   timeTravel: boolean;
@@ -29,7 +31,8 @@ export interface AnalyzerOptions {
 /**
  * Translation and DuckDB's parse cost milliseconds a query, and dashboards send the same texts over
  * and over, so the analysis is kept per workspace and text. Per workspace, so that how fast a text
- * compiles never tells one tenant what another has run.
+ * compiles never tells one tenant what another has run. A text is measured against the input limits
+ * before anything else reads it, and its translation again, which may be longer.
  */
 export class QueryAnalyzer {
   private readonly analyses = new Map<string, QueryAnalysis>();
@@ -48,9 +51,20 @@ export class QueryAnalyzer {
       this.analyses.set(key, cached);
       return cached;
     }
+    checkInputLimits(userSql);
     const { sql, rewrites } = this.translate(userSql);
+    if (rewrites.length > 0) checkInputLimits(sql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
-    const analysis: QueryAnalysis = { sql, rewrites, ast, wantedTables: wantedTableNames(ast), timeTravel: hasTimeTravel(ast), columns: referencedColumns(ast) };
+    const facts = statementFacts(ast);
+    const analysis: QueryAnalysis = {
+      sql,
+      rewrites,
+      ast,
+      facts,
+      wantedTables: facts.tables.map((table) => table.qualified),
+      timeTravel: facts.timeTravel,
+      columns: facts.columns,
+    };
     if (userSql.length <= this.options.maxCachedLength) this.remember(key, analysis);
     return analysis;
   }
@@ -59,8 +73,4 @@ export class QueryAnalyzer {
     this.analyses.set(key, analysis);
     if (this.analyses.size > this.options.capacity) this.analyses.delete(this.analyses.keys().next().value!);
   }
-}
-
-function hasTimeTravel(ast: AstNode): boolean {
-  return JSON.stringify(ast).includes('"at_clause":{');
 }

@@ -173,11 +173,11 @@ export class QueryRunner {
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
         try {
-          const { compiled, sizer, sql, ast } = await this.compile(engine, connection, userSql);
+          const { compiled, sizer, sql, analysis } = await this.compile(engine, connection, userSql);
           compiledSql = sql;
           tables = compiled.tables;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
-          planned = await this.directScans.plan(engine, connection, { sql, ast }, compiled.tables);
+          planned = await this.directScans.plan(engine, connection, analysis, compiled.tables);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const { columns, rowCount, profile } = await execute(engine, connection, planned, limits.deadline);
@@ -198,10 +198,11 @@ export class QueryRunner {
   }
 
   private async compile(engine: WorkspaceEngine, connection: EngineConnection, userSql: string) {
-    const { sql, rewrites, ast, wantedTables, timeTravel, columns } = await this.analyzer.analyze(engine.workspaceId, userSql);
-    const tables = checkQuery(ast, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
+    const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
+    const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
+    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
-    return { sql, ast, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, analysis, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }
 

@@ -2,7 +2,7 @@ import { namedQuery } from '../../store/named-query';
 import type { CatalogReader } from '../catalog-reader';
 import type { LakeTableRef } from './check-query';
 import type { ScanRead } from './query-profile';
-import type { ReferencedColumns } from './referenced-columns';
+import type { ReferencedColumns } from './statement-facts';
 
 /** One live data file's bytes per column, as DuckLake's statistics record them. */
 interface FileColumnBytes {

@@ -1,57 +1,83 @@
 import { lakeAlias } from '../catalog-names';
-import { cteNamesOf, tableRefName } from './check-query';
-import { isExactNumber, type AstNode, type AstValue } from './parse-query';
+import { statementJson, type AstNode, type AstValue } from './parse-query';
+import type { StatementFacts } from './statement-facts';
 
 /** The SQL whose parse tree gives `planTableScans` the shape of a subquery over a table, read at `snapshot`. */
 export function tableSubquerySql(snapshot: number): string {
   return `SELECT * FROM (SELECT * FROM ${lakeAlias}.main.t AT (VERSION => ${Math.trunc(snapshot)})) AS t`;
 }
 
+export interface ScanShapes {
+  /** A subquery over a lake table (see tableSubquerySql). */
+  tableSubquery: AstNode;
+  /** With it, the live references DuckLake reads are read at this `AT` clause's snapshot. */
+  pinnedSnapshot?: AstNode;
+}
+
 /**
- * The parse tree as the read connections run it. Each reference to a lake table becomes a subquery:
- * one over the table's file when `directScanOf` knows one, else `SELECT *` of the table under the
- * lake's name. The subquery keeps the reference's alias and column aliases, so the rest of the query
- * binds as before, but offers only the table's own columns: DuckLake's virtual ones (`filename` holds
- * the server's path) and those of the files stay out of reach. The lake's name is spelt out because
- * the read connections' default catalog is not the lake: with it, every function and type a query
- * names would be looked up in DuckLake's catalog first, at the cost of reading it. DESCRIBE and
- * SUMMARIZE keep the table itself, which shows its constraints. `readsLake` when a reference stays
- * with DuckLake. With `pinnedSnapshot` (an `AT` clause), the live references DuckLake reads are read
- * at the snapshot the direct scans were planned at, so that the query sees one state of the lake.
+ * The statement as the read connections run it, as the JSON `json_deserialize_sql` reads.
+ *
+ * Each reference to a lake table becomes a subquery: one over the table's file when `directScanOf`
+ * knows one, else `SELECT *` of the table under the lake's name. The subquery keeps the reference's
+ * alias and column aliases, so the rest of the query binds as before, but offers only the table's
+ * own columns: DuckLake's virtual ones (`filename` holds the server's path, `snapshot_id`, `rowid`…)
+ * and those of the files stay out of reach, in every form of statement, DESCRIBE and SUMMARIZE
+ * included. The lake's name is spelt out because the read connections' default catalog is not the
+ * lake: with it, every function and type a query names would be looked up in DuckLake's catalog
+ * first, at the cost of reading it.
+ *
+ * Each CTE runs under a name of its own (see CteBinding.runName), its references keeping the name
+ * they were written with as their alias: whatever the scoping, no name left bare reaches a catalog.
+ *
+ * `readsLake` when a reference stays with DuckLake. The tree is changed in place only while it is
+ * written out, and restored before this returns: the cached analysis stays as it was.
  */
 export function planTableScans(
   root: AstNode,
-  shapes: { tableSubquery: AstNode; pinnedSnapshot?: AstNode },
+  facts: StatementFacts,
+  shapes: ScanShapes | undefined,
   directScanOf: (qualifiedName: string) => AstNode | undefined,
-): { tree: AstNode; readsLake: boolean } {
-  const { tableSubquery, pinnedSnapshot } = shapes;
-  const cteNames = cteNamesOf(root);
-  let readsLake = false;
-  const rewrite = (value: AstValue, describing: boolean): AstValue => {
-    if (Array.isArray(value)) return value.map((item) => rewrite(item, describing));
-    if (value === null || typeof value !== 'object' || isExactNumber(value)) return value;
-    if (value.type === 'BASE_TABLE') {
-      const name = tableRefName(value, cteNames);
-      if (!name) return value;
-      const direct = name.historical || describing ? undefined : directScanOf(name.qualified);
-      const reference = { alias: value.alias || String(value.table_name), column_name_alias: value.column_name_alias ?? [] };
-      if (direct) return { ...direct, ...reference, sample: value.sample ?? null };
-      readsLake = true;
-      const table: AstNode = { ...value, catalog_name: lakeAlias };
-      if (describing) return table;
-      if (pinnedSnapshot && !name.historical) table.at_clause = pinnedSnapshot;
-      return { ...tableSubquery, ...reference, subquery: withFromTable(tableSubquery.subquery as AstNode, { ...table, alias: '', column_name_alias: [] }) };
-    }
-    const copy: AstNode = {};
-    for (const [key, child] of Object.entries(value)) copy[key] = rewrite(child, describing || value.type === 'SHOW_REF');
-    return copy;
+): { json: string; readsLake: boolean } {
+  const undo: { target: AstNode | AstValue[]; key: string | number; value: AstValue }[] = [];
+  const set = (target: AstNode | AstValue[], key: string | number, value: AstValue) => {
+    const slots = target as Record<string | number, AstValue>;
+    undo.push({ target, key, value: slots[key]! });
+    slots[key] = value;
   };
-  const tree = rewrite(root, false) as AstNode;
-  return { tree, readsLake };
+  let readsLake = false;
+  try {
+    for (const binding of facts.ctes) {
+      set(binding.entry, 'key', binding.runName);
+      if (binding.recursiveNode) set(binding.recursiveNode, 'cte_name', binding.runName);
+    }
+    for (const { node, slot, binding } of facts.cteReferences) {
+      set(slot.parent, slot.key, { ...node, table_name: binding.runName, alias: node.alias || String(node.table_name) });
+    }
+    for (const { node, slot, qualified, historical } of facts.tables) {
+      if (!shapes) throw new Error('a lake table reference needs the scan shapes');
+      const direct = historical ? undefined : directScanOf(qualified);
+      if (!direct) readsLake = true;
+      set(slot.parent, slot.key, direct ? { ...direct, ...referenceOf(node), sample: node.sample ?? null } : lakeSubquery(node, shapes));
+    }
+    return { json: statementJson(root), readsLake };
+  } finally {
+    for (let index = undo.length - 1; index >= 0; index -= 1) {
+      const { target, key, value } = undo[index]!;
+      (target as Record<string | number, AstValue>)[key] = value;
+    }
+  }
 }
 
-/** The subquery statement `{node: SELECT * FROM …}` reading from `table`. */
-function withFromTable(statement: AstNode, table: AstNode): AstNode {
-  const node = statement.node as AstNode;
-  return { ...statement, node: { ...node, from_table: table } };
+/** What the rest of the query knows a table reference by. */
+function referenceOf(node: AstNode): AstNode {
+  return { alias: node.alias || String(node.table_name), column_name_alias: node.column_name_alias ?? [] };
+}
+
+function lakeSubquery(node: AstNode, { tableSubquery, pinnedSnapshot }: ScanShapes): AstNode {
+  const historical = node.at_clause !== null && node.at_clause !== undefined;
+  const table: AstNode = { ...node, catalog_name: lakeAlias, alias: '', column_name_alias: [] };
+  if (pinnedSnapshot && !historical) table.at_clause = pinnedSnapshot;
+  const statement = tableSubquery.subquery as AstNode;
+  const subquery = { ...statement, node: { ...(statement.node as AstNode), from_table: table } };
+  return { ...tableSubquery, ...referenceOf(node), subquery };
 }

@@ -25,8 +25,8 @@ class SerializingConnection {
     return String((await this.connection.execute(this.serializing)).scalar());
   };
 
-  async deserialize(node: AstNode): Promise<string> {
-    this.deserializing.bindVarchar(1, JSON.stringify({ error: false, statements: [{ node, named_param_map: [] }] }));
+  async deserialize(statementJson: string): Promise<string> {
+    this.deserializing.bindVarchar(1, statementJson);
     return String((await this.connection.execute(this.deserializing)).scalar());
   }
 
@@ -55,10 +55,10 @@ export class SqlParser {
     return pool.use((connection) => parseQuery(connection.serialize, sql, translated));
   }
 
-  /** The SQL text of a (rewritten) parse tree, as DuckDB writes it. */
-  async unparse(node: AstNode): Promise<string> {
+  /** The SQL text of a (rewritten) parse tree, given as `statementJson` writes it, as DuckDB writes it. */
+  async unparse(statementJson: string): Promise<string> {
     const { pool } = await this.open();
-    return pool.use((connection) => connection.deserialize(node));
+    return pool.use((connection) => connection.deserialize(statementJson));
   }
 
   async close(): Promise<void> {

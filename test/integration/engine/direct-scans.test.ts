@@ -5,8 +5,9 @@ import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { pushOk, query, runQuery } from '../../support/lake';
-import { checkQuery, wantedTableNames } from '../../../src/engine/sql/check-query';
+import { checkQuery } from '../../../src/engine/sql/check-query';
 import { DirectScans } from '../../../src/engine/sql/direct-scans';
+import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 
 for (const backend of backends) {
   describe(`direct scans on ${backend}`, () => {
@@ -18,9 +19,9 @@ for (const backend of backends) {
     const plan = (sql: string) =>
       t.services.engine.engines.with(workspaceId, (engine) =>
         engine.read(async (connection) => {
-          const ast = await t.services.engine.parser.parse(sql, false);
-          const known = await engine.tableNames.resolve(engine.catalog, wantedTableNames(ast), sql.includes(' AT ('));
-          return new DirectScans(t.services.engine.parser).plan(engine, connection, { sql, ast }, checkQuery(ast, known));
+          const analysis = await new QueryAnalyzer(t.services.engine.parser, (text) => ({ sql: text, rewrites: [] })).analyze(workspaceId, sql);
+          const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
+          return new DirectScans(t.services.engine.parser).plan(engine, connection, analysis, checkQuery(analysis.facts, known));
         }),
       );
 

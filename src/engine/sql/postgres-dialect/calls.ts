@@ -9,7 +9,7 @@ export interface Call {
   /** Lower-case function name. */
   name: string;
   /** Argument texts, already rewritten, without surrounding whitespace. */
-  args: string[];
+  readonly args: string[];
   argNodes: SqlNode[][];
   level: Level;
   /** Position of the name in `level`; the argument group follows at `at + 1`. */
@@ -47,7 +47,18 @@ export function rewriteCalls(rules: CallRules): LevelRewrite {
       if (level.punct(k - 1, '.') || level.op(k - 1, '::')) continue;
       const rule = rules[name]!;
       const argNodes = splitArguments(group.children);
-      const call: Call = { name, args: argNodes.map(renderTrimmed), argNodes, level, at: k, inFrom: startsFromItem(level, k) };
+      let args: string[] | undefined;
+      // Rendered only when a rule reads them: a call left alone costs nothing more than its name.
+      const call: Call = {
+        name,
+        get args() {
+          return (args ??= argNodes.map(renderTrimmed));
+        },
+        argNodes,
+        level,
+        at: k,
+        inFrom: startsFromItem(level, k),
+      };
       const result = rule.rewrite(call);
       if (result === null) continue;
       const replacement = typeof result === 'string' ? { sql: result, through: k + 1 } : result;

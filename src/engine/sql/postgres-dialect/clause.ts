@@ -13,9 +13,17 @@ export function startsFromItem(level: Level, k: number): boolean {
 
 /** The nearest clause keyword to the left of `k` at this level, or null. */
 export function clauseAt(level: Level, k: number): string | null {
-  for (let j = k - 1; j >= 0; j -= 1) {
+  return level.memoized(clauseIndex, clausesBefore)[k] ?? null;
+}
+
+const clauseIndex = {};
+
+/** For each position, the nearest clause keyword before it: one pass, however many positions ask. */
+function clausesBefore(level: Level): (string | null)[] {
+  const before: (string | null)[] = [null];
+  for (let j = 0; j < level.size; j += 1) {
     const word = level.word(j);
-    if (word !== null && clauseWords.has(word)) return word;
+    before.push(word !== null && clauseWords.has(word) ? word : before[j]!);
   }
-  return null;
+  return before;
 }

@@ -2,6 +2,7 @@ import { literalArgument, type CallRule, type CallRules } from './calls';
 import { parseDatetimeFormat, strftimeTemplate, type FormatPiece } from './datetime-format';
 import { sqlString, stringValue } from './literals';
 import { numericToChar } from './numeric-format';
+import { checkRewriteSize } from './pass';
 import { isToken, meaningful, renderTrimmed, wordOf } from './token-tree';
 
 /** Pieces as one SQL string expression: strftime over runs of codes and text, `||` between. */
@@ -29,12 +30,14 @@ const toChar: CallRule = {
   label: 'to_char → strftime / format',
   rewrite(call) {
     const template = literalArgument(call, 1);
-    if (call.args.length !== 2 || template === null) return null;
+    if (call.argNodes.length !== 2 || template === null) return null;
     const value = call.args[0]!;
     const numeric = numericToChar(value, template);
     if (numeric) return numeric;
     const pieces = parseDatetimeFormat(template);
-    return pieces ? formatExpression(value, pieces) : null;
+    if (!pieces) return null;
+    checkRewriteSize(pieces.filter((piece) => piece.kind === 'expr').length * value.length + template.length);
+    return formatExpression(value, pieces);
   },
 };
 
@@ -44,7 +47,7 @@ function parseWithTemplate(resultType: string): CallRule {
     label: `${resultType === 'DATE' ? 'to_date' : 'to_timestamp'}(text, template) → strptime`,
     rewrite(call) {
       const template = literalArgument(call, 1);
-      if (call.args.length !== 2 || template === null) return null;
+      if (call.argNodes.length !== 2 || template === null) return null;
       const pieces = parseDatetimeFormat(template);
       const strptime = pieces && strftimeTemplate(pieces);
       return strptime ? `CAST(strptime(${call.args[0]}, ${sqlString(strptime)}) AS ${resultType})` : null;
@@ -66,7 +69,7 @@ const extract: CallRule = {
   label: 'extract(second | millisecond …) keeps the fraction',
   rewrite(call) {
     const nodes = meaningful(call.argNodes[0] ?? []);
-    if (call.args.length !== 1 || !isToken(nodes[1], 'word') || wordOf(nodes[1]) !== 'FROM') return null;
+    if (call.argNodes.length !== 1 || !isToken(nodes[1], 'word') || wordOf(nodes[1]) !== 'FROM') return null;
     const first = nodes[0];
     const field = first?.type === 'token' ? (first.token.kind === 'string' ? stringValue(first.token.text) : wordOf(first)) : null;
     const scale = fractionalField(field);
@@ -81,7 +84,7 @@ const datePart: CallRule = {
   label: "date_part('second' | 'millisecond', …) keeps the fraction",
   rewrite(call) {
     const scale = fractionalField(literalArgument(call, 0));
-    if (call.args.length !== 2 || scale === null) return null;
+    if (call.argNodes.length !== 2 || scale === null) return null;
     return `(date_part('microseconds', ${call.args[1]}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
   },
 };
@@ -120,7 +123,7 @@ export const dateFunctionRules: CallRules = {
   to_date: parseWithTemplate('DATE'),
   extract,
   date_part: datePart,
-  date_bin: { label: 'date_bin → time_bucket', rewrite: (call) => (call.args.length === 3 ? `time_bucket(${call.args.join(', ')})` : null) },
-  clock_timestamp: { label: 'clock_timestamp / statement_timestamp → now()', rewrite: (call) => (call.args.length === 0 ? 'now()' : null) },
-  statement_timestamp: { label: 'clock_timestamp / statement_timestamp → now()', rewrite: (call) => (call.args.length === 0 ? 'now()' : null) },
+  date_bin: { label: 'date_bin → time_bucket', rewrite: (call) => (call.argNodes.length === 3 ? `time_bucket(${call.args.join(', ')})` : null) },
+  clock_timestamp: { label: 'clock_timestamp / statement_timestamp → now()', rewrite: (call) => (call.argNodes.length === 0 ? 'now()' : null) },
+  statement_timestamp: { label: 'clock_timestamp / statement_timestamp → now()', rewrite: (call) => (call.argNodes.length === 0 ? 'now()' : null) },
 };

@@ -82,8 +82,13 @@ export function parseDatetimeFormat(template: string): FormatPiece[] | null {
   return pieces;
 }
 
-function longestMatch(body: string): Pattern | null {
+/** Longer than any field's spelling: what longestMatch needs to see of the rest of the template. */
+const longestSpelling = 8;
+
+function longestMatch(rest: string): Pattern | null {
   let best: Pattern | null = null;
+  // Only the next few characters: upper-casing the whole rest at every position would be quadratic.
+  const body = rest.slice(0, longestSpelling);
   const upper = body.toUpperCase();
   for (const pattern of patterns) {
     const [spelling, , caseSensitive] = pattern;

@@ -1,4 +1,4 @@
-import { Operands } from './operands';
+import { operandsOf } from './operands';
 import type { LevelRewrite } from './pass';
 
 /** Operand texts that are intervals for sure; DuckDB's `//` has no interval form. */
@@ -23,9 +23,9 @@ const keepsSlash = (operand: string) => [...intervalOperands, ...fractionalOpera
  * not an integer (where both agree). A division whose operands it cannot delimit stays as written.
  */
 export const translateDivision: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 1; k + 1 < level.size; k += 1) {
     if (!level.op(k, '/')) continue;
+    const operands = operandsOf(level);
     const start = operands.startOf(k - 1);
     const end = operands.endOf(k + 1);
     if (start === -1 || end === -1) continue;

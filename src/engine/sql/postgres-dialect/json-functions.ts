@@ -20,7 +20,7 @@ const jsonAgg: CallRule = {
 const jsonTypeof: CallRule = {
   label: 'json_typeof → json_type with Postgres names',
   rewrite(call) {
-    if (call.args.length !== 1) return null;
+    if (call.argNodes.length !== 1) return null;
     const type = `json_type(${call.args[0]})`;
     return `CASE ${type} WHEN 'VARCHAR' THEN 'string' WHEN 'BIGINT' THEN 'number' WHEN 'UBIGINT' THEN 'number' WHEN 'DOUBLE' THEN 'number' WHEN 'HUGEINT' THEN 'number' ELSE lower(${type}) END`;
   },
@@ -31,13 +31,13 @@ function extractPath(asText: boolean): CallRule {
   return {
     label: 'json_extract_path(_text) → json_extract(_string)',
     rewrite(call: Call) {
-      if (call.args.length < 2) return null;
+      if (call.argNodes.length < 2) return null;
       const keys = call.args.slice(1).map((_, i) => literalArgument(call, i + 1));
       const last = asText ? 'json_extract_string' : 'json_extract';
       if (keys.every((key): key is string => key !== null)) return `${last}(${call.args[0]}, ${sqlString(jsonPath(keys))})`;
       let expression = call.args[0]!;
       call.args.slice(1).forEach((key, i) => {
-        expression = `${i === call.args.length - 2 ? last : 'json_extract'}(${expression}, ${key})`;
+        expression = `${i === call.argNodes.length - 2 ? last : 'json_extract'}(${expression}, ${key})`;
       });
       return expression;
     },

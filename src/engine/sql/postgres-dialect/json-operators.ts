@@ -1,7 +1,7 @@
 import { jsonPath, pathKeys } from './json-path';
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
-import { Operands } from './operands';
+import { operandsOf } from './operands';
 import type { LevelRewrite } from './pass';
 import { arrayTextToList } from './pg-array-literal';
 
@@ -19,11 +19,13 @@ export const translateJsonPathOperators: LevelRewrite = (level, log) => {
   }
 };
 
-/** Whether an operand is visibly JSON: a JSON object or array literal, or a cast to json. */
+/**
+ * Whether an operand is visibly JSON: a JSON object or array literal, or ending in a cast to json.
+ * Only the operand's last tokens are read, never its whole text, which may be a long chain.
+ */
 function looksLikeJson(level: Level, from: number, to: number): boolean {
-  const text = level.text(from, to);
-  if (/::\s*json\s*$/i.test(text)) return true;
-  const value = from === to && level.token(from, 'string') ? stringValue(text) : null;
+  if (to > from && level.is(to, 'JSON') && level.op(to - 1, '::') && level.onlySpaceBetween(to - 1, to)) return true;
+  const value = from === to && level.token(from, 'string') ? stringValue(level.text(from, to)) : null;
   if (value === null) return false;
   try {
     const parsed: unknown = JSON.parse(value);
@@ -45,23 +47,22 @@ function keyList(level: Level, from: number, to: number): string {
  * list containment otherwise), `?`, `?|` and `?&` test the top-level keys of an object.
  */
 export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 1; k + 1 < level.size; k += 1) {
     const isKeyTest = level.token(k, 'param', '?') || level.op(k, '?|', '?&');
     const isContainment = level.op(k, '@>', '<@');
     if (!isKeyTest && !isContainment) continue;
+    const operands = operandsOf(level);
     const start = operands.leftOf(k);
     const end = operands.rightOf(k);
-    if (start === -1 || end === -1) continue;
+    if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
+    if (isContainment && !looksLikeJson(level, start, k - 1) && !looksLikeJson(level, k + 1, end)) continue;
     const left = level.text(start, k - 1);
     const right = level.text(k + 1, end);
     let sql: string | null = null;
     if (level.token(k, 'param', '?')) sql = `list_contains(json_keys(${left}), ${right})`;
     else if (level.op(k, '?|')) sql = `list_has_any(json_keys(${left}), ${keyList(level, k + 1, end)})`;
     else if (level.op(k, '?&')) sql = `list_has_all(json_keys(${left}), ${keyList(level, k + 1, end)})`;
-    else if (looksLikeJson(level, start, k - 1) || looksLikeJson(level, k + 1, end)) {
-      sql = level.op(k, '@>') ? `json_contains(${left}, ${right})` : `json_contains(${right}, ${left})`;
-    }
+    else sql = level.op(k, '@>') ? `json_contains(${left}, ${right})` : `json_contains(${right}, ${left})`;
     if (sql !== null && level.replace(start, end, sql)) log.add(isKeyTest ? 'jsonb ? / ?| / ?& → json_keys tests' : 'jsonb @> / <@ → json_contains');
   }
 };
@@ -72,16 +73,16 @@ export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
  * already delimited on both sides.
  */
 export const translateJsonArrows: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 1; k + 1 < level.size; k += 1) {
     if (!level.op(k, '->') || !isKeyLiteral(level, k + 1)) continue;
+    const operands = operandsOf(level);
     const start = operands.leftOf(k);
     if (start === -1) continue;
     let end = operands.endOf(k + 1);
     while (level.op(end + 1, '->', '->>') && isKeyLiteral(level, end + 2)) end = operands.endOf(end + 2);
     const delimitedBefore = start === 0 || level.punct(start - 1, ',') || level.is(start - 1, 'SELECT');
     const delimitedAfter = end === level.size - 1 || level.punct(end + 1, ',') || level.is(end + 1, 'AS', 'FROM');
-    if (!(delimitedBefore && delimitedAfter) && level.replace(start, end, `(${level.text(start, end)})`)) {
+    if (!(delimitedBefore && delimitedAfter) && level.canReplace(start, end) && level.replace(start, end, `(${level.text(start, end)})`)) {
       log.add('-> chains parenthesised (DuckDB gives -> lambda precedence)');
     }
     k = end;

@@ -6,7 +6,8 @@ import type { LevelRewrite } from './pass';
  * as bare column names (`SELECT at FROM t` is a syntax error there). LAMBDA is left out: DuckDB's
  * `lambda x: …` cannot be told apart from a column named lambda by the tokens alone.
  */
-const duckdbKeywords = new Set(['AT', 'BY', 'QUALIFY', 'GLOB', 'ASOF', 'ANTI', 'SEMI', 'POSITIONAL', 'UNPACK', 'SHOW', 'DESCRIBE', 'SUMMARIZE', 'PIVOT', 'UNPIVOT']);
+export const duckdbKeywords = ['AT', 'BY', 'QUALIFY', 'GLOB', 'ASOF', 'ANTI', 'SEMI', 'POSITIONAL', 'UNPACK', 'SHOW', 'DESCRIBE', 'SUMMARIZE', 'PIVOT', 'UNPIVOT'];
+const duckdbKeywordSet = new Set(duckdbKeywords);
 
 /** Words after which an expression (so a column name) starts. */
 const expressionStarters = new Set(['SELECT', 'DISTINCT', 'WHERE', 'AND', 'OR', 'NOT', 'ON', 'BY', 'WHEN', 'THEN', 'ELSE', 'CASE', 'HAVING', 'BETWEEN', 'LIKE', 'ILIKE', 'RETURNING']);
@@ -22,7 +23,7 @@ const statementWords = new Set(['SHOW', 'DESCRIBE', 'SUMMARIZE', 'PIVOT', 'UNPIV
 export const translateKeywordIdentifiers: LevelRewrite = (level, log) => {
   for (let k = 0; k < level.size; k += 1) {
     const word = level.word(k);
-    if (word === null || !duckdbKeywords.has(word) || !startsExpression(level, k)) continue;
+    if (word === null || !duckdbKeywordSet.has(word) || !startsExpression(level, k)) continue;
     if (statementWords.has(word) && k === 0) continue;
     // DuckDB syntax follows: a group (`AT (…)`, `UNPACK(…)`, `PIVOT (…)`) or `AT TIME ZONE` / `AT LOCAL`.
     if (level.group(k + 1) || (word === 'AT' && level.is(k + 1, 'TIME', 'LOCAL'))) continue;

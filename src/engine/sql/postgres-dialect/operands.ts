@@ -72,16 +72,22 @@ export function callEnd(level: Level, k: number): number {
   return end;
 }
 
+/** The END that closes the CASE at `k`, or -1. */
 function caseEnd(level: Level, k: number): number {
-  let depth = 0;
-  for (let j = k; j < level.size; j += 1) {
-    if (level.is(j, 'CASE')) depth += 1;
-    else if (level.is(j, 'END')) {
-      depth -= 1;
-      if (depth === 0) return j;
-    }
+  return level.memoized(caseEnds, matchCaseEnds).get(k) ?? -1;
+}
+
+const caseEnds = {};
+
+/** Each CASE's matching END in one pass (a scan from every CASE would be quadratic in unclosed ones). */
+function matchCaseEnds(level: Level): Map<number, number> {
+  const ends = new Map<number, number>();
+  const open: number[] = [];
+  for (let j = 0; j < level.size; j += 1) {
+    if (level.is(j, 'CASE')) open.push(j);
+    else if (level.is(j, 'END') && open.length > 0) ends.set(open.pop()!, j);
   }
-  return -1;
+  return ends;
 }
 
 /** `interval '1' day` and `interval '1-2' year to month`. */
@@ -122,10 +128,24 @@ export function typeEnd(level: Level, k: number): number {
   return end;
 }
 
-/** Primaries by their last position, so an operator can find the operand just before it. */
+const operandIndex = {};
+
+/** The level's operands, found the first time a rewrite needs them: levels without an operator of interest never pay for it. */
+export function operandsOf(level: Level): Operands {
+  return level.memoized(operandIndex, (of) => new Operands(of));
+}
+
+/**
+ * Primaries by their last position, so an operator can find the operand just before it. Chains are
+ * followed once: each operand remembers where the chain through it starts and ends, so a level full
+ * of operators costs linear time.
+ */
 export class Operands {
   private readonly startByEnd = new Map<number, number>();
   private readonly endByStart = new Map<number, number>();
+  private readonly otherEnds = new Map<number, number>();
+  private readonly chainStarts = new Map<number, number>();
+  private readonly arithmeticEnds = new Map<number, number>();
 
   constructor(private readonly level: Level) {
     let k = 0;
@@ -148,8 +168,15 @@ export class Operands {
 
   /** The end of the primary starting at `k`, allowing a leading sign (`->> -1`), or -1. */
   endOf(k: number): number {
-    if (this.level.op(k, '-', '+')) return operandEnd(this.level, k + 1);
-    return this.endByStart.get(k) ?? operandEnd(this.level, k);
+    const start = this.level.op(k, '-', '+') ? k + 1 : k;
+    const known = start === k ? this.endByStart.get(k) : undefined;
+    if (known !== undefined) return known;
+    let end = this.otherEnds.get(start);
+    if (end === undefined) {
+      end = operandEnd(this.level, start);
+      this.otherEnds.set(start, end);
+    }
+    return end;
   }
 
   /**
@@ -158,25 +185,43 @@ export class Operands {
    * never comparisons or keywords.
    */
   leftOf(k: number): number {
-    let start = this.startOf(k - 1);
-    if (start === -1) return -1;
-    while (start >= 2 && this.isChainOperator(start - 1)) {
-      const previous = this.startOf(start - 2);
+    const first = this.startOf(k - 1);
+    if (first === -1) return -1;
+    const chain: number[] = [];
+    let start = first;
+    for (;;) {
+      const known = this.chainStarts.get(start);
+      if (known !== undefined) {
+        start = known;
+        break;
+      }
+      chain.push(start);
+      const previous = start >= 2 && this.isChainOperator(start - 1) ? this.startOf(start - 2) : -1;
       if (previous === -1) break;
       start = previous;
     }
+    for (const member of chain) this.chainStarts.set(member, start);
     return start;
   }
 
   /** The end of the right operand of an "other" operator at `k`: arithmetic binds tighter, the rest does not. */
   rightOf(k: number): number {
-    let end = this.endOf(k + 1);
-    if (end === -1) return -1;
-    while (this.level.op(end + 1, ...arithmetic)) {
-      const next = this.endOf(end + 2);
+    const first = this.endOf(k + 1);
+    if (first === -1) return -1;
+    const chain: number[] = [];
+    let end = first;
+    for (;;) {
+      const known = this.arithmeticEnds.get(end);
+      if (known !== undefined) {
+        end = known;
+        break;
+      }
+      chain.push(end);
+      const next = this.level.op(end + 1, ...arithmetic) ? this.endOf(end + 2) : -1;
       if (next === -1) break;
       end = next;
     }
+    for (const member of chain) this.arithmeticEnds.set(member, end);
     return end;
   }
 

@@ -1,7 +1,7 @@
 import { rename, type Call, type CallRules } from './calls';
 
 function withArgs(count: number, build: (args: string[]) => string): (call: Call) => string | null {
-  return (call) => (call.args.length === count ? build(call.args) : null);
+  return (call) => (call.argNodes.length === count ? build(call.args) : null);
 }
 
 /** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
@@ -18,16 +18,16 @@ export const otherFunctionRules: CallRules = {
   every: rename('bool_and', 'every → bool_and'),
   num_nulls: {
     label: 'num_nulls / num_nonnulls → CASE sums',
-    rewrite: (call) => (call.args.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 1 ELSE 0 END`).join(' + ')})` : null),
+    rewrite: (call) => (call.argNodes.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 1 ELSE 0 END`).join(' + ')})` : null),
   },
   num_nonnulls: {
     label: 'num_nulls / num_nonnulls → CASE sums',
-    rewrite: (call) => (call.args.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 0 ELSE 1 END`).join(' + ')})` : null),
+    rewrite: (call) => (call.argNodes.length > 0 ? `(${call.args.map((a) => `CASE WHEN (${a}) IS NULL THEN 0 ELSE 1 END`).join(' + ')})` : null),
   },
   // DuckDB's cardinality is for maps; Postgres' counts array elements.
   cardinality: { label: 'cardinality → len', rewrite: withArgs(1, ([a]) => `len(${a})`) },
   // An empty array has no dimensions in Postgres, so its length is NULL, not 0.
-  array_length: { label: 'array_length(a, 1) → NULL for empty arrays', rewrite: (call) => (call.args.length === 2 && call.args[1] === '1' ? `nullif(len(${call.args[0]}), 0)` : null) },
+  array_length: { label: 'array_length(a, 1) → NULL for empty arrays', rewrite: (call) => (call.argNodes.length === 2 && call.args[1] === '1' ? `nullif(len(${call.args[0]}), 0)` : null) },
   array_upper: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `nullif(len(${a}), 0)`) },
   array_lower: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `CASE WHEN len(${a}) > 0 THEN 1 END`) },
   array_remove: {

@@ -1,19 +1,28 @@
 import { Level } from './level';
-import { Operands } from './operands';
+import { operandsOf } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
 import { renderTrimmed, splitArguments } from './token-tree';
 
 /** `x BETWEEN SYMMETRIC a AND b` orders its bounds; DuckDB only knows the plain form. */
-function betweenSymmetric(level: Level, operands: Operands, k: number, log: RewriteLog): void {
+function betweenSymmetric(level: Level, k: number, log: RewriteLog): void {
   const symmetric = level.is(k + 1, 'SYMMETRIC');
-  let and = k + 2;
-  while (and < level.size && !level.is(and, 'AND')) and += 1;
-  const end = operands.rightOf(and);
-  if (and >= level.size || and === k + 2 || end === -1) return;
+  const and = level.memoized(nextAnds, andsAfter)[k + 2] ?? level.size;
+  const end = operandsOf(level).rightOf(and);
+  if (and >= level.size || and === k + 2 || end === -1 || !level.canReplace(k, end)) return;
   const low = level.text(k + 2, and - 1);
   const high = level.text(and + 1, end);
   const bounds = symmetric ? `least(${low}, ${high}) AND greatest(${low}, ${high})` : `${low} AND ${high}`;
   if (level.replace(k, end, `BETWEEN ${bounds}`)) log.add('BETWEEN SYMMETRIC → least / greatest bounds');
+}
+
+const nextAnds = {};
+
+/** For each position, the first AND at or after it (the level's size when none): one pass for every BETWEEN. */
+function andsAfter(level: Level): number[] {
+  const next: number[] = new Array<number>(level.size + 1);
+  next[level.size] = level.size;
+  for (let j = level.size - 1; j >= 0; j -= 1) next[j] = level.is(j, 'AND') ? j : next[j + 1]!;
+  return next;
 }
 
 const intervalText = /^interval\b|::\s*interval$/i;
@@ -37,9 +46,8 @@ function overlaps(level: Level, k: number, log: RewriteLog): void {
 }
 
 export const translatePredicates: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 0; k < level.size; k += 1) {
-    if (level.is(k, 'BETWEEN') && level.is(k + 1, 'SYMMETRIC', 'ASYMMETRIC')) betweenSymmetric(level, operands, k, log);
+    if (level.is(k, 'BETWEEN') && level.is(k + 1, 'SYMMETRIC', 'ASYMMETRIC')) betweenSymmetric(level, k, log);
     else if (level.is(k, 'OVERLAPS')) overlaps(level, k, log);
   }
 };

@@ -1,6 +1,6 @@
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
-import { Operands } from './operands';
+import { operandsOf } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
 import { similarToRegex } from './regex-pattern';
 
@@ -16,14 +16,14 @@ const regexOperators: Readonly<Record<string, { negated: boolean; flags: string 
  * it has no `~*`, `!~` or `!~*`. All four become regexp_matches, which searches like Postgres.
  */
 export const translateRegexOperators: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 1; k + 1 < level.size; k += 1) {
     const node = level.node(k);
     const operator = node?.type === 'token' && node.token.kind === 'op' ? regexOperators[node.token.text] : undefined;
     if (!operator) continue;
+    const operands = operandsOf(level);
     const start = operands.leftOf(k);
     const end = operands.rightOf(k);
-    if (start === -1 || end === -1) continue;
+    if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
     const test = `regexp_matches(${level.text(start, k - 1)}, ${level.text(k + 1, end)}${operator.flags})`;
     if (level.replace(start, end, operator.negated ? `(NOT ${test})` : test)) log.add('regex operators ~ ~* !~ !~* → regexp_matches');
   }
@@ -35,19 +35,18 @@ export const translateRegexOperators: LevelRewrite = (level, log) => {
  * pattern holding a backslash gets Postgres' default `ESCAPE '\'`, which DuckDB does not assume.
  */
 export const translatePatternMatching: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 0; k + 1 < level.size; k += 1) {
-    if (level.is(k, 'SIMILAR') && level.is(k + 1, 'TO')) similarTo(level, operands, k, log);
+    if (level.is(k, 'SIMILAR') && level.is(k + 1, 'TO')) similarTo(level, k, log);
     else if (level.is(k, 'LIKE', 'ILIKE')) likeEscape(level, k + 1, log);
   }
 };
 
-function similarTo(level: Level, operands: Operands, k: number, log: RewriteLog): void {
+function similarTo(level: Level, k: number, log: RewriteLog): void {
   const negated = level.is(k - 1, 'NOT');
   const operator = negated ? k - 1 : k;
-  const start = operands.leftOf(operator);
+  const start = operandsOf(level).leftOf(operator);
   const pattern = level.token(k + 2, 'string') && !level.is(k + 3, 'ESCAPE') ? stringValue(level.text(k + 2, k + 2)) : null;
-  if (start === -1 || pattern === null) return;
+  if (start === -1 || pattern === null || !level.canReplace(start, k + 2)) return;
   const test = `regexp_full_match(${level.text(start, operator - 1)}, ${sqlString(similarToRegex(pattern))})`;
   if (level.replace(start, k + 2, negated ? `(NOT ${test})` : test)) log.add('SIMILAR TO → regexp_full_match');
 }

@@ -1,12 +1,13 @@
 import { literalArgument, type Call, type CallRule, type CallRules } from './calls';
 import { keywordArguments } from './keyword-arguments';
+import { checkRewriteSize } from './pass';
 import { sqlString } from './literals';
 import { captureGroups } from './regex-pattern';
 
 const initcap: CallRule = {
   label: 'initcap → word-wise upper/lower',
   rewrite: (call) =>
-    call.args.length === 1
+    call.argNodes.length === 1
       ? `array_to_string(list_transform(regexp_extract_all(${call.args[0]}, '[\\pL\\pN]+|[^\\pL\\pN]+'), lambda __w: upper(__w[1]) || lower(__w[2:])), '')`
       : null,
 };
@@ -14,7 +15,7 @@ const initcap: CallRule = {
 /** Postgres pads with spaces when no fill is given; DuckDB requires the fill. */
 const pad = (name: string): CallRule => ({
   label: 'lpad / rpad without fill → fill with spaces',
-  rewrite: (call) => (call.args.length === 2 ? `${name}(${call.args[0]}, ${call.args[1]}, ' ')` : null),
+  rewrite: (call) => (call.argNodes.length === 2 ? `${name}(${call.args[0]}, ${call.args[1]}, ' ')` : null),
 });
 
 /** `format` with only `%s` and `%%`: DuckDB's format speaks the {} syntax, so concatenate instead. */
@@ -49,7 +50,7 @@ function regexGroup(pattern: string): number {
 const substring: CallRule = {
   label: "substring(… FROM 'regex') → regexp_extract",
   rewrite(call) {
-    if (call.args.length !== 1) return null;
+    if (call.argNodes.length !== 1) return null;
     const parts = keywordArguments(call.argNodes[0]!, ['FROM', 'FOR']);
     if (!parts || parts.FOR !== undefined || parts.FROM === undefined || !parts.FROM.startsWith("'")) return null;
     const pattern = literalFrom(parts.FROM);
@@ -66,7 +67,7 @@ function literalFrom(text: string): string | null {
 const overlay: CallRule = {
   label: 'overlay(… PLACING … FROM … FOR …) → substrings',
   rewrite(call) {
-    if (call.args.length !== 1) return null;
+    if (call.argNodes.length !== 1) return null;
     const parts = keywordArguments(call.argNodes[0]!, ['PLACING', 'FROM', 'FOR']);
     if (!parts || parts.PLACING === undefined || parts.FROM === undefined) return null;
     const source = parts['']!;
@@ -80,9 +81,10 @@ const regexpMatch: CallRule = {
   label: 'regexp_match → regexp_extract list',
   rewrite(call) {
     const pattern = literalArgument(call, 1);
-    if (call.args.length !== 2 || pattern === null) return null;
+    if (call.argNodes.length !== 2 || pattern === null) return null;
     const [source, regex] = call.args as [string, string];
     const groups = captureGroups(pattern);
+    checkRewriteSize(groups * (source.length + regex.length));
     const items = groups === 0 ? [`regexp_extract(${source}, ${regex})`] : Array.from({ length: groups }, (_, i) => `regexp_extract(${source}, ${regex}, ${i + 1})`);
     return `CASE WHEN regexp_matches(${source}, ${regex}) THEN [${items.join(', ')}] END`;
   },
@@ -99,30 +101,30 @@ const coding = (direction: 'encode' | 'decode'): CallRule => ({
   rewrite(call) {
     const encoding = literalArgument(call, 1)?.toLowerCase();
     const template = encoding === undefined ? undefined : encodings[encoding]?.[direction];
-    return call.args.length === 2 && template ? template.replace('%', call.args[0]!) : null;
+    return call.argNodes.length === 2 && template ? template.replace('%', call.args[0]!) : null;
   },
 });
 
 function withArgs(count: number, build: (args: string[]) => string): (call: Call) => string | null {
-  return (call) => (call.args.length === count ? build(call.args) : null);
+  return (call) => (call.argNodes.length === count ? build(call.args) : null);
 }
 
 export const stringFunctionRules: CallRules = {
   initcap,
   lpad: pad('lpad'),
   rpad: pad('rpad'),
-  btrim: { label: 'btrim → trim', rewrite: (call) => (call.args.length <= 2 ? `trim(${call.args.join(', ')})` : null) },
+  btrim: { label: 'btrim → trim', rewrite: (call) => (call.argNodes.length <= 2 ? `trim(${call.args.join(', ')})` : null) },
   to_hex: { label: 'to_hex → lower-case hex', rewrite: withArgs(1, ([value]) => `lower(hex(${value}))`) },
   format,
   substring,
   overlay,
   regexp_match: regexpMatch,
   regexp_count: { label: 'regexp_count → regexp_extract_all', rewrite: withArgs(2, ([source, regex]) => `len(regexp_extract_all(${source}, ${regex}))`) },
-  regexp_like: { label: 'regexp_like → regexp_matches', rewrite: (call) => (call.args.length >= 2 && call.args.length <= 3 ? `regexp_matches(${call.args.join(', ')})` : null) },
+  regexp_like: { label: 'regexp_like → regexp_matches', rewrite: (call) => (call.argNodes.length >= 2 && call.argNodes.length <= 3 ? `regexp_matches(${call.args.join(', ')})` : null) },
   // DuckDB's octet_length takes bytes only; strlen counts the bytes of text.
   octet_length: {
     label: 'octet_length(text) → strlen',
-    rewrite: (call) => (call.args.length === 1 && !/::\s*(bytea|blob)\s*$/i.test(call.args[0]!) ? `strlen(${call.args[0]})` : null),
+    rewrite: (call) => (call.argNodes.length === 1 && !/::\s*(bytea|blob)\s*$/i.test(call.args[0]!) ? `strlen(${call.args[0]})` : null),
   },
   encode: coding('encode'),
   decode: coding('decode'),

@@ -1,5 +1,5 @@
 import type { Level } from './level';
-import { Operands } from './operands';
+import { operandsOf, type Operands } from './operands';
 import type { LevelRewrite } from './pass';
 
 /** Words that end a FROM item, so a word after the timestamp that is one of them is not an alias. */
@@ -15,10 +15,9 @@ const afterTableRef = new Set([
  * read as a timestamp, as the standard syntax implies.
  */
 export const translateTimeTravel: LevelRewrite = (level, log) => {
-  const operands = new Operands(level);
   for (let k = 0; k + 4 < level.size; k += 1) {
     if (!(level.is(k, 'FOR') && level.is(k + 1, 'SYSTEM_TIME') && level.is(k + 2, 'AS') && level.is(k + 3, 'OF'))) continue;
-    const expressionEnd = timestampEnd(level, operands, k + 4);
+    const expressionEnd = timestampEnd(level, operandsOf(level), k + 4);
     if (expressionEnd === -1) continue;
     const single = expressionEnd === k + 4 && level.token(k + 4, 'string');
     const timestamp = `${single ? 'TIMESTAMP ' : ''}${level.text(k + 4, expressionEnd)}`;

@@ -64,7 +64,9 @@ export function significant(node: SqlNode): boolean {
 
 /** The keyword or identifier a node spells, upper-cased, or null when it is not a bare word. */
 export function wordOf(node: SqlNode | undefined): string | null {
-  return node?.type === 'token' && node.token.kind === 'word' ? node.token.text.toUpperCase() : null;
+  if (node?.type !== 'token' || node.token.kind !== 'word') return null;
+  // Every pass asks about the same words many times over: each token keeps its upper case.
+  return (node.token.upper ??= node.token.text.toUpperCase());
 }
 
 export function isWord(node: SqlNode | undefined, ...words: string[]): boolean {

@@ -23,6 +23,8 @@ export interface Token {
   text: string;
   /** Offset of the first character in the input. */
   start: number;
+  /** A word's text in upper case, kept once asked for (see wordOf). */
+  upper?: string;
 }
 
 const operatorChars = new Set('+-*/<>=~!@#%^&|`?');
@@ -34,9 +36,10 @@ const digit = /[0-9]/;
 
 export function tokenize(sql: string): Token[] {
   const tokens: Token[] = [];
+  const signs: SignRun = { from: 0, to: 0 };
   let i = 0;
   while (i < sql.length) {
-    const end = scanToken(sql, i);
+    const end = i >= signs.from && i < signs.to ? { kind: 'op' as const, end: i + 1 } : scanToken(sql, i, signs);
     tokens.push({ kind: end.kind, text: sql.slice(i, end.end), start: i });
     i = end.end;
   }
@@ -48,7 +51,16 @@ interface Scanned {
   end: number;
 }
 
-function scanToken(sql: string, i: number): Scanned {
+/**
+ * The + and - characters an operator run ended with when Postgres' rule cut them off: each is an
+ * operator of its own. Remembering them keeps a long run of signs from being scanned once per sign.
+ */
+interface SignRun {
+  from: number;
+  to: number;
+}
+
+function scanToken(sql: string, i: number, signs: SignRun): Scanned {
   const char = sql[i]!;
   const next = sql[i + 1] ?? '';
   if (/\s/.test(char)) return { kind: 'space', end: scanWhile(sql, i, (c) => /\s/.test(c)) };
@@ -64,7 +76,7 @@ function scanToken(sql: string, i: number): Scanned {
   if (char === ':' && next === ':') return { kind: 'op', end: i + 2 };
   if (char === ':' && next === '=') return { kind: 'op', end: i + 2 };
   if (char === '?' && !operatorChars.has(next)) return { kind: 'param', end: i + 1 };
-  if (operatorChars.has(char)) return { kind: 'op', end: operatorEnd(sql, i) };
+  if (operatorChars.has(char)) return { kind: 'op', end: operatorEnd(sql, i, signs) };
   return { kind: 'punct', end: i + 1 };
 }
 
@@ -149,16 +161,20 @@ function numberEnd(sql: string, i: number): number {
  * Postgres' operator rule: the longest run of operator characters, cut before `--` or `/*`, then
  * shortened while it ends in + or - and holds none of ~ ! @ # % ^ & | ` ?, so `a=-1` is `=` then `-1`.
  */
-function operatorEnd(sql: string, i: number): number {
+function operatorEnd(sql: string, i: number, signs: SignRun): number {
   let j = i;
+  let hasSpecial = false;
   while (j < sql.length && operatorChars.has(sql[j]!)) {
     if (j > i && (sql.startsWith('--', j) || sql.startsWith('/*', j))) break;
+    if (operatorSpecials.has(sql[j]!)) hasSpecial = true;
     j += 1;
   }
-  let text = sql.slice(i, j);
-  const hasSpecial = [...text].some((c) => operatorSpecials.has(c));
-  while (text.length > 1 && !hasSpecial && (text.endsWith('+') || text.endsWith('-'))) text = text.slice(0, -1);
-  return i + text.length;
+  if (hasSpecial) return j;
+  let end = j;
+  while (end - i > 1 && (sql[end - 1] === '+' || sql[end - 1] === '-')) end -= 1;
+  signs.from = end;
+  signs.to = j;
+  return end;
 }
 
 /** Whether a token carries meaning for the parser (not whitespace, not a comment). */

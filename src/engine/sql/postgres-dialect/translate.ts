@@ -2,11 +2,11 @@ import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
 import { translateDivision } from './division';
 import { jsonFunctionRules } from './json-functions';
-import { translateKeywordIdentifiers } from './keyword-identifiers';
+import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateNullOrdering } from './null-ordering';
 import { otherFunctionRules } from './other-functions';
-import { applyEverywhere, RewriteLog, type LevelRewrite } from './pass';
+import { applyEverywhere, rewriteBudget, RewriteLog, type LevelRewrite } from './pass';
 import { translatePredicates } from './predicates';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
@@ -22,39 +22,50 @@ export interface Translation {
   rewrites: string[];
 }
 
-const translateCalls = rewriteCalls({ ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules });
+const callRules = { ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules };
+
+/** A rewrite and the words (upper case) or operators without which it has nothing to do. */
+interface Pass {
+  rewrite: LevelRewrite;
+  needs: readonly string[];
+}
 
 /**
  * The passes in order. Column names DuckDB reserves are quoted once time travel has written its own
  * `AT (…)`. Types come before calls and operators, which look for `::json`; divisions
  * before calls, so that only divisions the user wrote change; path operators become arrows before
- * the arrows are parenthesised; sort order comes last.
+ * the arrows are parenthesised; sort order comes last. A pass runs only when the statement (or what
+ * an earlier pass wrote) holds one of the words or operators it needs.
  */
-const passes: readonly LevelRewrite[] = [
-  translateTimeTravel,
-  translateKeywordIdentifiers,
-  translateTypeNames,
-  translateDivision,
-  translateCalls,
-  translateJsonPathOperators,
-  translateJsonKeyOperators,
-  translateJsonArrows,
-  translateRegexOperators,
-  translatePatternMatching,
-  translatePredicates,
-  translateRowLimits,
-  translateNullOrdering,
+const passes: readonly Pass[] = [
+  { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
+  { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
+  { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
+  { rewrite: translateDivision, needs: ['/'] },
+  { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
+  { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
+  { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
+  { rewrite: translateJsonArrows, needs: ['->'] },
+  { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
+  { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
+  { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS'] },
+  { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
+  { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
 ];
 
 /**
- * Rewrites Postgres-only syntax into DuckDB SQL. Never rejects anything: what it does not recognise
- * passes through for DuckDB's parser to judge, and SQL that DuckDB already reads the way Postgres
- * does comes back unchanged.
+ * Rewrites Postgres-only syntax into DuckDB SQL. Never rejects SQL for what it says: what it does
+ * not recognise passes through for DuckDB's parser to judge, and SQL that DuckDB already reads the
+ * way Postgres does comes back unchanged. Its time is linear in the input; only rewrites that would
+ * write more than the budget stop it, with QUERY_TOO_COMPLEX.
  */
 export function translatePostgres(sql: string): Translation {
-  const log = new RewriteLog();
+  const log = new RewriteLog(rewriteBudget + sql.length);
   let nodes = parseTree(sql);
-  for (const pass of passes) nodes = applyEverywhere(nodes, pass, log);
+  log.learn(nodes);
+  for (const pass of passes) {
+    if (log.mentionsAny(pass.needs)) nodes = applyEverywhere(nodes, pass.rewrite, log);
+  }
   const rewrites = log.list();
   return { sql: rewrites.length === 0 ? sql : render(nodes), rewrites };
 }

@@ -44,7 +44,7 @@ function rewriteArrayText(level: Level, castAt: number, log: RewriteLog): void {
 
 /** The nodes of a CAST group with the type after its last top-level AS rewritten. */
 function rewriteCastGroup(children: readonly SqlNode[], log: RewriteLog): SqlNode[] | null {
-  const inner = new Level(children);
+  const inner = new Level(children, log);
   for (let k = inner.size - 1; k > 0; k -= 1) {
     if (inner.is(k, 'AS') && typeEnd(inner, k + 1) === inner.size - 1) {
       rewriteTypeAt(inner, k + 1, log);
