@@ -30,7 +30,7 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
         logger: createLogger({ level: 'warn' }),
       }))(),
   ]);
-  const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : undefined))).then(() => undefined);
+  const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
   const failure = started.find((outcome) => outcome.status === 'rejected');
   if (failure) {
     await stopAll();

@@ -1,4 +1,4 @@
-// `npm test`: type-checks, starts the real services the tests need (a throwaway Postgres cluster,
+// `npm test`: type-checks and lints, starts the real services the tests need (a throwaway Postgres cluster,
 // MinIO and a Temporal dev server, each on a free port), runs every bun:test suite against them and
 // stops them all, also when tests fail or the run is interrupted.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +11,19 @@ const testArgs = process.argv.slice(2);
 const toolchain = await readToolchain();
 const paths = toolPaths(process.env.OXBOW_TOOLS_DIR ?? join(projectRoot, '.tools'));
 
-const typecheck = Bun.spawnSync([join(projectRoot, 'node_modules', '.bin', 'tsc'), '--noEmit', '-p', projectRoot], { stdout: 'inherit', stderr: 'inherit' });
-if (typecheck.exitCode !== 0) {
-  console.error('[test] type check failed');
-  process.exit(1);
+// Before any service starts: a type error, a lint finding (floating promises, I/O in workflows…) or
+// an unused export or dependency fails the run at once.
+const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+const checks: [string, string[]][] = [
+  ['type check', [bin('tsc'), '--noEmit', '-p', projectRoot]],
+  ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts']],
+  ['unused exports and dependencies', [bin('knip'), '--no-progress']],
+];
+for (const [name, argv] of checks) {
+  if (Bun.spawnSync(argv, { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0) {
+    console.error(`[test] ${name} failed`);
+    process.exit(1);
+  }
 }
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));

@@ -1,4 +1,3 @@
-export { loadConfig, type Config, type LogLevel, type MetadataConfig, type SignupMode, type TemporalConfig } from './config';
+export { loadConfig, type Config, type LogLevel, type MetadataConfig, type SignupMode } from './config';
 export { ConfigError, type EnvSource } from './env-reader';
 export type { LakeConfig } from './lake-config';
-export type { Secrets } from './secrets';

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const base62Alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -22,10 +22,4 @@ export function newSecretToken(): string {
 /** Secrets are stored as their SHA-256 only; lookups go by this digest. */
 export function sha256Hex(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
-}
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -34,8 +34,6 @@ export const deleteWorkspaceIdempotencyKeys = namedQuery<{ workspace_id: string 
   'DELETE FROM idempotency_keys WHERE workspace_id = :workspace_id',
 );
 
-/** How long a key keeps its answer. */
-export const idempotencyRetentionMs = 24 * 3_600_000;
 /** An attempt still "in progress" after this is taken to have died with its process. */
 const abandonedAfterMs = 5 * 60_000;
 

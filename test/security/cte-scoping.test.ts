@@ -73,7 +73,7 @@ const cases = [
 for (const [index, sql] of generatedCases(160).entries()) cases.push(sql ?? `SELECT ${index}`);
 
 describe('CTE scoping follows DuckDB', () => {
-  const parser = new SqlParser(1);
+  const parser = new SqlParser({ connections: 1 });
   let instance: DuckDBInstance;
   let connection: DuckDBConnection;
   const copies = new Map<string, AstNode>();

@@ -60,7 +60,7 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
 }
 
 /** A new database in the test cluster; dropped (disconnecting anyone left) by `drop`. */
-export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = testEnv.postgresUrl();
   const name = `oxbow_test_${uniqueSuffix()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });

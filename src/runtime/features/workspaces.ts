@@ -16,7 +16,7 @@ import type { FeatureDeps } from './deps';
 export interface WorkspacesFeatureDeps extends FeatureDeps {
   mail: { outbox: MailOutbox; dispatch: MailDispatch };
   /** Sets up what a new workspace runs on its own (its maintenance schedule). */
-  onCreated(workspaceId: string): Promise<void>;
+  onCreated: (workspaceId: string) => Promise<void>;
 }
 
 /** Workspaces, members and invitations, and how they follow their members' accounts. */

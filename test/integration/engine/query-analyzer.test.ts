@@ -40,6 +40,6 @@ describe('query analysis', () => {
 
   test('a text that does not parse is refused every time, and never kept', async () => {
     const analyzer = new QueryAnalyzer(parser, translatePostgres);
-    for (let i = 0; i < 2; i++) await expect(analyzer.analyze('w', 'SELEC 1')).rejects.toMatchObject({ code: 'SYNTAX_ERROR' });
+    for (let i = 0; i < 2; i++) expect(await analyzer.analyze('w', 'SELEC 1').catch((error: unknown) => error)).toMatchObject({ code: 'SYNTAX_ERROR' });
   });
 });

@@ -1,1 +1,1 @@
-export { translatePostgres, type Translation } from './translate';
+export { translatePostgres } from './translate';
