@@ -71,6 +71,15 @@ export class EngineManager {
     await Promise.all((['interactive', 'background'] as const).map((lane) => this.releaseEntry(entryKey(workspaceId, lane))));
   }
 
+  /**
+   * Drops a workspace's instance of one lane after DuckDB failed internally: the next statement opens a
+   * fresh one; the old one closes once its running statements have ended.
+   */
+  discard(workspaceId: string, lane: EngineLane): void {
+    this.options.logger.error('workspace engine discarded after an internal DuckDB error', { workspace_id: workspaceId, lane });
+    void this.releaseEntry(entryKey(workspaceId, lane));
+  }
+
   get openCount(): number {
     return this.entries.size;
   }

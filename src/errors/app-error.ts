@@ -1,7 +1,14 @@
 import { statusOf, type ErrorCode } from './catalogue';
 
+/**
+ * What a caller can do about an error, as a code: the domain and the engine do not know the HTTP
+ * interface, so the layer that answers (the HTTP API, a run record) says where to do it.
+ */
+export type Advice = 'run-as-job' | 'list-tables';
+
 export interface AppErrorOptions {
   hint?: string;
+  advice?: Advice;
   /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
   headers?: Record<string, string>;
   cause?: unknown;
@@ -11,6 +18,7 @@ export interface AppErrorOptions {
 export class AppError extends Error {
   readonly status: number;
   readonly hint: string | undefined;
+  readonly advice: Advice | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -22,6 +30,7 @@ export class AppError extends Error {
     this.name = 'AppError';
     this.status = statusOf(code);
     this.hint = options.hint;
+    this.advice = options.advice;
     this.headers = options.headers ?? {};
   }
 }

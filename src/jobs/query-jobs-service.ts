@@ -10,6 +10,7 @@ import type { WorkspaceAccess } from '../workspaces/workspace-access';
 import type { Membership } from '../workspaces/workspace-view';
 import { allows } from '../workspaces/roles';
 import { rateLimitHeaders } from '../query/rate-limiter';
+import { checkInputLimits } from '../engine/sql/input-limits';
 import type { QueryGate } from '../query/query-gate';
 import { cancelPendingJob, failJob, findJob, findJobByIdempotencyKey, insertJob, type JobRow, type JobStatus } from './job-queries';
 import type { QueryJobWorkflows } from './job-workflows';
@@ -56,6 +57,8 @@ export class QueryJobsService {
   ) {}
 
   async submit(userId: string, workspaceId: string, submission: JobSubmission, idempotencyKey?: string): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
+    // A query too large to ever compile is refused now rather than when its turn comes.
+    checkInputLimits(submission.sql);
     const requestHash = createHash('sha256').update(JSON.stringify(submission)).digest('hex');
     const plan = await this.gate.plan(workspaceId);
     const outcome = await this.store.transaction(async (tx) => {

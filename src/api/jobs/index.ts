@@ -36,7 +36,7 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
           id: 'submitQueryJob',
           tags,
           summary: 'Submit a query to run as a durable job (counted against the rate limit)',
-          errors: [403, 409, 429, 503],
+          errors: [400, 403, 409, 429, 503],
           rateLimited: true,
         }),
       },

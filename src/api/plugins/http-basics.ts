@@ -1,6 +1,7 @@
 import { Elysia, ValidationError } from 'elysia';
 import { AppError, RequestValidationError } from '../../errors/app-error';
 import { errorEnvelope } from '../../errors/envelope';
+import { hintOnTheApi } from '../error-advice';
 import type { Logger } from '../../logging/logger';
 import { beginRequest, requestMeta } from './request-context';
 import { validationIssues } from './validation-issues';
@@ -29,7 +30,7 @@ export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
       if (error instanceof AppError) {
         set.status = error.status;
         Object.assign(set.headers, error.headers);
-        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, error.hint);
+        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, hintOnTheApi(error));
         // A failure the code saw coming but could not place: it is ours all the same, so it gets the log line and the id.
         logger.error('internal error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error, cause: error.cause });
         return errorEnvelope(error.code, error.message, quoteRequestId(meta.id));

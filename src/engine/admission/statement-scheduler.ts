@@ -129,7 +129,8 @@ export class StatementScheduler {
     this.forgetIfIdle(workspaceId, line);
     waiter.refuse(
       new AppError('QUERY_TIMEOUT', 'The query waited for a free slot until its time limit and was not started', {
-        hint: 'The workspace runs as many statements at once as its plan allows. Wait for running queries to finish, or run long ones as jobs (POST /api/v1/query/jobs).',
+        hint: 'The workspace runs as many statements at once as its plan allows. Wait for running queries to finish, or run long ones as jobs.',
+        advice: 'run-as-job',
       }),
     );
   }
@@ -150,7 +151,8 @@ export class StatementScheduler {
 
 function busyWorkspace(limit: number, waiting: number): AppError {
   return new AppError('CONCURRENCY_LIMITED', `The workspace already runs ${limit} statements at once and has ${waiting} waiting`, {
-    hint: 'Retry when a running query has finished, or run long queries as jobs (POST /api/v1/query/jobs). Higher plans run more at once.',
+    hint: 'Retry when a running query has finished, or run long queries as jobs. Higher plans run more at once.',
+    advice: 'run-as-job',
     headers: { 'retry-after': '1' },
   });
 }

@@ -55,6 +55,12 @@ export function isCommitConflict(error: unknown): boolean {
   return info?.type === 'TransactionContext' && /conflict|database is locked/i.test(info.detail);
 }
 
+/** DuckDB's own failure (an internal error): the instance is no longer to be trusted and is replaced. */
+export function isEngineFailure(error: unknown): boolean {
+  const type = duckdbErrorOf(error)?.type;
+  return type === 'INTERNAL' || type === 'FATAL';
+}
+
 /** A ROLLBACK with nothing to roll back: a failed or interrupted statement had ended the transaction. */
 export function isNoActiveTransaction(error: unknown): boolean {
   const info = duckdbErrorOf(error);

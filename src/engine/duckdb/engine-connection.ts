@@ -1,5 +1,5 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
-import { awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
+import { abandonAfterMs, awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
 import { MaterializedRows } from './materialized-rows';
 import { isNoActiveTransaction } from './duckdb-error';
 
@@ -33,9 +33,35 @@ export class EngineConnection {
 
   /** Runs one statement and returns all of its rows. */
   async read(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<MaterializedRows> {
-    const prepared = await this.prepare(sql);
+    const prepared = await this.prepareWithin(sql, watch);
     if (values) prepared.bind(values);
     return this.execute(prepared, watch, { destroyAfter: true });
+  }
+
+  /**
+   * Preparing binds and plans on a thread of the shared pool, which DuckDB's interrupt does not reach:
+   * past the deadline (and the grace an interrupted statement gets) the caller stops waiting, and the
+   * connection stays out of use until the preparation has ended.
+   */
+  private async prepareWithin(sql: string, watch: StatementWatch | undefined): Promise<DuckDBPreparedStatement> {
+    const preparing = this.prepare(sql);
+    if (watch?.deadline === undefined) return preparing;
+    let timer: Timer | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), Math.max(0, watch.deadline! - performance.now()) + abandonAfterMs);
+    });
+    try {
+      const first = await Promise.race([preparing, late]);
+      if (first !== 'late') return first;
+    } finally {
+      clearTimeout(timer);
+    }
+    const stopped = preparing.then(
+      (prepared) => prepared.destroySync(),
+      () => {},
+    );
+    this.abandoned = this.recoverFrom(stopped, () => {});
+    throw new StatementAbandoned(stopped);
   }
 
   /** DuckDB prepares (parses, binds, plans) on the shared pool: short for the texts the checks let through. */

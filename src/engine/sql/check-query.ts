@@ -1,6 +1,7 @@
 import { AppError } from '../../errors/app-error';
 import { lakeAlias } from '../catalog-names';
 import { closestName } from './closest-name';
+import { withoutServerDetails } from './map-duckdb-error';
 import type { KnownTables } from './known-tables';
 import type { StatementFacts, TableReference } from './statement-facts';
 
@@ -26,10 +27,12 @@ function checkTableRef(reference: TableReference, tables: KnownTables): LakeTabl
   const { catalog, schema, table, qualified, historical } = reference;
   const known = historical ? tables.ever : tables.live;
   if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
-    const shown = [catalog, schema, table].filter(Boolean).join('.');
+    // A file path written as a table name is not echoed: the message must never read as a server path.
+    const shown = withoutServerDetails([catalog, schema, table].filter(Boolean).join('.'));
     const suggestion = closestName(qualified, [...tables.live]);
     throw new AppError('UNDEFINED_TABLE', `Table "${shown}" does not exist`, {
-      hint: suggestion ? `Did you mean "${suggestion.replace(/^main\./, '')}"?` : 'List the tables with GET /api/v1/query/tables.',
+      hint: suggestion ? `Did you mean "${suggestion.replace(/^main\./, '')}"?` : undefined,
+      advice: suggestion ? undefined : 'list-tables',
     });
   }
   return { schema: schema || 'main', table, historical };

@@ -9,6 +9,7 @@ import type { AstNode } from './parse-query';
 import type { QueryAnalysis } from './query-analyzer';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
+import type { FileColumnBytes } from './scan-bytes';
 
 /** Entries each of a workspace's plan caches keeps. */
 const cacheCapacity = 500;
@@ -66,7 +67,7 @@ export interface PlannedQuery {
 }
 
 /** One workspace's plans, valid for one snapshot of its catalog. */
-interface WorkspacePlans {
+export interface WorkspacePlans {
   snapshot: number;
   schemaVersion: number;
   /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
@@ -75,6 +76,8 @@ interface WorkspacePlans {
   shapes?: Promise<{ tableSubquery: AstNode; pinnedSnapshot: AstNode }>;
   /** Per `table_id@schema_version`: the table's columns when its file reads back with its own names and types, else null. */
   fileColumns: Map<string, Promise<string[] | null>>;
+  /** Per `schema.table`: its live files' bytes per column, for the scan estimate. */
+  fileBytes: Map<string, Promise<FileColumnBytes[]>>;
 }
 
 /**
@@ -93,10 +96,15 @@ export class DirectScans {
 
   constructor(private readonly parser: SqlParser) {}
 
-  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: QueryAnalysis, tables: LakeTableRef[]): Promise<PlannedQuery> {
-    if (tables.length === 0) return { sql: await this.withoutLakeTables(query), readsLake: false };
+  /** What is known of the workspace's tables as of the catalog's current snapshot (one indexed read). */
+  async current(engine: WorkspaceEngine): Promise<WorkspacePlans> {
     const [snapshot] = await engine.catalog.all(currentSnapshot, {});
-    const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
+    return this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
+  }
+
+  /** `plans` is what `current` gave for this query, so the whole query is planned at one snapshot. */
+  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: QueryAnalysis, tables: LakeTableRef[], plans: WorkspacePlans | undefined): Promise<PlannedQuery> {
+    if (tables.length === 0 || !plans) return { sql: await this.withoutLakeTables(query), readsLake: false };
     let planned = plans.rewritten.get(query.sql);
     if (!planned) {
       planned = this.rewrite(engine, connection, plans, query, tables);
@@ -122,7 +130,7 @@ export class DirectScans {
     if (current?.snapshot === snapshot) return current;
     // Column types only change with the schema version, so those checks outlive the snapshot.
     const fileColumns = current && current.fileColumns.size < cacheCapacity ? current.fileColumns : new Map<string, Promise<string[] | null>>();
-    const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns };
+    const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns, fileBytes: new Map() };
     this.plans.set(engine, plans);
     return plans;
   }

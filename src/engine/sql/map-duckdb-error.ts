@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error';
+import { duckdbErrorOf } from '../duckdb/duckdb-error';
 import { StatementAbandoned } from '../duckdb/pending-statement';
 
 export interface ErrorContext {
@@ -10,49 +11,64 @@ export interface ErrorContext {
 }
 
 /**
- * The one place where DuckDB's errors become the service's codes, each with a useful hint. Messages
- * that reach the client are stripped of server paths; anything unexpected is a 500 without details.
+ * The one place where DuckDB's errors become the service's codes, decided by DuckDB's own error type
+ * (duckdb-error.ts), each with a useful hint. Messages that reach the client are stripped of server
+ * paths. Errors of the storage or the engine itself are 503s that a retry can cure; nothing DuckDB
+ * says about a query is a 500.
  */
 export async function mapDuckDBError(error: unknown, context: ErrorContext): Promise<AppError> {
   if (error instanceof AppError) return error;
   if (error instanceof StatementAbandoned) return queryTimeout();
-  const raw = error instanceof Error ? error.message : String(error);
-  const message = scrub(raw, context.privatePaths);
-  const firstLine = message.split('\n')[0]!.replace(/^[A-Za-z ]+ Error: /, '');
+  const info = duckdbErrorOf(error);
+  if (!info) return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
+  const message = scrub(info.message, context.privatePaths);
+  const detail = scrub(info.detail, context.privatePaths).split('\n')[0]!;
+  switch (info.type) {
+    case 'INTERRUPT':
+      return queryTimeout();
+    case 'Out of Memory':
+      return new AppError('RESOURCE_EXHAUSTED', 'The query needs more memory than the workspace’s engine has', {
+        hint: 'Aggregate or filter earlier, select fewer or smaller columns, or add a LIMIT.',
+      });
+    case 'Parser':
+      return new AppError('SYNTAX_ERROR', `Syntax error: ${detail}`, { hint: locationHint(message) });
+    case 'Catalog':
+      if (/^Table (with name|.* does not exist)/i.test(info.detail)) return new AppError('UNDEFINED_TABLE', detail, { hint: didYouMean(message) });
+      break;
+    case 'Binder': {
+      const column = /Referenced column "?([^"\s]+)"? not found|Values list "?[^"]*"? does not have a column named "?([^"\s]+)"?|column "?([^"\s]+)"? (?:does not exist|not found)/i.exec(info.detail);
+      if (column) return new AppError('UNDEFINED_COLUMN', `Column "${column[1] ?? column[2] ?? column[3]}" does not exist`, { hint: candidateHint(message) ?? locationHint(message) });
+      break;
+    }
+    case 'Invalid Input':
+      if (/No snapshot found at/i.test(info.detail)) return snapshotNotFound(context);
+      break;
+    case 'Permission':
+      return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
+    case 'TransactionContext':
+      return new AppError('SERVICE_UNAVAILABLE', 'The workspace’s catalog is busy', { hint: 'Retry in a moment.', cause: error });
+    case 'IO':
+    case 'HTTP':
+      return new AppError('SERVICE_UNAVAILABLE', 'The lake storage could not be read', { hint: 'Retry in a moment.', cause: error });
+    case 'INTERNAL':
+    case 'FATAL':
+      return new AppError('SERVICE_UNAVAILABLE', 'The query engine failed and is being restarted', { hint: 'Retry in a moment.', cause: error });
+    default:
+      break;
+  }
+  return new AppError('QUERY_ERROR', detail, { hint: locationHint(message) });
+}
 
-  if (/^INTERRUPT Error/i.test(raw) || /Interrupted/i.test(raw)) return queryTimeout();
-  if (/^Out of Memory Error/i.test(raw)) {
-    return new AppError('RESOURCE_EXHAUSTED', 'The query needs more memory than the workspace’s engine has', {
-      hint: 'Aggregate or filter earlier, select fewer or smaller columns, or add a LIMIT.',
-    });
-  }
-  if (/No snapshot found at/i.test(raw)) {
-    const earliest = await context.earliestSnapshot?.().catch(() => undefined);
-    return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot of the table exists at the requested time', {
-      hint: earliest ? `The earliest available time is ${earliest}.` : 'Ask for a later time.',
-    });
-  }
-  if (/^Parser Error/i.test(raw)) return new AppError('SYNTAX_ERROR', `Syntax error: ${firstLine}`, { hint: locationHint(message) });
-  if (/^Catalog Error: Table with name/i.test(raw) || /^Catalog Error: Table .* does not exist/i.test(raw)) {
-    return new AppError('UNDEFINED_TABLE', firstLine, { hint: didYouMean(message) });
-  }
-  const column = /Referenced column "?([^"\s]+)"? not found|Values list "?[^"]*"? does not have a column named "?([^"\s]+)"?|column "?([^"\s]+)"? (?:does not exist|not found)/i.exec(raw);
-  if (column && /^Binder Error/i.test(raw)) {
-    const name = column[1] ?? column[2] ?? column[3];
-    return new AppError('UNDEFINED_COLUMN', `Column "${name}" does not exist`, { hint: candidateHint(message) ?? locationHint(message) });
-  }
-  if (/^Permission Error/i.test(raw)) {
-    return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
-  }
-  if (/^(Binder|Conversion|Invalid Input|Out of Range|Catalog|Constraint|Not implemented|Parser) Error/i.test(raw)) {
-    return new AppError('QUERY_ERROR', firstLine, { hint: locationHint(message) });
-  }
-  return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
+async function snapshotNotFound(context: ErrorContext): Promise<AppError> {
+  const earliest = await context.earliestSnapshot?.().catch(() => undefined);
+  return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot of the table exists at the requested time', {
+    hint: earliest ? `The earliest available time is ${earliest}.` : 'Ask for a later time.',
+  });
 }
 
 /** The answer for a query stopped at its time limit (or refused because compiling used it up). */
 export function queryTimeout(): AppError {
-  return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job with POST /api/v1/query/jobs.' });
+  return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job.', advice: 'run-as-job' });
 }
 
 /**
@@ -76,6 +92,11 @@ const serverDetails: [RegExp, string][] = [
  * than what the user sent: a file it reads, a path, a CTE's run name. Dropped whole, caret included.
  */
 const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d).*(?:\n[ \t]*\^)?$/gm;
+
+/** A name the caller wrote, as a message may show it: without what would read as a server path or URL. */
+export function withoutServerDetails(text: string): string {
+  return serverDetails.reduce((scrubbed, [pattern, replacement]) => scrubbed.replace(pattern, replacement), text);
+}
 
 function scrub(message: string, paths: string[]): string {
   const named = paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message);

@@ -73,7 +73,7 @@ export function checkNodePolicy(node: AstNode): void {
   } else if (node.type === 'SHOW_REF' && (node.query === null || node.query === undefined)) {
     // DESCRIBE and SUMMARIZE of a table or query carry that query, which the checks see. The bare
     // forms (SHOW TABLES, SHOW ALL TABLES, SHOW DATABASES…) would list every attached catalog.
-    throw new AppError('STATEMENT_NOT_ALLOWED', 'Catalog listings are not available as SQL', { hint: 'List the tables with GET /api/v1/query/tables.' });
+    throw new AppError('STATEMENT_NOT_ALLOWED', 'Catalog listings are not available as SQL', { hint: 'The workspace’s tables are listed by the interface, not by SQL.', advice: 'list-tables' });
   } else if (node.class === 'FUNCTION' || node.class === 'WINDOW' || node.class === 'AGGREGATE') {
     checkFunction(node);
   }

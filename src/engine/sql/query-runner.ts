@@ -9,6 +9,7 @@ import { chunkByteSize } from '../duckdb/chunk-size';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import type { MaterializedRows } from '../duckdb/materialized-rows';
 import { StatementAbandoned } from '../duckdb/pending-statement';
+import { duckdbErrorOf, isEngineFailure } from '../duckdb/duckdb-error';
 import { sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
@@ -101,9 +102,9 @@ export class QueryRunner {
   async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; concurrency?: number } = {}): Promise<Compiled> {
     const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, concurrency: options.concurrency });
     return this.engines.with(workspaceId, (engine) =>
-      engine.read(async (connection) => {
+      engine.read(async () => {
         try {
-          return (await this.compile(engine, connection, userSql)).compiled;
+          return (await this.compile(engine, userSql)).compiled;
         } catch (error) {
           throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
         }
@@ -173,11 +174,11 @@ export class QueryRunner {
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
         try {
-          const { compiled, sizer, sql, analysis } = await this.compile(engine, connection, userSql);
+          const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql);
           compiledSql = sql;
           tables = compiled.tables;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
-          planned = await this.directScans.plan(engine, connection, analysis, compiled.tables);
+          planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const { columns, rowCount, profile } = await execute(engine, connection, planned, limits.deadline);
@@ -185,7 +186,8 @@ export class QueryRunner {
         } catch (thrown) {
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
-          if (/Catalog Error: Table/.test(String(error))) engine.tableNames.invalidate();
+          if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
+          if (isEngineFailure(error)) this.engines.discard(workspaceId, limits.lane);
           throw await mapDuckDBError(error, {
             sql: compiledSql,
             privatePaths: [workspaceDataPath(engine.location)],
@@ -197,12 +199,14 @@ export class QueryRunner {
     );
   }
 
-  private async compile(engine: WorkspaceEngine, connection: EngineConnection, userSql: string) {
+  private async compile(engine: WorkspaceEngine, userSql: string) {
     const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
     const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
     const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
-    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
-    return { sql, analysis, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    // A query without lake tables needs nothing of the catalog.
+    const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
+    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans?.fileBytes);
+    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }
 
@@ -222,7 +226,7 @@ function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurr
  * Undefined when it prepares (the failure came while running) or the failure was no DuckDB error.
  */
 async function bindErrorOf(connection: EngineConnection, sql: string, thrown: unknown): Promise<unknown> {
-  if (thrown instanceof AppError || thrown instanceof StatementAbandoned || /Interrupt/i.test(String(thrown))) return undefined;
+  if (thrown instanceof AppError || thrown instanceof StatementAbandoned || duckdbErrorOf(thrown)?.type === 'INTERRUPT') return undefined;
   // As written, the query names the lake's tables without the lake's name.
   await connection.run(`USE ${lakeAlias}`);
   try {
@@ -274,7 +278,8 @@ function assertWithinScanLimit(bytes: number, limit: number | undefined): void {
 
 function tooLarge(what: string): AppError {
   return new AppError('RESULT_TOO_LARGE', `The result has ${what}`, {
-    hint: 'Add a LIMIT or aggregate, or run it as a job (POST /api/v1/query/jobs), whose results page through any size.',
+    hint: 'Add a LIMIT or aggregate, or run it as a job, whose results page through any size.',
+    advice: 'run-as-job',
   });
 }
 

@@ -21,7 +21,8 @@ for (const backend of backends) {
         engine.read(async (connection) => {
           const analysis = await new QueryAnalyzer(t.services.engine.parser, (text) => ({ sql: text, rewrites: [] })).analyze(workspaceId, sql);
           const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
-          return new DirectScans(t.services.engine.parser).plan(engine, connection, analysis, checkQuery(analysis.facts, known));
+          const scans = new DirectScans(t.services.engine.parser);
+          return scans.plan(engine, connection, analysis, checkQuery(analysis.facts, known), await scans.current(engine));
         }),
       );
 
