@@ -152,7 +152,7 @@ export class QueryJobsService {
     };
     if (expired || !job.result_key) return { ...summary, rows: null };
     const collector = new RowCollector();
-    await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector);
+    await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector, summary.columns);
     return { ...summary, ...resultPage(page.format ?? job.result_format, summary.columns, collector.collected) };
   }
 }

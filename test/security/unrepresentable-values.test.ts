@@ -44,7 +44,7 @@ const extremes: [string, string, Expected][] = [
   ['list_of_inf', "['infinity'::TIMESTAMP, '-infinity'::TIMESTAMP, NULL]", ['infinity', '-infinity', null]],
 ];
 
-/** Lost on the way through a job's Parquet file (no 128-bit integers, intervals in milliseconds), so checked on the synchronous path. */
+/** Parquet has no 128-bit integers and keeps intervals to the millisecond: jobs write these as text and read them back. */
 const streamedOnly: [string, string, Expected][] = [
   ['hugeint_max', '170141183460469231731687303715884105727::HUGEINT', '170141183460469231731687303715884105727'],
   ['hugeint_min', '(-170141183460469231731687303715884105728)::HUGEINT', '-170141183460469231731687303715884105728'],
@@ -130,6 +130,16 @@ describe('values JavaScript cannot hold', () => {
     expect(objects.result.data).toEqual([objectOf(extremes)]);
     const csv = await bodyOf(await t.request(`/api/v1/query/jobs/${jobId}?format=csv&limit=1&offset=0`, { token: user.accessToken }));
     expect(csv.result.csv).toBe(`${extremes.map(([column]) => column).join(',')}\r\n${extremes.map(([, , value]) => csvOf(value)).join(',')}\r\n`);
+  });
+
+  test('a job keeps 128-bit integers and intervals to the microsecond, and their types', async () => {
+    const jobId = await submitJobOk(t, user, { sql: sqlOf(streamedOnly), workspace_id: workspaceId });
+    const done = await waitForJob(t, user, jobId);
+    expect(done.status).toBe('succeeded');
+    expect(done.result.rows).toEqual([streamedOnly.map(([, , value]) => value)]);
+    expect(done.result.columns.map((column: { type: string }) => column.type)).toContain('HUGEINT');
+    const objects = await bodyOf(await t.request(`/api/v1/query/jobs/${jobId}?format=objects`, { token: user.accessToken }));
+    expect(objects.result.data).toEqual([objectOf(streamedOnly)]);
   });
 
   test('a job whose JSON result nests 60,000 levels deep pages out', async () => {

@@ -10,7 +10,7 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 import type { MaterializedRows } from '../duckdb/materialized-rows';
 import { StatementAbandoned } from '../duckdb/pending-statement';
 import { duckdbErrorOf, isEngineFailure } from '../duckdb/duckdb-error';
-import { sqlString } from '../sql-literals';
+import { sqlIdentifier, sqlString } from '../sql-literals';
 import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
@@ -134,11 +134,11 @@ export class QueryRunner {
     return this.measured(workspaceId, userSql, limitsOf(options, 'background'), async (engine, connection, { sql }, deadline) => {
       const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
       try {
-        const copy = `COPY (\n${sql.trim().replace(/;\s*$/, '')}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
+        const inner = sql.trim().replace(/;\s*$/, '');
+        const columns = await resultColumns(connection, inner);
+        const copy = `COPY (\n${parquetSafe(inner, columns)}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
         const written = await connection.read(copy, undefined, { deadline, signal: options.signal });
         const profile = profileOf(engine, connection);
-        const described = await connection.read(`DESCRIBE SELECT * FROM system.main.read_parquet(${sqlString(resultPath)})`);
-        const columns = described.getRows().map(([name, type]) => ({ name: String(name), type: String(type) }));
         return { columns, rowCount: Number(written.scalar() ?? 0), profile };
       } finally {
         clearInterval(progress);
@@ -146,9 +146,12 @@ export class QueryRunner {
     });
   }
 
-  /** A page of a result file written by runToFile (no lake table: no transaction needed). */
-  async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink): Promise<void> {
-    const page = `SELECT * FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`;
+  /**
+   * A page of a result file written by runToFile (no lake table: no transaction needed), its values
+   * read back as the types the query returned (`columns`, as runToFile gave them).
+   */
+  async readFilePage(workspaceId: string, resultPath: string, offset: number, limit: number, sink: ResultSink, columns?: QueryColumn[]): Promise<void> {
+    const page = `SELECT ${columns ? readBack(columns) : '*'} FROM system.main.read_parquet(${sqlString(resultPath)}) LIMIT ${limit} OFFSET ${offset}`;
     const deadline = performance.now() + pageTimeoutMs;
     await this.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
@@ -262,6 +265,37 @@ function emitRows(result: MaterializedRows, sink: ResultSink, caps: ResultCaps):
     if (encodedBytes > caps.maxBytes) throw tooLarge(`more than ${caps.maxBytes} bytes`);
   }
   return { columns, rowCount: result.rowCount };
+}
+
+/** The names and types a query returns, from preparing it: nothing runs. */
+async function resultColumns(connection: EngineConnection, sql: string): Promise<QueryColumn[]> {
+  const prepared = await connection.prepare(sql);
+  try {
+    return Array.from({ length: prepared.columnCount }, (_, index) => ({ name: prepared.columnName(index), type: typeName(prepared.columnType(index)) }));
+  } finally {
+    prepared.destroySync();
+  }
+}
+
+/**
+ * Parquet has no 128-bit integers (DuckDB writes them as doubles) and keeps intervals to the
+ * millisecond: columns holding either are written as their text, which casts back exactly, and
+ * readBack casts them back. Names must be unique to be selected by name; a result with repeated
+ * names is written as it is.
+ */
+function parquetSafe(sql: string, columns: QueryColumn[]): string {
+  const names = new Set(columns.map((column) => column.name));
+  if (!columns.some(storedAsText) || names.size !== columns.length) return sql;
+  const list = columns.map((column) => (storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS VARCHAR) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name)));
+  return `SELECT ${list.join(', ')} FROM (\n${sql}\n) AS result`;
+}
+
+function readBack(columns: QueryColumn[]): string {
+  return columns.map((column) => (storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name))).join(', ');
+}
+
+function storedAsText(column: QueryColumn): boolean {
+  return /\b(U?HUGEINT|INTERVAL)\b/.test(column.type);
 }
 
 function profileOf(engine: WorkspaceEngine, connection: EngineConnection): QueryProfile | undefined {
