@@ -87,6 +87,15 @@ describe('request body limits over a real socket', () => {
     expectEnvelope413(answer.status, answer.headers, answer.body);
   });
 
+  test('the refusal names the limit of the route asked, not the largest of all', async () => {
+    const over = ['POST /api/v1/query HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', `Authorization: Bearer ${user.accessToken}`, `Content-Length: ${standardMaxBodyBytes + 1}`].join('\r\n');
+    const refused = await rawExchange(server.url, over, '{"sql":');
+    expectEnvelope413(refused.status, refused.headers, refused.body);
+    const error = JSON.parse(refused.body).detail.error;
+    expect(error.message).toContain(String(standardMaxBodyBytes));
+    expect(error.hint).not.toContain('push');
+  });
+
   test.each([
     ['push', () => pushPath, pushLimit * 4],
     ['query', () => '/api/v1/query', standardMaxBodyBytes + 64 * 1024],

@@ -19,14 +19,17 @@ const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
  * reads a body, so no route can be made to buffer more than its limit.
  */
 export function requestBodies(limits: BodyLimits) {
-  const largest: BodyLimit = Object.values(limits.routes).reduce((wide, limit) => (limit.maxBytes > wide.maxBytes ? limit : wide), limits.standard);
   const routeLimits = new Map(Object.entries(limits.routes));
+  const byPath = [...routeLimits].map(([pattern, limit]) => ({ path: new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`), limit }));
+  const limitOfPath = (pathname: string) => byPath.find((entry) => entry.path.test(pathname))?.limit ?? limits.standard;
   return (
     new Elysia({ name: 'request-bodies' })
-      // Before routing: a body declared larger than any route takes is refused without reading a byte.
+      // Before routing: a body declared larger than its path takes is refused without reading a byte.
       .onRequest(({ request }) => {
         const declared = declaredLength(request);
-        if (declared !== undefined && declared > largest.maxBytes && !methodsWithoutBody.has(request.method)) throw payloadTooLarge(largest, `${declared} bytes`);
+        if (declared === undefined || methodsWithoutBody.has(request.method)) return;
+        const limit = limitOfPath(new URL(request.url).pathname);
+        if (declared > limit.maxBytes) throw payloadTooLarge(limit, `${declared} bytes`);
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
