@@ -7,6 +7,7 @@ import type { QueryGate, Settlement } from '../query/query-gate';
 import { claimJob, completeJob, failJob, findJob, listExpiredResults, markResultDeleted, type JobRow, type JobStatus } from '../jobs/job-queries';
 import { jobResultKey } from '../jobs/job-results';
 import type { JobStartedNotice } from '../jobs/job-workflows';
+import { addLogContext } from '../logging/log-context';
 
 export interface QueryJobActivityDeps {
   store: Store;
@@ -14,6 +15,8 @@ export interface QueryJobActivityDeps {
   gate: QueryGate;
   /** Tells the job's workflow that its query has started. */
   notice: JobStartedNotice;
+  /** Counts each run's end by its status. */
+  runEnded: (status: JobStatus) => void;
   clock: Clock;
   timeoutMs: number;
   resultRetentionMs: number;
@@ -26,6 +29,7 @@ export function createQueryJobActivities(deps: QueryJobActivityDeps) {
     async runQueryJob(jobId: string): Promise<JobStatus> {
       const job = await deps.store.first(findJob, { id: jobId });
       if (!job) throw new Error(`query job ${jobId} does not exist`);
+      addLogContext({ workspace_id: job.workspace_id, job_id: jobId });
       const now = deps.clock.now().toISOString();
       if ((await deps.store.run(claimJob, { id: jobId, now })) === 0) return job.status;
       // Not awaited: the query need not wait for the workflow to learn that it started.
@@ -42,6 +46,7 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStat
   const key = jobResultKey(job.workspace_id, job.id);
   await deps.lake.prepareFor(key);
   let progress = 0;
+  const startedAt = performance.now();
   const heartbeat = setInterval(() => context.heartbeat({ progress }), 1_000);
   try {
     const settlement = await deps.gate.runToFile(
@@ -51,7 +56,10 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobStat
       { timeoutMs: deps.timeoutMs, onProgress: (fraction) => (progress = fraction), signal: context.cancellationSignal },
       (tx, outcome) => recordOutcome(deps, tx, job, key, outcome),
     );
-    return settlement.ok ? 'succeeded' : 'failed';
+    const status = settlement.ok ? 'succeeded' : 'failed';
+    deps.runEnded(status);
+    deps.logger.info('query job ended', { status, ...(settlement.ok ? {} : { code: settlement.error.code }), duration_ms: Math.round(performance.now() - startedAt) });
+    return status;
   } finally {
     clearInterval(heartbeat);
   }

@@ -7,6 +7,7 @@ import { routeMethods } from './route-methods';
 import { openapiDocs } from './openapi/docs-routes';
 import { openapiDocument } from './openapi/document';
 import { healthRoutes } from './health';
+import { metricsRoutes } from './metrics';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
 import { pushRoutePath, pushRoutes } from './lake/push-routes';
@@ -28,11 +29,17 @@ const info = {
   description: 'Multi-tenant analytical SQL over lakehouse tables: push and sync data, query it with Postgres-flavoured SQL, run durable jobs and transforms, publish charts.',
 };
 
+export interface AppOptions {
+  /** The Temporal worker's own metrics, appended to /metrics (absent where this process runs no worker). */
+  workerMetrics?: () => Promise<string>;
+}
+
 /** Builds the HTTP application; never listens (server.ts does), so tests drive it with app.handle(). */
-export function createApp(services: Services) {
+export function createApp(services: Services, options: AppOptions = {}) {
   const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => app.routes);
+  const metricsOnOwnListener = services.config.metrics.port !== undefined;
   const app = new Elysia()
-    .use(httpBasics(services.logger, { allowedMethods }))
+    .use(httpBasics(services.logger, { allowedMethods, metrics: services.metrics }))
     .use(
       requestBodies({
         standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
@@ -41,6 +48,7 @@ export function createApp(services: Services) {
     )
     .use(keepableParameters())
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
+    .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))

@@ -21,6 +21,8 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   logLevel: LogLevel;
   http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string; trustProxy: boolean };
+  /** `/metrics`: its bearer token, and a listener of its own (off the public one) when a port is given. */
+  metrics: { token: string | undefined; host: string; port: number | undefined };
   dataDir: string;
   metadata: MetadataConfig;
   lake: LakeConfig;
@@ -86,6 +88,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
       trustProxy: env.boolean('TRUST_PROXY', false),
     },
+    metrics: readMetrics(env, nodeEnv === 'production'),
     dataDir,
     metadata: databaseUrl ? { kind: 'postgres', url: databaseUrl.href } : { kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') },
     lake: parseLakeUrl(env, dataDir),
@@ -153,4 +156,16 @@ function defaultProfileDir(dataDir: string): string {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/**
+ * `/metrics` tells about every tenant's load: in production it needs a token, or a listener of its
+ * own (METRICS_PORT, bound to METRICS_HOST) that only the scraper reaches.
+ */
+function readMetrics(env: EnvReader, production: boolean): Config['metrics'] {
+  const token = env.optionalString('METRICS_TOKEN');
+  const port = env.optionalString('METRICS_PORT') === undefined ? undefined : env.integer('METRICS_PORT', 9464, { min: 1, max: 65535 });
+  if (token !== undefined && token.length < 16) env.reject('METRICS_TOKEN', 'must have at least 16 characters', undefined);
+  if (production && token === undefined && port === undefined) env.reject('METRICS_TOKEN', 'is required in production unless METRICS_PORT serves the metrics on a listener of their own', undefined);
+  return { token, host: env.string('METRICS_HOST', '127.0.0.1'), port };
 }

@@ -84,6 +84,13 @@ export class EngineManager {
     return this.entries.size;
   }
 
+  /** Instances open, by lane, for the metrics. */
+  openByLane(): Record<EngineLane, number> {
+    const counts: Record<EngineLane, number> = { interactive: 0, background: 0 };
+    for (const key of this.entries.keys()) counts[key.startsWith('background:') ? 'background' : 'interactive'] += 1;
+    return counts;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.entries.keys()].map((key) => this.releaseEntry(key)));

@@ -1,4 +1,5 @@
 import { redact } from './redact';
+import { currentLogContext } from './log-context';
 import type { LogLevel } from '../config';
 
 const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -22,7 +23,7 @@ export function createLogger(options: { level: LogLevel; sink?: LogSink; binding
 
   const write = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (levelRank[level] < threshold) return;
-    const entry = redact({ time: new Date().toISOString(), level, msg, ...bindings, ...fields });
+    const entry = redact({ time: new Date().toISOString(), level, msg, ...currentLogContext(), ...bindings, ...fields });
     sink(JSON.stringify(entry));
   };
 

@@ -50,6 +50,7 @@ export class QueryGate {
     private readonly limiter: RateLimiter,
     private readonly usage: UsageRecorder,
     private readonly limits: QueryLimits,
+    private readonly observe: (kind: UsageSource, outcome: string, bytesScanned: number) => void = () => {},
   ) {}
 
   plan(workspaceId: string): Promise<PlanRow> {
@@ -72,11 +73,13 @@ export class QueryGate {
       });
     } catch (error) {
       await this.usage.record(failedUsage(caller, query, error, performance.now() - startedAt));
+      this.observe(caller.kind, error instanceof AppError ? error.code : 'INTERNAL_ERROR', 0);
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
       throw error;
     }
     const costEur = costOf(outcome.bytesScanned, planRow);
     await this.usage.record(succeededUsage(caller, query, outcome, costEur));
+    this.observe(caller.kind, 'succeeded', outcome.bytesScanned);
     return { outcome, costEur, plan: planRow, rate };
   }
 
@@ -137,6 +140,7 @@ export class QueryGate {
       await settle(tx, settlement);
       await this.usage.record({ ...entry, jobId: caller.jobId }, tx);
     });
+    this.observe(caller.kind, settlement.ok ? 'succeeded' : settlement.error.code, settlement.ok ? settlement.outcome.bytesScanned : 0);
     return settlement;
   }
 }

@@ -1,6 +1,10 @@
 import type { Config } from '../config';
 import type { Logger } from '../logging/logger';
+import { Elysia } from 'elysia';
 import { createApp } from '../api/app';
+import { metricsRoutes } from '../api/metrics';
+import { httpBasics } from '../api/plugins/http-basics';
+import { freePort } from '../process/ports';
 import { startHttpServer } from '../api/server';
 import { startWorker, type RunningWorker } from '../temporal/worker';
 import { installTemporalRuntimeLogging } from '../temporal/runtime-logging';
@@ -18,15 +22,19 @@ export type Mode = 'serve' | 'api' | 'worker' | 'migrate' | 'mail-outbox';
 export async function runMode(mode: Mode, config: Config, logger: Logger): Promise<void> {
   if (mode === 'migrate') return runMigrate(config, logger);
   if (mode === 'mail-outbox') return printOutbox(config);
-  installTemporalRuntimeLogging(logger, config.logLevel);
+  const workerMetricsPort = mode === 'api' ? undefined : await freePort();
+  installTemporalRuntimeLogging(logger, config.logLevel, workerMetricsPort === undefined ? undefined : `127.0.0.1:${workerMetricsPort}`);
   const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve' });
   const services = buildServices(config, infra, logger);
   const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
-  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services), config.http);
+  const workerMetrics = workerMetricsPort ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text()) : undefined;
+  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), config.http);
+  const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
 
   announce(mode, logger, infra, http?.url);
   const stopped = onShutdownSignal(logger, [
     { name: 'http', run: async () => http?.stop() },
+    { name: 'metrics', run: async () => metricsListener?.stop() },
     { name: 'worker', run: async () => worker?.shutdown() },
     { name: 'engines', run: () => services.close() },
     { name: 'connections', run: () => infra.close() },
@@ -38,6 +46,15 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
     process.kill(process.pid, 'SIGTERM');
   });
   await stopped;
+}
+
+/** /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), off the public one. */
+function startMetricsListener(services: Services, workerMetrics: (() => Promise<string>) | undefined) {
+  const { metrics } = services.config;
+  const app = new Elysia().use(httpBasics(services.logger)).use(metricsRoutes(services.metrics, workerMetrics, { token: metrics.token }));
+  const server = Bun.serve({ hostname: metrics.host, port: metrics.port, fetch: (request) => app.handle(request) });
+  services.logger.info('metrics listening', { url: server.url.href });
+  return { stop: () => server.stop(false) };
 }
 
 async function startActivityWorker(services: Services, infra: Infrastructure): Promise<RunningWorker> {

@@ -11,6 +11,7 @@ import type { MaintenanceSchedules } from '../workflow-clients/workspace-mainten
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
 import type { Infrastructure } from './infrastructure';
+import { ServiceMetrics } from '../metrics/service-metrics';
 import { combineActivities, workspacePurgeSteps, type FeatureWiring } from './feature';
 import type { FeatureDeps } from './features/deps';
 import { mailFeature } from './features/mail';
@@ -41,6 +42,7 @@ export interface Services {
   jobs: QueryJobsService;
   maintenance: MaintenanceSchedules;
   healthProbes: Record<string, HealthProbe>;
+  metrics: ServiceMetrics;
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
   /** The query-job worker: its own task queue, its slots the query concurrency. */
@@ -52,9 +54,12 @@ export interface Services {
 
 /** The composition root: builds each feature, then assembles their activities, schedules, purges and prunes. */
 export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
-  const deps: FeatureDeps = { config, infra, logger, clock };
+  const metrics = new ServiceMetrics();
+  const deps: FeatureDeps = { config, infra, logger, clock, metrics };
   const mail = mailFeature(deps);
   const lake = lakeFeature(deps);
+  const { engines } = lake.engine;
+  metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load });
   const workspaces = workspacesFeature({ ...deps, mail, onCreated: (workspaceId) => lake.maintenance.ensure(workspaceId) });
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
@@ -75,6 +80,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     queries: queries.queries,
     jobs: jobs.jobs,
     maintenance: lake.maintenance,
+    metrics,
     healthProbes: {
       metadata: () => infra.store.ping(),
       lake: () => infra.lake.ping(),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
+import { activityLogContext } from './activity-log-context';
 
 export const workflowsPath = resolve(import.meta.dir, '..', 'workflows', 'index.ts');
 
@@ -45,6 +46,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         ...(spec.workflows ? { workflowBundle: await workflowBundle() } : {}),
         activities: spec.activities,
         maxConcurrentActivityTaskExecutions: spec.maxConcurrentActivities,
+        interceptors: { activity: [activityLogContext] },
         shutdownGraceTime: '30s',
       }),
     ),

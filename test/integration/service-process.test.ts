@@ -20,9 +20,16 @@ describe('the service process', () => {
   });
   afterAll(() => env.cleanup());
 
-  test('serve supervises its own Temporal dev server: health, OpenAPI and Temporal UI answer; a stop leaves nothing behind', async () => {
-    const [temporalPort, uiPort] = [await freePort(), await freePort()];
-    const service = await startServiceProcess('serve', { ...baseEnv, TEMPORAL_PORT: String(temporalPort), TEMPORAL_UI_PORT: String(uiPort) });
+  test('serve supervises its own Temporal dev server: health, OpenAPI, Temporal UI and metrics answer; a stop leaves nothing behind', async () => {
+    const [temporalPort, uiPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
+    const metricsToken = 'metrics-token-of-the-process-0123';
+    const service = await startServiceProcess('serve', {
+      ...baseEnv,
+      TEMPORAL_PORT: String(temporalPort),
+      TEMPORAL_UI_PORT: String(uiPort),
+      METRICS_TOKEN: metricsToken,
+      METRICS_PORT: String(metricsPort),
+    });
     try {
       const health = await fetch(`${service.baseUrl}/health`);
       expect(health.status).toBe(200);
@@ -30,6 +37,13 @@ describe('the service process', () => {
       expect((await bodyOf(await fetch(`${service.baseUrl}/openapi.json`))).info.version).toBe('1.0.0');
       expect((await fetch(`http://127.0.0.1:${uiPort}/`)).status).toBe(200);
       expect(service.output()).toContain(`"temporal_ui":"http://127.0.0.1:${uiPort}"`);
+      // Metrics live on their own listener only, with the worker's own (the Temporal SDK's) among them.
+      expect((await fetch(`${service.baseUrl}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).status).toBe(404);
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+      expect(scraped.status).toBe(200);
+      const text = await scraped.text();
+      expect(text).toContain('oxbow_engine_instances');
+      expect(text).toMatch(/^temporal_\w+/m);
     } finally {
       expect(await service.stop()).toBe(0);
     }

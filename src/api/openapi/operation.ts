@@ -6,8 +6,8 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
 /** A success answer other than the route's JSON response schema. */
 export interface SuccessDoc {
   status: 200 | 201 | 204 | 303;
-  /** json (the route's schema; the default), json-or-csv (the query formats), html, or none. */
-  body?: 'json' | 'json-or-csv' | 'html' | 'none';
+  /** json (the route's schema; the default), json-or-csv (the query formats), html, text (plain), or none. */
+  body?: 'json' | 'json-or-csv' | 'html' | 'text' | 'none';
   /** Location of a redirect. */
   location?: boolean;
 }

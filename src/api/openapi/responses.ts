@@ -61,6 +61,7 @@ function successResponse(success: SuccessDoc, schema: object | undefined, doc: O
   const response: OpenAPIV3_1.ResponseObject = { description: successMeaning(success), headers: headers(required, optional) };
   const body = success.body ?? 'json';
   if (body === 'html') response.content = { 'text/html': { schema: { type: 'string' } } };
+  if (body === 'text') response.content = { 'text/plain': { schema: { type: 'string' } } };
   if ((body === 'json' || body === 'json-or-csv') && schema) response.content = json(writer.write(schema));
   if (body === 'json-or-csv' && response.content) response.content['text/csv'] = { schema: { type: 'string', description: 'Format csv: RFC 4180, a header row, CRLF line ends' } };
   return response;

@@ -3,13 +3,19 @@ import { AppError, RequestValidationError } from '../../errors/app-error';
 import { errorEnvelope } from '../../errors/envelope';
 import { hintOnTheApi } from '../error-advice';
 import type { Logger } from '../../logging/logger';
-import { beginRequest, requestMeta } from './request-context';
+import type { ServiceMetrics } from '../../metrics/service-metrics';
+import { requestMeta } from './request-context';
+import { withLogContext } from '../../logging/log-context';
 import { validationIssues } from './validation-issues';
 
 export interface HttpBasicsOptions {
   /** The methods the app serves on a path: a path served under other methods answers 405 with Allow. */
   allowedMethods?: (path: string) => string[];
+  metrics?: ServiceMetrics;
 }
+
+/** Refusals that protect the service, counted apart in the metrics. */
+const refusalCodes = new Set<string>(['RATE_LIMITED', 'CONCURRENCY_LIMITED', 'ENGINE_BUSY', 'PAYLOAD_TOO_LARGE', 'QUERY_TOO_COMPLEX']);
 
 /**
  * Request ids, access logs and the one place that renders errors: the envelope of ARCHITECTURE §4 for
@@ -17,8 +23,10 @@ export interface HttpBasicsOptions {
  */
 export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
   return new Elysia({ name: 'http-basics' })
+    // Every log line written while the request is handled carries its id (and later its workspace).
+    .wrap((handle, request) => ((...args: unknown[]) => withLogContext(requestMeta(request).log, () => handle(...args))) as ReturnType<typeof handle>)
     .onRequest(({ request, set }) => {
-      set.headers['x-request-id'] = beginRequest(request).id;
+      set.headers['x-request-id'] = requestMeta(request).id;
     })
     .onError({ as: 'global' }, ({ code, error: raised, request, set }) => {
       const meta = requestMeta(request);
@@ -28,6 +36,7 @@ export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
       set.headers['x-request-id'] = meta.id;
       set.headers['content-type'] = 'application/json';
       if (error instanceof AppError) {
+        if (refusalCodes.has(error.code)) options.metrics?.refused(error.code);
         set.status = error.status;
         Object.assign(set.headers, error.headers);
         if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, hintOnTheApi(error));
@@ -66,15 +75,13 @@ export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
           return errorEnvelope('INTERNAL_ERROR', 'An unexpected error occurred', quoteRequestId(meta.id));
       }
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, set, route }) => {
       const meta = requestMeta(request);
-      logger.info('request', {
-        request_id: meta.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: typeof set.status === 'number' ? set.status : 200,
-        duration_ms: Math.round((performance.now() - meta.startedAt) * 100) / 100,
-      });
+      const status = typeof set.status === 'number' ? set.status : 200;
+      const elapsedMs = performance.now() - meta.startedAt;
+      logger.info('request', { ...meta.log, method: request.method, path: new URL(request.url).pathname, status, duration_ms: Math.round(elapsedMs * 100) / 100 });
+      // By route pattern, never by path: ids in paths would make a series per request.
+      options.metrics?.request(route || 'unmatched', request.method, status, elapsedMs / 1000);
     });
 }
 

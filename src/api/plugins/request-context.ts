@@ -1,15 +1,20 @@
+import type { LogFields } from '../../logging/logger';
+
 /** What the HTTP layer knows about a request from its first byte: its id and when it began. */
 export interface RequestMeta {
   id: string;
   startedAt: number;
+  /** The fields every log line of the request carries; grows as the request learns (its workspace). */
+  log: LogFields;
 }
 
 const metaByRequest = new WeakMap<Request, RequestMeta>();
 const acceptedRequestId = /^[A-Za-z0-9._-]{8,128}$/;
 
-export function beginRequest(request: Request): RequestMeta {
+function beginRequest(request: Request): RequestMeta {
   const incoming = request.headers.get('x-request-id');
-  const meta = { id: incoming && acceptedRequestId.test(incoming) ? incoming : Bun.randomUUIDv7(), startedAt: performance.now() };
+  const id = incoming && acceptedRequestId.test(incoming) ? incoming : Bun.randomUUIDv7();
+  const meta = { id, startedAt: performance.now(), log: { request_id: id } };
   metaByRequest.set(request, meta);
   return meta;
 }

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia';
 import type { Authenticator, Caller } from '../../auth/authenticator';
+import { requestMeta } from './request-context';
 import type { Permission } from '../../workspaces/roles';
 import type { WorkspaceAccess } from '../../workspaces/workspace-access';
 import type { Membership } from '../../workspaces/workspace-view';
@@ -18,13 +19,26 @@ export interface WorkspaceRequirement {
   auth?: AuthKind;
 }
 
+interface RequestParts {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
 /**
  * `{ workspace: '<permission>' }` or `{ workspace: { permission, from, auth } }`: the one way a route
  * learns whose data it serves. Authenticates the caller, reads the workspace from where the route
  * names it, and resolves `caller` and `membership`, or answers 401 or 403 (not a member, or a role
- * without the permission; a workspace that does not exist is answered like one of others).
+ * without the permission; a workspace that does not exist is answered like one of others). The
+ * request's log lines carry the workspace from then on.
  */
 export function workspaceAccess(authenticator: Authenticator, access: WorkspaceAccess) {
+  const membershipOf = (caller: Caller, permission: Permission, from: WorkspaceSource, request: RequestParts): Promise<Membership> => {
+    if (from.in === 'path') return access.authorize(caller.userId, (request.params as Record<string, string | undefined>).workspace_id ?? '', permission);
+    const source = (from.in === 'query' ? request.query : request.body) as Record<string, unknown> | null | undefined;
+    const named = source?.[from.field];
+    return access.resolve(caller.userId, typeof named === 'string' ? named : undefined, permission);
+  };
   return new Elysia({ name: 'workspace-access' }).macro({
     workspace: (requirement: Permission | WorkspaceRequirement) => {
       const { permission, from = { in: 'path' }, auth = 'user' } = typeof requirement === 'string' ? { permission: requirement } : requirement;
@@ -32,13 +46,9 @@ export function workspaceAccess(authenticator: Authenticator, access: WorkspaceA
         detail: { security: securityOf[auth] },
         async resolve({ request, params, query, body }): Promise<{ caller: Caller; membership: Membership }> {
           const caller = await authenticate(authenticator, auth, request.headers);
-          if (from.in === 'path') {
-            const workspaceId = (params as Record<string, string | undefined>).workspace_id ?? '';
-            return { caller, membership: await access.authorize(caller.userId, workspaceId, permission) };
-          }
-          const source = (from.in === 'query' ? query : body) as Record<string, unknown> | null | undefined;
-          const named = source?.[from.field];
-          return { caller, membership: await access.resolve(caller.userId, typeof named === 'string' ? named : undefined, permission) };
+          const membership = await membershipOf(caller, permission, from, { params, query, body });
+          requestMeta(request).log.workspace_id = membership.workspaceId;
+          return { caller, membership };
         },
       };
     },

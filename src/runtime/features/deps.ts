@@ -2,6 +2,7 @@ import type { Config } from '../../config';
 import type { Logger } from '../../logging/logger';
 import type { Clock } from '../../util/clock';
 import type { Infrastructure } from '../infrastructure';
+import type { ServiceMetrics } from '../../metrics/service-metrics';
 
 /** What every feature is built from: the configuration, the infrastructure, a logger and a clock. */
 export interface FeatureDeps {
@@ -9,4 +10,5 @@ export interface FeatureDeps {
   infra: Pick<Infrastructure, 'store' | 'lake' | 'temporal'>;
   logger: Logger;
   clock: Clock;
+  metrics: ServiceMetrics;
 }

@@ -19,7 +19,7 @@ export interface JobsFeatureDeps extends FeatureDeps {
  * Query jobs: their workflows on the main task queue, their queries on a task queue of their own whose
  * worker slots are the job concurrency, and the hourly removal of expired results.
  */
-export function jobsFeature({ config, infra, logger, clock, engine, access, gate }: JobsFeatureDeps) {
+export function jobsFeature({ config, infra, logger, clock, metrics, engine, access, gate }: JobsFeatureDeps) {
   const log = logger.child({ component: 'jobs' });
   const { store, lake } = infra;
   const client = new QueryJobClient(infra.temporal, `${config.temporal.taskQueue}-query-jobs`, config.jobs.timeoutMs, log);
@@ -32,6 +32,7 @@ export function jobsFeature({ config, infra, logger, clock, engine, access, gate
       lake,
       gate,
       notice: client,
+      runEnded: (status) => metrics.runEnded('query_job', status),
       clock,
       timeoutMs: config.jobs.timeoutMs,
       resultRetentionMs: config.jobs.resultRetentionMs,

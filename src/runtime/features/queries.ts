@@ -7,8 +7,10 @@ import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 
 /** The gate every path that runs user SQL goes through (limits, usage records), and the synchronous query endpoints. */
-export function queriesFeature({ config, infra, clock }: FeatureDeps, engine: EngineServices) {
-  const gate = new QueryGate(infra.store, engine.queries, new RateLimiter(infra.store, clock), new UsageRecorder(infra.store, clock), config.query);
+export function queriesFeature({ config, infra, clock, metrics }: FeatureDeps, engine: EngineServices) {
+  const gate = new QueryGate(infra.store, engine.queries, new RateLimiter(infra.store, clock), new UsageRecorder(infra.store, clock), config.query, (kind, outcome, bytes) =>
+    metrics.query(kind, outcome, bytes),
+  );
   const queries = new QueryService(gate);
   const wiring = {
     workspacePurge: { rows: [deleteWorkspaceRateEvents, deleteWorkspaceUsage] },

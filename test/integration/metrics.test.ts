@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../support/test-app';
+import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { createWorkspace } from '../support/workspaces';
+import { submitJobOk, waitForJob } from '../support/jobs';
+import { eventually } from '../support/eventually';
+
+const token = 'metrics-token-for-tests-0123456789';
+
+/** The samples of a Prometheus text answer, by metric name and labels (`name{a="1",b="2"}`). */
+function parse(text: string): Map<string, number> {
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const match = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})?\s+(\S+)$/.exec(line);
+    if (!match) throw new Error(`not a Prometheus sample line: ${line}`);
+    samples.set(`${match[1]}${match[2] ?? ''}`, Number(match[3]));
+  }
+  return samples;
+}
+
+const sample = (samples: Map<string, number>, name: string, labels: Record<string, string>) => {
+  const wanted = Object.entries(labels);
+  let total = 0;
+  for (const [key, value] of samples) {
+    if (!key.startsWith(`${name}{`) && key !== name) continue;
+    if (wanted.every(([label, expected]) => key.includes(`${label}="${expected}"`))) total += value;
+  }
+  return total;
+};
+
+describe('GET /metrics', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    t = await startTestApp('local', { worker: true, env: { METRICS_TOKEN: token } });
+    user = await createVerifiedUser(t, 'metrics');
+    workspaceId = (await createWorkspace(t, user)).id;
+  });
+  afterAll(() => t.stop());
+
+  const scrape = async () => {
+    const response = await t.request('/metrics', { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    return parse(await response.text());
+  };
+
+  test('needs its bearer token', async () => {
+    expect((await t.request('/metrics')).status).toBe(401);
+    expect((await t.request('/metrics', { headers: { authorization: 'Bearer wrong-token-of-the-same-size-00000' } })).status).toBe(401);
+  });
+
+  test('the counters move after a query, a refused query and a job', async () => {
+    const before = await scrape();
+    const run = (sql: string) => t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql }, token: user.accessToken });
+    expect((await run('SELECT 42')).status).toBe(200);
+    expect((await run('SELECT nope FROM range(1)')).status).toBe(400);
+    const jobId = await submitJobOk(t, user, { sql: 'SELECT range FROM range(10)', workspace_id: workspaceId });
+    expect((await waitForJob(t, user, jobId)).status).toBe('succeeded');
+    // The Free plan's queries of the minute run out; the first one past them is refused.
+    let succeeded = 1;
+    while ((await run('SELECT 1')).status === 200) succeeded++;
+
+    const moved = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
+    const refusalRoute = { route: '/api/v1/workspaces/:workspace_id/query', status: '429' };
+    const after = await eventually(scrape, (samples) => sample(samples, 'oxbow_http_request_duration_seconds_count', refusalRoute) > sample(before, 'oxbow_http_request_duration_seconds_count', refusalRoute));
+    expect(moved('oxbow_queries_total', { kind: 'query', outcome: 'succeeded' })).toBe(succeeded);
+    expect(moved('oxbow_queries_total', { kind: 'query', outcome: 'UNDEFINED_COLUMN' })).toBe(1);
+    expect(moved('oxbow_queries_total', { kind: 'job', outcome: 'succeeded' })).toBe(1);
+    expect(moved('oxbow_durable_runs_total', { kind: 'query_job', status: 'succeeded' })).toBe(1);
+    expect(moved('oxbow_refusals_total', { code: 'RATE_LIMITED' })).toBe(1);
+    expect(moved('oxbow_http_requests_total', { route: '/api/v1/workspaces/:workspace_id/query', method: 'POST', status: '200' })).toBe(succeeded);
+    expect(moved('oxbow_http_request_duration_seconds_count', refusalRoute)).toBe(1);
+    expect(sample(after, 'oxbow_engine_instances', { lane: 'interactive' })).toBeGreaterThanOrEqual(1);
+    expect(after.has('oxbow_engine_statements{state="running"}')).toBe(true);
+  }, 60_000);
+});
