@@ -26,7 +26,7 @@ export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
       return row === undefined || row.deleted_at !== null;
     },
 
-    async deleteWorkspaceSchedules(workspaceId: string): Promise<void> {
+    async stopWorkspaceDurableWork(workspaceId: string): Promise<void> {
       for (const step of deps.purgeSteps) await step.stopDurableWork?.(workspaceId);
     },
 

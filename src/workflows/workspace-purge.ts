@@ -7,7 +7,7 @@ export interface WorkspacePurgeInput {
   purgeAfter: string;
 }
 
-export type WorkspacePurgeStep = 'waiting' | 'schedules' | 'catalog' | 'files' | 'rows' | 'done' | 'not_deleted';
+export type WorkspacePurgeStep = 'waiting' | 'durable_work' | 'catalog' | 'files' | 'rows' | 'done' | 'not_deleted';
 export const workspacePurgeStatusQuery = defineQuery<{ workspaceId: string; step: WorkspacePurgeStep; filesDeleted: number }>('status');
 
 const acts = proxyActivities<WorkspaceActivities>({
@@ -18,7 +18,7 @@ const acts = proxyActivities<WorkspaceActivities>({
 
 /**
  * Removes everything of a deleted workspace, each step idempotent so that retries and restarts are
- * harmless: its Temporal schedules, its DuckLake catalog, its files on the lake storage, its rows.
+ * harmless: its schedules and running workflows, its DuckLake catalog, its files on the lake storage, its rows.
  */
 export async function workspacePurgeWorkflow(input: WorkspacePurgeInput): Promise<WorkspacePurgeStep> {
   const status = { workspaceId: input.workspaceId, step: 'waiting' as WorkspacePurgeStep, filesDeleted: 0 };
@@ -30,8 +30,8 @@ export async function workspacePurgeWorkflow(input: WorkspacePurgeInput): Promis
     status.step = 'not_deleted';
     return status.step;
   }
-  status.step = 'schedules';
-  await acts.deleteWorkspaceSchedules(input.workspaceId);
+  status.step = 'durable_work';
+  await acts.stopWorkspaceDurableWork(input.workspaceId);
   status.step = 'catalog';
   await acts.dropWorkspaceCatalog(input.workspaceId);
   status.step = 'files';

@@ -2,7 +2,8 @@ import type { NamedQuery } from '../store/named-query';
 
 /**
  * A feature's share of purging a deleted workspace: first the durable work it runs for the workspace
- * outside the store (its schedules), then, once the catalog and files are gone, its rows, which every
+ * outside the store (what it holds beyond the schedules and workflows that every purge finds by search
+ * attribute), then, once the catalog and files are gone, its rows, which every
  * feature's steps delete in one transaction.
  */
 export interface WorkspacePurgeStep {

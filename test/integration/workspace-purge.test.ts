@@ -12,6 +12,16 @@ import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-p
 import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
 import { namedQuery } from '../../src/store/named-query';
 import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
+import { maintenanceScheduleId } from '../../src/workflow-clients/workspace-maintenance';
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { submitJobOk, waitForJob } from '../support/jobs';
+import { eventually } from '../support/eventually';
+
+async function workflowIdsOf(t: TestApp, query: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const execution of t.infra.temporal.client.workflow.list({ query })) ids.push(execution.workflowId);
+  return ids;
+}
 
 const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number }>(
   'test.workspace_rows',
@@ -65,6 +75,22 @@ for (const backend of backends) {
       expect(await t.infra.lake.list(workspaceDataPrefix(workspace.id))).toEqual([]);
       expect(await catalogExists(t, workspace.id)).toBe(false);
     }, 60_000);
+
+    test('a purge stops the workspace’s running jobs and its schedules, found by search attribute', async () => {
+      const owner = await createVerifiedUser(t, 'purge-running');
+      const workspace = await createWorkspace(t, owner);
+      const jobId = await submitJobOk(t, owner, { sql: 'SELECT count(*) FROM range(1000000000000)', workspace_id: workspace.id });
+      await waitForJob(t, owner, jobId, ['running']);
+      // Visibility is eventually consistent: the purge finds what the listing shows.
+      await eventually(() => workflowIdsOf(t, `OxbowWorkspaceId = '${workspace.id}' AND ExecutionStatus = 'Running'`), (ids) => ids.includes(jobId), 10_000);
+
+      expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
+      expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
+      // The job's workflow takes the cancellation as one of its own endings.
+      expect(await t.infra.temporal.client.workflow.getHandle(jobId).result()).toBe('cancelled');
+      const schedule = await t.infra.temporal.client.schedule.getHandle(maintenanceScheduleId(workspace.id)).describe().then(() => 'still there', (error: unknown) => error);
+      expect(schedule).toBeInstanceOf(ScheduleNotFoundError);
+    }, 90_000);
 
     test("another workspace's data is untouched by a purge", async () => {
       const owner = await createVerifiedUser(t, 'neighbour');

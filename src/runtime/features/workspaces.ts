@@ -4,6 +4,7 @@ import type { EngineManager } from '../../engine/engine-manager';
 import type { MailDispatch } from '../../mail/mail-dispatch';
 import type { MailOutbox } from '../../mail/outbox';
 import { workspacePurgeClient } from '../../workflow-clients/workspace-purge';
+import { workspaceDurableWorkStop } from '../../workflow-clients/workspace-durable-work';
 import { MembersService } from '../../workspaces/members-service';
 import type { WorkspacePurgeStep } from '../../workspaces/purge-step';
 import { WorkspaceAccess } from '../../workspaces/workspace-access';
@@ -44,7 +45,8 @@ export function workspacePurgeWiring(
       store: infra.store,
       lake: infra.lake,
       catalog: catalogStoreFor(config.metadata, config.dataDir),
-      purgeSteps: steps,
+      // What is found by search attribute goes first; each feature's own steps follow.
+      purgeSteps: [workspaceDurableWorkStop(infra.temporal, logger.child({ component: 'workspaces' })), ...steps],
       releaseWorkspace: (workspaceId) => engines.release(workspaceId),
       logger: logger.child({ component: 'workspaces' }),
     }),
