@@ -44,6 +44,9 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   if (/^Permission Error/i.test(raw)) {
     return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
   }
+  if (/^IO Error: .*(Postgres|server closed the connection)/i.test(raw)) {
+    return new AppError('SOURCE_ERROR', `A live connection's source could not be read: ${firstLine}`, { hint: 'Test the connection (POST …/connections/{id}/test).' });
+  }
   if (/^(Binder|Conversion|Invalid Input|Out of Range|Catalog|Constraint|Not implemented|Parser) Error/i.test(raw)) {
     return new AppError('QUERY_ERROR', firstLine, { hint: locationHint(message) });
   }
@@ -76,6 +79,11 @@ const serverDetails: [RegExp, string][] = [
  * than what the user sent: a file it reads, a path, a CTE's run name. Dropped whole, caret included.
  */
 const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d).*(?:\n[ \t]*\^)?$/gm;
+
+/** A message about the engine's own work, as a user may read it: server paths, URLs and connection values removed. */
+export function scrubServerDetails(message: string, paths: string[]): string {
+  return scrub(message, paths);
+}
 
 function scrub(message: string, paths: string[]): string {
   const named = paths.reduce((text, path) => text.replaceAll(path, '<workspace>/'), message);

@@ -200,7 +200,9 @@ export class QueryRunner {
   private async compile(engine: WorkspaceEngine, connection: EngineConnection, userSql: string) {
     const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
     const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
-    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
+    // Live connections' tables are the instance's own list: asking the lake for them would reload its names every time.
+    const lakeTables = wantedTables.filter((name) => !engine.live.tables.has(name));
+    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live);
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns);
     return { sql, analysis, sizer, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }

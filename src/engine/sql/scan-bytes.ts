@@ -44,7 +44,8 @@ export class ScanSizer {
   ) {}
 
   static async load(catalog: CatalogReader, dataPath: string, refs: LakeTableRef[], columns: ReferencedColumns): Promise<ScanSizer> {
-    const tables = new Map(refs.map((ref) => [`${ref.schema}.${ref.table}`, ref]));
+    // A live table has no files in the lake: its source is read in place and nothing is counted for it.
+    const tables = new Map(refs.filter((ref) => !ref.attached).map((ref) => [`${ref.schema}.${ref.table}`, ref]));
     const perTable = await Promise.all(
       [...tables.values()].map(async (ref) =>
         (await catalog.all(liveFileColumnBytes, { data_path: dataPath, schema: ref.schema, table: ref.table })).map((row) => ({
