@@ -28,9 +28,14 @@ export function checkedConnector(type: string): AnyConnector {
   return connector;
 }
 
+export function checkedObject(spec: unknown): Record<string, unknown> {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw RequestValidationError.at(['body', 'spec'], 'Input should be an object', 'dict_type');
+  return spec as Record<string, unknown>;
+}
+
 /** The spec against the type's JSON Schema, defaults filled in; every problem a 422 at its field. */
 export function checkedSpec(connector: AnyConnector, spec: unknown): Record<string, unknown> {
-  const result = validateSpec(connector.spec, spec);
+  const result = validateSpec(connector.spec, checkedObject(spec));
   if (result.spec) return result.spec;
   throw new RequestValidationError(result.issues.map((issue): ValidationIssue => ({ loc: ['body', 'spec', ...issue.path], msg: issue.msg, type: issue.type })));
 }

@@ -10,7 +10,7 @@ import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
 import type { TablesService } from '../engine/tables/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
-import { checkedConnector, checkedName, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
+import { checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
 import type { SyncSchedule } from './schedule-spec';
 import type { ConfiguredStream } from './stream-plan';
@@ -36,7 +36,8 @@ import {
 export interface CreateConnection {
   name: string;
   connector_type: string;
-  spec: Record<string, unknown>;
+  /** Checked against the type's schema. */
+  spec: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
   streams?: ConfiguredStream[] | null;
@@ -45,7 +46,8 @@ export interface CreateConnection {
 export interface UpdateConnection {
   name?: string;
   connector_type?: string;
-  spec?: Record<string, unknown>;
+  /** Merged into the stored spec (JSON Merge Patch), then checked against the type's schema. */
+  spec?: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
   streams?: ConfiguredStream[] | null;
@@ -143,7 +145,7 @@ export class ConnectionsService {
     if (input.name !== undefined && input.name.toLowerCase() !== current.name) throw RequestValidationError.at(['body', 'name'], 'A connection’s name cannot change: it is the schema of its tables', 'value_error');
     if (input.connector_type !== undefined && input.connector_type !== current.connector_type) throw RequestValidationError.at(['body', 'connector_type'], 'A connection’s type cannot change', 'value_error');
     const connector = checkedConnector(current.connector_type);
-    const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), input.spec, secretPaths(connector.spec)));
+    const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), checkedObject(input.spec), secretPaths(connector.spec)));
     if (spec) await this.checkAddresses(connector, spec);
     const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
     const scheduleText = input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule?.trim() ?? null);

@@ -9,7 +9,8 @@ const SyncMode = t.Union(
 );
 const SyncJobStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
 const QueryMode = t.Union([t.Literal('synced'), t.Literal('live')], { description: 'synced: copied into the lake; live: read in place at query time (postgres)' });
-const Spec = documentedAs(t.Record(t.String(), t.Unknown()), {
+// Checked by the service against the type's own schema: an object schema here would let Elysia reshape a string into one.
+const Spec = documentedAs(t.Unknown(), {
   type: 'object',
   additionalProperties: true,
   description: "The type's settings, as its spec_schema (GET /connections/available-types) says; secrets read ********",
