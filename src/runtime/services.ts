@@ -24,6 +24,7 @@ import { connectionSources, connectionsFeature } from './features/connections';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { SyncJobsService } from '../connections/sync-jobs-service';
 import type { SourceProbes } from '../connections/source-probes';
+import type { SyncListener } from '../connections/sync-listeners';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -59,8 +60,13 @@ export interface Services {
   close(): Promise<void>;
 }
 
+/** What a deployment adds to the features beyond the configuration: work that follows syncs. */
+export interface ServiceExtensions {
+  syncListeners?: readonly SyncListener[];
+}
+
 /** The composition root: builds each feature, then assembles their activities, schedules, purges and prunes. */
-export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
+export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock, extensions: ServiceExtensions = {}): Services {
   const deps: FeatureDeps = { config, infra, logger, clock };
   const mail = mailFeature(deps);
   const sources = connectionSources(deps);
@@ -69,7 +75,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources });
+  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: extensions.syncListeners });
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
   const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
