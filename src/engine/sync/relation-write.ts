@@ -60,13 +60,16 @@ export async function writeRelation(connection: EngineConnection, write: Relatio
       const plan = planColumns(existing, incoming, qualified(write.table));
       try {
         await connection.run('BEGIN TRANSACTION');
-        await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(JSON.stringify(write.commitInfo))})`);
         for (const statement of ddlStatements(write.table, existing, plan)) await connection.run(statement, undefined, write.watch);
         const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;
         if (write.upsert && existing) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
         const inserted = await connection.read(insertStatement(write.table, plan.columns, incoming, source), undefined, write.watch);
+        const rowsWritten = Number(inserted.scalar() ?? 0);
+        // Set last, so that it can say how many rows the snapshot holds (a resumed sync counts from it).
+        const info = JSON.stringify({ ...write.commitInfo, records_written: rowsWritten });
+        await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(info)})`);
         await connection.run('COMMIT', undefined, write.watch);
-        return { rowsWritten: Number(inserted.scalar() ?? 0), createdTable: existing === undefined, schemaChanges: plan.changes };
+        return { rowsWritten, createdTable: existing === undefined, schemaChanges: plan.changes };
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
