@@ -14,6 +14,7 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { connectionsApi } from './connections';
 
 export const apiPrefix = '/api/v1';
 
@@ -57,7 +58,8 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(pushRoutes(services))
         .use(tableRoutes(services))
         .use(queryRoutes(services))
-        .use(jobRoutes(services)),
+        .use(jobRoutes(services))
+        .use(connectionsApi(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -53,6 +53,22 @@ export interface Config {
     resultRetentionMs: number;
   };
   maintenance: { every: string; targetFileSizeBytes: number };
+  syncs: {
+    /** Whether sources may be private or loopback addresses (never the service's own database, bucket or Temporal). */
+    privateNetworks: 'allow' | 'deny';
+    /** Rows a batch of a sync reads and commits at most (one snapshot each; a crash resumes after the last). */
+    batchRows: number;
+    /** Streams of one sync that run at once. */
+    streamParallelism: number;
+    /** Stream activities one worker runs at once (the slots of the sync task queue). */
+    workerConcurrency: number;
+    /** The shortest `every` a connection's schedule may have. */
+    minScheduleIntervalMs: number;
+    /** Memory of each short-lived sync instance. */
+    memoryLimit: string;
+    /** The longest one stream of a sync may run. */
+    streamTimeoutMs: number;
+  };
   secrets: Secrets;
   mail: { smtpUrl: URL | undefined; from: string };
   auth: { signupMode: SignupMode; accountRetentionMs: number };
@@ -127,6 +143,15 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     maintenance: {
       every: env.string('MAINTENANCE_INTERVAL', '6h'),
       targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 128 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),
+    },
+    syncs: {
+      privateNetworks: env.oneOf('CONNECTOR_PRIVATE_NETWORKS', ['allow', 'deny'], nodeEnv === 'production' ? 'deny' : 'allow'),
+      batchRows: env.integer('SYNC_BATCH_ROWS', 500_000, { min: 1, max: 100_000_000 }),
+      streamParallelism: env.integer('SYNC_STREAM_PARALLELISM', 2, { min: 1, max: 64 }),
+      workerConcurrency: env.integer('SYNC_WORKER_CONCURRENCY', 2, { min: 1, max: 256 }),
+      minScheduleIntervalMs: env.duration('SYNC_MIN_INTERVAL', '1m'),
+      memoryLimit: env.string('SYNC_MEMORY_LIMIT', '1GB'),
+      streamTimeoutMs: env.duration('SYNC_STREAM_TIMEOUT', '6h'),
     },
     secrets: readSecrets(env, dataDir, nodeEnv === 'production'),
     mail: {

@@ -5,6 +5,7 @@ import { WorkspaceEngine } from './workspace-engine';
 import { removeOrphanInstanceFolders } from './duckdb/instance-folders';
 import { CatalogReaders } from './catalog-reader';
 import { StatementScheduler, type SchedulerLimits } from './admission/statement-scheduler';
+import type { LiveSourceProvider } from './live/live-sources';
 
 export interface EngineManagerOptions {
   catalog: CatalogStore;
@@ -19,8 +20,17 @@ export interface EngineManagerOptions {
   profileRoot: string;
   /** Admission of tenants' statements across this process's workspace engines. */
   statements: SchedulerLimits;
+  /** The workspaces' live connections, attached to their query (interactive) instances. */
+  liveSources?: LiveSourceProvider;
   logger: Logger;
 }
+
+/**
+ * How often an instance in use asks whether its workspace's live connections changed (another process
+ * may have changed them; this one reopens at once): the instance is reopened when they did, and when
+ * a source it could not reach may be back.
+ */
+const liveCheckIntervalMs = 10_000;
 
 /**
  * Which instance of a workspace runs a statement. Within one instance an operator that does not yield
@@ -33,6 +43,11 @@ interface Entry {
   engine: Promise<WorkspaceEngine>;
   leases: number;
   lastUsed: number;
+  /** The live connections the instance was opened with (interactive instances only). */
+  liveFingerprint?: string;
+  liveCheckedAt: number;
+  /** Replaced by a fresh instance on next use; closed once its current users are done. */
+  stale: boolean;
 }
 
 /**
@@ -55,6 +70,7 @@ export class EngineManager {
   async with<T>(workspaceId: string, work: (engine: WorkspaceEngine) => Promise<T>, lane: EngineLane = 'interactive'): Promise<T> {
     if (this.closing) throw new Error('the engine manager is shutting down');
     const entry = this.entryFor(workspaceId, lane);
+    if (lane === 'interactive') this.checkLiveSources(workspaceId, entry);
     entry.leases += 1;
     entry.lastUsed = performance.now();
     try {
@@ -64,6 +80,15 @@ export class EngineManager {
       entry.lastUsed = performance.now();
       this.evictIdle();
     }
+  }
+
+  /**
+   * The workspace's live connections changed: its query instance is reopened on next use (queries
+   * running on the old one finish there), attaching the sources as they are now.
+   */
+  refreshLiveSources(workspaceId: string): void {
+    const entry = this.entries.get(entryKey(workspaceId, 'interactive'));
+    if (entry) entry.stale = true;
   }
 
   /** Closes a workspace's engines (its workspace is being deleted), waiting for current users to finish. */
@@ -100,7 +125,12 @@ export class EngineManager {
   private async releaseEntry(key: string): Promise<void> {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.entries.delete(key);
+    await this.retire(key, entry);
+  }
+
+  /** Takes the entry out of use and closes its engine once nobody uses it any more. */
+  private async retire(key: string, entry: Entry): Promise<void> {
+    if (this.entries.get(key) === entry) this.entries.delete(key);
     while (entry.leases > 0) await Bun.sleep(20);
     await (await entry.engine.catch(() => undefined))?.close();
   }
@@ -108,13 +138,11 @@ export class EngineManager {
   private entryFor(workspaceId: string, lane: EngineLane): Entry {
     const key = entryKey(workspaceId, lane);
     const existing = this.entries.get(key);
-    if (existing) return existing;
-    const { catalog, lake, statements: _limits, ...instance } = this.options;
-    const entry: Entry = {
-      engine: WorkspaceEngine.open({ ...instance, catalogReaders: this.catalogReaders, scheduler: this.scheduler, location: { workspaceId, catalog, lake } }),
-      leases: 0,
-      lastUsed: performance.now(),
-    };
+    if (existing && !existing.stale) return existing;
+    if (existing) void this.retire(key, existing);
+    const opening = this.open(workspaceId, lane);
+    const entry: Entry = { engine: opening.then(({ engine }) => engine), leases: 0, lastUsed: performance.now(), liveCheckedAt: performance.now(), stale: false };
+    void opening.then(({ liveFingerprint }) => (entry.liveFingerprint = liveFingerprint)).catch(() => {});
     // A failed open is not cached: the next call tries again.
     entry.engine.catch((error) => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -122,6 +150,26 @@ export class EngineManager {
     });
     this.entries.set(key, entry);
     return entry;
+  }
+
+  private async open(workspaceId: string, lane: EngineLane): Promise<{ engine: WorkspaceEngine; liveFingerprint?: string }> {
+    const { catalog, lake, statements: _limits, liveSources, ...instance } = this.options;
+    const live = lane === 'interactive' && liveSources ? await liveSources.sourcesOf(workspaceId) : undefined;
+    const engine = await WorkspaceEngine.open({ ...instance, live: live?.sources, catalogReaders: this.catalogReaders, scheduler: this.scheduler, location: { workspaceId, catalog, lake } });
+    return { engine, liveFingerprint: live?.fingerprint };
+  }
+
+  /** Now and then (never on the query's own time), whether the live connections changed or an unreachable source may be back. */
+  private checkLiveSources(workspaceId: string, entry: Entry): void {
+    const provider = this.options.liveSources;
+    const now = performance.now();
+    if (!provider || now - entry.liveCheckedAt < liveCheckIntervalMs) return;
+    entry.liveCheckedAt = now;
+    void (async () => {
+      const engine = await entry.engine;
+      const { fingerprint } = await provider.sourcesOf(workspaceId);
+      if (fingerprint !== entry.liveFingerprint || engine.live.unavailable.size > 0) entry.stale = true;
+    })().catch((error: unknown) => this.options.logger.warn('could not check the live connections', { workspace_id: workspaceId, error }));
   }
 
   private evictIdle(): void {

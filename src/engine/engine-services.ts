@@ -11,6 +11,8 @@ import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
 import { SqlParser } from './sql/sql-parser';
 import { TablesService } from './tables/tables-service';
+import { SyncInstances } from './sync/sync-instance';
+import type { LiveSourceProvider } from './live/live-sources';
 
 export interface EngineServices {
   engines: EngineManager;
@@ -18,12 +20,23 @@ export interface EngineServices {
   tables: TablesService;
   writer: LakeWriter;
   queries: QueryRunner;
+  /** Short-lived, unlocked instances that read connections' sources (never tenant SQL). */
+  syncs: SyncInstances;
 }
 
-export function createEngineServices(deps: { config: Config; store: Store; lake: LakeStorage; clock: Clock; logger: Logger; translate: SqlTranslator }): EngineServices {
+export function createEngineServices(deps: {
+  config: Config;
+  store: Store;
+  lake: LakeStorage;
+  clock: Clock;
+  logger: Logger;
+  translate: SqlTranslator;
+  liveSources?: LiveSourceProvider;
+}): EngineServices {
   const { config } = deps;
+  const catalog = catalogStoreFor(config.metadata, config.dataDir);
   const engines = new EngineManager({
-    catalog: catalogStoreFor(config.metadata, config.dataDir),
+    catalog,
     lake: config.lake,
     extensionDir: config.duckdb.extensionDir,
     maxInstances: config.duckdb.maxInstances,
@@ -34,6 +47,7 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     tempRoot: config.duckdb.tempDir,
     profileRoot: config.duckdb.profileDir,
     statements: config.duckdb.statements,
+    liveSources: deps.liveSources,
     logger: deps.logger,
   });
   const parser = new SqlParser({ threadNice: config.duckdb.threadNice });
@@ -43,5 +57,14 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     tables: new TablesService(engines, deps.store, deps.lake),
     writer: new LakeWriter(engines, deps.store, deps.clock),
     queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate), new DirectScans(parser)),
+    syncs: new SyncInstances({
+      extensionDir: config.duckdb.extensionDir,
+      memoryLimit: config.syncs.memoryLimit,
+      threads: config.duckdb.threads,
+      threadNice: config.duckdb.threadNice,
+      tempRoot: config.duckdb.tempDir,
+      catalog,
+      lake: config.lake,
+    }),
   };
 }

@@ -12,6 +12,8 @@ import { EngineConnection } from './duckdb/engine-connection';
 import { createInstanceFolder } from './duckdb/instance-folders';
 import { sqlString } from './sql-literals';
 import { TableNameCache } from './sql/known-tables';
+import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } from './live/live-sources';
+import type { Logger } from '../logging/logger';
 
 import { lakeAlias, readDefaultCatalog } from './catalog-names';
 
@@ -35,6 +37,10 @@ export interface WorkspaceEngineOptions {
   catalogReaders: CatalogReaders;
   /** Admission of tenants' statements in this process, shared by every workspace engine. */
   scheduler: StatementScheduler;
+  /** Sources of live connections, attached read-only before the instance is locked. */
+  live?: LiveSource[];
+  /** Where a live source that cannot be attached is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -60,6 +66,8 @@ export class WorkspaceEngine {
     private readonly tempDir: string,
     private readonly profileDir: string,
     private readonly profiles: Map<EngineConnection, string>,
+    /** The tables of the workspace's live connections, by `<connection>.<table>`. */
+    readonly live: LiveTables,
   ) {}
 
   /** Where DuckDB writes the profile of each query run on this (read) connection. */
@@ -78,13 +86,16 @@ export class WorkspaceEngine {
       threads: options.threads,
       threadNice: options.threadNice,
       tempDirectory: tempDir,
-      extensions: extensionsFor(options.location),
+      extensions: extensionsFor(options.location, (options.live?.length ?? 0) > 0),
     });
     const connections: EngineConnection[] = [];
     const profiles = new Map<EngineConnection, string>();
+    let live = noLiveTables;
     try {
       for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect()));
       await attachCatalog(connections[0]!, options.location, lakeAlias);
+      // Attached while the instance can still reach the network; locked below like everything else.
+      if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
         if (index < writeConnections) {
@@ -122,6 +133,7 @@ export class WorkspaceEngine {
       tempDir,
       profileDir,
       profiles,
+      live,
     );
   }
 
@@ -193,8 +205,9 @@ export class WorkspaceEngine {
 }
 
 /** Only what the deployment reads and writes: each extension costs memory and time to load. */
-function extensionsFor(location: CatalogLocation): string[] {
-  return ['ducklake', location.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner', ...(location.lake.kind === 's3' ? ['httpfs'] : [])];
+function extensionsFor(location: CatalogLocation, liveSources: boolean): string[] {
+  const catalog = location.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner';
+  return [...new Set(['ducklake', catalog, ...(liveSources ? ['postgres_scanner'] : []), ...(location.lake.kind === 's3' ? ['httpfs'] : [])])];
 }
 
 /**

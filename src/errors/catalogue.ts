@@ -16,6 +16,10 @@ export const errorCatalogue = {
   STATEMENT_NOT_ALLOWED: 400,
   QUERY_ERROR: 400,
   RESOURCE_EXHAUSTED: 400,
+  /** A connection's source is the service's own database, bucket or Temporal, or a private address where those are refused. */
+  SOURCE_NOT_ALLOWED: 400,
+  /** The source could not be reached or refused what was asked of it (discover, preview). */
+  SOURCE_ERROR: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
@@ -29,12 +33,14 @@ export const errorCatalogue = {
   SIGNUP_CLOSED: 403,
   WORKSPACE_ACCESS_DENIED: 403,
   INSUFFICIENT_ROLE: 403,
+  CONNECTOR_LIMIT_REACHED: 403,
   // 404, 405, 408, 409, 413, 429
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   QUERY_TIMEOUT: 408,
   CONFLICT: 409,
   JOB_NOT_PENDING: 409,
+  SYNC_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   CONCURRENCY_LIMITED: 429,

@@ -64,11 +64,15 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services) });
 }
 
-/** The main task queue (workflows and their bookkeeping) and the query-job queue (the queries, its slots the concurrency). */
+/**
+ * The main task queue (workflows and their bookkeeping), the query-job queue (the queries, its slots
+ * the concurrency) and the sync queue (the streams, its slots the sync concurrency).
+ */
 export function workersOf(services: Services) {
   return [
     { taskQueue: services.config.temporal.taskQueue, activities: services.activities, workflows: true, maxConcurrentActivities: 20 },
     { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities, workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
+    { taskQueue: services.syncWorker.taskQueue, activities: services.syncWorker.activities, workflows: false, maxConcurrentActivities: services.syncWorker.concurrency },
   ];
 }
 

@@ -21,6 +21,11 @@ import { accountsFeature } from './features/accounts';
 import { queriesFeature } from './features/queries';
 import { jobsFeature } from './features/jobs';
 import { housekeepingWiring } from './features/housekeeping';
+import { connectionSources, connectionsFeature } from './features/connections';
+import type { ConnectionsService } from '../connections/connections-service';
+import type { SyncJobsService } from '../connections/sync-jobs-service';
+import type { SourceProbes } from '../connections/source-probes';
+import type { SyncListener } from '../connections/sync-listeners';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -41,31 +46,44 @@ export interface Services {
   queries: QueryService;
   jobs: QueryJobsService;
   maintenance: MaintenanceSchedules;
+  connections: ConnectionsService;
+  syncJobs: SyncJobsService;
+  sourceProbes: SourceProbes;
   healthProbes: Record<string, HealthProbe>;
   metrics: ServiceMetrics;
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
   /** The query-job worker: its own task queue, its slots the query concurrency. */
   queryJobWorker: TaskQueueActivities;
+  /** The sync streams' worker: its own task queue, its slots the sync concurrency. */
+  syncWorker: TaskQueueActivities;
   schedules: ScheduleDefinition[];
   /** Releases what the services hold open (engine instances); the infrastructure closes the rest. */
   close(): Promise<void>;
 }
 
+/** What a deployment adds to the features beyond the configuration: work that follows syncs. */
+export interface ServiceExtensions {
+  syncListeners?: readonly SyncListener[];
+}
+
 /** The composition root: builds each feature, then assembles their activities, schedules, purges and prunes. */
-export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock): Services {
+export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock, extensions: ServiceExtensions = {}): Services {
   const metrics = new ServiceMetrics();
   const deps: FeatureDeps = { config, infra, logger, clock, metrics };
   const mail = mailFeature(deps);
-  const lake = lakeFeature(deps);
+  const sources = connectionSources(deps);
+  const lake = lakeFeature({ ...deps, liveSources: sources.live });
   const { engines } = lake.engine;
   metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load });
   const workspaces = workspacesFeature({ ...deps, mail, onCreated: (workspaceId) => lake.maintenance.ensure(workspaceId) });
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
+  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: extensions.syncListeners });
 
-  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  // Connections before the lake: a purge stops their syncs before the catalog goes.
+  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -81,6 +99,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     jobs: jobs.jobs,
     maintenance: lake.maintenance,
     metrics,
+    connections: connections.connections,
+    syncJobs: connections.syncJobs,
+    sourceProbes: connections.probes,
     healthProbes: {
       metadata: () => infra.store.ping(),
       lake: () => infra.lake.ping(),
@@ -91,10 +112,12 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       purge.activities,
       lake.wiring.activities,
       jobs.wiring.activities,
+      connections.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
     ),
     queryJobWorker: jobs.queryWorker,
+    syncWorker: connections.syncWorker,
     schedules: [...housekeeping.schedules, ...features.flatMap((feature) => feature.schedules ?? [])],
     close: async () => {
       await lake.engine.engines.close();

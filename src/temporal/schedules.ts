@@ -3,24 +3,28 @@ import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
 
+/** When a schedule fires: every interval (`1h`, `5m`), or on a 5-field cron expression read in UTC. */
+export type ScheduleTiming = { every: string; cron?: undefined } | { cron: string; every?: undefined };
+
 /** A recurring workflow, named by the workflow it starts (its function), so its arguments are checked. */
-export interface ScheduleDefinition<W extends Workflow = Workflow> {
+export type ScheduleDefinition<W extends Workflow = Workflow> = ScheduleTiming & {
   scheduleId: string;
   workflow: W;
   args: Parameters<W>;
-  /** `every` an interval (`1h`, `5m`). */
-  every: string;
   memo?: Record<string, unknown>;
   /** Carried by the schedule and every run it starts. */
   labels: WorkflowLabels;
-}
+  /** A paused schedule keeps its definition and starts nothing until unpaused. */
+  paused?: boolean;
+};
 
 /**
  * Creates a schedule, or brings an existing one to the current definition. Runs never overlap: a run
  * still going when the next is due skips that one (Temporal's overlap policy), never stacks it.
  */
 export async function ensureSchedule<W extends Workflow>(temporal: TemporalClient, definition: ScheduleDefinition<W>): Promise<'created' | 'updated'> {
-  const spec = { intervals: [{ every: definition.every }] };
+  const spec = definition.cron !== undefined ? { cronExpressions: [definition.cron], timezone: 'UTC' } : { intervals: [{ every: definition.every }] };
+  const state = { paused: definition.paused ?? false };
   const action = {
     type: 'startWorkflow' as const,
     workflowType: definition.workflow.name,
@@ -35,6 +39,7 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
         spec,
         action,
         policies: { overlap: ScheduleOverlapPolicy.SKIP },
+        state,
         memo: definition.memo,
         typedSearchAttributes: searchAttributePairs(definition.labels),
       }));
@@ -42,7 +47,9 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     await temporal.call(() =>
-      temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({ ...previous, spec, action, typedSearchAttributes: searchAttributePairs(definition.labels) })),
+      temporal.client.schedule
+        .getHandle(definition.scheduleId)
+        .update((previous) => ({ ...previous, spec, action, state: { ...previous.state, paused: state.paused }, typedSearchAttributes: searchAttributePairs(definition.labels) })),
     );
     return 'updated';
   }
@@ -61,6 +68,6 @@ export async function deleteSchedule(temporal: TemporalClient, scheduleId: strin
 export async function ensureSchedules(temporal: TemporalClient, definitions: ScheduleDefinition[], logger: Logger): Promise<void> {
   for (const definition of definitions) {
     const outcome = await ensureSchedule(temporal, definition);
-    if (outcome === 'created') logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every });
+    if (outcome === 'created') logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every, cron: definition.cron });
   }
 }

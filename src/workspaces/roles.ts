@@ -13,6 +13,10 @@ export const permissions = {
   'data:write': ['OWNER', 'ADMIN', 'MEMBER'],
   /** Create and change connections, transforms, charts, pages and saved queries; trigger syncs. */
   'content:manage': ['OWNER', 'ADMIN', 'MEMBER'],
+  /** List connections, their streams, sync jobs and state; test and preview their sources. */
+  'connections:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** Delete a connection (its schedule, running syncs and, when asked, its tables). */
+  'connections:delete': ['OWNER', 'ADMIN'],
   'usage:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
   'billing:manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;

@@ -2,7 +2,7 @@ import { createApp, type App } from '../../src/api/app';
 import type { EnvSource } from '../../src/config';
 import { createLogger, type Logger } from '../../src/logging/logger';
 import { openInfrastructure, type Infrastructure } from '../../src/runtime/infrastructure';
-import { buildServices, type Services } from '../../src/runtime/services';
+import { buildServices, type ServiceExtensions, type Services } from '../../src/runtime/services';
 import { startWorker } from '../../src/temporal/worker';
 import { workersOf } from '../../src/runtime/modes';
 import type { Clock } from '../../src/util/clock';
@@ -32,7 +32,7 @@ export interface TestApp {
  * The whole service in process against one backend: real store, lake, Temporal (and, when asked, a
  * worker on the test's own task queue). Logs are captured so tests can check what reaches them.
  */
-export async function startTestApp(backend: Backend, options: { env?: EnvSource; worker?: boolean; clock?: Clock } = {}): Promise<TestApp> {
+export async function startTestApp(backend: Backend, options: { env?: EnvSource; worker?: boolean; clock?: Clock; extensions?: ServiceExtensions } = {}): Promise<TestApp> {
   const testBackend = await createTestBackend(backend, options.env);
   const logLines: string[] = [];
   const logger: Logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
@@ -40,7 +40,7 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
 
   const boot = async () => {
     const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
-    const services = buildServices(testBackend.config, infra, logger, clock);
+    const services = buildServices(testBackend.config, infra, logger, clock, options.extensions);
     const worker = options.worker
       ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services) })
       : undefined;

@@ -32,6 +32,8 @@ export interface OperationDoc {
   rateLimited?: boolean;
   /** The body's media type when it is not JSON. */
   requestBody?: 'application/x-www-form-urlencoded';
+  /** The body may be left out (or be null). */
+  optionalBody?: boolean;
 }
 
 const operationKey = 'x-oxbow-operation';

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error';
 import { lakeAlias } from '../catalog-names';
+import { noLiveTables, type AttachedTable, type LiveTables } from '../live/live-sources';
 import { closestName } from './closest-name';
 import { withoutServerDetails } from './map-duckdb-error';
 import type { KnownTables } from './known-tables';
@@ -10,6 +11,8 @@ export interface LakeTableRef {
   table: string;
   /** Time travel: the `AT (…)` clause made the reference historical. */
   historical: boolean;
+  /** A live connection's table, read in place from its attached source rather than from the lake. */
+  attached?: AttachedTable;
 }
 
 /**
@@ -19,12 +22,24 @@ export interface LakeTableRef {
  * catalog listings were held against the policy when the statement was analysed. Returns the lake
  * tables the query reads.
  */
-export function checkQuery(facts: StatementFacts, tables: KnownTables): LakeTableRef[] {
-  return facts.tables.map((reference) => checkTableRef(reference, tables));
+export function checkQuery(facts: StatementFacts, tables: KnownTables, live: LiveTables = noLiveTables): LakeTableRef[] {
+  return facts.tables.map((reference) => checkTableRef(reference, tables, live));
 }
 
-function checkTableRef(reference: TableReference, tables: KnownTables): LakeTableRef {
+/**
+ * A live connection's table is named `<connection>.<table>` and nothing else: never with a catalog,
+ * never another schema or a system view of its source, never under time travel (the source keeps no
+ * snapshots).
+ */
+function checkTableRef(reference: TableReference, tables: KnownTables, live: LiveTables): LakeTableRef {
   const { catalog, schema, table, qualified, historical } = reference;
+  const attached = catalog ? undefined : live.tables.get(qualified);
+  if (attached) {
+    if (historical) throw new AppError('STATEMENT_NOT_ALLOWED', `${schema}.${table} is read live from its source, which keeps no history`, { hint: 'Time travel reads synced tables only.' });
+    return { schema, table, historical, attached };
+  }
+  const unavailable = catalog ? undefined : live.unavailable.get(schema);
+  if (unavailable) throw new AppError('UNDEFINED_TABLE', `Table "${schema}.${table}" cannot be read: the live connection ${schema} ${unavailable}`, { hint: 'Test the connection; the workspace tries its source again within seconds.' });
   const known = historical ? tables.ever : tables.live;
   if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
     // A file path written as a table name is not echoed: the message must never read as a server path.

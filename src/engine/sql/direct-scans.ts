@@ -143,7 +143,7 @@ export class DirectScans {
     tables: LakeTableRef[],
   ): Promise<PlannedQuery> {
     const scans = new Map<string, AstNode | null>();
-    for (const ref of tables.filter((table) => !table.historical)) {
+    for (const ref of tables.filter((table) => !table.historical && !table.attached)) {
       const name = `${ref.schema}.${ref.table}`;
       if (scans.has(name)) continue;
       let scan = plans.scans.get(name);
@@ -157,7 +157,8 @@ export class DirectScans {
     // A query that reads some tables directly and others through DuckLake reads them all at the snapshot of the plan.
     const mixed = [...scans.values()].some(Boolean) && [...scans.values()].some((scan) => !scan);
     const pinnedSnapshot = mixed ? shapes.pinnedSnapshot : undefined;
-    const { json, readsLake } = planTableScans(query.ast, query.facts, { tableSubquery: shapes.tableSubquery, pinnedSnapshot }, (name) => scans.get(name) ?? undefined);
+    const attached = new Map(tables.filter((table) => table.attached).map((table) => [`${table.schema}.${table.table}`, table.attached!]));
+    const { json, readsLake } = planTableScans(query.ast, query.facts, { tableSubquery: shapes.tableSubquery, pinnedSnapshot }, (name) => scans.get(name) ?? undefined, (name) => attached.get(name));
     return { sql: await this.parser.unparse(json), readsLake };
   }
 

@@ -48,6 +48,11 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
     case 'TransactionContext':
       return new AppError('SERVICE_UNAVAILABLE', 'The workspace’s catalog is busy', { hint: 'Retry in a moment.', cause: error });
     case 'IO':
+      // A live connection's database, read in place: the user's source, not the service's storage.
+      if (/Postgres|server closed the connection/i.test(info.detail)) {
+        return new AppError('SOURCE_ERROR', `A live connection's source could not be read: ${detail}`, { hint: 'Test the connection (POST …/connections/{id}/test).' });
+      }
+      return new AppError('SERVICE_UNAVAILABLE', 'The lake storage could not be read', { hint: 'Retry in a moment.', cause: error });
     case 'HTTP':
       return new AppError('SERVICE_UNAVAILABLE', 'The lake storage could not be read', { hint: 'Retry in a moment.', cause: error });
     case 'INTERNAL':
@@ -96,6 +101,11 @@ const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_
 /** A name the caller wrote, as a message may show it: without what would read as a server path or URL. */
 export function withoutServerDetails(text: string): string {
   return serverDetails.reduce((scrubbed, [pattern, replacement]) => scrubbed.replace(pattern, replacement), text);
+}
+
+/** A message about the engine's own work, as a user may read it: server paths, URLs and connection values removed. */
+export function scrubServerDetails(message: string, paths: string[]): string {
+  return scrub(message, paths);
 }
 
 function scrub(message: string, paths: string[]): string {

@@ -205,9 +205,11 @@ export class QueryRunner {
   private async compile(engine: WorkspaceEngine, userSql: string) {
     const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
     const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
-    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, wantedTables, timeTravel));
+    // Live connections' tables are the instance's own list: asking the lake for them would reload its names every time.
+    const lakeTables = wantedTables.filter((name) => !engine.live.tables.has(name));
+    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live);
     // A query without lake tables needs nothing of the catalog.
-    const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
+    const plans = tables.some((ref) => !ref.attached) ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans?.fileBytes);
     return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }

@@ -49,7 +49,8 @@ export class ScanSizer {
    * embedded catalog, and dashboards ask the same tables again and again.
    */
   static async load(catalog: CatalogReader, dataPath: string, refs: LakeTableRef[], columns: ReferencedColumns, known?: Map<string, Promise<FileColumnBytes[]>>): Promise<ScanSizer> {
-    const tables = new Map(refs.map((ref) => [`${ref.schema}.${ref.table}`, ref]));
+    // A live table has no files in the lake: its source is read in place and nothing is counted for it.
+    const tables = new Map(refs.filter((ref) => !ref.attached).map((ref) => [`${ref.schema}.${ref.table}`, ref]));
     const perTable = await Promise.all(
       [...tables].map(([name, ref]) => {
         let files = known?.get(name);

@@ -1,4 +1,5 @@
 import { lakeAlias } from '../catalog-names';
+import type { AttachedTable } from '../live/live-sources';
 import { statementJson, type AstNode, type AstValue } from './parse-query';
 import type { StatementFacts } from './statement-facts';
 
@@ -29,6 +30,9 @@ export interface ScanShapes {
  * Each CTE runs under a name of its own (see CteBinding.runName), its references keeping the name
  * they were written with as their alias: whatever the scoping, no name left bare reaches a catalog.
  *
+ * A live connection's table (`attachedOf`) becomes a subquery of its attached source's table, which
+ * offers that table's own columns only, like any other.
+ *
  * `readsLake` when a reference stays with DuckLake. The tree is changed in place only while it is
  * written out, and restored before this returns: the cached analysis stays as it was.
  */
@@ -37,6 +41,7 @@ export function planTableScans(
   facts: StatementFacts,
   shapes: ScanShapes | undefined,
   directScanOf: (qualifiedName: string) => AstNode | undefined,
+  attachedOf: (qualifiedName: string) => AttachedTable | undefined = () => undefined,
 ): { json: string; readsLake: boolean } {
   const undo: { target: AstNode | AstValue[]; key: string | number; value: AstValue }[] = [];
   const set = (target: AstNode | AstValue[], key: string | number, value: AstValue) => {
@@ -55,6 +60,11 @@ export function planTableScans(
     }
     for (const { node, slot, qualified, historical } of facts.tables) {
       if (!shapes) throw new Error('a lake table reference needs the scan shapes');
+      const attached = attachedOf(qualified);
+      if (attached) {
+        set(slot.parent, slot.key, attachedSubquery(node, shapes, attached));
+        continue;
+      }
       const direct = historical ? undefined : directScanOf(qualified);
       if (!direct) readsLake = true;
       set(slot.parent, slot.key, direct ? { ...direct, ...referenceOf(node), sample: node.sample ?? null } : lakeSubquery(node, shapes));
@@ -66,6 +76,13 @@ export function planTableScans(
       (target as Record<string | number, AstValue>)[key] = value;
     }
   }
+}
+
+function attachedSubquery(node: AstNode, { tableSubquery }: ScanShapes, attached: AttachedTable): AstNode {
+  const table: AstNode = { ...node, catalog_name: attached.catalog, schema_name: attached.schema, table_name: attached.table, alias: '', column_name_alias: [], at_clause: null };
+  const statement = tableSubquery.subquery as AstNode;
+  const subquery = { ...statement, node: { ...(statement.node as AstNode), from_table: table } };
+  return { ...tableSubquery, ...referenceOf(node), subquery };
 }
 
 /** What the rest of the query knows a table reference by. */

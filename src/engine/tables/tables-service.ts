@@ -8,6 +8,7 @@ import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, tableStats, type TableStats } from './lake-metadata';
 import { TableRegistry } from './table-registry';
+import { isStagingTableName } from '../sync/staging';
 
 export interface TableListing {
   name: string;
@@ -38,7 +39,8 @@ export class TablesService {
 
   async list(workspaceId: string): Promise<TableListing[]> {
     const stats = await this.engines.with(workspaceId, (engine) => engine.read((connection) => tableStats(connection, engine.metadataSchema)));
-    return stats.map(listing);
+    // A sync's staging table becomes the target table when its full refresh ends; until then it is no table of the user's.
+    return stats.filter((entry) => !isStagingTableName(entry.name)).map(listing);
   }
 
   async detail(workspaceId: string, name: TableName): Promise<TableDetail> {

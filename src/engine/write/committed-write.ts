@@ -4,10 +4,16 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 export type CommitInfo = Record<string, unknown> & { records_written?: number };
 
 /**
- * The newest snapshot whose commit information holds every given field with the given value: a write
- * that died after committing (a push with an idempotency key, a sync's batch) is found here.
+ * The newest snapshot whose commit information holds every given field with the given value (and
+ * that `accept`s, when given): a write that died after committing (a push with an idempotency key, a
+ * sync's batch) is found here.
  */
-export async function findCommit(connection: EngineConnection, metadata: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
+export async function findCommit(
+  connection: EngineConnection,
+  metadata: string,
+  match: Record<string, string | number>,
+  accept: (info: CommitInfo) => boolean = () => true,
+): Promise<CommitInfo | undefined> {
   const [field, value] = Object.entries(match)[0] ?? [];
   if (field === undefined) throw new Error('findCommit needs at least one field to match');
   const reader = await connection.read(
@@ -17,7 +23,7 @@ export async function findCommit(connection: EngineConnection, metadata: string,
   );
   for (const [info] of reader.getRows()) {
     const parsed = JSON.parse(String(info)) as CommitInfo;
-    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected)) return parsed;
+    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected) && accept(parsed)) return parsed;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { Admission } from '../admission/statement-scheduler';
-import type { EngineManager } from '../engine-manager';
+import type { EngineLane, EngineManager } from '../engine-manager';
 import { catalogColumns } from '../tables/catalog-columns';
 import { TableRegistry } from '../tables/table-registry';
 import { findCommit, type CommitInfo } from './committed-write';
@@ -22,6 +22,8 @@ export interface RecordsWriteRequest {
   commitInfo: Record<string, unknown>;
   /** A tenant's write waits for its turn among the process's statements. */
   admission?: Admission;
+  /** Durable work (a sync) writes on the workspace's background instance, apart from its requests. */
+  lane?: EngineLane;
 }
 
 export interface RecordsWritten {
@@ -67,6 +69,7 @@ export class LakeWriter {
         },
         request.admission,
       ),
+      request.lane,
     );
     return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, createdTable: outcome.createdTable };
   }

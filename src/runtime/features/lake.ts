@@ -8,10 +8,11 @@ import { PushService } from '../../push/push-service';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
+import type { LiveSourceProvider } from '../../engine/live/live-sources';
 
 /** The lakehouse engine (instances, writes, tables, the SQL pipeline), push, and each workspace's maintenance schedule. */
-export function lakeFeature({ config, infra, logger, clock }: FeatureDeps) {
-  const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres });
+export function lakeFeature({ config, infra, logger, clock, liveSources }: FeatureDeps & { liveSources?: LiveSourceProvider }) {
+  const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
   const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), (workspaceId) => workspacePlan(infra.store, workspaceId));
   const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
   const wiring = {

@@ -1,0 +1,132 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { Logger } from '../logging/logger';
+import type { StreamSelection } from '../connectors/connector';
+import { SourceError } from '../connectors/source-error';
+import { AppError } from '../errors/app-error';
+import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
+import { findConnectionById, findSyncJob } from '../connections/queries';
+import type { RefusedStream } from '../connections/stream-plan';
+import { progressOf, syncStream, type StreamProgress, type StreamSyncDeps } from '../connections/stream-sync';
+import { ConnectionGone, type JobEnd, type StreamReport, type SyncJobLifecycle } from '../connections/sync-job-lifecycle';
+import type { SyncCompleted, SyncListener } from '../connections/sync-listeners';
+import type { SyncProgressNotice } from '../connections/sync-workflows';
+import { zeroTotals } from '../connections/sync-commit';
+
+export type { StreamReport } from '../connections/sync-job-lifecycle';
+
+/** What a job runs: its streams, on which task queue, how many at once, for how long at most. */
+export interface SyncPlan {
+  streams: StreamSelection[];
+  refused: RefusedStream[];
+  taskQueue: string;
+  parallelism: number;
+  streamTimeoutMs: number;
+  startedAt: string;
+}
+
+export interface SyncActivityDeps {
+  lifecycle: SyncJobLifecycle;
+  listeners: readonly SyncListener[];
+  streamTaskQueue: string;
+  parallelism: number;
+  streamTimeoutMs: number;
+  logger: Logger;
+}
+
+/** The job's bookkeeping, on the main task queue. */
+export function createConnectionSyncActivities(deps: SyncActivityDeps) {
+  return {
+    openScheduledSyncJob(input: { workspaceId: string; connectionId: string; workflowId: string }): Promise<string | null> {
+      return deps.lifecycle.openScheduled(input);
+    },
+
+    async startSyncJob(jobId: string): Promise<SyncPlan> {
+      try {
+        const { job, streams, refused } = await deps.lifecycle.start(jobId);
+        return { streams, refused, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+      } catch (error) {
+        throw failureOf(error);
+      }
+    },
+
+    finishSyncJob(jobId: string, end: JobEnd): Promise<{ status: Awaited<ReturnType<SyncJobLifecycle['finish']>>['status']; changedTables: string[] }> {
+      return deps.lifecycle.finish(jobId, end);
+    },
+
+    /** The run-after-sync hook: every listener hears of a job that changed tables. */
+    async notifySyncListeners(event: SyncCompleted): Promise<void> {
+      for (const listener of deps.listeners) await listener.afterSync(event);
+    },
+  };
+}
+
+export interface StreamActivityDeps extends StreamSyncDeps {
+  lifecycle: SyncJobLifecycle;
+  notice: SyncProgressNotice;
+  logger: Logger;
+}
+
+/** A stream's sync, on the sync task queue (its worker's slots bound the engines running syncs). */
+export function createConnectionStreamActivities(deps: StreamActivityDeps) {
+  return {
+    async syncConnectionStream(input: { jobId: string; connectionId: string; stream: StreamSelection }): Promise<StreamReport> {
+      const context = Context.current();
+      const job = await deps.store.first(findSyncJob, { id: input.jobId });
+      const connection = await deps.store.first(findConnectionById, { id: input.connectionId });
+      if (!job || !connection) throw failureOf(new ConnectionGone());
+      await deps.lifecycle.streamStarted(job, input.stream);
+      let progress: StreamProgress = progressOf(zeroTotals);
+      let signalled = 0;
+      const heartbeat = setInterval(() => context.heartbeat(progress), 1_000);
+      const onProgress = (next: StreamProgress) => {
+        progress = next;
+        context.heartbeat(progress);
+        // A signal at most every second: a stream of small batches must not flood the workflow's history.
+        const workflowId = context.info.workflowExecution?.workflowId;
+        if (!workflowId || Date.now() - signalled < 1_000) return;
+        signalled = Date.now();
+        void deps.notice.progress(workflowId, input.stream.name, next).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
+      };
+      try {
+        const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, onProgress });
+        await deps.lifecycle.streamSucceeded(job, input.stream, outcome);
+        return {
+          name: outcome.name,
+          sync_mode: outcome.sync_mode,
+          status: 'succeeded',
+          progress: progressOf(outcome.totals),
+          schema_changes: outcome.schemaChanges,
+          table: outcome.table,
+          changed: outcome.changed,
+          snapshot_id: outcome.snapshotId,
+          engine_ms: outcome.engineMs,
+        };
+      } catch (error) {
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+        deps.logger.warn('stream sync failed', { job_id: job.id, stream: input.stream.name, attempt: context.info.attempt, error });
+        throw failureOf(error);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+  };
+}
+
+/**
+ * An activity failure with a message fit for the job's record (server paths removed) and the error
+ * code as its type. A source that refused (credentials, a missing table) or a deleted connection is
+ * not retried; an unreachable source or the service's own trouble is.
+ */
+function failureOf(error: unknown): ApplicationFailure {
+  if (error instanceof ConnectionGone) return ApplicationFailure.create({ message: error.message, type: 'NOT_FOUND', nonRetryable: true });
+  if (error instanceof SourceError) {
+    const permanent = error.failure !== 'unreachable' && error.failure !== 'other';
+    return ApplicationFailure.create({ message: error.message, type: 'SOURCE_ERROR', nonRetryable: permanent });
+  }
+  if (error instanceof AppError) return ApplicationFailure.create({ message: error.message, type: error.code, nonRetryable: error.status < 500 });
+  const message = error instanceof Error ? error.message : String(error);
+  return ApplicationFailure.create({ message: scrubServerDetails(message, []), type: 'INTERNAL_ERROR' });
+}
+
+export type ConnectionSyncActivities = ReturnType<typeof createConnectionSyncActivities>;
+export type ConnectionStreamActivities = ReturnType<typeof createConnectionStreamActivities>;

@@ -1,0 +1,67 @@
+import { RequestValidationError, type ValidationIssue } from '../errors/app-error';
+import type { AnyConnector, SyncMode } from '../connectors/connector';
+import { connectorOf, connectorTypes } from '../connectors/registry';
+import { validateSpec } from '../connectors/spec-values';
+import { identifierPattern, reservedNamespacePattern } from '../engine/write/table-name';
+import { parseSyncSchedule, type SyncSchedule } from './schedule-spec';
+import type { ConfiguredStream } from './stream-plan';
+import type { QueryMode } from './queries';
+
+const identifier = new RegExp(identifierPattern);
+const reserved = new RegExp(reservedNamespacePattern);
+
+/** A connection's name is the lake schema of its tables: the rules of a push namespace. */
+export function checkedName(name: string): string {
+  if (!identifier.test(name)) {
+    throw RequestValidationError.at(['body', 'name'], 'A name starts with a letter or an underscore, continues with letters, digits or underscores and has at most 63 characters', 'string_pattern_mismatch');
+  }
+  const folded = name.toLowerCase();
+  if (reserved.test(folded)) throw RequestValidationError.at(['body', 'name'], `The name "${folded}" is reserved`, 'value_error');
+  return folded;
+}
+
+export function checkedConnector(type: string): AnyConnector {
+  const connector = connectorOf(type);
+  if (!connector) {
+    throw RequestValidationError.at(['body', 'connector_type'], `Input should be ${connectorTypes().map((candidate) => `'${candidate.type}'`).join(', ')}`, 'literal_error');
+  }
+  return connector;
+}
+
+export function checkedObject(spec: unknown): Record<string, unknown> {
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw RequestValidationError.at(['body', 'spec'], 'Input should be an object', 'dict_type');
+  return spec as Record<string, unknown>;
+}
+
+/** The spec against the type's JSON Schema, defaults filled in; every problem a 422 at its field. */
+export function checkedSpec(connector: AnyConnector, spec: unknown): Record<string, unknown> {
+  const result = validateSpec(connector.spec, checkedObject(spec));
+  if (result.spec) return result.spec;
+  throw new RequestValidationError(result.issues.map((issue): ValidationIssue => ({ loc: ['body', 'spec', ...issue.path], msg: issue.msg, type: issue.type })));
+}
+
+export function checkedQueryMode(connector: AnyConnector, mode: QueryMode): QueryMode {
+  if (mode === 'live' && !connector.supportsLive) throw RequestValidationError.at(['body', 'query_mode'], `Connections of type ${connector.type} are synced only; live is not available`, 'value_error');
+  return mode;
+}
+
+export function checkedSchedule(text: string | null, minimumMs: number): SyncSchedule | null {
+  if (text === null) return null;
+  const schedule = parseSyncSchedule(text, minimumMs);
+  if ('problem' in schedule) throw RequestValidationError.at(['body', 'sync_schedule'], schedule.problem, 'value_error');
+  return schedule;
+}
+
+/** Configured streams: one entry per name, each mode one the type offers. */
+export function checkedStreams(connector: AnyConnector, streams: ConfiguredStream[] | null): ConfiguredStream[] | null {
+  if (streams === null) return null;
+  const seen = new Set<string>();
+  for (const [index, stream] of streams.entries()) {
+    if (seen.has(stream.name)) throw RequestValidationError.at(['body', 'streams', index, 'name'], `Stream ${stream.name} is named twice`, 'value_error');
+    seen.add(stream.name);
+    if (stream.sync_mode && !connector.supportedSyncModes.includes(stream.sync_mode as SyncMode)) {
+      throw RequestValidationError.at(['body', 'streams', index, 'sync_mode'], `Connections of type ${connector.type} support ${connector.supportedSyncModes.join(', ')}`, 'value_error');
+    }
+  }
+  return streams;
+}

@@ -1,0 +1,124 @@
+import type { JsonValue } from '../connectors/connector';
+import type { SchemaChange } from '../engine/sync/relation-write';
+import type { ConnectionSecrets } from './connection-secrets';
+import type { ConfiguredStream } from './stream-plan';
+import type { LiveSyncStatus } from './sync-workflows';
+import type { ConnectionRow, ConnectionStatus, QueryMode, SyncJobRow, SyncJobStatus, SyncStateRow, SyncTrigger } from './queries';
+
+export interface ConnectionView {
+  id: string;
+  workspace_id: string;
+  name: string;
+  connector_type: string;
+  spec: Record<string, unknown>;
+  schema_name: string;
+  sync_schedule: string | null;
+  query_mode: QueryMode;
+  status: ConnectionStatus;
+  streams: ConfiguredStream[] | null;
+  last_sync_at: string | null;
+  last_sync_status: SyncJobStatus | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets): ConnectionView {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    name: row.name,
+    connector_type: row.connector_type,
+    spec: secrets.masked(row),
+    schema_name: row.name,
+    sync_schedule: row.sync_schedule,
+    query_mode: row.query_mode,
+    status: row.status,
+    streams: row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : null,
+    last_sync_at: row.last_sync_at,
+    last_sync_status: row.last_sync_status,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export interface SyncJobStreamView {
+  name: string;
+  status: SyncJobStatus;
+  sync_mode: string;
+  records_read: number;
+  records_written: number;
+  bytes_read: number;
+  error?: string;
+}
+
+export interface SyncJobView {
+  id: string;
+  connection_id: string;
+  connection_name: string;
+  workflow_id: string;
+  status: SyncJobStatus;
+  trigger: SyncTrigger;
+  streams: SyncJobStreamView[];
+  records_written: number;
+  schema_changes: SchemaChange[];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  error: { code: string; message: string } | null;
+  snapshot_id: number | null;
+}
+
+/** The job as its record says, or, while its workflow runs, as the workflow answers. */
+export function syncJobView(row: SyncJobRow, live: LiveSyncStatus | undefined): SyncJobView {
+  const streams = live && isOpen(row.status) ? live.streams : row.streams ? (JSON.parse(row.streams) as SyncJobStreamView[]) : [];
+  const status = live && isOpen(row.status) ? live.status : row.status;
+  const startedAt = row.started_at ?? live?.startedAt ?? null;
+  return {
+    id: row.id,
+    connection_id: row.connection_id,
+    connection_name: row.connection_name,
+    workflow_id: row.workflow_id,
+    status,
+    trigger: row.trigger,
+    streams: streams.map((stream) => ({ ...stream, ...(stream.error ? { error: stream.error } : {}) })),
+    records_written: isOpen(row.status) ? streams.reduce((total, stream) => total + stream.records_written, 0) : Number(row.records_written),
+    schema_changes: row.schema_changes ? (JSON.parse(row.schema_changes) as SchemaChange[]) : [],
+    created_at: row.created_at,
+    started_at: startedAt,
+    finished_at: row.finished_at,
+    duration_ms: startedAt && row.finished_at ? Date.parse(row.finished_at) - Date.parse(startedAt) : null,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    snapshot_id: row.snapshot_id === null ? null : Number(row.snapshot_id),
+  };
+}
+
+export function isOpen(status: SyncJobStatus): boolean {
+  return status === 'pending' || status === 'running';
+}
+
+export interface SyncStateView {
+  stream: string;
+  sync_mode: string;
+  cursor_field: string | null;
+  cursor_value: JsonValue;
+  primary_key: string[];
+  records_total: number;
+  last_job_id: string | null;
+  last_synced_at: string | null;
+  status: string;
+}
+
+export function syncStateView(row: SyncStateRow): SyncStateView {
+  return {
+    stream: row.stream,
+    sync_mode: row.sync_mode,
+    cursor_field: row.cursor_field,
+    cursor_value: row.cursor_value === null ? null : (JSON.parse(row.cursor_value) as JsonValue),
+    primary_key: row.primary_key ? (JSON.parse(row.primary_key) as string[]) : [],
+    records_total: Number(row.records_total),
+    last_job_id: row.last_job_id,
+    last_synced_at: row.last_synced_at,
+    status: row.status,
+  };
+}

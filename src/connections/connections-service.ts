@@ -1,0 +1,228 @@
+import { AppError, RequestValidationError } from '../errors/app-error';
+import type { Logger } from '../logging/logger';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { Membership } from '../workspaces/workspace-view';
+import { workspacePlan } from '../plans/workspace-plan';
+import type { AnyConnector } from '../connectors/connector';
+import type { SourceAddressPolicy } from '../connectors/source-address';
+import { SourceError } from '../connectors/source-error';
+import { patchedSpec, secretPaths } from '../connectors/spec-values';
+import type { TablesService } from '../engine/tables/tables-service';
+import type { ConnectionSecrets } from './connection-secrets';
+import { checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
+import { connectionView, isOpen, type ConnectionView } from './connection-view';
+import type { SyncSchedule } from './schedule-spec';
+import type { ConfiguredStream } from './stream-plan';
+import type { SyncSchedules, SyncWorkflows } from './sync-workflows';
+import {
+  cancelOpenSyncJob,
+  countConnections,
+  deleteConnection,
+  deleteConnectionSyncStates,
+  findConnection,
+  findConnectionByName,
+  findOpenSyncJob,
+  findSyncJob,
+  insertConnection,
+  listConnections,
+  listSyncStates,
+  updateConnection,
+  type ConnectionRow,
+  type ConnectionStatus,
+  type QueryMode,
+} from './queries';
+
+export interface CreateConnection {
+  name: string;
+  connector_type: string;
+  /** Checked against the type's schema. */
+  spec: unknown;
+  sync_schedule?: string | null;
+  query_mode?: QueryMode;
+  streams?: ConfiguredStream[] | null;
+}
+
+export interface UpdateConnection {
+  name?: string;
+  connector_type?: string;
+  /** Merged into the stored spec (JSON Merge Patch), then checked against the type's schema. */
+  spec?: unknown;
+  sync_schedule?: string | null;
+  query_mode?: QueryMode;
+  streams?: ConfiguredStream[] | null;
+  status?: 'active' | 'paused';
+}
+
+export interface ConnectionsServiceDeps {
+  store: Store;
+  secrets: ConnectionSecrets;
+  policy: SourceAddressPolicy;
+  schedules: SyncSchedules;
+  workflows: SyncWorkflows;
+  tables: TablesService;
+  /** The workspace's live connections changed: its query instance reopens with them. */
+  liveChanged(workspaceId: string): void;
+  clock: Clock;
+  minScheduleIntervalMs: number;
+  logger: Logger;
+}
+
+/** How long a delete that drops the tables waits for a running sync to stop writing first. */
+const stopWaitMs = 20_000;
+
+/** A workspace's connections: created, listed, changed and deleted, with their schedules and live attachments. */
+export class ConnectionsService {
+  constructor(private readonly deps: ConnectionsServiceDeps) {}
+
+  async create(membership: Membership, input: CreateConnection): Promise<ConnectionView> {
+    const name = checkedName(input.name);
+    const connector = checkedConnector(input.connector_type);
+    const spec = checkedSpec(connector, input.spec);
+    const queryMode = checkedQueryMode(connector, input.query_mode ?? 'synced');
+    const schedule = checkedSchedule(input.sync_schedule ?? null, this.deps.minScheduleIntervalMs);
+    const streams = checkedStreams(connector, input.streams ?? null);
+    await this.checkAddresses(connector, spec);
+    const { store, clock } = this.deps;
+    const id = Bun.randomUUIDv7();
+    const now = clock.now().toISOString();
+    const plan = await workspacePlan(store, membership.workspaceId);
+    const row: ConnectionRow = {
+      id,
+      workspace_id: membership.workspaceId,
+      name,
+      connector_type: connector.type,
+      ...this.deps.secrets.seal(id, connector, spec),
+      streams: streams && JSON.stringify(streams),
+      sync_schedule: input.sync_schedule?.trim() ?? null,
+      query_mode: queryMode,
+      status: 'active',
+      last_sync_at: null,
+      last_sync_status: null,
+      created_by: membership.userId,
+      created_at: now,
+      updated_at: now,
+    };
+    await store.transaction(async (tx) => {
+      await tx.lock(`connections:${membership.workspaceId}`);
+      const count = Number((await tx.first(countConnections, { workspace_id: membership.workspaceId }))?.count ?? 0);
+      if (plan.connector_limit !== null && count >= plan.connector_limit) {
+        throw new AppError('CONNECTOR_LIMIT_REACHED', `The ${plan.name} plan allows ${plan.connector_limit} connections; the workspace has ${count}`, { hint: 'Delete a connection or upgrade the plan.' });
+      }
+      if (await tx.first(findConnectionByName, { workspace_id: membership.workspaceId, name })) throw new AppError('CONFLICT', `A connection named ${name} exists already`, { hint: 'Names are the lake schema of the connection’s tables: choose another.' });
+      const { last_sync_at: _at, last_sync_status: _status, ...values } = row;
+      await tx.run(insertConnection, values);
+    });
+    try {
+      await this.applySchedule(row, schedule);
+    } catch (error) {
+      await store.run(deleteConnection, { id });
+      throw error;
+    }
+    if (queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
+    return connectionView(row, this.deps.secrets);
+  }
+
+  async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ connections: ConnectionView[]; total: number }> {
+    const rows = await this.deps.store.all(listConnections, { workspace_id: workspaceId, ...page });
+    const total = Number((await this.deps.store.first(countConnections, { workspace_id: workspaceId }))?.count ?? 0);
+    return { connections: rows.map((row) => connectionView(row, this.deps.secrets)), total };
+  }
+
+  async get(workspaceId: string, id: string): Promise<ConnectionView> {
+    return connectionView(await this.row(workspaceId, id), this.deps.secrets);
+  }
+
+  /** The stored row of a connection of the workspace; 404 for any other id. */
+  async row(workspaceId: string, id: string): Promise<ConnectionRow> {
+    const row = await this.deps.store.first(findConnection, { id, workspace_id: workspaceId });
+    if (!row) throw new AppError('NOT_FOUND', 'No such connection');
+    return row;
+  }
+
+  async update(membership: Membership, id: string, input: UpdateConnection): Promise<ConnectionView> {
+    const current = await this.row(membership.workspaceId, id);
+    if (input.name !== undefined && input.name.toLowerCase() !== current.name) throw RequestValidationError.at(['body', 'name'], 'A connection’s name cannot change: it is the schema of its tables', 'value_error');
+    if (input.connector_type !== undefined && input.connector_type !== current.connector_type) throw RequestValidationError.at(['body', 'connector_type'], 'A connection’s type cannot change', 'value_error');
+    const connector = checkedConnector(current.connector_type);
+    const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), checkedObject(input.spec), secretPaths(connector.spec)));
+    if (spec) await this.checkAddresses(connector, spec);
+    const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
+    const scheduleText = input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule?.trim() ?? null);
+    const schedule = checkedSchedule(scheduleText, this.deps.minScheduleIntervalMs);
+    const streams = input.streams === undefined ? current.streams : (checkedStreams(connector, input.streams) && JSON.stringify(input.streams));
+    if (input.status && current.status === 'needs_reauth') throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can be resumed or paused');
+    const status: ConnectionStatus = input.status ?? current.status;
+    const updated: ConnectionRow = {
+      ...current,
+      ...(spec ? this.deps.secrets.seal(id, connector, spec) : {}),
+      streams,
+      sync_schedule: scheduleText,
+      query_mode: queryMode,
+      status,
+      updated_at: this.deps.clock.now().toISOString(),
+    };
+    await this.deps.store.run(updateConnection, updated);
+    try {
+      await this.applySchedule(updated, schedule);
+    } catch (error) {
+      await this.deps.store.run(updateConnection, current);
+      throw error;
+    }
+    if (current.query_mode === 'live' || queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
+    return connectionView(updated, this.deps.secrets);
+  }
+
+  /**
+   * Stops the connection's running sync and its schedule, then forgets it. Its tables stay unless
+   * `dropTables`: then they are dropped once the sync has stopped writing.
+   */
+  async delete(membership: Membership, id: string, dropTables: boolean): Promise<void> {
+    const row = await this.row(membership.workspaceId, id);
+    const { store, workflows, clock } = this.deps;
+    await this.deps.schedules.remove(id);
+    const open = await store.first(findOpenSyncJob, { connection_id: id });
+    if (open) {
+      await workflows.cancel(open.workflow_id);
+      if (!(await workflows.isRunning(open.workflow_id))) await store.run(cancelOpenSyncJob, { id: open.id, now: clock.now().toISOString() });
+      if (dropTables) await this.untilClosed(open.id);
+    }
+    if (dropTables) {
+      for (const state of await store.all(listSyncStates, { connection_id: id })) {
+        await this.deps.tables.drop(membership.workspaceId, { schema: row.name, table: state.stream }).catch((error: unknown) => {
+          if (!(error instanceof AppError && error.code === 'NOT_FOUND')) throw error;
+        });
+      }
+    }
+    await store.transaction(async (tx) => {
+      await tx.run(deleteConnectionSyncStates, { connection_id: id });
+      await tx.run(deleteConnection, { id });
+    });
+    if (row.query_mode === 'live') this.deps.liveChanged(membership.workspaceId);
+  }
+
+  /** The schedule as the row says: created or updated (paused with the connection), or removed. */
+  private async applySchedule(row: ConnectionRow, schedule: SyncSchedule | null): Promise<void> {
+    if (schedule) await this.deps.schedules.ensure(row, 'cron' in schedule ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
+    else await this.deps.schedules.remove(row.id);
+  }
+
+  /** Every address the spec names must be allowed; one that does not resolve now is checked when used. */
+  private async checkAddresses(connector: AnyConnector, spec: Record<string, unknown>): Promise<void> {
+    for (const address of connector.addresses(spec)) {
+      await this.deps.policy.check(address).catch((error: unknown) => {
+        if (!(error instanceof SourceError)) throw error;
+      });
+    }
+  }
+
+  private async untilClosed(jobId: string): Promise<void> {
+    const deadline = Date.now() + stopWaitMs;
+    while (Date.now() < deadline) {
+      const job = await this.deps.store.first(findSyncJob, { id: jobId });
+      if (!job || !isOpen(job.status)) return;
+      await Bun.sleep(200);
+    }
+    this.deps.logger.warn('a cancelled sync did not stop in time; its tables are dropped anyway', { job_id: jobId });
+  }
+}

@@ -1,0 +1,99 @@
+import { AppError } from '../errors/app-error';
+import type { StreamInfo } from '../connectors/connector';
+import { SourceError } from '../connectors/source-error';
+import type { JsonValue } from '../engine/sql/encode-values';
+import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
+import { duckdbErrorOf } from '../engine/duckdb/duckdb-error';
+import { previewRows } from '../engine/sync/preview';
+import { inferColumns } from '../engine/write/infer-schema';
+import { RecordsRejected } from '../engine/write/write-errors';
+import type { ConnectionRow } from './queries';
+import type { SourceSessions } from './source-sessions';
+
+export interface TestResult {
+  success: boolean;
+  message: string;
+  latency_ms: number;
+}
+
+export interface Preview {
+  stream: string;
+  columns: { name: string; type: string }[];
+  rows: JsonValue[][];
+  row_count: number;
+}
+
+/** Asking a connection's source something without syncing: whether it answers, its streams, a stream's first rows. */
+export class SourceProbes {
+  constructor(private readonly sessions: SourceSessions) {}
+
+  /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS…). */
+  async test(row: ConnectionRow): Promise<TestResult> {
+    const startedAt = performance.now();
+    const latency = () => Math.round(performance.now() - startedAt);
+    try {
+      await this.withSession(row, (session) => session.connector.check(session.context));
+      return { success: true, message: 'Connected', latency_ms: latency() };
+    } catch (error) {
+      if (!(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
+      return { success: false, message: messageOf(error), latency_ms: latency() };
+    }
+  }
+
+  async streams(row: ConnectionRow): Promise<StreamInfo[]> {
+    return this.asRequestError(() => this.withSession(row, (session) => session.connector.discover(session.context)));
+  }
+
+  /** A stream's first rows, read as a full refresh would read them; nothing is written. */
+  async preview(row: ConnectionRow, stream: string, limit: number): Promise<Preview> {
+    return this.asRequestError(() =>
+      this.withSession(row, async (session) => {
+        const read = session.connector.read(session.context, { stream: { name: stream, syncMode: 'full_refresh_overwrite', primaryKey: [] }, position: null, cursor: null, batchRows: limit });
+        try {
+          for await (const batch of read) {
+            if (batch.kind === 'relation') {
+              const { columns, rows } = await previewRows(await session.context.engine(), batch.select, limit);
+              return { stream, columns, rows, row_count: rows.length };
+            }
+            if (batch.records.length === 0) continue;
+            const records = batch.records.slice(0, limit);
+            const columns = inferColumns(records).map((column) => ({ name: column.name, type: column.type }));
+            const rows = records.map((record) => columns.map((column) => (record[column.name] ?? null) as JsonValue));
+            return { stream, columns, rows, row_count: rows.length };
+          }
+          return { stream, columns: [], rows: [], row_count: 0 };
+        } finally {
+          await read.return(undefined);
+        }
+      }),
+    );
+  }
+
+  private async withSession<T>(row: ConnectionRow, work: (session: Awaited<ReturnType<SourceSessions['open']>>) => Promise<T>): Promise<T> {
+    const session = await this.sessions.open(row);
+    try {
+      return await work(session);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** A source's failure in an answer: 404 for a stream it does not have, 400 SOURCE_ERROR otherwise. */
+  private async asRequestError<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof SourceError) {
+        throw new AppError(error.failure === 'not_found' ? 'NOT_FOUND' : 'SOURCE_ERROR', error.message, { hint: 'Test the connection, or correct its spec with PATCH.' });
+      }
+      // DuckDB's errors here are about what the source holds (a file that does not parse, a type it cannot read).
+      if (duckdbErrorOf(error) || error instanceof RecordsRejected) throw new AppError('SOURCE_ERROR', messageOf(error), { hint: 'Test the connection, or correct its spec with PATCH.' });
+      throw error;
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof SourceError) return error.message;
+  return scrubServerDetails(error instanceof Error ? error.message : String(error), []).replace(/^[A-Za-z ]+ Error: /, '');
+}

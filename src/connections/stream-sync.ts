@@ -1,0 +1,155 @@
+import type { JsonValue, StreamSelection, SyncMode } from '../connectors/connector';
+import type { SchemaChange } from '../engine/sync/relation-write';
+import { dropAbandonedStaging, stagingTableName } from '../engine/sync/staging';
+import type { SyncInstance } from '../engine/sync/sync-instance';
+import { catalogColumns } from '../engine/tables/catalog-columns';
+import { currentSnapshotId } from '../engine/tables/lake-metadata';
+import { findCommit } from '../engine/write/committed-write';
+import type { LakeWriter } from '../engine/write/lake-writer';
+import type { TableName } from '../engine/write/table-name';
+import { sqlIdentifier } from '../engine/sql-literals';
+import { lakeAlias } from '../engine/catalog-names';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { ConnectionRow } from './queries';
+import type { SourceSessions } from './source-sessions';
+import { columnDifferences, StreamWrites, type BatchTarget } from './stream-writes';
+import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
+
+export interface StreamProgress {
+  records_read: number;
+  records_written: number;
+  bytes_read: number;
+}
+
+export interface StreamOutcome {
+  name: string;
+  sync_mode: SyncMode;
+  totals: StreamTotals;
+  schemaChanges: SchemaChange[];
+  table: string;
+  /** The table's rows changed (or it was replaced). */
+  changed: boolean;
+  cursor: JsonValue;
+  recordsTotal: number;
+  snapshotId: number;
+  engineMs: number;
+}
+
+export interface StreamSyncDeps {
+  sessions: SourceSessions;
+  writer: LakeWriter;
+  store: Store;
+  clock: Clock;
+  batchRows: number;
+}
+
+export interface StreamRun {
+  jobId: string;
+  connection: ConnectionRow;
+  stream: StreamSelection;
+  signal?: AbortSignal;
+  onProgress(progress: StreamProgress): void;
+}
+
+/**
+ * Syncs one stream of one job into `<connection>.<stream>`. Every batch commits with the position the
+ * next one starts from; a run that finds commits of its own job (its worker was killed) goes on after
+ * the last one, so no row is lost or written twice. A full refresh that overwrites fills a staging
+ * table and swaps it in at the end, in one snapshot. Failures of the source or the lake are thrown.
+ */
+export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<StreamOutcome> {
+  const startedAt = performance.now();
+  const session = await deps.sessions.open(run.connection, { withLake: true, signal: run.signal });
+  try {
+    const instance = await session.lake();
+    const { connection, stream, jobId } = run;
+    const target: TableName = { schema: connection.name, table: stream.name };
+    const overwrite = stream.syncMode === 'full_refresh_overwrite';
+    const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
+    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, signal: run.signal };
+    const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
+
+    const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
+    let totals = resumed ? totalsAfter(resumed) : zeroTotals;
+    let schemaChanges = resumed?.sync_schema_changes ?? [];
+    let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
+    let batchNumber = resumed?.sync_batch ?? 0;
+    const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
+    if (!resumed) cursor = since;
+
+    if (resumed?.sync_phase !== 'done') {
+      if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, target.schema, stream.name, table.table);
+      const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
+      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, signal: run.signal };
+      for await (const batch of session.connector.read(session.context, request)) {
+        batchNumber += 1;
+        cursor = batch.cursor ?? cursor;
+        const info: SyncCommitInfo = {
+          ...base,
+          sync_batch: batchNumber,
+          sync_position: batch.position,
+          sync_cursor: cursor,
+          sync_before: totals,
+          sync_batch_read: batch.kind === 'records' ? batch.recordsRead : null,
+          sync_batch_bytes: batch.bytesRead ?? null,
+          sync_bytes_per_row: batch.kind === 'relation' ? (batch.bytesPerRow ?? 0) : 0,
+          sync_schema_changes: schemaChanges,
+        };
+        const written = await writes.write(batch, into, info);
+        if (!overwrite) schemaChanges = [...schemaChanges, ...written.schemaChanges];
+        totals = totalsAfter({ ...info, records_written: written.rows });
+        run.onProgress(progressOf(totals));
+      }
+      if (overwrite) {
+        schemaChanges = await replacedColumns(instance, table, target);
+        await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      }
+    }
+    const recordsTotal = await rowCount(instance, target);
+    return {
+      name: stream.name,
+      sync_mode: stream.syncMode,
+      totals,
+      schemaChanges,
+      table: `${target.schema}.${target.table}`,
+      changed: overwrite || totals.rows > 0,
+      cursor,
+      recordsTotal,
+      snapshotId: await currentSnapshotId(instance.connection, instance.metadataSchema!),
+      engineMs: Math.round(performance.now() - startedAt),
+    };
+  } finally {
+    await session.close();
+  }
+}
+
+export function progressOf(totals: StreamTotals): StreamProgress {
+  return { records_read: totals.read, records_written: totals.rows, bytes_read: totals.bytes };
+}
+
+/**
+ * Where an incremental read starts: the cursor the last write to the stream's table committed with
+ * (a batch into the table, or a full refresh swapped in). A table that is gone starts from nothing.
+ */
+async function startingCursor(instance: SyncInstance, connection: ConnectionRow, stream: StreamSelection, target: TableName): Promise<JsonValue> {
+  if (!stream.syncMode.startsWith('incremental')) return null;
+  if (!(await catalogColumns(instance.connection, target))) return null;
+  const state = asSyncCommit(
+    await findCommit(instance.connection, instance.metadataSchema!, { sync_connection: connection.id, sync_stream: stream.name }, (info) => info.sync_phase === 'batch' || info.sync_phase === 'done'),
+  );
+  return state?.sync_cursor ?? null;
+}
+
+/** How the new table differs from the one it replaces. */
+async function replacedColumns(instance: SyncInstance, staging: TableName, target: TableName): Promise<SchemaChange[]> {
+  const before = await catalogColumns(instance.connection, target);
+  const after = await catalogColumns(instance.connection, staging);
+  return before && after ? columnDifferences(target, before, after, 'retyped') : [];
+}
+
+async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
+  if (!(await catalogColumns(instance.connection, table))) return 0;
+  const rows = await instance.connection.read(`SELECT count(*) FROM ${lakeAlias}.${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`);
+  return Number(rows.scalar() ?? 0);
+}

@@ -1,0 +1,190 @@
+import type { SchemaChange } from '../engine/sync/relation-write';
+import type { StreamSelection } from '../connectors/connector';
+import type { Store } from '../store/store';
+import type { UsageRecorder } from '../query/usage-recorder';
+import type { Clock } from '../util/clock';
+import type { ConfiguredStream, RefusedStream, SyncRequest } from './stream-plan';
+import { planStreams } from './stream-plan';
+import type { SourceSessions } from './source-sessions';
+import type { StreamOutcome, StreamProgress } from './stream-sync';
+import {
+  claimSyncJob,
+  findConnectionById,
+  findOpenSyncJob,
+  findSyncJob,
+  finishSyncJob,
+  insertSyncJob,
+  markSyncStateEnded,
+  markSyncStateRunning,
+  recordConnectionSync,
+  upsertSyncState,
+  type ConnectionRow,
+  type SyncJobRow,
+  type SyncJobStatus,
+} from './queries';
+
+/** How one stream of a job ended, as the workflow collects it. */
+export interface StreamReport {
+  name: string;
+  sync_mode: string;
+  status: SyncJobStatus;
+  progress: StreamProgress;
+  error?: string;
+  error_code?: string;
+  schema_changes?: SchemaChange[];
+  table?: string;
+  changed?: boolean;
+  snapshot_id?: number;
+  engine_ms?: number;
+}
+
+export interface JobEnd {
+  reports: StreamReport[];
+  refused?: RefusedStream[];
+  cancelled: boolean;
+  /** The job could not start its streams (the connection is gone, the source did not answer). */
+  failure?: string;
+}
+
+/** The job's record and everything that follows from how it ended. */
+export class SyncJobLifecycle {
+  constructor(
+    private readonly store: Store,
+    private readonly sessions: SourceSessions,
+    private readonly usage: UsageRecorder,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A scheduled run records its job; none when the connection is gone, paused, or already syncing. */
+  async openScheduled(input: { workspaceId: string; connectionId: string; workflowId: string }): Promise<string | null> {
+    return this.store.transaction(async (tx) => {
+      await tx.lock(`connection-sync:${input.connectionId}`);
+      const connection = await tx.first(findConnectionById, { id: input.connectionId });
+      if (!connection || connection.status !== 'active' || (await tx.first(findOpenSyncJob, { connection_id: connection.id }))) return null;
+      const id = Bun.randomUUIDv7();
+      await tx.run(insertSyncJob, {
+        id,
+        workspace_id: connection.workspace_id,
+        connection_id: connection.id,
+        connection_name: connection.name,
+        workflow_id: input.workflowId,
+        trigger: 'schedule',
+        request: null,
+        created_by: null,
+        created_at: this.now(),
+      });
+      return id;
+    });
+  }
+
+  /** Marks the job running and decides its streams from the source's own (discovered) ones. */
+  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; refused: RefusedStream[] }> {
+    const job = await this.store.first(findSyncJob, { id: jobId });
+    if (!job) throw new Error(`sync job ${jobId} does not exist`);
+    const connection = await this.store.first(findConnectionById, { id: job.connection_id });
+    if (!connection) throw new ConnectionGone();
+    await this.store.run(claimSyncJob, { id: jobId, now: this.now() });
+    const session = await this.sessions.open(connection);
+    try {
+      const discovered = await session.connector.discover(session.context);
+      const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
+      const { plans, refused } = planStreams(discovered, configured, job.request ? (JSON.parse(job.request) as SyncRequest) : {});
+      return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
+    } finally {
+      await session.close();
+    }
+  }
+
+  async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {
+    await this.store.run(markSyncStateRunning, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id });
+  }
+
+  async streamSucceeded(job: SyncJobRow, stream: StreamSelection, outcome: StreamOutcome): Promise<void> {
+    await this.store.run(upsertSyncState, {
+      connection_id: job.connection_id,
+      workspace_id: job.workspace_id,
+      stream: stream.name,
+      sync_mode: stream.syncMode,
+      cursor_field: stream.cursorField ?? null,
+      cursor_value: outcome.cursor === null ? null : JSON.stringify(outcome.cursor),
+      primary_key: stream.primaryKey.length ? JSON.stringify(stream.primaryKey) : null,
+      records_total: outcome.recordsTotal,
+      last_job_id: job.id,
+      last_synced_at: this.now(),
+      status: 'succeeded',
+    });
+  }
+
+  /**
+   * Records how the job ended (once: a retry finds it closed), with its usage record in the same
+   * transaction, and says which tables changed. Streams that failed or were cancelled say so in their state.
+   */
+  async finish(jobId: string, end: JobEnd): Promise<{ status: SyncJobStatus; changedTables: string[] }> {
+    const job = await this.store.first(findSyncJob, { id: jobId });
+    if (!job) throw new Error(`sync job ${jobId} does not exist`);
+    const reports = [...end.reports, ...(end.refused ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'failed', progress: zero, error: stream.error, error_code: 'BAD_REQUEST' }))];
+    const failed = reports.filter((report) => report.status === 'failed');
+    const status: SyncJobStatus = end.cancelled ? 'cancelled' : end.failure || failed.length ? 'failed' : 'succeeded';
+    const now = this.now();
+    const firstFailure = end.failure ?? failed[0]?.error;
+    const written = reports.reduce((total, report) => total + report.progress.records_written, 0);
+    const changedTables = reports.filter((report) => report.changed && report.table).map((report) => report.table!);
+    await this.store.transaction(async (tx) => {
+      const closed = await tx.run(finishSyncJob, {
+        id: jobId,
+        status,
+        streams: JSON.stringify(reports.map(streamView)),
+        records_written: written,
+        schema_changes: JSON.stringify(reports.flatMap((report) => report.schema_changes ?? [])),
+        error_code: status === 'failed' ? (failed[0]?.error_code ?? 'SOURCE_ERROR') : null,
+        error_message: status === 'failed' ? `${failed.length ? `${failed.length} of ${reports.length} streams failed: ` : ''}${firstFailure ?? 'the sync failed'}`.slice(0, 2_000) : null,
+        snapshot_id: Math.max(0, ...reports.map((report) => report.snapshot_id ?? 0)) || null,
+        engine_ms: reports.reduce((total, report) => total + (report.engine_ms ?? 0), 0),
+        now,
+      });
+      if (closed === 0) return;
+      await tx.run(recordConnectionSync, { id: job.connection_id, status, now });
+      for (const report of reports.filter((candidate) => candidate.status !== 'succeeded')) {
+        await tx.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: report.name, sync_mode: report.sync_mode, job_id: job.id, status: report.status, now });
+      }
+      await this.usage.record(
+        {
+          workspaceId: job.workspace_id,
+          userId: job.created_by,
+          apiKeyId: null,
+          source: 'sync',
+          sql: `sync ${job.connection_id}`,
+          status: status === 'succeeded' ? 'succeeded' : 'failed',
+          errorCode: status === 'succeeded' ? null : status === 'cancelled' ? 'CANCELLED' : (failed[0]?.error_code ?? 'SOURCE_ERROR'),
+          bytesScanned: reports.reduce((total, report) => total + report.progress.bytes_read, 0),
+          cpuMs: reports.reduce((total, report) => total + (report.engine_ms ?? 0), 0),
+          rowsReturned: written,
+          durationMs: job.started_at ? Date.parse(now) - Date.parse(job.started_at) : 0,
+          costEur: 0,
+          jobId,
+        },
+        tx,
+      );
+    });
+    const final = (await this.store.first(findSyncJob, { id: jobId }))!;
+    return { status: final.status, changedTables: final.status === status ? changedTables : [] };
+  }
+
+  private now(): string {
+    return this.clock.now().toISOString();
+  }
+}
+
+const zero: StreamProgress = { records_read: 0, records_written: 0, bytes_read: 0 };
+
+/** The connection of a job is gone (deleted while the job waited): nothing to retry. */
+export class ConnectionGone extends Error {
+  constructor() {
+    super('The connection was deleted');
+    this.name = 'ConnectionGone';
+  }
+}
+
+function streamView(report: StreamReport) {
+  return { name: report.name, status: report.status, sync_mode: report.sync_mode, ...report.progress, ...(report.error ? { error: report.error } : {}) };
+}

@@ -1,0 +1,121 @@
+import type { TObject } from '@sinclair/typebox';
+import type { EngineConnection } from '../engine/duckdb/engine-connection';
+import type { LiveSource } from '../engine/live/live-sources';
+import type { ConnectorCredentials } from './credentials';
+import type { CheckedAddress, SourceAddress } from './source-address';
+
+/** Airbyte's words: how a stream's rows reach its lake table. */
+export const syncModes = ['full_refresh_overwrite', 'full_refresh_append', 'incremental_append', 'incremental_append_deduped'] as const;
+export type SyncMode = (typeof syncModes)[number];
+
+/** JSON as stored in commit information and the metadata store. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ColumnInfo {
+  name: string;
+  /** The DuckDB type the column has in the lake. */
+  type: string;
+  nullable: boolean;
+}
+
+export interface StreamInfo {
+  name: string;
+  columns: ColumnInfo[];
+  primary_key: string[];
+  cursor_candidates: string[];
+  supported_sync_modes: SyncMode[];
+  row_estimate?: number;
+}
+
+/** How one stream is synced in one job. */
+export interface StreamSelection {
+  name: string;
+  syncMode: SyncMode;
+  cursorField?: string;
+  primaryKey: string[];
+}
+
+export interface ReadRequest {
+  stream: StreamSelection;
+  /** Where the job's last committed batch of this stream ended (resuming after a crash); null at the start. */
+  position: JsonValue | null;
+  /** The stream's cursor from earlier syncs (incremental modes); null to read everything. */
+  cursor: JsonValue | null;
+  /** Rows a batch holds at most (sources that count files or pages approximate it). */
+  batchRows: number;
+  signal?: AbortSignal;
+}
+
+/** Read progress that goes with every batch. */
+interface BatchEnd {
+  /** Where the next batch starts; committed with this one. */
+  position: JsonValue;
+  /** The stream's cursor once this batch is in (incremental modes), else null. */
+  cursor: JsonValue | null;
+}
+
+/**
+ * A batch of a stream: a relation (a SELECT the service wrote over what the connector attached to the
+ * sync instance) that the engine writes into the lake, or records that go through the lake writer's
+ * record path (type inference and schema evolution).
+ */
+export type Batch =
+  | (BatchEnd & {
+      kind: 'relation';
+      select: string;
+      /** Among rows of one key, these columns order the latest first. */
+      latestFirst?: string[];
+      /** Bytes read from the source, when the source tells (file sizes)… */
+      bytesRead?: number;
+      /** …or an estimate per row written. */
+      bytesPerRow?: number;
+    })
+  | (BatchEnd & { kind: 'records'; records: Record<string, unknown>[]; recordsRead: number; bytesRead: number });
+
+/** The source as a connector sees it: its spec (secrets opened), its credentials, its checked addresses, an engine. */
+export interface ConnectorContext<Spec> {
+  spec: Spec;
+  credentials: ConnectorCredentials;
+  /** The addresses of `addresses(spec)`, checked, in the same order: what a connection pins. */
+  checked: CheckedAddress[];
+  /** Checks an address the connector meets while reading (a pagination link): throws SOURCE_NOT_ALLOWED. */
+  allow: (address: SourceAddress) => Promise<CheckedAddress>;
+  /** The DuckDB instance of this source session, opened on first use with `engineExtensions` loaded. */
+  engine: () => Promise<EngineConnection>;
+  signal?: AbortSignal;
+}
+
+/** What a connection in live query mode attaches, without its name and alias (the connection gives those). */
+export type LiveAttachment = Omit<LiveSource, 'name' | 'alias'>;
+
+/**
+ * One type of source. Adding a type means one module exposing this and a line in the registry.
+ * Failures of the source itself (unreachable, refused, malformed answers) are thrown as SourceError.
+ */
+export interface Connector<Spec = unknown> {
+  type: string;
+  name: string;
+  description: string;
+  /** `oauth` types get their tokens from the credentials, never from the spec. */
+  auth: 'none' | 'oauth';
+  /** JSON Schema of the spec; `writeOnly` fields are secrets (sealed at rest, masked in answers). */
+  spec: TObject;
+  /** DuckDB extensions its reads need in the sync instance (none when it reads records itself). */
+  engineExtensions: readonly string[];
+  supportedSyncModes: readonly SyncMode[];
+  supportsLive: boolean;
+  /** Every network address the spec makes the service reach: checked before anything connects. */
+  addresses(spec: Spec): SourceAddress[];
+  /** Connects and reads as little as possible; throws SourceError with a useful message. */
+  check(context: ConnectorContext<Spec>): Promise<void>;
+  discover(context: ConnectorContext<Spec>): Promise<StreamInfo[]>;
+  read(context: ConnectorContext<Spec>, request: ReadRequest): AsyncGenerator<Batch>;
+  /** What a live connection attaches; only when `supportsLive`. */
+  live?(context: ConnectorContext<Spec>): LiveAttachment;
+}
+
+/**
+ * A connector of any type, as the rest of the service holds it: a spec reaches a connector only
+ * after it has been validated against that connector's own schema (defaults filled in).
+ */
+export type AnyConnector = Connector<Record<string, unknown>>;

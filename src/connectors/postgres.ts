@@ -1,0 +1,128 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { attachPostgres, type PostgresSource } from '../engine/sync/source-attachments';
+import type { EngineConnection } from '../engine/duckdb/engine-connection';
+import { sqlString } from '../engine/sql-literals';
+import { syncModes, type Connector, type ConnectorContext, type StreamInfo, type SyncMode } from './connector';
+import { sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
+import { readRelation } from './postgres/read';
+import { fromSource } from './postgres/source-errors';
+import { SourceError } from './source-error';
+
+const spec = Type.Object(
+  {
+    host: Type.String({ minLength: 1, maxLength: 255, description: 'Host name or address of the server' }),
+    port: Type.Integer({ minimum: 1, maximum: 65535, default: 5432 }),
+    database: Type.String({ minLength: 1, maxLength: 63 }),
+    username: Type.String({ minLength: 1, maxLength: 63 }),
+    password: Type.String({ maxLength: 1024, writeOnly: true, default: '', description: 'Sealed at rest, shown as ********' }),
+    schemas: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { minItems: 1, maxItems: 50, uniqueItems: true, default: ['public'], description: 'Schemas whose tables and views are streams' }),
+    ssl_mode: Type.Union(
+      ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].map((mode) => Type.Literal(mode)),
+      { default: 'prefer', description: "libpq's sslmode" },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+type PostgresSpec = Static<typeof spec>;
+
+/** Types whose values order rows well enough to be a cursor: numbers, dates and times. */
+const cursorTypes = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*|DATE|TIMESTAMP.*)$/i;
+
+/**
+ * Tables and views of chosen schemas of a Postgres database. Reads run on the source through
+ * DuckDB's Postgres extension in the sync's own instance (bulk COPY in binary, not row by row), in
+ * batches ordered by an indexed column; a live connection attaches the database read-only to the
+ * workspace's query instance.
+ */
+export const postgresConnector: Connector<PostgresSpec> = {
+  type: 'postgres',
+  name: 'PostgreSQL',
+  description: 'Tables and views of a Postgres database, synced in batches or read live',
+  auth: 'none',
+  spec,
+  engineExtensions: ['postgres_scanner'],
+  supportedSyncModes: syncModes,
+  supportsLive: true,
+
+  addresses: (settings) => [{ kind: 'postgres', host: settings.host, port: settings.port, database: settings.database }],
+
+  async check(context) {
+    const connection = await attached(context);
+    await fromSource(() => sourceRows(connection, 'SELECT 1 AS ok'));
+  },
+
+  async discover(context) {
+    const connection = await attached(context);
+    return fromSource(async () => {
+      const relations = await sourceRelations(connection, context.spec.schemas);
+      const keys = await sourcePrimaryKeys(connection, context.spec.schemas);
+      const columns = await duckdbColumns(connection, context.spec.schemas);
+      return relations.map((relation) => streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns.get(`${relation.schema}.${relation.table}`) ?? []));
+    });
+  },
+
+  async *read(context, request) {
+    const connection = await attached(context);
+    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === request.stream.name));
+    if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${request.stream.name}`);
+    const batches = readRelation(connection, relation, request);
+    for (;;) {
+      const next = await fromSource(() => batches.next());
+      if (next.done) return;
+      yield next.value;
+    }
+  },
+
+  live: (context) => ({ postgres: sourceOf(context), schemas: context.spec.schemas, tableName: streamName }),
+};
+
+function sourceOf(context: ConnectorContext<PostgresSpec>): PostgresSource {
+  const { spec: settings, checked } = context;
+  return {
+    host: settings.host,
+    hostaddr: checked[0]?.address,
+    port: settings.port,
+    database: settings.database,
+    user: settings.username,
+    password: settings.password,
+    sslMode: settings.ssl_mode,
+    connectTimeoutSeconds: 10,
+  };
+}
+
+async function attached(context: ConnectorContext<PostgresSpec>): Promise<EngineConnection> {
+  const connection = await context.engine();
+  await fromSource(() => attachPostgres(connection, sourceAlias, sourceOf(context)));
+  return connection;
+}
+
+/** Column types as DuckDB reads them from the source (what lands in the lake), by `schema.table`. */
+async function duckdbColumns(connection: EngineConnection, schemas: string[]): Promise<Map<string, { name: string; type: string; nullable: boolean }[]>> {
+  const rows = await connection.read(
+    `SELECT schema_name, table_name, column_name, data_type, is_nullable FROM system.main.duckdb_columns()
+     WHERE database_name = ${sqlString(sourceAlias)} AND schema_name IN (${schemas.map(sqlString).join(', ')}) ORDER BY schema_name, table_name, column_index`,
+  );
+  const columns = new Map<string, { name: string; type: string; nullable: boolean }[]>();
+  for (const row of rows.getRowObjectsJS()) {
+    const key = `${row.schema_name}.${row.table_name}`;
+    columns.set(key, [...(columns.get(key) ?? []), { name: String(row.column_name), type: String(row.data_type), nullable: row.is_nullable === true }]);
+  }
+  return columns;
+}
+
+function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { name: string; type: string; nullable: boolean }[]): StreamInfo {
+  const cursorCandidates = columns.filter((column) => cursorTypes.test(column.type)).map((column) => column.name);
+  const modes: SyncMode[] = ['full_refresh_overwrite', 'full_refresh_append'];
+  if (cursorCandidates.length) modes.push('incremental_append');
+  if (cursorCandidates.length && primaryKey.length) modes.push('incremental_append_deduped');
+  const keyColumns = new Set(primaryKey);
+  return {
+    name: relation.stream,
+    columns: columns.map((column) => ({ ...column, nullable: column.nullable && !keyColumns.has(column.name) })),
+    primary_key: primaryKey,
+    cursor_candidates: cursorCandidates,
+    supported_sync_modes: modes,
+    ...(relation.rowEstimate === undefined ? {} : { row_estimate: relation.rowEstimate }),
+  };
+}

@@ -1,0 +1,60 @@
+import type { EngineConnection } from '../duckdb/engine-connection';
+import { sqlIdentifier, sqlString } from '../sql-literals';
+
+/** Where a Postgres source is and how to log in; `hostaddr` pins the address the service checked. */
+export interface PostgresSource {
+  host: string;
+  /** The address `host` resolved to when it was checked: connections go there, TLS still checks `host`. */
+  hostaddr?: string;
+  port: number;
+  database: string;
+  user: string;
+  password: string;
+  /** libpq's sslmode: disable, prefer, require, verify-ca, verify-full. */
+  sslMode: string;
+  connectTimeoutSeconds: number;
+}
+
+/**
+ * Attaches a Postgres database read-only under `alias`. The credentials go into a DuckDB secret (its
+ * listing masks the password), the rest into the attach string, so that the attached database's
+ * listing holds no password; errors quote the attach string, never the secret.
+ */
+export async function attachPostgres(connection: EngineConnection, alias: string, source: PostgresSource): Promise<void> {
+  const secret = `${alias}_credentials`;
+  const options = [`sslmode=${libpqValue(source.sslMode)}`, `connect_timeout=${Math.max(1, Math.trunc(source.connectTimeoutSeconds))}`];
+  if (source.hostaddr) options.push(`hostaddr=${libpqValue(source.hostaddr)}`);
+  await connection.configure(
+    [
+      `CREATE OR REPLACE SECRET ${sqlIdentifier(secret)} (TYPE postgres, HOST ${sqlString(source.host)}, PORT ${Math.trunc(source.port)}, DATABASE ${sqlString(source.database)}, USER ${sqlString(source.user)}, PASSWORD ${sqlString(source.password)})`,
+      `ATTACH IF NOT EXISTS ${sqlString(options.join(' '))} AS ${sqlIdentifier(alias)} (TYPE postgres, SECRET ${sqlIdentifier(secret)}, READ_ONLY)`,
+    ].join(';\n'),
+  );
+}
+
+/** An S3-compatible store a source reads from, and the part of it the secret may be used for. */
+export interface S3Source {
+  /** `s3://bucket/prefix/`: the secret applies under this scope only. */
+  scope: string;
+  region: string;
+  /** host[:port] of a custom endpoint; AWS when absent. */
+  endpoint?: string;
+  useSsl: boolean;
+  urlStyle: 'path' | 'vhost';
+  accessKeyId?: string;
+  secretAccessKey?: string;
+}
+
+/** A secret for a source's bucket, scoped to it: the lake's own secret keeps its own, narrower scope. */
+export async function createS3SourceSecret(connection: EngineConnection, name: string, source: S3Source): Promise<void> {
+  const options = ['TYPE s3', `REGION ${sqlString(source.region)}`, `SCOPE ${sqlString(source.scope)}`, `URL_STYLE ${sqlString(source.urlStyle)}`, `USE_SSL ${source.useSsl ? 'true' : 'false'}`];
+  if (source.endpoint) options.push(`ENDPOINT ${sqlString(source.endpoint)}`);
+  if (source.accessKeyId) options.push(`KEY_ID ${sqlString(source.accessKeyId)}`, `SECRET ${sqlString(source.secretAccessKey ?? '')}`);
+  await connection.configure(`CREATE OR REPLACE SECRET ${sqlIdentifier(name)} (${options.join(', ')})`);
+}
+
+/** A libpq keyword value, single-quoted with its quotes and backslashes escaped. */
+function libpqValue(value: string): string {
+  if (value.includes('\0')) throw new Error('NUL byte in a connection option');
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}

@@ -1,0 +1,84 @@
+import { rmSync } from 'node:fs';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import type { LakeConfig } from '../../config';
+import { attachCatalog } from '../attach-catalog';
+import { catalogSchemaName, type CatalogStore } from '../catalog-attachment';
+import { lakeAlias } from '../catalog-names';
+import { createDuckDBInstance } from '../duckdb/create-instance';
+import { EngineConnection } from '../duckdb/engine-connection';
+import { createInstanceFolder } from '../duckdb/instance-folders';
+
+export interface SyncInstanceSettings {
+  extensionDir: string;
+  memoryLimit: string;
+  threads: number;
+  threadNice: number;
+  /** Parent of each instance's private spill folder. */
+  tempRoot: string;
+  catalog: CatalogStore;
+  lake: LakeConfig;
+}
+
+/**
+ * Short-lived DuckDB instances for reading connections' sources, apart from every tenant query
+ * instance: they keep external access (a source is a network address) and are never locked, so no
+ * tenant SQL ever runs on one. Only SQL the service writes itself runs here, with every name and
+ * value the source or the user gave quoted. A sync's instance also attaches the workspace's lake
+ * catalog as `lake`, writes the batches there and is closed when its stream ends.
+ */
+export class SyncInstances {
+  constructor(private readonly settings: SyncInstanceSettings) {}
+
+  /** An instance with the source's extensions and, for a sync, the workspace's lake attached as `lake`. */
+  async open(options: { sourceExtensions: readonly string[]; workspaceId?: string }): Promise<SyncInstance> {
+    const { settings } = this;
+    const { workspaceId } = options;
+    const tempDir = createInstanceFolder(settings.tempRoot, `sync-${workspaceId ?? 'source'}`);
+    const lakeExtensions = workspaceId ? ['ducklake', settings.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner', ...(settings.lake.kind === 's3' ? ['httpfs'] : [])] : [];
+    let instance: DuckDBInstance | undefined;
+    let connection: EngineConnection | undefined;
+    try {
+      instance = await createDuckDBInstance({
+        extensionDir: settings.extensionDir,
+        memoryLimit: settings.memoryLimit,
+        threads: settings.threads,
+        threadNice: settings.threadNice,
+        tempDirectory: tempDir,
+        extensions: [...new Set([...lakeExtensions, ...options.sourceExtensions])],
+      });
+      connection = new EngineConnection(await instance.connect());
+      if (workspaceId) await attachCatalog(connection, { workspaceId, catalog: settings.catalog, lake: settings.lake }, lakeAlias);
+      const metadataSchema = workspaceId && `__ducklake_metadata_${lakeAlias}.${settings.catalog.kind === 'postgres' ? catalogSchemaName(workspaceId) : 'main'}`;
+      return new SyncInstance(instance, connection, tempDir, metadataSchema || undefined);
+    } catch (error) {
+      connection?.closeSync();
+      instance?.closeSync();
+      rmSync(tempDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+}
+
+export class SyncInstance {
+  private closed = false;
+
+  constructor(
+    private readonly instance: DuckDBInstance,
+    /** The one connection everything of the sync runs on, in order. */
+    readonly connection: EngineConnection,
+    /** The instance's private folder (spill files). */
+    readonly tempDir: string,
+    /** Where DuckLake keeps the lake's own tables (commit information); absent without a lake. */
+    readonly metadataSchema: string | undefined,
+  ) {}
+
+  /** Waits for an abandoned statement to stop, then closes the instance and removes its folder. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.connection.idle();
+    this.connection.closeSync();
+    this.instance.closeSync();
+    rmSync(this.tempDir, { recursive: true, force: true });
+  }
+}

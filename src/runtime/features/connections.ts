@@ -1,0 +1,102 @@
+import { createConnectionStreamActivities, createConnectionSyncActivities } from '../../activities/connection-sync-activities';
+import { ConnectionSecrets } from '../../connections/connection-secrets';
+import { ConnectionsService } from '../../connections/connections-service';
+import { LiveConnections } from '../../connections/live-connections';
+import { deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
+import { SourceProbes } from '../../connections/source-probes';
+import { SourceSessions } from '../../connections/source-sessions';
+import { SyncJobLifecycle } from '../../connections/sync-job-lifecycle';
+import { SyncJobsService } from '../../connections/sync-jobs-service';
+import type { SyncListener } from '../../connections/sync-listeners';
+import type { OAuthTokenSource } from '../../connectors/credentials';
+import { SourceAddressPolicy, type ReservedTargets } from '../../connectors/source-address';
+import type { Config } from '../../config';
+import { SealedBox } from '../../crypto/sealed-box';
+import type { EngineServices } from '../../engine/engine-services';
+import { UsageRecorder } from '../../query/usage-recorder';
+import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
+import type { FeatureWiring } from '../feature';
+import type { FeatureDeps } from './deps';
+
+/** What live connections need before the engine exists: their secrets, the address policy, and the provider the engine asks. */
+export function connectionSources({ config, infra, logger }: FeatureDeps) {
+  const secrets = new ConnectionSecrets(new SealedBox(config.secrets.encryptionKey));
+  const policy = new SourceAddressPolicy(reservedTargets(config), config.syncs.privateNetworks === 'allow');
+  const live = new LiveConnections(infra.store, secrets, policy, logger.child({ component: 'connections' }));
+  return { secrets, policy, live };
+}
+
+export interface ConnectionsFeatureDeps extends FeatureDeps {
+  engine: EngineServices;
+  sources: ReturnType<typeof connectionSources>;
+  /** Told of every sync that changed tables (downstream work); none by default. */
+  listeners?: readonly SyncListener[];
+  /** Tokens of OAuth connector types, from the module that authorizes them. */
+  oauth?: OAuthTokenSource;
+}
+
+/**
+ * Connections and their syncs: the services behind the routes, the sync workflows' bookkeeping on the
+ * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
+ * engines run at once), and the purge of a deleted workspace's connections.
+ */
+export function connectionsFeature({ config, infra, logger, clock, engine, sources, listeners = [], oauth }: ConnectionsFeatureDeps) {
+  const log = logger.child({ component: 'connections' });
+  const { store } = infra;
+  const client = new ConnectionSyncClient(infra.temporal, log);
+  const sessions = new SourceSessions({ secrets: sources.secrets, policy: sources.policy, syncs: engine.syncs, oauth });
+  const connections = new ConnectionsService({
+    store,
+    secrets: sources.secrets,
+    policy: sources.policy,
+    schedules: client,
+    workflows: client,
+    tables: engine.tables,
+    liveChanged: (workspaceId) => engine.engines.refreshLiveSources(workspaceId),
+    clock,
+    minScheduleIntervalMs: config.syncs.minScheduleIntervalMs,
+    logger: log,
+  });
+  const lifecycle = new SyncJobLifecycle(store, sessions, new UsageRecorder(store, clock), clock);
+  const syncWorker = {
+    taskQueue: `${config.temporal.taskQueue}-syncs`,
+    concurrency: config.syncs.workerConcurrency,
+    activities: createConnectionStreamActivities({ sessions, writer: engine.writer, store, clock, batchRows: config.syncs.batchRows, lifecycle, notice: client, logger: log }),
+  };
+  const wiring = {
+    activities: createConnectionSyncActivities({
+      lifecycle,
+      listeners,
+      streamTaskQueue: syncWorker.taskQueue,
+      parallelism: config.syncs.streamParallelism,
+      streamTimeoutMs: config.syncs.streamTimeoutMs,
+      logger: log,
+    }),
+    workspacePurge: {
+      // Each connection's schedule by its id, and its running sync, before the catalog goes.
+      stopDurableWork: async (workspaceId: string) => {
+        for (const { id } of await store.all(listWorkspaceConnectionIds, { workspace_id: workspaceId })) {
+          await client.remove(id);
+          const open = await store.first(findOpenSyncJob, { connection_id: id });
+          if (open) await client.cancel(open.workflow_id);
+        }
+      },
+      rows: [deleteWorkspaceSyncStates, deleteWorkspaceSyncJobs, deleteWorkspaceConnections],
+    },
+  } satisfies FeatureWiring;
+  return { connections, syncJobs: new SyncJobsService(store, client, clock, log), probes: new SourceProbes(sessions), syncWorker, wiring };
+}
+
+/** The service's own metadata database, Temporal and lake bucket: no connection may point there. */
+function reservedTargets(config: Config): ReservedTargets {
+  const reserved: ReservedTargets = {};
+  if (config.metadata.kind === 'postgres') {
+    const url = new URL(config.metadata.url);
+    reserved.metadataDatabase = { host: url.hostname, port: Number(url.port) || 5432, database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres' };
+  }
+  const temporal = config.temporal.address ?? `127.0.0.1:${config.temporal.devServer.port}`;
+  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(temporal);
+  if (match) reserved.temporal = { host: match[1]!, port: Number(match[2]) };
+  if (config.lake.kind === 's3') reserved.lake = { endpoint: config.lake.endpoint ? new URL(config.lake.endpoint) : undefined, region: config.lake.region, bucket: config.lake.bucket };
+  return reserved;
+}

@@ -1,0 +1,107 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createWorkspace } from '../../support/workspaces';
+import { serviceEnvOf } from '../../support/service-env';
+import { startServiceProcess, type ServiceProcess } from '../../support/service-process';
+import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+
+/**
+ * The API in this process, the worker in another, as deployed: the worker is killed with SIGKILL in
+ * the middle of a sync of many batches, and a new one finishes the job from the last batch that
+ * committed, so that the table holds every source row exactly once.
+ */
+describe('a sync survives its worker being killed', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let workspaceId: string;
+  let source: SourceDatabase;
+  let workers: ServiceProcess[] = [];
+
+  const startWorkerProcess = async () => {
+    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000' }, { waitForHealth: false });
+    workers.push(worker);
+    return worker;
+  };
+
+  /** Waits until the job has committed some batches and has many to go, then kills the worker. */
+  const killMidway = async (worker: ServiceProcess, connectionId: string, jobId: string, total: number) => {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const job = await syncJob(t, user, workspaceId, connectionId, jobId);
+      const written = job.streams[0]?.records_written ?? 0;
+      if (written >= 3_000 && written <= total - 10_000) break;
+      if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
+      await Bun.sleep(20);
+    }
+    worker.child.kill('SIGKILL');
+    await worker.child.exited;
+  };
+
+  beforeAll(async () => {
+    source = await createSourceDatabase();
+    // One table per test, so that each test's rows are its own whatever the order.
+    for (const table of ['readings', 'snapshot_readings']) {
+      await source.sql.unsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY, sensor text, value double precision, taken_at timestamptz NOT NULL)`);
+      await source.sql.unsafe(`CREATE INDEX ON ${table} (taken_at)`);
+      await source.sql.unsafe(`INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 30000) g`);
+    }
+    t = await startTestApp('local');
+    user = await createVerifiedUser(t, 'sync-crash');
+    workspaceId = (await createWorkspace(t, user, 'sync-crash')).id;
+  });
+  const killWorkers = async () => {
+    for (const worker of workers) worker.child.kill('SIGKILL');
+    await Promise.all(workers.map((worker) => worker.child.exited));
+    workers = [];
+  };
+  afterEach(killWorkers);
+  afterAll(async () => {
+    await t.stop();
+    await source.drop();
+  });
+
+  /** Starts a sync with one worker up, kills that worker midway, starts another and waits for the job to close. */
+  const syncThroughAKill = async (connectionId: string, rowsToRead: number) => {
+    const worker = workers.at(-1) ?? (await startWorkerProcess());
+    const jobId = await triggerSyncOk(t, user, workspaceId, connectionId);
+    await killMidway(worker, connectionId, jobId, rowsToRead);
+    expect((await syncJob(t, user, workspaceId, connectionId, jobId)).status).toBe('running');
+    workers = workers.filter((running) => running !== worker);
+    await startWorkerProcess();
+    return waitForSync(t, user, workspaceId, connectionId, jobId, ['succeeded', 'failed', 'cancelled'], 150_000);
+  };
+  const tableState = (table: string) => queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM ${table}`);
+
+  test('kill -9 during a full refresh: the new table holds every row once, swapped in whole', async () => {
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'sensors_full',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      streams: [{ name: 'snapshot_readings', sync_mode: 'full_refresh_overwrite' }],
+    });
+    const full = await syncThroughAKill(connection.id, 30_000);
+    expect(full.status).toBe('succeeded');
+    expect(full.records_written).toBe(30_000);
+    expect(await tableState('sensors_full.snapshot_readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
+  }, 300_000);
+
+  test('kill -9 during a first incremental sync, then during one of new rows: every row exactly once', async () => {
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'sensors',
+      connector_type: 'postgres',
+      spec: postgresSpec(source, { schemas: ['public'] }),
+      streams: [{ name: 'readings', sync_mode: 'incremental_append', cursor_field: 'taken_at' }],
+    });
+    const first = await syncThroughAKill(connection.id, 30_000);
+    expect(first.status).toBe('succeeded');
+    expect(first.records_written).toBe(30_000);
+    expect(await tableState('sensors.readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
+
+    await source.sql.unsafe(`INSERT INTO readings SELECT g, 'new', g * 0.25, timestamptz '2025-01-01' + g * interval '1 second' FROM generate_series(30001, 50000) g`);
+    const incremental = await syncThroughAKill(connection.id, 20_000);
+    expect(incremental.status).toBe('succeeded');
+    expect(incremental.records_written).toBe(20_000);
+    expect(await tableState('sensors.readings')).toEqual([{ n: 50_000, d: 50_000, s: 1_250_025_000 }]);
+  }, 400_000);
+});

@@ -1,0 +1,97 @@
+import { expect } from 'bun:test';
+import postgres from 'postgres';
+import { createDatabase } from './backends';
+import { bodyOf } from './http';
+import type { TestUser } from './accounts';
+import type { TestApp } from './test-app';
+
+/** A database of its own in the test cluster, as a connection's source, with a client to fill it. */
+export interface SourceDatabase {
+  url: string;
+  name: string;
+  sql: postgres.Sql;
+  drop(): Promise<void>;
+}
+
+export async function createSourceDatabase(): Promise<SourceDatabase> {
+  const database = await createDatabase();
+  const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  return {
+    url: database.url,
+    name: new URL(database.url).pathname.slice(1),
+    sql,
+    async drop() {
+      await sql.end();
+      await database.drop();
+    },
+  };
+}
+
+/** The spec of a postgres connection to the database (the test cluster trusts its users: any password). */
+export function postgresSpec(database: SourceDatabase, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const url = new URL(database.url);
+  return { host: url.hostname, port: Number(url.port), database: database.name, username: decodeURIComponent(url.username), password: 'not-checked-here', ssl_mode: 'disable', ...extra };
+}
+
+export const connectionsPath = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/connections`;
+
+export async function createConnection(t: TestApp, user: TestUser, workspaceId: string, body: Record<string, unknown>): Promise<Response> {
+  return t.request(connectionsPath(workspaceId), { method: 'POST', json: body, token: user.accessToken });
+}
+
+export async function createConnectionOk(t: TestApp, user: TestUser, workspaceId: string, body: Record<string, unknown>): Promise<Record<string, any>> {
+  const response = await createConnection(t, user, workspaceId, body);
+  if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
+  return bodyOf(response);
+}
+
+export async function triggerSync(t: TestApp, user: TestUser, workspaceId: string, connectionId: string, body?: unknown): Promise<Response> {
+  return t.request(`${connectionsPath(workspaceId)}/${connectionId}/sync`, { method: 'POST', json: body, token: user.accessToken });
+}
+
+export async function triggerSyncOk(t: TestApp, user: TestUser, workspaceId: string, connectionId: string, body?: unknown): Promise<string> {
+  const response = await triggerSync(t, user, workspaceId, connectionId, body);
+  if (response.status !== 202) throw new Error(`sync failed to start: ${response.status} ${await response.text()}`);
+  return (await bodyOf(response)).job_id;
+}
+
+export async function syncJob(t: TestApp, user: TestUser, workspaceId: string, connectionId: string, jobId: string): Promise<Record<string, any>> {
+  const response = await t.request(`${connectionsPath(workspaceId)}/${connectionId}/sync-jobs/${jobId}`, { token: user.accessToken });
+  expect(response.status).toBe(200);
+  return bodyOf(response);
+}
+
+/** Polls the job until it reaches one of the states. */
+export async function waitForSync(
+  t: TestApp,
+  user: TestUser,
+  workspaceId: string,
+  connectionId: string,
+  jobId: string,
+  states: string[] = ['succeeded', 'failed', 'cancelled'],
+  timeoutMs = 90_000,
+): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await syncJob(t, user, workspaceId, connectionId, jobId);
+    if (states.includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`sync job ${jobId} stayed ${job.status}: ${JSON.stringify(job)}`);
+    await Bun.sleep(150);
+  }
+}
+
+/** Triggers a sync and waits for it to succeed. */
+export async function syncOk(t: TestApp, user: TestUser, workspaceId: string, connectionId: string, body?: unknown): Promise<Record<string, any>> {
+  const jobId = await triggerSyncOk(t, user, workspaceId, connectionId, body);
+  const job = await waitForSync(t, user, workspaceId, connectionId, jobId);
+  if (job.status !== 'succeeded') throw new Error(`sync ${jobId} ended ${job.status}: ${JSON.stringify(job)}`);
+  return job;
+}
+
+/** Rows of a query through the HTTP interface, as objects. */
+export async function queryRows(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
+  t.clock.advance(6_500);
+  const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql, format: 'objects' }, token: user.accessToken });
+  if (response.status !== 200) throw new Error(`query failed: ${response.status} ${await response.text()}`);
+  return (await bodyOf(response)).data;
+}
