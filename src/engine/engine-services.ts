@@ -6,6 +6,7 @@ import type { Clock } from '../util/clock';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
 import { LakeWriter } from './write/lake-writer';
+import { QueryMaterializer } from './write/materialize-query';
 import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
@@ -18,6 +19,7 @@ export interface EngineServices {
   tables: TablesService;
   writer: LakeWriter;
   queries: QueryRunner;
+  materializer: QueryMaterializer;
 }
 
 export function createEngineServices(deps: { config: Config; store: Store; lake: LakeStorage; clock: Clock; logger: Logger; translate: SqlTranslator }): EngineServices {
@@ -37,11 +39,13 @@ export function createEngineServices(deps: { config: Config; store: Store; lake:
     logger: deps.logger,
   });
   const parser = new SqlParser({ threadNice: config.duckdb.threadNice });
+  const analyzer = new QueryAnalyzer(parser, deps.translate);
   return {
     engines,
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
     writer: new LakeWriter(engines, deps.store, deps.clock),
-    queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate), new DirectScans(parser)),
+    queries: new QueryRunner(engines, analyzer, new DirectScans(parser)),
+    materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock),
   };
 }

@@ -16,6 +16,7 @@ export const errorCatalogue = {
   STATEMENT_NOT_ALLOWED: 400,
   QUERY_ERROR: 400,
   RESOURCE_EXHAUSTED: 400,
+  DAG_CYCLE: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,

@@ -20,6 +20,11 @@ import { accountsFeature } from './features/accounts';
 import { queriesFeature } from './features/queries';
 import { jobsFeature } from './features/jobs';
 import { housekeepingWiring } from './features/housekeeping';
+import { transformsFeature } from './features/transforms';
+import type { TransformsService } from '../transforms/transforms-service';
+import type { TransformRunsService } from '../transforms/transform-runs-service';
+import type { DagScheduleService } from '../transforms/dag-schedule';
+import type { TransformsAfterSync } from '../transforms/after-sync';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -39,6 +44,7 @@ export interface Services {
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
+  transforms: { definitions: TransformsService; runs: TransformRunsService; schedule: DagScheduleService; afterSync: TransformsAfterSync };
   maintenance: MaintenanceSchedules;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity of the main task queue, which also runs the workflows. */
@@ -60,7 +66,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
 
-  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  const transforms = transformsFeature(deps, lake.engine);
+
+  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -74,6 +82,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
+    transforms: { definitions: transforms.transforms, runs: transforms.runs, schedule: transforms.schedule, afterSync: transforms.afterSync },
     maintenance: lake.maintenance,
     healthProbes: {
       metadata: () => infra.store.ping(),
@@ -85,6 +94,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       purge.activities,
       lake.wiring.activities,
       jobs.wiring.activities,
+      transforms.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
     ),

@@ -3,24 +3,25 @@ import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
 
+/** When a schedule runs: `every` an interval (`1h`, `5m`), or a 5-field `cron` expression in UTC. */
+export type ScheduleTiming = { every: string; cron?: undefined } | { cron: string; every?: undefined };
+
 /** A recurring workflow, named by the workflow it starts (its function), so its arguments are checked. */
-export interface ScheduleDefinition<W extends Workflow = Workflow> {
+export type ScheduleDefinition<W extends Workflow = Workflow> = ScheduleTiming & {
   scheduleId: string;
   workflow: W;
   args: Parameters<W>;
-  /** `every` an interval (`1h`, `5m`). */
-  every: string;
   memo?: Record<string, unknown>;
   /** Carried by the schedule and every run it starts. */
   labels: WorkflowLabels;
-}
+};
 
 /**
  * Creates a schedule, or brings an existing one to the current definition. Runs never overlap: a run
  * still going when the next is due skips that one (Temporal's overlap policy), never stacks it.
  */
 export async function ensureSchedule<W extends Workflow>(temporal: TemporalClient, definition: ScheduleDefinition<W>): Promise<'created' | 'updated'> {
-  const spec = { intervals: [{ every: definition.every }] };
+  const spec = definition.cron === undefined ? { intervals: [{ every: definition.every }] } : { cronExpressions: [definition.cron], timezone: 'UTC' };
   const action = {
     type: 'startWorkflow' as const,
     workflowType: definition.workflow.name,
@@ -61,6 +62,6 @@ export async function deleteSchedule(temporal: TemporalClient, scheduleId: strin
 export async function ensureSchedules(temporal: TemporalClient, definitions: ScheduleDefinition[], logger: Logger): Promise<void> {
   for (const definition of definitions) {
     const outcome = await ensureSchedule(temporal, definition);
-    if (outcome === 'created') logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every });
+    if (outcome === 'created') logger.info('schedule created', { schedule_id: definition.scheduleId, every: definition.every, cron: definition.cron });
   }
 }

@@ -8,16 +8,25 @@ export type CommitInfo = Record<string, unknown> & { records_written?: number };
  * that died after committing (a push with an idempotency key, a sync's batch) is found here.
  */
 export async function findCommit(connection: EngineConnection, metadata: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
+  return (await findCommittedSnapshot(connection, metadata, match))?.info;
+}
+
+/** The same, with the id of the snapshot the write made. */
+export async function findCommittedSnapshot(
+  connection: EngineConnection,
+  metadata: string,
+  match: Record<string, string | number>,
+): Promise<{ snapshotId: number; info: CommitInfo } | undefined> {
   const [field, value] = Object.entries(match)[0] ?? [];
   if (field === undefined) throw new Error('findCommit needs at least one field to match');
   const reader = await connection.read(
-    `SELECT commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
+    `SELECT snapshot_id, commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
      WHERE commit_extra_info IS NOT NULL AND commit_extra_info LIKE '%' || $needle || '%' ORDER BY snapshot_id DESC`,
     { needle: JSON.stringify(value) },
   );
-  for (const [info] of reader.getRows()) {
+  for (const [snapshotId, info] of reader.getRows()) {
     const parsed = JSON.parse(String(info)) as CommitInfo;
-    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected)) return parsed;
+    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected)) return { snapshotId: Number(snapshotId), info: parsed };
   }
   return undefined;
 }
