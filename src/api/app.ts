@@ -13,6 +13,7 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { transformRoutes } from './transforms';
 
 export const apiPrefix = '/api/v1';
 
@@ -49,7 +50,8 @@ export function createApp(services: Services) {
         .use(pushRoutes(services))
         .use(tableRoutes(services))
         .use(queryRoutes(services))
-        .use(jobRoutes(services)),
+        .use(jobRoutes(services))
+        .use(transformRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -131,7 +131,8 @@ export class TransformsService {
     const transforms = await loadTransforms(this.store, workspaceId);
     const unknown = (input.depends_on ?? []).filter((dependency) => !transforms.byId.has(dependency));
     if (unknown.length > 0) throw new AppError('NOT_FOUND', `depends_on names no transform of this workspace: ${unknown.join(', ')}`);
-    const pending = new Set(transforms.rows.filter((row) => row.id !== current?.id).map((row) => row.target_table));
+    // Its own target counts too: a transform reading it is refused below as a cycle, which says more.
+    const pending = new Set([...transforms.rows.filter((row) => row.id !== current?.id).map((row) => row.target_table), target]);
     const reads = await this.materializer.check(workspaceId, input.sql, pending);
     return {
       id,

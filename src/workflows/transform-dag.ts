@@ -1,6 +1,6 @@
 import { ActivityFailure, CancellationScope, CancelledFailure, condition, defineQuery, isCancellation, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
 import type { TransformActivities } from '../activities/transform-activities';
-import type { DagRunRequest, NodeOutcome, PlannedNode } from '../transforms/dag-run-plan';
+import type { DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';
 import type { DagRunStatus, RunStatus, RunTrigger } from '../transforms/transform-queries';
 
 export interface TransformDagInput {

@@ -4,6 +4,7 @@ import { healthModels } from '../health/model';
 import { jobModels } from '../jobs/model';
 import { lakeModels } from '../lake/model';
 import { queryModels } from '../query/model';
+import { transformModels } from '../transforms/model';
 import { workspaceModels } from '../workspaces/model';
 import { errorModels } from './error-models';
 
@@ -19,6 +20,7 @@ export const namedModels: Record<string, object> = {
   ...lakeModels,
   ...queryModels,
   ...jobModels,
+  ...transformModels,
 };
 
 export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
@@ -52,4 +54,5 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Tables', description: 'The lake tables of a workspace' },
   { name: 'Query', description: 'Synchronous queries' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
+  { name: 'Transforms', description: 'SQL transforms materialised into lake tables, run in dependency order' },
 ];

@@ -45,7 +45,7 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
       tags: doc.tags,
       ...(security?.length ? { security } : {}),
       parameters: [...parameters(route.hooks.params, 'path', writer), ...parameters(route.hooks.query, 'query', writer), ...parameters(route.hooks.headers, 'header', writer)],
-      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels) } : {}),
+      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels, !doc.optionalBody) } : {}),
       responses: responsesOf(
         {
           method: route.method,
@@ -84,11 +84,11 @@ function parameters(schema: unknown, location: 'path' | 'query' | 'header', writ
   }));
 }
 
-function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>): OpenAPIV3_1.RequestBodyObject {
+function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>, required: boolean): OpenAPIV3_1.RequestBodyObject {
   const written = writer.write(schema);
   const model = typeof written.$ref === 'string' ? written.$ref.split('/').pop() : undefined;
   if (model) requestModels.add(model);
-  return { required: true, content: { [mediaType]: { schema: model ? written : takingUnknownFields(written) } } };
+  return { required, content: { [mediaType]: { schema: model ? written : takingUnknownFields(written) } } };
 }
 
 /** A body's fields that its schema does not name are dropped, not refused: the document says so. */
