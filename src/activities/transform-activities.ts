@@ -51,8 +51,8 @@ export function createTransformActivities(deps: TransformActivityDeps) {
     async endTransformRuns(runs: { runId: string; status: RunStatus; reason: string | null }[]): Promise<void> {
       const now = deps.clock.now().toISOString();
       for (const { runId, status, reason } of runs) {
-        const code = status === 'failed' ? 'INTERNAL_ERROR' : null;
-        const message = status === 'failed' ? 'The transform could not be run' : status === 'skipped' ? `Skipped: ${reason ?? 'a dependency did not succeed'}` : null;
+        const code = status === 'failed' ? 'INTERNAL_ERROR' : status === 'skipped' ? 'SKIPPED' : 'CANCELLED';
+        const message = status === 'failed' ? 'The transform could not be run' : status === 'skipped' ? `Skipped: ${reason ?? 'a dependency did not succeed'}` : 'The run was cancelled';
         await deps.store.run(endRun, { id: runId, status, now, duration_ms: null, code, message, hint: status === 'failed' ? (reason?.slice(0, 300) ?? null) : null });
       }
     },
