@@ -9,7 +9,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { testEnv } from '../test/support/test-env';
 import { startTestApp, type TestApp } from '../test/support/test-app';
 import { sqlString } from '../src/engine/sql-literals';
-import { findDagRun } from '../src/transforms/transform-queries';
+import { findDagRun, listDagRunRuns } from '../src/transforms/transform-queries';
 import { openBenchWorkspace } from './bench-workspace';
 import { median, report } from './support';
 import { generateTpch, tpchTables } from './tpch/generate';
@@ -81,7 +81,10 @@ try {
     const store = t!.infra.store;
     for (let status = run.status; status === 'running'; status = (await store.first(findDagRun, { id: run.dag_run_id }))!.status) await Bun.sleep(20);
     const final = (await store.first(findDagRun, { id: run.dag_run_id }))!.status;
-    if (final !== 'succeeded') throw new Error(`the DAG run ${run.dag_run_id} ${final}`);
+    if (final !== 'succeeded') {
+      const failed = (await store.all(listDagRunRuns, { dag_run_id: run.dag_run_id })).filter((entry) => entry.status !== 'succeeded');
+      throw new Error(`the DAG run ${run.dag_run_id} ${final}: ${failed.map((entry) => `${entry.transform_name} ${entry.status} ${entry.error_message} ${entry.error_hint ?? ''}`).join('; ')}`);
+    }
     return performance.now() - startedAt;
   };
 
@@ -93,7 +96,7 @@ try {
 
   // Warm-up of both, then the runs alternate.
   await rawRun();
-  await dagRun({ select: 'order_revenue+' });
+  await dagRun({ select: nodes.map((node) => node.name).join(' ') });
   const rawMs: number[] = [];
   const serviceMs: number[] = [];
   const emptyMs: number[] = [];

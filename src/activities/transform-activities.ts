@@ -74,7 +74,9 @@ async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: 
       target: parseTableName(transform.target_table),
       materialization: transform.materialization,
       uniqueKey: transform.unique_key === null ? [] : (JSON.parse(transform.unique_key) as string[]),
-      commitInfo: { transform_id: transform.id, transform_run_id: run.id },
+      // The run's id first: it is what finds the commit again.
+      commitInfo: { transform_run_id: run.id, transform_id: transform.id },
+      retried: run.attempts > 1,
       label: `transform ${transform.name}`,
       timeoutMs,
       signal,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
+import { backends } from '../support/backends';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
@@ -22,39 +23,6 @@ describe('DAG runs', () => {
   afterAll(() => t.stop());
 
   const recordedRuns = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
-
-  test('a 10-node diamond runs in dependency order, independent nodes side by side', async () => {
-    const ws = (await createWorkspace(t, user)).id;
-    await pushOk(t, ws, user, { table: 'raw.seed', records: [{ id: 1 }] });
-    const names = ['a', 'b1', 'b2', 'b3', 'b4', 'c1', 'c2', 'c3', 'c4', 'd'];
-    const inputsOf: Record<string, string[]> = {
-      a: ['raw.seed'],
-      ...Object.fromEntries([1, 2, 3, 4].map((i) => [`b${i}`, ['dag.a']])),
-      ...Object.fromEntries([1, 2, 3, 4].map((i) => [`c${i}`, [`dag.b${i}`]])),
-      d: ['dag.c1', 'dag.c2', 'dag.c3', 'dag.c4'],
-    };
-    const ids: Record<string, string> = {};
-    for (const name of names) ids[name] = (await createTransformOk(t, ws, user, { name, sql: busy(inputsOf[name]!), target_table: `dag.${name}` })).id;
-    const dag = await dagOf(t, ws, user);
-    expect(dag.edges.length).toBe(4 + 4 + 4);
-
-    const started = await runAll(t, ws, user);
-    expect(started.order[0]).toBe(ids.a);
-    expect(started.order.at(-1)).toBe(ids.d);
-    expect(await waitForDagRun(t, started.dag_run_id, 120_000)).toBe('succeeded');
-    const runs = await recordedRuns(started.dag_run_id);
-    expect([...runs.values()].every((run) => run.status === 'succeeded' && run.attempts === 1)).toBe(true);
-    const span = (name: string) => ({ start: Date.parse(runs.get(name)!.started_at!), end: Date.parse(runs.get(name)!.finished_at!) });
-    for (const edge of dag.edges as { from: string; to: string }[]) {
-      const from = names.find((name) => ids[name] === edge.from)!;
-      const to = names.find((name) => ids[name] === edge.to)!;
-      expect(span(from).end).toBeLessThanOrEqual(span(to).start);
-    }
-    const independent = ['b1', 'b2', 'b3', 'b4', 'c1', 'c2', 'c3', 'c4'];
-    const overlapping = independent.flatMap((x) => independent.filter((y) => x < y && span(x).start < span(y).end && span(y).start < span(x).end));
-    expect(overlapping.length).toBeGreaterThan(0);
-    expect(await query(t, ws, 'SELECT in_0, in_1, in_2, in_3 FROM dag.d')).toEqual([{ in_0: 1, in_1: 1, in_2: 1, in_3: 1 }]);
-  }, 180_000);
 
   test('a failed node skips what depends on it, the rest goes on; retry_from runs the failed and skipped only', async () => {
     const ws = (await createWorkspace(t, user)).id;
@@ -155,3 +123,52 @@ describe('DAG runs', () => {
     expect((await runsOf(t, ws, user, slow.id))[0].status).toBe('cancelled');
   }, 120_000);
 });
+
+// On Postgres catalogs independent nodes write side by side; on embedded SQLite catalogs their
+// activities run side by side and their writes take turns (see QueryMaterializer).
+for (const backend of backends) {
+  describe(`a diamond DAG (${backend})`, () => {
+    let t: TestApp;
+    let user: TestUser;
+
+    beforeAll(async () => {
+      t = await startTestApp(backend, { worker: true });
+      user = await createVerifiedUser(t, 'tf-diamond');
+    });
+    afterAll(() => t.stop());
+
+    test('a 10-node diamond runs in dependency order, independent nodes side by side', async () => {
+      const recordedRuns = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
+      const ws = (await createWorkspace(t, user)).id;
+      await pushOk(t, ws, user, { table: 'raw.seed', records: [{ id: 1 }] });
+      const names = ['a', 'b1', 'b2', 'b3', 'b4', 'c1', 'c2', 'c3', 'c4', 'd'];
+      const inputsOf: Record<string, string[]> = {
+        a: ['raw.seed'],
+        ...Object.fromEntries([1, 2, 3, 4].map((i) => [`b${i}`, ['dag.a']])),
+        ...Object.fromEntries([1, 2, 3, 4].map((i) => [`c${i}`, [`dag.b${i}`]])),
+        d: ['dag.c1', 'dag.c2', 'dag.c3', 'dag.c4'],
+      };
+      const ids: Record<string, string> = {};
+      for (const name of names) ids[name] = (await createTransformOk(t, ws, user, { name, sql: busy(inputsOf[name]!), target_table: `dag.${name}` })).id;
+      const dag = await dagOf(t, ws, user);
+      expect(dag.edges.length).toBe(4 + 4 + 4);
+
+      const started = await runAll(t, ws, user);
+      expect(started.order[0]).toBe(ids.a);
+      expect(started.order.at(-1)).toBe(ids.d);
+      expect(await waitForDagRun(t, started.dag_run_id, 120_000)).toBe('succeeded');
+      const runs = await recordedRuns(started.dag_run_id);
+      expect([...runs.values()].every((run) => run.status === 'succeeded' && run.attempts === 1)).toBe(true);
+      const span = (name: string) => ({ start: Date.parse(runs.get(name)!.started_at!), end: Date.parse(runs.get(name)!.finished_at!) });
+      for (const edge of dag.edges as { from: string; to: string }[]) {
+        const from = names.find((name) => ids[name] === edge.from)!;
+        const to = names.find((name) => ids[name] === edge.to)!;
+        expect(span(from).end).toBeLessThanOrEqual(span(to).start);
+      }
+      const independent = ['b1', 'b2', 'b3', 'b4', 'c1', 'c2', 'c3', 'c4'];
+      const overlapping = independent.flatMap((x) => independent.filter((y) => x < y && span(x).start < span(y).end && span(y).start < span(x).end));
+      expect(overlapping.length).toBeGreaterThan(0);
+      expect(await query(t, ws, 'SELECT in_0, in_1, in_2, in_3 FROM dag.d')).toEqual([{ in_0: 1, in_1: 1, in_2: 1, in_3: 1 }]);
+    }, 180_000);
+  });
+}

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors/app-error';
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
+import { KeyedMutex } from '../../util/keyed-mutex';
 import { namedQuery } from '../../store/named-query';
 import type { Admission } from '../admission/statement-scheduler';
 import { lakeAlias } from '../catalog-names';
@@ -16,7 +17,6 @@ import type { QueryAnalysis, QueryAnalyzer } from '../sql/query-analyzer';
 import { ScanSizer } from '../sql/scan-bytes';
 import { planTableScans, tableSubquerySql } from '../sql/scan-rewrite';
 import type { SqlParser } from '../sql/sql-parser';
-import { currentSnapshotId } from '../tables/lake-metadata';
 import { TableRegistry } from '../tables/table-registry';
 import type { WorkspaceEngine } from '../workspace-engine';
 import { findCommittedSnapshot } from './committed-write';
@@ -33,6 +33,8 @@ export interface MaterializeRequest {
   uniqueKey: string[];
   /** Recorded with the snapshot; a retried write that finds it committed does not write again. */
   commitInfo: Record<string, string>;
+  /** An earlier attempt of this write may have committed (a retry): look for its commit first. */
+  retried: boolean;
   /** Who writes, for the snapshot's commit message. */
   label: string;
   timeoutMs: number;
@@ -63,6 +65,27 @@ const targetKind = namedQuery<{ schema: string; table: string }, { kind: string 
    WHERE v.end_snapshot IS NULL AND s.end_snapshot IS NULL AND lower(s.schema_name) = :schema AND lower(v.view_name) = :table`,
 );
 
+const latestSnapshot = namedQuery<Record<never, never>, { snapshot_id: number | string | bigint | null }>(
+  'ducklake.latest_snapshot',
+  'SELECT max(snapshot_id) AS snapshot_id FROM {catalog}.ducklake_snapshot',
+);
+
+/** Snapshots after a given one whose commit information holds a text: the write just committed is among the few. */
+const snapshotsSince = namedQuery<{ after: number; needle: string }, { snapshot_id: number | string | bigint; commit_extra_info: string }>(
+  'ducklake.snapshots_since_with_info',
+  `SELECT snapshot_id, commit_extra_info FROM {catalog}.ducklake_snapshot_changes
+   WHERE snapshot_id > :after AND commit_extra_info LIKE :needle ORDER BY snapshot_id DESC`,
+);
+
+/** The id of the snapshot a write just made, found by its commit information among those after its input snapshot. */
+async function committedSnapshot(engine: WorkspaceEngine, after: number, info: Record<string, unknown>): Promise<number> {
+  const [field, value] = Object.entries(info)[0]!;
+  const rows = await engine.catalog.all(snapshotsSince, { after, needle: `%${JSON.stringify(value)}%` });
+  const row = rows.find((candidate) => (JSON.parse(candidate.commit_extra_info) as Record<string, unknown>)[field] === value);
+  if (!row) throw new Error('the write committed but its snapshot is not in the catalog');
+  return Number(row.snapshot_id);
+}
+
 const maxAttempts = 5;
 
 /**
@@ -74,6 +97,13 @@ const maxAttempts = 5;
  */
 export class QueryMaterializer {
   private tableSubquery: Promise<AstNode> | undefined;
+  /**
+   * On an embedded SQLite catalog a write transaction cannot commit once another write has committed
+   * since it began (SQLite refuses to upgrade its stale read snapshot: "database is locked"), so a
+   * long materialisation would lose to every shorter one beside it and run again. There, one
+   * workspace's materialisations take turns; on a Postgres catalog they run side by side.
+   */
+  private readonly embeddedWrites = new KeyedMutex();
 
   constructor(
     private readonly engines: EngineManager,
@@ -110,15 +140,16 @@ export class QueryMaterializer {
         const tables = checkQuery(analysis.facts, await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel));
         const runSql = await this.runnable(analysis);
         const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, analysis.columns);
-        const written = await engine.writeTable(
+        const inTurn = <T>(work: () => Promise<T>) => (engine.location.catalog.kind === 'sqlite' ? this.embeddedWrites.runExclusive(workspaceId, work) : work());
+        const written = await inTurn(() => engine.writeTable(
           qualifiedName(request.target),
           async (connection) => {
-            const prior = await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo);
+            const prior = request.retried ? await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo) : undefined;
             if (prior) return { rowsWritten: Number(prior.info.records_written ?? 0), snapshotId: prior.snapshotId, inputSnapshotId: Number(prior.info.input_snapshot_id ?? 0), alreadyCommitted: true };
             return this.write(engine, connection, request, runSql, deadline);
           },
           request.admission,
-        );
+        ));
         if (!written.alreadyCommitted) await this.register(workspaceId, request);
         return { ...written, bytesScanned: sizer.estimate().bytes, elapsedMs: performance.now() - startedAt };
       },
@@ -129,7 +160,7 @@ export class QueryMaterializer {
   private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number) {
     const privatePaths = [workspaceDataPath(engine.location)];
     for (let attempt = 1; ; attempt++) {
-      const inputSnapshotId = await currentSnapshotId(connection, engine.metadataSchema);
+      const inputSnapshotId = Number((await engine.catalog.all(latestSnapshot, {}))[0]?.snapshot_id ?? 0);
       const [existing] = await engine.catalog.all(targetKind, { schema: request.target.schema, table: request.target.table });
       const staging = request.materialization === 'incremental' && existing?.kind === 'table' ? `incoming_${Bun.randomUUIDv7().replaceAll('-', '')}` : undefined;
       try {
@@ -147,8 +178,7 @@ export class QueryMaterializer {
           `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${request.label} ${request.materialization} ${rowsWritten} rows`)}, extra_info => ${sqlString(JSON.stringify(info))})`,
         );
         await connection.run('COMMIT');
-        const committed = await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo);
-        return { rowsWritten, snapshotId: committed?.snapshotId ?? (await currentSnapshotId(connection, engine.metadataSchema)), inputSnapshotId, alreadyCommitted: false };
+        return { rowsWritten, snapshotId: await committedSnapshot(engine, inputSnapshotId, info), inputSnapshotId, alreadyCommitted: false };
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (request.signal?.aborted) throw request.signal.reason;
