@@ -183,3 +183,8 @@ export const upsertSchedule = namedQuery<{ workspace_id: string; schedule: strin
 );
 
 export const deleteSchedule = namedQuery<{ workspace_id: string }>('transform_schedules.delete', 'DELETE FROM transform_schedules WHERE workspace_id = :workspace_id');
+
+export const listRunningDagRuns = namedQuery<{ workspace_id: string }, { id: string }>(
+  'transform_dag_runs.list_running',
+  "SELECT id FROM transform_dag_runs WHERE workspace_id = :workspace_id AND status = 'running'",
+);

@@ -122,6 +122,12 @@ describe('transforms: definitions, validation and roles', () => {
     expect((await t.request(`${transformsPath(elsewhere)}/${created.id}`, { token: outsider.accessToken })).status).toBe(404);
     expect((await t.request(one, { method: 'PATCH', json: { description: 'ok' }, token: member.accessToken })).status).toBe(200);
     expect((await t.request(`${one}/runs?limit=0`, { token: viewer.accessToken })).status).toBe(422);
+    const missing = `${transformsPath(ws)}/01890000-0000-7000-8000-000000000000`;
+    for (const [path, method] of [[missing, 'GET'], [missing, 'PATCH'], [missing, 'DELETE'], [`${missing}/run`, 'POST'], [`${missing}/runs`, 'GET']] as const) {
+      const response = await t.request(path, { method, ...(method === 'PATCH' ? { json: { description: 'x' } } : {}), token: member.accessToken });
+      expect(response.status).toBe(404);
+    }
+    expect((await t.request(`${transformsPath(ws)}/not-a-uuid`, { token: member.accessToken })).status).toBe(422);
   });
 
   test('the DAG schedule: set, read, refuse and remove', async () => {

@@ -7,6 +7,16 @@ import { pushOk, query } from '../support/lake';
 import { createTransformOk, dagOf, runAll, runsOf, transformsPath, waitForDagRun } from '../support/transforms';
 import { listDagRunRuns, type RunRow } from '../../src/transforms/transform-queries';
 import { bodyOf } from '../support/http';
+import { namedQuery } from '../../src/store/named-query';
+import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+
+const transformRows = namedQuery<{ workspace_id: string; transform_id: string }, { transforms: number; runs: number; dag_runs: number; schedules: number }>(
+  'test.transform_rows',
+  `SELECT (SELECT count(*) FROM transforms WHERE workspace_id = :workspace_id) AS transforms,
+          (SELECT count(*) FROM transform_runs WHERE transform_id = :transform_id) AS runs,
+          (SELECT count(*) FROM transform_dag_runs WHERE workspace_id = :workspace_id) AS dag_runs,
+          (SELECT count(*) FROM transform_schedules WHERE workspace_id = :workspace_id) AS schedules`,
+);
 
 /** Work that keeps a node busy for a moment, reading its inputs. */
 const busy = (inputs: string[]) =>
@@ -105,6 +115,18 @@ describe('DAG runs', () => {
     expect((await runsOf(t, ws, user, deals.id)).length).toBe(1);
     expect((await runsOf(t, ws, user, contacts.id))[0].trigger).toBe('after_sync');
     expect((await runsOf(t, ws, user, report.id))[0].dag_run_id).toBe(dagRunId);
+  }, 120_000);
+
+  test('a deleted workspace loses its transforms, their runs and their schedule', async () => {
+    const ws = (await createWorkspace(t, user)).id;
+    const created = await createTransformOk(t, ws, user, { name: 'doomed', sql: 'SELECT 1 AS x', target_table: 'p.doomed' });
+    expect(await waitForDagRun(t, (await runAll(t, ws, user)).dag_run_id)).toBe('succeeded');
+    expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'PUT', json: { schedule: 'every 1h' }, token: user.accessToken })).status).toBe(200);
+    expect((await t.request(`/api/v1/workspaces/${ws}`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
+    expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(ws)).result()).toBe('done');
+    expect(await t.infra.store.first(transformRows, { workspace_id: ws, transform_id: created.id })).toEqual({ transforms: 0, runs: 0, dag_runs: 0, schedules: 0 });
+    const schedule = t.infra.temporal.client.schedule.getHandle(`transform-dag-schedule-${ws}`);
+    expect(await schedule.describe().then(() => 'exists', () => 'gone')).toBe('gone');
   }, 120_000);
 
   test('a long run answers running, and its workflow tells the live state of its nodes', async () => {

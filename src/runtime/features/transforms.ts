@@ -12,6 +12,7 @@ import {
   pruneEmptyDagRuns,
   pruneOrphanTransformRuns,
   deleteSchedule as deleteWorkspaceSchedule,
+  listRunningDagRuns,
 } from '../../transforms/transform-queries';
 import { TransformRunsService } from '../../transforms/transform-runs-service';
 import { TransformsService } from '../../transforms/transforms-service';
@@ -38,7 +39,13 @@ export function transformsFeature({ config, infra, logger, clock }: FeatureDeps,
   const wiring = {
     activities: createTransformActivities({ store, planner, materializer: engine.materializer, usage: new UsageRecorder(store, clock), clock, logger: log }),
     workspacePurge: {
-      stopDurableWork: (workspaceId: string) => schedules.remove(workspaceId),
+      // The schedule goes, and the runs under way are cancelled: nothing writes into a catalog being dropped.
+      stopDurableWork: async (workspaceId: string) => {
+        await schedules.remove(workspaceId);
+        for (const { id } of await store.all(listRunningDagRuns, { workspace_id: workspaceId })) {
+          await workflows.cancel(id).catch((error: unknown) => log.debug('a DAG run of a purged workspace was not running', { dag_run_id: id, error }));
+        }
+      },
       rows: [deleteWorkspaceTransformRuns, deleteWorkspaceDagRuns, deleteWorkspaceTransforms, deleteWorkspaceSchedule],
     },
     prune: [pruneOrphanTransformRuns, pruneEmptyDagRuns],
