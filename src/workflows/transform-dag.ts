@@ -67,16 +67,41 @@ export async function transformDagWorkflow(input: TransformDagInput): Promise<Da
     return live.status;
   }
 
+  /** Nodes that ended without their activity recording it (skipped, cancelled, or every attempt failed). */
+  const unrecorded: Unrecorded = new Map();
+  try {
+    live.status = await runNodes(live.nodes, input, unrecorded);
+  } catch (error) {
+    if (!isCancellation(error)) throw error;
+    live.status = 'cancelled';
+    for (const node of live.nodes) {
+      if (ended.includes(node.status)) continue;
+      node.status = 'cancelled';
+      unrecorded.set(node.runId, { status: 'cancelled', reason: null });
+    }
+  }
+  await CancellationScope.nonCancellable(async () => {
+    const runs = [...unrecorded.entries()].map(([runId, { status, reason }]) => ({ runId, status, reason }));
+    if (runs.length > 0) await endTransformRuns(runs);
+    await finishTransformDag(dagRunId, live.status as DagRunStatus);
+  });
+  return live.status;
+}
+
+type Unrecorded = Map<string, { status: RunStatus; reason: string | null }>;
+
+/**
+ * Starts every node whose dependencies all succeeded, up to `maxParallel` at once, skips those whose
+ * dependency did not, and waits for a node to end before looking again, until none runs.
+ */
+async function runNodes(nodes: DagNodeState[], input: TransformDagInput, unrecorded: Unrecorded): Promise<'succeeded' | 'failed'> {
   const { runTransformNode } = proxyActivities<TransformActivities>({
     startToCloseTimeout: input.timeoutMs + 120_000,
     heartbeatTimeout: '20 seconds',
     retry: { initialInterval: '2 seconds', maximumAttempts: 3 },
   });
-  /** Nodes that ended without their activity recording it (skipped, cancelled, or every attempt failed). */
-  const unrecorded = new Map<string, { status: RunStatus; reason: string | null }>();
-  const byId = new Map(live.nodes.map((node) => [node.transformId, node]));
+  const byId = new Map(nodes.map((node) => [node.transformId, node]));
   let running = 0;
-
   const start = (node: DagNodeState) => {
     node.status = 'running';
     node.startedAt = new Date().toISOString();
@@ -97,38 +122,21 @@ export async function transformDagWorkflow(input: TransformDagInput): Promise<Da
         running -= 1;
       });
   };
-
-  try {
-    for (;;) {
-      skipBlocked(live.nodes, byId, unrecorded);
-      for (const node of live.nodes) {
-        if (running >= input.maxParallel) break;
-        if (node.status === 'pending' && node.dependsOn.every((id) => byId.get(id)!.status === 'succeeded')) start(node);
-      }
-      if (running === 0) break;
-      const before = live.nodes.map((node) => node.status).join();
-      await condition(() => live.nodes.map((node) => node.status).join() !== before);
+  for (;;) {
+    skipBlocked(nodes, byId, unrecorded);
+    for (const node of nodes) {
+      if (running >= input.maxParallel) break;
+      if (node.status === 'pending' && node.dependsOn.every((id) => byId.get(id)!.status === 'succeeded')) start(node);
     }
-    live.status = live.nodes.every((node) => node.status === 'succeeded') ? 'succeeded' : 'failed';
-  } catch (error) {
-    if (!isCancellation(error)) throw error;
-    live.status = 'cancelled';
-    for (const node of live.nodes) {
-      if (ended.includes(node.status)) continue;
-      node.status = 'cancelled';
-      unrecorded.set(node.runId, { status: 'cancelled', reason: null });
-    }
+    if (running === 0) break;
+    const before = nodes.map((node) => node.status).join();
+    await condition(() => nodes.map((node) => node.status).join() !== before);
   }
-  await CancellationScope.nonCancellable(async () => {
-    const runs = [...unrecorded.entries()].map(([runId, { status, reason }]) => ({ runId, status, reason }));
-    if (runs.length > 0) await endTransformRuns(runs);
-    await finishTransformDag(dagRunId, live.status as DagRunStatus);
-  });
-  return live.status;
+  return nodes.every((node) => node.status === 'succeeded') ? 'succeeded' : 'failed';
 }
 
 /** Skips every pending node one of whose dependencies failed, was skipped or cancelled, until none is left. */
-function skipBlocked(nodes: DagNodeState[], byId: Map<string, DagNodeState>, unrecorded: Map<string, { status: RunStatus; reason: string | null }>): void {
+function skipBlocked(nodes: DagNodeState[], byId: Map<string, DagNodeState>, unrecorded: Unrecorded): void {
   for (let changed = true; changed; ) {
     changed = false;
     for (const node of nodes) {
