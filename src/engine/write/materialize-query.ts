@@ -150,7 +150,8 @@ export class QueryMaterializer {
           },
           request.admission,
         ));
-        if (!written.alreadyCommitted) await this.register(workspaceId, request);
+        // Also after a write found committed: its attempt may have died before registering it (both are idempotent).
+        await this.register(workspaceId, request);
         return { ...written, bytesScanned: sizer.estimate().bytes, elapsedMs: performance.now() - startedAt };
       },
       'background',
