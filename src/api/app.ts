@@ -15,6 +15,7 @@ import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
 import { connectionsApi } from './connections';
+import { transformRoutes } from './transforms';
 
 export const apiPrefix = '/api/v1';
 
@@ -59,7 +60,8 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(tableRoutes(services))
         .use(queryRoutes(services))
         .use(jobRoutes(services))
-        .use(connectionsApi(services)),
+        .use(connectionsApi(services))
+        .use(transformRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

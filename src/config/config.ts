@@ -45,6 +45,14 @@ export interface Config {
     statements: { running: number; queued: number; queuedPerWorkspace: number };
   };
   push: { maxBodyBytes: number };
+  transforms: {
+    /** Nodes of one DAG run that run at once, at most. */
+    maxParallel: number;
+    /** Time limit of one transform's statement. */
+    timeoutMs: number;
+    /** How long the run endpoints wait for a run to finish before answering with its current state. */
+    runWaitMs: number;
+  };
   jobs: {
     /** Query activities a worker runs at once (the slots of the query-job task queue). */
     concurrency: number;
@@ -133,6 +141,11 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
         queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 256, { min: 0, max: 100_000 }),
         queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 16, { min: 0, max: 10_000 }),
       },
+    },
+    transforms: {
+      maxParallel: env.integer('TRANSFORM_MAX_PARALLEL', 4, { min: 1, max: 64 }),
+      timeoutMs: env.duration('TRANSFORM_TIMEOUT', '30m'),
+      runWaitMs: env.duration('TRANSFORM_RUN_WAIT', '5s'),
     },
     jobs: {
       concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),

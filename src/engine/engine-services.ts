@@ -6,6 +6,7 @@ import type { Clock } from '../util/clock';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
 import { LakeWriter } from './write/lake-writer';
+import { QueryMaterializer } from './write/materialize-query';
 import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
@@ -22,6 +23,7 @@ export interface EngineServices {
   queries: QueryRunner;
   /** Short-lived, unlocked instances that read connections' sources (never tenant SQL). */
   syncs: SyncInstances;
+  materializer: QueryMaterializer;
 }
 
 export function createEngineServices(deps: {
@@ -51,12 +53,12 @@ export function createEngineServices(deps: {
     logger: deps.logger,
   });
   const parser = new SqlParser({ threadNice: config.duckdb.threadNice });
+  const analyzer = new QueryAnalyzer(parser, deps.translate);
   return {
     engines,
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
     writer: new LakeWriter(engines, deps.store, deps.clock),
-    queries: new QueryRunner(engines, new QueryAnalyzer(parser, deps.translate), new DirectScans(parser)),
     syncs: new SyncInstances({
       extensionDir: config.duckdb.extensionDir,
       memoryLimit: config.syncs.memoryLimit,
@@ -66,5 +68,7 @@ export function createEngineServices(deps: {
       catalog,
       lake: config.lake,
     }),
+    queries: new QueryRunner(engines, analyzer, new DirectScans(parser)),
+    materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock),
   };
 }

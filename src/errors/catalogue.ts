@@ -20,6 +20,7 @@ export const errorCatalogue = {
   SOURCE_NOT_ALLOWED: 400,
   /** The source could not be reached or refused what was asked of it (discover, preview). */
   SOURCE_ERROR: 400,
+  DAG_CYCLE: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,

@@ -3,7 +3,7 @@ import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 
-export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync';
+export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync' | 'transform';
 
 export interface UsageEntry {
   workspaceId: string;

@@ -26,6 +26,11 @@ import type { ConnectionsService } from '../connections/connections-service';
 import type { SyncJobsService } from '../connections/sync-jobs-service';
 import type { SourceProbes } from '../connections/source-probes';
 import type { SyncListener } from '../connections/sync-listeners';
+import { transformsFeature } from './features/transforms';
+import type { TransformsService } from '../transforms/transforms-service';
+import type { TransformRunsService } from '../transforms/transform-runs-service';
+import type { DagScheduleService } from '../transforms/dag-schedule';
+import type { TransformsAfterSync } from '../transforms/after-sync';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -45,6 +50,7 @@ export interface Services {
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
+  transforms: { definitions: TransformsService; runs: TransformRunsService; schedule: DagScheduleService; afterSync: TransformsAfterSync };
   maintenance: MaintenanceSchedules;
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
@@ -80,10 +86,13 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: extensions.syncListeners });
+  const transforms = transformsFeature(deps, lake.engine);
+  // A sync that changed tables runs the stale transforms downstream of them.
+  const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
+  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])] });
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
-  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -97,6 +106,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
+    transforms: { definitions: transforms.transforms, runs: transforms.runs, schedule: transforms.schedule, afterSync: transforms.afterSync },
     maintenance: lake.maintenance,
     metrics,
     connections: connections.connections,
@@ -113,6 +123,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       lake.wiring.activities,
       jobs.wiring.activities,
       connections.wiring.activities,
+      transforms.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
     ),

@@ -4,6 +4,7 @@ import { healthModels } from '../health/model';
 import { jobModels } from '../jobs/model';
 import { lakeModels } from '../lake/model';
 import { queryModels } from '../query/model';
+import { transformModels } from '../transforms/model';
 import { workspaceModels } from '../workspaces/model';
 import { connectionModels } from '../connections/model';
 import { errorModels } from './error-models';
@@ -21,6 +22,7 @@ export const namedModels: Record<string, object> = {
   ...queryModels,
   ...jobModels,
   ...connectionModels,
+  ...transformModels,
 };
 
 export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
@@ -55,4 +57,5 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Query', description: 'Synchronous queries' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
   { name: 'Connections', description: 'Sources synced into lake tables, or read live' },
+  { name: 'Transforms', description: 'SQL transforms materialised into lake tables, run in dependency order' },
 ];

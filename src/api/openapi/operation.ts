@@ -30,10 +30,10 @@ export interface OperationDoc {
   list?: boolean;
   /** Counted against the workspace's query rate limit: the X-RateLimit-* headers come with its answers. */
   rateLimited?: boolean;
+  /** The body may be absent (or null). */
+  optionalBody?: boolean;
   /** The body's media type when it is not JSON. */
   requestBody?: 'application/x-www-form-urlencoded';
-  /** The body may be left out (or be null). */
-  optionalBody?: boolean;
 }
 
 const operationKey = 'x-oxbow-operation';

@@ -8,12 +8,19 @@ export interface KnownTables {
   ever: Set<string>;
 }
 
-/** `schema.table` of every table the catalog holds now (`live`) or ever held. */
+/**
+ * `schema.table` of every table the catalog holds now (`live`) or ever held, and of its views (only
+ * transforms create views, from SQL that passed the same checks, naming the lake's tables in full).
+ */
 const tableNames = namedQuery<{ live_only: number }, { name: string }>(
   'ducklake.table_names',
   `SELECT DISTINCT lower(s.schema_name) || '.' || lower(t.table_name) AS name
    FROM {catalog}.ducklake_table t JOIN {catalog}.ducklake_schema s ON s.schema_id = t.schema_id
-   WHERE :live_only = 0 OR (t.end_snapshot IS NULL AND s.end_snapshot IS NULL)`,
+   WHERE :live_only = 0 OR (t.end_snapshot IS NULL AND s.end_snapshot IS NULL)
+   UNION
+   SELECT lower(s.schema_name) || '.' || lower(v.view_name) AS name
+   FROM {catalog}.ducklake_view v JOIN {catalog}.ducklake_schema s ON s.schema_id = v.schema_id
+   WHERE :live_only = 0 OR (v.end_snapshot IS NULL AND s.end_snapshot IS NULL)`,
 );
 
 /**

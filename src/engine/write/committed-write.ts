@@ -14,16 +14,28 @@ export async function findCommit(
   match: Record<string, string | number>,
   accept: (info: CommitInfo) => boolean = () => true,
 ): Promise<CommitInfo | undefined> {
+  return (await findCommittedSnapshot(connection, metadata, match, accept))?.info;
+}
+
+/** The same, with the id of the snapshot the write made. */
+export async function findCommittedSnapshot(
+  connection: EngineConnection,
+  metadata: string,
+  match: Record<string, string | number>,
+  accept: (info: CommitInfo) => boolean = () => true,
+): Promise<{ snapshotId: number; info: CommitInfo } | undefined> {
   const [field, value] = Object.entries(match)[0] ?? [];
   if (field === undefined) throw new Error('findCommit needs at least one field to match');
   const reader = await connection.read(
-    `SELECT commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
+    `SELECT snapshot_id, commit_extra_info FROM ${metadata}.ducklake_snapshot_changes
      WHERE commit_extra_info IS NOT NULL AND commit_extra_info LIKE '%' || $needle || '%' ORDER BY snapshot_id DESC`,
     { needle: JSON.stringify(value) },
   );
-  for (const [info] of reader.getRows()) {
+  for (const [snapshotId, info] of reader.getRows()) {
     const parsed = JSON.parse(String(info)) as CommitInfo;
-    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected) && accept(parsed)) return parsed;
+    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected) && accept(parsed)) {
+      return { snapshotId: Number(snapshotId), info: parsed };
+    }
   }
   return undefined;
 }

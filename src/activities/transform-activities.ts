@@ -1,0 +1,139 @@
+import { Context } from '@temporalio/activity';
+import { isTenantError, type QueryMaterializer } from '../engine/write/materialize-query';
+import { parseTableName } from '../engine/write/table-name';
+import type { Logger } from '../logging/logger';
+import { costOf } from '../plans/query-cost';
+import { workspacePlan } from '../plans/workspace-plan';
+import type { UsageRecorder } from '../query/usage-recorder';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { DagPlan, DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';
+import type { DagRunPlanner } from '../transforms/dag-run-planner';
+import { claimRun, completeRun, endRun, findRun, finishDagRun, type DagRunStatus, type RunRow, type RunStatus, type RunTrigger } from '../transforms/transform-queries';
+import { loadTransforms } from '../transforms/transform-view';
+
+export interface TransformActivityDeps {
+  store: Store;
+  planner: DagRunPlanner;
+  materializer: QueryMaterializer;
+  usage: UsageRecorder;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The DAG run's activities: its plan, one activity per node, and the bookkeeping of how it ended. */
+export function createTransformActivities(deps: TransformActivityDeps) {
+  return {
+    planTransformDag(input: { workspaceId: string; dagRunId: string; request: DagRunRequest; trigger: RunTrigger }): Promise<DagPlan> {
+      return deps.planner.plan(input.workspaceId, input.dagRunId, input.request, input.trigger);
+    },
+
+    /**
+     * Materialises one transform. Its write commits once: an attempt retried after the write committed
+     * (its worker died before it could say so) finds the commit by the run's id and records it instead
+     * of writing again. The tenant's own errors end the run as failed; anything else is thrown to retry.
+     */
+    async runTransformNode(input: { workspaceId: string; runId: string; timeoutMs: number }): Promise<NodeOutcome> {
+      const run = await deps.store.first(findRun, { id: input.runId });
+      if (!run) throw new Error(`transform run ${input.runId} does not exist`);
+      if ((await deps.store.run(claimRun, { id: run.id, now: deps.clock.now().toISOString() })) === 0) return outcomeOf(run);
+      const claimed = (await deps.store.first(findRun, { id: run.id }))!;
+      const context = Context.current();
+      const heartbeat = setInterval(() => context.heartbeat(), 1_000);
+      try {
+        return await materialize(deps, claimed, input.timeoutMs, context.cancellationSignal);
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+
+    /** Nodes that ended without their activity recording it: skipped, cancelled, or every attempt failed. */
+    async endTransformRuns(runs: { runId: string; status: RunStatus; reason: string | null }[]): Promise<void> {
+      const now = deps.clock.now().toISOString();
+      for (const { runId, status, reason } of runs) {
+        const code = status === 'failed' ? 'INTERNAL_ERROR' : status === 'skipped' ? 'SKIPPED' : 'CANCELLED';
+        const message = status === 'failed' ? 'The transform could not be run' : status === 'skipped' ? `Skipped: ${reason ?? 'a dependency did not succeed'}` : 'The run was cancelled';
+        await deps.store.run(endRun, { id: runId, status, now, duration_ms: null, code, message, hint: status === 'failed' ? (reason?.slice(0, 300) ?? null) : null });
+      }
+    },
+
+    async finishTransformDag(dagRunId: string, status: DagRunStatus): Promise<void> {
+      await deps.store.run(finishDagRun, { id: dagRunId, status, now: deps.clock.now().toISOString() });
+    },
+  };
+}
+
+async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: number, signal: AbortSignal): Promise<NodeOutcome> {
+  const transform = (await loadTransforms(deps.store, run.workspace_id)).byId.get(run.transform_id);
+  const startedAt = run.started_at ?? deps.clock.now().toISOString();
+  if (!transform) return fail(deps, run, '', startedAt, 'NOT_FOUND', 'The transform was deleted before it ran', undefined);
+  const plan = await workspacePlan(deps.store, run.workspace_id);
+  try {
+    const written = await deps.materializer.materialize(run.workspace_id, {
+      sql: transform.sql,
+      target: parseTableName(transform.target_table),
+      materialization: transform.materialization,
+      uniqueKey: transform.unique_key === null ? [] : (JSON.parse(transform.unique_key) as string[]),
+      // The run's id first: it is what finds the commit again.
+      commitInfo: { transform_run_id: run.id, transform_id: transform.id },
+      retried: run.attempts > 1,
+      label: `transform ${transform.name}`,
+      timeoutMs,
+      signal,
+      admission: { limit: plan.max_concurrent_queries, deadline: performance.now() + timeoutMs },
+    });
+    const now = deps.clock.now();
+    await deps.store.transaction(async (tx) => {
+      await tx.run(completeRun, {
+        id: run.id,
+        now: now.toISOString(),
+        rows_written: written.rowsWritten,
+        snapshot_id: written.snapshotId,
+        input_snapshot_id: written.inputSnapshotId,
+        duration_ms: Math.max(0, now.getTime() - Date.parse(startedAt)),
+      });
+      await deps.usage.record(usageOf(run, transform.sql, 'succeeded', null, written.bytesScanned, written.elapsedMs, costOf(written.bytesScanned, plan)), tx);
+    });
+    return { status: 'succeeded', error: null };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (!isTenantError(error)) throw error;
+    return fail(deps, run, transform.sql, startedAt, error.code, error.message, error.hint);
+  }
+}
+
+async function fail(deps: TransformActivityDeps, run: RunRow, sql: string, startedAt: string, code: string, message: string, hint: string | undefined): Promise<NodeOutcome> {
+  const now = deps.clock.now();
+  const durationMs = Math.max(0, now.getTime() - Date.parse(startedAt));
+  await deps.store.transaction(async (tx) => {
+    await tx.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: durationMs, code, message, hint: hint ?? null });
+    await deps.usage.record(usageOf(run, sql, 'failed', code, 0, durationMs, 0), tx);
+  });
+  return { status: 'failed', error: message };
+}
+
+function usageOf(run: RunRow, sql: string, status: 'succeeded' | 'failed', errorCode: string | null, bytesScanned: number, durationMs: number, costEur: number) {
+  return {
+    workspaceId: run.workspace_id,
+    userId: null,
+    apiKeyId: null,
+    source: 'transform' as const,
+    sql,
+    status,
+    errorCode,
+    bytesScanned,
+    // The engine's time on the statement: transforms run on the workspace's background instance.
+    cpuMs: Math.round(durationMs),
+    rowsReturned: 0,
+    durationMs,
+    costEur,
+    jobId: run.id,
+  };
+}
+
+/** The outcome of a run that had ended already (an attempt that finished after recording, before reporting). */
+function outcomeOf(run: RunRow): NodeOutcome {
+  return run.status === 'succeeded' ? { status: 'succeeded', error: null } : { status: 'failed', error: run.error_message ?? `the run is ${run.status}` };
+}
+
+export type TransformActivities = ReturnType<typeof createTransformActivities>;
