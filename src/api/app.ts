@@ -13,6 +13,10 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { savedQueryRoutes } from './saved-queries';
+import { chartRoutes } from './charts';
+import { pageRoutes } from './pages';
+import { publicRoutes } from './public';
 
 export const apiPrefix = '/api/v1';
 
@@ -41,6 +45,7 @@ export function createApp(services: Services) {
     )
     .use(keepableParameters())
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
+    .use(publicRoutes(services))
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))
@@ -49,7 +54,10 @@ export function createApp(services: Services) {
         .use(pushRoutes(services))
         .use(tableRoutes(services))
         .use(queryRoutes(services))
-        .use(jobRoutes(services)),
+        .use(jobRoutes(services))
+        .use(savedQueryRoutes(services))
+        .use(chartRoutes(services))
+        .use(pageRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -20,6 +20,7 @@ import { accountsFeature } from './features/accounts';
 import { queriesFeature } from './features/queries';
 import { jobsFeature } from './features/jobs';
 import { housekeepingWiring } from './features/housekeeping';
+import { sharingFeature, type SharingServices } from './features/sharing';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -39,6 +40,7 @@ export interface Services {
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
+  sharing: SharingServices;
   maintenance: MaintenanceSchedules;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity of the main task queue, which also runs the workflows. */
@@ -60,7 +62,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
 
-  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  const sharing = sharingFeature(deps, queries.gate, queries.queries);
+
+  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, sharing.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -74,6 +78,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
+    sharing: sharing.sharing,
     maintenance: lake.maintenance,
     healthProbes: {
       metadata: () => infra.store.ping(),

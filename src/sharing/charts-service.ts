@@ -6,7 +6,7 @@ import type { Page } from '../util/page';
 import { chartConfigIssues, type ChartConfig, type ChartType } from './chart-config';
 import { countCharts, deleteChart, findChart, insertChart, listCharts, updateChart, type ChartRow } from './chart-queries';
 import { listPageBlocks } from './page-queries';
-import { givenValueIssues, type ParameterDefinition } from './parameters';
+import { givenValueIssues, type ParameterDefinition, type ParameterValue } from './parameters';
 import { hasPlaceholders, parameterizedSql } from './placeholders';
 import type { PublishAnswer, PublishedState, Publisher } from './publishing';
 import { viewOf as savedQueryView, type SavedQueriesService } from './saved-queries-service';
@@ -18,7 +18,7 @@ export interface ChartInput {
   description?: string | null;
   sql?: string | null;
   saved_query?: string | null;
-  parameters?: Record<string, unknown>;
+  parameters?: Record<string, ParameterValue | null>;
   chart_type: ChartType;
   config: ChartConfig;
 }
@@ -33,7 +33,7 @@ export interface ChartView {
   description: string | null;
   sql: string | null;
   saved_query: string | null;
-  parameters: Record<string, unknown>;
+  parameters: Record<string, ParameterValue | null>;
   chart_type: ChartType;
   config: ChartConfig;
   created_at: string;
@@ -185,7 +185,7 @@ export function chartInputOf(row: ChartRow): Omit<ChartView, 'published'> {
     description: row.description,
     sql: row.sql,
     saved_query: row.saved_query,
-    parameters: JSON.parse(row.parameters) as Record<string, unknown>,
+    parameters: JSON.parse(row.parameters) as Record<string, ParameterValue | null>,
     chart_type: row.chart_type as ChartType,
     config: JSON.parse(row.config) as ChartConfig,
     created_at: row.created_at,

@@ -5,6 +5,10 @@ import { jobModels } from '../jobs/model';
 import { lakeModels } from '../lake/model';
 import { queryModels } from '../query/model';
 import { workspaceModels } from '../workspaces/model';
+import { savedQueryModels } from '../saved-queries/model';
+import { chartModels } from '../charts/model';
+import { pageModels } from '../pages/model';
+import { publicModels } from '../public/model';
 import { errorModels } from './error-models';
 
 /**
@@ -19,9 +23,25 @@ export const namedModels: Record<string, object> = {
   ...lakeModels,
   ...queryModels,
   ...jobModels,
+  ...savedQueryModels,
+  ...chartModels,
+  ...pageModels,
+  ...publicModels,
 };
 
-export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
+export type HeaderName =
+  | 'X-Request-Id'
+  | 'X-Total-Count'
+  | 'X-RateLimit-Limit'
+  | 'X-RateLimit-Remaining'
+  | 'X-RateLimit-Reset'
+  | 'Retry-After'
+  | 'Content-Disposition'
+  | 'Location'
+  | 'Content-Security-Policy'
+  | 'Referrer-Policy'
+  | 'X-Content-Type-Options'
+  | 'Cache-Control';
 
 const integerHeader = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -34,6 +54,10 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'Retry-After': integerHeader('Seconds to wait before trying again'),
   'Content-Disposition': { description: 'A CSV result’s download name: `attachment; filename="query-….csv"`', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
+  'Content-Security-Policy': { description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only", schema: { type: 'string' } },
+  'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
+  'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be kept', schema: { type: 'string' } },
 };
 
 export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
@@ -52,4 +76,8 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Tables', description: 'The lake tables of a workspace' },
   { name: 'Query', description: 'Synchronous queries' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
+  { name: 'Saved queries', description: 'Queries with typed parameters, run by name' },
+  { name: 'Charts', description: 'Charts over SQL or a saved query, and their public links' },
+  { name: 'Pages', description: 'Dashboards of charts and markdown, and their public links' },
+  { name: 'Public', description: 'Public charts and pages: no credentials, no version prefix' },
 ];
