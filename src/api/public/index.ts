@@ -48,7 +48,7 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
         }),
       },
     )
-    .get('/c/:token/data', async ({ params, query, clientAddress }) => dataResponse(await views.chart(params.token, clientAddress), query.format ?? 'json'), {
+    .get('/c/:token/data', ({ params, query, clientAddress }) => dataOrError(() => views.chart(params.token, clientAddress), query.format ?? 'json'), {
       params: tokenParams,
       query: dataQuery,
       response: m.PublicChartData,
@@ -82,7 +82,7 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     )
     .get(
       '/p/:token/charts/:position/data',
-      async ({ params, query, clientAddress }) => dataResponse(await views.pageChart(params.token, params.position, clientAddress), query.format ?? 'json'),
+      ({ params, query, clientAddress }) => dataOrError(() => views.pageChart(params.token, params.position, clientAddress), query.format ?? 'json'),
       {
         params: t.Object({ token: t.String({ maxLength: 200 }), position: queryInteger('position', { minimum: 0, maximum: 1_000 }) }),
         query: dataQuery,
@@ -126,6 +126,16 @@ async function pageOrError(render: () => Promise<string>): Promise<Response> {
     if (error.code === 'NOT_FOUND') return htmlResponse(errorPageHtml('Not found', 'This link does not exist, was withdrawn or has expired.'), 404);
     if (error.status === 429) return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, { 'retry-after': error.headers['retry-after'] ?? '60' });
     if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': '60' });
+    throw error;
+  }
+}
+
+/** The data, or an error in the envelope carrying the public answers' headers. */
+async function dataOrError(load: () => Promise<PublicChart>, format: 'json' | 'csv'): Promise<Response> {
+  try {
+    return dataResponse(await load(), format);
+  } catch (error) {
+    if (error instanceof AppError) Object.assign(error.headers, publicHeaders);
     throw error;
   }
 }
