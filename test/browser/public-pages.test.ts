@@ -81,20 +81,21 @@ describe('public pages in a real browser', () => {
     const png = await page.locator(selector).screenshot({ path: join(shots, file) });
     const probe = await browser.newPage();
     try {
-      return await probe.evaluate(async (base64) => {
+      // Browser code as text: it runs in the page, where the DOM's types are, not in this test's.
+      return await probe.evaluate<number>(`(async () => {
         const image = new Image();
-        image.src = `data:image/png;base64,${base64}`;
+        image.src = 'data:image/png;base64,${Buffer.from(png).toString('base64')}';
         await image.decode();
         const canvas = document.createElement('canvas');
         canvas.width = image.width;
         canvas.height = image.height;
-        const context = canvas.getContext('2d')!;
+        const context = canvas.getContext('2d');
         context.drawImage(image, 0, 0);
         const { data } = context.getImageData(0, 0, image.width, image.height);
         let count = 0;
-        for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 600) count += 1;
+        for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] < 600) count += 1;
         return count;
-      }, Buffer.from(png).toString('base64'));
+      })()`);
     } finally {
       await probe.close();
     }
@@ -106,7 +107,7 @@ describe('public pages in a real browser', () => {
     test(`the public chart is drawn (${mode})`, async () => {
       const { page, status, problems } = await open(chartUrl, javaScript);
       expect(status).toBe(200);
-      if (javaScript) await page.waitForFunction(() => document.querySelector('#chart-0[data-interactive="true"] svg path') !== null);
+      if (javaScript) await page.waitForFunction(`document.querySelector('#chart-0[data-interactive="true"] svg path') !== null`);
       expect(await page.locator('#chart-0 svg').count()).toBe(1);
       expect(await page.locator('#chart-0 svg path').count()).toBeGreaterThan(10);
       expect(await page.locator('h1').textContent()).toBe('Revenue <b>by</b> month');
@@ -119,7 +120,7 @@ describe('public pages in a real browser', () => {
     test(`a page with three charts is drawn (${mode})`, async () => {
       const { page, status, problems } = await open(pageUrl, javaScript);
       expect(status).toBe(200);
-      if (javaScript) await page.waitForFunction(() => document.querySelectorAll('[data-interactive="true"] svg').length === 3);
+      if (javaScript) await page.waitForFunction(`document.querySelectorAll('[data-interactive="true"] svg').length === 3`);
       expect(await page.locator('.chart-area svg').count()).toBe(3);
       expect(await page.locator('.markdown strong').textContent()).toBe('charts');
       for (const position of [0, 1, 2]) expect(await ink(page, `#chart-${position}`, `page-${position}-${javaScript ? 'js' : 'nojs'}.png`)).toBeGreaterThan(1_000);
