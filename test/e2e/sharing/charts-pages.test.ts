@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
@@ -18,6 +18,10 @@ describe('charts and pages', () => {
     owner = await createVerifiedUser(t, 'charter');
     viewer = await createVerifiedUser(t, 'chart-viewer');
     member = await createVerifiedUser(t, 'chart-member');
+  });
+
+  // Each test has a workspace of its own, whatever ran before it.
+  beforeEach(async () => {
     workspaceId = (await createWorkspace(t, owner)).id;
     await addMember(t, workspaceId, owner, viewer, 'VIEWER');
     await addMember(t, workspaceId, owner, member, 'MEMBER');
@@ -42,6 +46,11 @@ describe('charts and pages', () => {
     config: { x: 'day', y: ['visits'], series: 'page', stacked: true },
     ...extra,
   });
+  /** The chart `daily` and the page `overview` showing it. */
+  const dailyAndOverview = async () => {
+    expect((await send('POST', '/charts', chart('daily'))).status).toBe(201);
+    expect((await send('POST', '/pages', { name: 'overview', title: 'Overview', charts: ['daily'] })).status).toBe(201);
+  };
 
   test('chart CRUD: 201 with the record, get, list, patch, 409 on a taken name, 404 for unknown, 204 on delete', async () => {
     const created = await send('POST', '/charts', chart('daily'), member);
@@ -118,6 +127,7 @@ describe('charts and pages', () => {
   });
 
   test('pages: charts and markdown blocks in order; unknown charts 404; 409 on a taken name; a shown chart cannot be deleted', async () => {
+    expect((await send('POST', '/charts', chart('daily'))).status).toBe(201);
     expect((await send('POST', '/charts', chart('weekly'))).status).toBe(201);
     const created = await send('POST', '/pages', { name: 'overview', title: 'Overview', description: 'All of it', blocks: [{ markdown: '# Hello' }, { chart: 'daily' }, { chart: 'weekly' }] }, member);
     expect(created.status).toBe(201);
@@ -141,6 +151,7 @@ describe('charts and pages', () => {
   });
 
   test('publishing: 201 with a 256-bit token and its URL, again rotates it, unpublish 204, expiry in the past 422; the record shows the state only', async () => {
+    await dailyAndOverview();
     const first = await send('POST', '/charts/daily/publish', {}, member);
     expect(first.status).toBe(201);
     const published = await bodyOf(first);
@@ -171,6 +182,7 @@ describe('charts and pages', () => {
   });
 
   test('roles: VIEWER reads but cannot create, change, publish or delete; a stranger is refused', async () => {
+    await dailyAndOverview();
     expect((await send('POST', '/charts', chart('by-viewer'), viewer)).status).toBe(403);
     expect((await send('PATCH', '/charts/daily', { title: 'x' }, viewer)).status).toBe(403);
     expect((await send('POST', '/charts/daily/publish', {}, viewer)).status).toBe(403);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
@@ -23,6 +23,10 @@ describe('public links', () => {
   beforeAll(async () => {
     t = await startTestApp('local', { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' } });
     owner = await createVerifiedUser(t, 'publisher');
+  });
+
+  // Each test has a workspace of its own (its data, its chart `revenue`), whatever ran before it.
+  beforeEach(async () => {
     workspaceId = (await createWorkspace(t, owner)).id;
     await t.infra.store.run(usePlan, { id: workspaceId, plan: 'business' });
     api = `/api/v1/workspaces/${workspaceId}`;
@@ -34,6 +38,15 @@ describe('public links', () => {
         { month: '2026-01', product: 'pears', revenue: 80, note: '</script><script>alert(2)</script>' },
       ],
     });
+    const created = await send('POST', '/charts', {
+      name: 'revenue',
+      title: 'Revenue by month',
+      description: 'Apples and pears',
+      sql: 'SELECT month, product, sum(revenue) AS revenue FROM secret_schema.sales_table GROUP BY ALL ORDER BY month',
+      chart_type: 'bar',
+      config: { x: 'month', y: ['revenue'], series: 'product', stacked: true },
+    });
+    expect(created.status).toBe(201);
   });
   afterAll(() => t.stop());
 
@@ -46,15 +59,6 @@ describe('public links', () => {
   };
 
   test('a public chart: HTML with the chart drawn as SVG, title, description, data-as-of time, Open Graph tags and downloads; strict headers', async () => {
-    const created = await send('POST', '/charts', {
-      name: 'revenue',
-      title: 'Revenue by month',
-      description: 'Apples and pears',
-      sql: 'SELECT month, product, sum(revenue) AS revenue FROM secret_schema.sales_table GROUP BY ALL ORDER BY month',
-      chart_type: 'bar',
-      config: { x: 'month', y: ['revenue'], series: 'product', stacked: true },
-    });
-    expect(created.status).toBe(201);
     const token = await publish('charts', 'revenue');
     const response = await view(`/c/${token}`);
     expect(response.status).toBe(200);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
@@ -23,6 +23,10 @@ describe('saved queries', () => {
     t = await startTestApp('local');
     owner = await createVerifiedUser(t, 'saver');
     viewer = await createVerifiedUser(t, 'saved-viewer');
+  });
+
+  // Each test has a workspace of its own, whatever ran before it.
+  beforeEach(async () => {
     workspaceId = (await createWorkspace(t, owner)).id;
     await addMember(t, workspaceId, owner, viewer, 'VIEWER');
     // Many runs within a minute: the plan with the highest per-minute limit (the limit itself is tested below).
@@ -53,6 +57,25 @@ describe('saved queries', () => {
     ],
   };
 
+  const typedQuery = {
+    name: 'typed',
+    sql: `SELECT count(*) AS n FROM shop.orders
+          WHERE amount > {{above}} AND amount < {{below}} AND paid = {{paid}} AND day >= {{from_day}} AND placed < {{until}}
+            AND region = {{region}} AND ({{note}} IS NULL OR region = {{note}})`,
+    parameters: [
+      { name: 'above', type: 'integer' },
+      { name: 'below', type: 'number', default: 1e9 },
+      { name: 'paid', type: 'boolean', default: true },
+      { name: 'from_day', type: 'date', default: '2026-01-01' },
+      { name: 'until', type: 'timestamp', default: '2027-01-01T00:00:00Z' },
+      { name: 'region', type: 'enum', options: ['north', 'south'], default: 'north' },
+      { name: 'note', type: 'string', required: false },
+    ],
+  };
+  const saved = async (...queries: unknown[]) => {
+    for (const json of queries) expect((await create(json)).status).toBe(201);
+  };
+
   test('create (planned, 201), get, list with X-Total-Count, duplicate 409, unknown 404', async () => {
     const created = await create(byRegion);
     expect(created.status).toBe(201);
@@ -70,6 +93,7 @@ describe('saved queries', () => {
   });
 
   test('run binds typed values, applies defaults, answers like a query (formats, rate limit headers, usage kind saved_query)', async () => {
+    await saved(byRegion);
     const response = await run('by-region', { parameters: { region: 'north' } }, viewer);
     expect(response.status).toBe(200);
     expect(Number(response.headers.get('x-ratelimit-remaining'))).toBeGreaterThan(0);
@@ -89,21 +113,7 @@ describe('saved queries', () => {
   });
 
   test('every parameter type: integer, number, boolean, date, timestamp, enum; optional NULL', async () => {
-    const typed = await create({
-      name: 'typed',
-      sql: `SELECT count(*) AS n FROM shop.orders
-            WHERE amount > {{above}} AND amount < {{below}} AND paid = {{paid}} AND day >= {{from_day}} AND placed < {{until}}
-              AND region = {{region}} AND ({{note}} IS NULL OR region = {{note}})`,
-      parameters: [
-        { name: 'above', type: 'integer' },
-        { name: 'below', type: 'number', default: 1e9 },
-        { name: 'paid', type: 'boolean', default: true },
-        { name: 'from_day', type: 'date', default: '2026-01-01' },
-        { name: 'until', type: 'timestamp', default: '2027-01-01T00:00:00Z' },
-        { name: 'region', type: 'enum', options: ['north', 'south'], default: 'north' },
-        { name: 'note', type: 'string', required: false },
-      ],
-    });
+    const typed = await create(typedQuery);
     expect(typed.status).toBe(201);
     const count = async (parameters: Record<string, unknown>) => (await bodyOf(await run('typed', { parameters }))).rows[0][0];
     expect(await count({ above: 0 })).toBe(2);
@@ -117,6 +127,7 @@ describe('saved queries', () => {
   });
 
   test('a value that does not fit its type, a missing required one, an unknown name and an enum outside its options are 422s naming the parameter', async () => {
+    await saved(byRegion, typedQuery);
     const cases: [Record<string, unknown>, string][] = [
       [{ region: 'north', min_amount: 'ten' }, 'min_amount'],
       [{ region: 'north', min_amount: 1.5 }, 'min_amount'],
@@ -146,6 +157,7 @@ describe('saved queries', () => {
   });
 
   test('injection attempts are bound as plain values: nothing runs but the saved statement, the table survives', async () => {
+    await saved(byRegion);
     const attempts = [
       "0; DROP TABLE shop.orders; --",
       "north' OR '1'='1",
@@ -218,6 +230,7 @@ describe('saved queries', () => {
   });
 
   test('roles: a VIEWER reads and runs but cannot create or delete; a stranger is refused', async () => {
+    await saved(byRegion);
     expect((await create({ name: 'viewer-made', sql: 'SELECT 1' }, viewer)).status).toBe(403);
     expect((await t.request(`${base}/by-region`, { method: 'DELETE', token: viewer.accessToken })).status).toBe(403);
     const stranger = await createVerifiedUser(t, 'stranger');
@@ -226,6 +239,7 @@ describe('saved queries', () => {
   });
 
   test('delete: 204, then 404; a saved query charts read is 409 until they go', async () => {
+    await saved(byRegion);
     expect((await create({ name: 'doomed', sql: 'SELECT 1 AS one' })).status).toBe(201);
     expect((await t.request(`${base}/doomed`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
     expect((await t.request(`${base}/doomed`, { method: 'DELETE', token: owner.accessToken })).status).toBe(404);
