@@ -21,6 +21,7 @@ describe('public pages in a real browser', () => {
   let chartUrl: string;
   let pageUrl: string;
   let expiringUrl: string;
+  let revokedUrl: string;
 
   beforeAll(async () => {
     t = await startTestApp('local', { env: { PUBLIC_VIEWS_PER_ADDRESS: '1000' } });
@@ -45,6 +46,9 @@ describe('public pages in a real browser', () => {
     chartUrl = `${server.url}/c/${(await send('/charts/bars/publish', {})).token}`;
     pageUrl = `${server.url}/p/${(await send('/pages/board/publish', {})).token}`;
     expiringUrl = `${server.url}/c/${(await send('/charts/line/publish', { expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString() })).token}`;
+    revokedUrl = `${server.url}/c/${(await send('/charts/pie/publish', {})).token}`;
+    const unpublished = await t.request(`${api}/charts/pie/publish`, { method: 'DELETE', token: owner.accessToken });
+    if (unpublished.status !== 204) throw new Error(`unpublish: ${unpublished.status}`);
 
     // OXBOW_SCREENSHOTS_DIR keeps the screenshots for a person to look at; otherwise they go with the test.
     shots = process.env.OXBOW_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'oxbow-screenshots-'));
@@ -136,8 +140,12 @@ describe('public pages in a real browser', () => {
     expect(expired.status).toBe(404);
     expect(await expired.page.locator('h1').textContent()).toBe('Not found');
     await expired.page.context().close();
-    const unknown = await open(`${server.url}/p/${'x'.repeat(43)}`, false);
-    expect(unknown.status).toBe(404);
-    await unknown.page.context().close();
+    for (const url of [revokedUrl, `${server.url}/p/${'x'.repeat(43)}`]) {
+      const gone = await open(url, false);
+      expect(gone.status).toBe(404);
+      expect(await gone.page.locator('h1').textContent()).toBe('Not found');
+      expect(await gone.page.locator('svg').count()).toBe(0);
+      await gone.page.context().close();
+    }
   });
 });
