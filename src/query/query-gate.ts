@@ -5,6 +5,7 @@ import { workspacePlan } from '../plans/workspace-plan';
 import { costOf } from '../plans/query-cost';
 import type { Compiled, FileRunOptions, QueryColumn, QueryParameters, QueryRunner, RunOutcome } from '../engine/sql/query-runner';
 import type { ResultSink } from '../engine/sql/result-sink';
+import type { LakeTableRef } from '../engine/sql/check-query';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limiter';
 import type { UsageEntry, UsageRecorder, UsageSource } from './usage-recorder';
 
@@ -118,6 +119,11 @@ export class QueryGate {
   /** The workspace catalog's current snapshot (a new one after every write to its lake). */
   snapshot(workspaceId: string): Promise<number> {
     return this.runner.snapshot(workspaceId);
+  }
+
+  /** The newest snapshot, up to the given one, that changed one of the tables (what a result read). */
+  tablesVersion(workspaceId: string, tables: readonly LakeTableRef[], snapshot: number): Promise<number> {
+    return this.runner.tablesVersion(workspaceId, tables, snapshot);
   }
 
   /** The per-minute limit and how much of it the last minute used. */

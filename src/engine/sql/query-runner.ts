@@ -20,6 +20,7 @@ import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
+import { tablesVersion } from './table-versions';
 
 export type { QueryColumn } from './result-sink';
 
@@ -163,6 +164,12 @@ export class QueryRunner {
    */
   async snapshot(workspaceId: string): Promise<number> {
     return this.engines.with(workspaceId, async (engine) => (await this.directScans.current(engine)).snapshot);
+  }
+
+  /** The version, as of the snapshot, of the data the tables hold (see tablesVersion): one catalog read per table. */
+  async tablesVersion(workspaceId: string, tables: readonly LakeTableRef[], snapshot: number): Promise<number> {
+    if (tables.length === 0) return 0;
+    return this.engines.with(workspaceId, (engine) => tablesVersion(engine.catalog, tables, snapshot));
   }
 
   /**
