@@ -1,6 +1,6 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
 //   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions)
-//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL)
+//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL) and the browser tests' Chromium
 //   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
 import { readToolchain, toolPaths, projectRoot } from './toolchain';
@@ -10,6 +10,7 @@ import { installDuckdbExtensions } from './steps/duckdb-extensions';
 import { installMinio } from './steps/minio';
 import { installPostgres } from './steps/postgres';
 import { installSchemathesis } from './steps/schemathesis';
+import { installChromium } from './steps/chromium';
 
 const profiles = ['start', 'test', 'fuzz'] as const;
 const profile = profiles.find((name) => name === process.argv[2]) ?? 'start';
@@ -24,6 +25,7 @@ try {
   if (profile === 'test') {
     installMinio(toolchain, paths);
     installPostgres(toolchain);
+    installChromium(toolchain);
   }
   if (profile === 'fuzz') installSchemathesis(toolchain, paths);
   console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -10,6 +10,8 @@ export interface Toolchain {
   postgresMajor: number;
   /** The API fuzzer behind `npm run fuzz`, from PyPI. */
   schemathesis: string;
+  /** Debian's `chromium` package version, for the browser tests (driven by playwright-core). */
+  chromium: string;
 }
 
 export const projectRoot = resolve(import.meta.dir, '..', '..');

@@ -16,6 +16,10 @@ import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
 import { connectionsApi } from './connections';
 import { transformRoutes } from './transforms';
+import { savedQueryRoutes } from './saved-queries';
+import { chartRoutes } from './charts';
+import { pageRoutes } from './pages';
+import { publicRoutes } from './public';
 
 export const apiPrefix = '/api/v1';
 
@@ -51,6 +55,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(keepableParameters())
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
     .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
+    .use(publicRoutes(services))
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))
@@ -61,7 +66,10 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(queryRoutes(services))
         .use(jobRoutes(services))
         .use(connectionsApi(services))
-        .use(transformRoutes(services)),
+        .use(transformRoutes(services))
+        .use(savedQueryRoutes(services))
+        .use(chartRoutes(services))
+        .use(pageRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

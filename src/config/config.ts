@@ -86,6 +86,13 @@ export interface Config {
     maxResultRows: number;
     maxResultBytes: number;
   };
+  sharing: {
+    /** Views of public charts and pages per minute from one client address, and of one public link. */
+    publicViewsPerAddress: number;
+    publicViewsPerLink: number;
+    /** Chart results (and drawn charts) kept in memory for public views, the least recently used dropped first. */
+    publicCacheEntries: number;
+  };
 }
 
 const projectRoot = resolve(import.meta.dir, '..', '..');
@@ -179,6 +186,11 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       timeoutMs: env.integer('QUERY_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }),
       maxResultRows: env.integer('QUERY_MAX_RESULT_ROWS', 1_000_000, { min: 1, max: 100_000_000 }),
       maxResultBytes: env.integer('QUERY_MAX_RESULT_BYTES', 64 * 1024 * 1024, { min: 1024, max: 4 * 1024 * 1024 * 1024 }),
+    },
+    sharing: {
+      publicViewsPerAddress: env.integer('PUBLIC_VIEWS_PER_ADDRESS', 120, { min: 1, max: 10_000_000 }),
+      publicViewsPerLink: env.integer('PUBLIC_VIEWS_PER_LINK', 3_000, { min: 1, max: 10_000_000 }),
+      publicCacheEntries: env.integer('PUBLIC_CACHE_ENTRIES', 500, { min: 1, max: 100_000 }),
     },
   };
   env.finish();

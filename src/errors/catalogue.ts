@@ -50,6 +50,8 @@ export const errorCatalogue = {
   SERVICE_UNAVAILABLE: 503,
   ENGINE_BUSY: 503,
   BILLING_NOT_CONFIGURED: 503,
+  /** A public chart whose query fails now (its owner changed a table, a parameter…); the viewer learns no more. */
+  CHART_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,8 +3,9 @@ import type { Store, Transaction } from '../store/store';
 import type { PlanRow } from '../plans/plan-queries';
 import { workspacePlan } from '../plans/workspace-plan';
 import { costOf } from '../plans/query-cost';
-import type { Compiled, FileRunOptions, QueryRunner, RunOutcome } from '../engine/sql/query-runner';
+import type { Compiled, FileRunOptions, QueryColumn, QueryParameters, QueryRunner, RunOutcome } from '../engine/sql/query-runner';
 import type { ResultSink } from '../engine/sql/result-sink';
+import type { LakeTableRef } from '../engine/sql/check-query';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limiter';
 import type { UsageEntry, UsageRecorder, UsageSource } from './usage-recorder';
 
@@ -20,6 +21,8 @@ export interface GatedQuery {
   sql: string;
   /** Run even when the estimate exceeds the plan's per-query scan limit (it is billed). */
   force: boolean;
+  /** Values bound to the statement's `$name` markers (a saved query's parameters). */
+  parameters?: QueryParameters;
 }
 
 export interface QueryLimits {
@@ -27,6 +30,9 @@ export interface QueryLimits {
   maxResultRows: number;
   maxResultBytes: number;
 }
+
+/** Tighter result caps for one kind of run (a chart's data is held in memory and drawn). */
+export type ResultCaps = Pick<QueryLimits, 'maxResultRows' | 'maxResultBytes'>;
 
 export interface MeteredOutcome {
   outcome: RunOutcome;
@@ -58,18 +64,20 @@ export class QueryGate {
   }
 
   /** A query answered now: counted, run into the sink under the plan's limits, its usage recorded. */
-  async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, plan?: PlanRow): Promise<MeteredOutcome & { rate: RateLimitState }> {
-    const planRow = plan ?? (await this.plan(query.workspaceId));
+  async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
+    const planRow = options.plan ?? (await this.plan(query.workspaceId));
     const rate = await this.limiter.consume(query.workspaceId, planRow);
     const startedAt = performance.now();
+    const caps = options.caps ?? this.limits;
     let outcome: RunOutcome;
     try {
       outcome = await this.runner.run(query.workspaceId, query.sql, sink, {
         timeoutMs: this.limits.timeoutMs,
-        maxRows: this.limits.maxResultRows,
-        maxBytes: this.limits.maxResultBytes,
+        maxRows: Math.min(caps.maxResultRows, this.limits.maxResultRows),
+        maxBytes: Math.min(caps.maxResultBytes, this.limits.maxResultBytes),
         scanLimitBytes: query.force ? undefined : planRow.max_scan_bytes,
         concurrency: planRow.max_concurrent_queries,
+        parameters: query.parameters,
       });
     } catch (error) {
       await this.usage.record(failedUsage(caller, query, error, performance.now() - startedAt));
@@ -98,6 +106,27 @@ export class QueryGate {
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
       throw error;
     }
+  }
+
+  /**
+   * The columns a query's result will have, checked and planned as a run would be (under the plan's
+   * statements at once and the time limit) but not run: saving a chart or a saved query plans it.
+   * Nothing runs and nothing is billed, so it takes no slot of the per-minute limit.
+   */
+  async describe(workspaceId: string, sql: string, parameters: Iterable<string> = []): Promise<QueryColumn[]> {
+    const plan = await this.plan(workspaceId);
+    const { columns } = await this.runner.describe(workspaceId, sql, { timeoutMs: this.limits.timeoutMs, concurrency: plan.max_concurrent_queries, parameters });
+    return columns;
+  }
+
+  /** The workspace catalog's current snapshot (a new one after every write to its lake). */
+  snapshot(workspaceId: string): Promise<number> {
+    return this.runner.snapshot(workspaceId);
+  }
+
+  /** The newest snapshot, up to the given one, that changed one of the tables (what a result read). */
+  tablesVersion(workspaceId: string, tables: readonly LakeTableRef[], snapshot: number): Promise<number> {
+    return this.runner.tablesVersion(workspaceId, tables, snapshot);
   }
 
   /** The per-minute limit and how much of it the last minute used. */

@@ -2,6 +2,7 @@ import type { QueryCaller, QueryGate } from './query-gate';
 import { CsvResult } from './formats/csv-result';
 import { JsonArraysResult, JsonObjectsResult, type EncodedResult, type ResultFormat } from './formats/encoded-result';
 import { rateLimitHeaders } from './rate-limiter';
+import type { QueryParameters } from '../engine/sql/query-runner';
 
 export type { QueryCaller } from './query-gate';
 
@@ -11,6 +12,8 @@ export interface QueryInput {
   format: ResultFormat;
   estimateOnly: boolean;
   force: boolean;
+  /** Values of the statement's `$name` markers: a saved query's parameters, bound, never spliced in. */
+  parameters?: QueryParameters;
 }
 
 export interface EstimateAnswer {
@@ -36,7 +39,7 @@ export class QueryService {
   constructor(private readonly gate: QueryGate) {}
 
   async answer(caller: QueryCaller, input: QueryInput): Promise<QueryAnswer> {
-    const query = { workspaceId: input.workspaceId, sql: input.sql, force: input.force };
+    const query = { workspaceId: input.workspaceId, sql: input.sql, force: input.force, parameters: input.parameters };
     if (input.estimateOnly) return this.estimate(query);
 
     const result = encoderFor(input.format);

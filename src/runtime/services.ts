@@ -31,6 +31,7 @@ import type { TransformsService } from '../transforms/transforms-service';
 import type { TransformRunsService } from '../transforms/transform-runs-service';
 import type { DagScheduleService } from '../transforms/dag-schedule';
 import type { TransformsAfterSync } from '../transforms/after-sync';
+import { sharingFeature, type SharingServices } from './features/sharing';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -51,6 +52,7 @@ export interface Services {
   queries: QueryService;
   jobs: QueryJobsService;
   transforms: { definitions: TransformsService; runs: TransformRunsService; schedule: DagScheduleService; afterSync: TransformsAfterSync };
+  sharing: SharingServices;
   maintenance: MaintenanceSchedules;
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
@@ -91,8 +93,10 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])] });
 
+  const sharing = sharingFeature(deps, queries.gate, queries.queries);
+
   // Connections before the lake: a purge stops their syncs before the catalog goes.
-  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring];
+  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -107,6 +111,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     queries: queries.queries,
     jobs: jobs.jobs,
     transforms: { definitions: transforms.transforms, runs: transforms.runs, schedule: transforms.schedule, afterSync: transforms.afterSync },
+    sharing: sharing.sharing,
     maintenance: lake.maintenance,
     metrics,
     connections: connections.connections,

@@ -59,11 +59,18 @@ describe('the OpenAPI document', () => {
   });
 
   test('every operation declares its errors in the envelope, 422 in the validation shape, and 500', () => {
+    const htmlPages = new Set(['viewPublicChart', 'viewPublicPage']);
     for (const operation of operations) {
       const statuses = Object.keys(operation.responses ?? {}).map(Number);
       expect(statuses).toContain(500);
       for (const status of statuses.filter((code) => code >= 400 && !(operation.operationId!.toLowerCase().includes('health') && code === 503))) {
-        const schema = responseOf(operation, status)!.content!['application/json']!.schema as { $ref: string };
+        const content = responseOf(operation, status)!.content!;
+        // The public HTML pages answer their own errors as HTML pages too (404, 429, 503).
+        if (htmlPages.has(operation.operationId!) && [404, 429, 503].includes(status)) {
+          expect(Object.keys(content)).toEqual(['text/html']);
+          continue;
+        }
+        const schema = content['application/json']!.schema as { $ref: string };
         expect(schema.$ref).toBe(status === 422 ? '#/components/schemas/ValidationError' : '#/components/schemas/ErrorEnvelope');
       }
       if (operation.method !== 'get') expect(statuses).toEqual(expect.arrayContaining([413, 422]));

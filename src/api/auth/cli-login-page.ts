@@ -1,3 +1,5 @@
+import { escapeHtml } from '../html';
+
 /** The browser login form of the command-line client. Every interpolated value is escaped. */
 export function cliLoginPage(input: { callbackPort: number; state: string; email?: string; error?: string }): string {
   const error = input.error ? `<p class="error" role="alert">${escapeHtml(input.error)}</p>` : '';
@@ -29,8 +31,4 @@ ${error}
 </form>
 </body>
 </html>`;
-}
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (char) => `&#${char.charCodeAt(0)};`);
 }

@@ -7,6 +7,10 @@ import { queryModels } from '../query/model';
 import { transformModels } from '../transforms/model';
 import { workspaceModels } from '../workspaces/model';
 import { connectionModels } from '../connections/model';
+import { savedQueryModels } from '../saved-queries/model';
+import { chartModels } from '../charts/model';
+import { pageModels } from '../pages/model';
+import { publicModels } from '../public/model';
 import { errorModels } from './error-models';
 
 /**
@@ -23,9 +27,25 @@ export const namedModels: Record<string, object> = {
   ...jobModels,
   ...connectionModels,
   ...transformModels,
+  ...savedQueryModels,
+  ...chartModels,
+  ...pageModels,
+  ...publicModels,
 };
 
-export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
+export type HeaderName =
+  | 'X-Request-Id'
+  | 'X-Total-Count'
+  | 'X-RateLimit-Limit'
+  | 'X-RateLimit-Remaining'
+  | 'X-RateLimit-Reset'
+  | 'Retry-After'
+  | 'Content-Disposition'
+  | 'Location'
+  | 'Content-Security-Policy'
+  | 'Referrer-Policy'
+  | 'X-Content-Type-Options'
+  | 'Cache-Control';
 
 const integerHeader = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -38,6 +58,10 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'Retry-After': integerHeader('Seconds to wait before trying again'),
   'Content-Disposition': { description: 'A CSV result’s download name: `attachment; filename="query-….csv"`', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
+  'Content-Security-Policy': { description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only", schema: { type: 'string' } },
+  'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
+  'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
+  'Cache-Control': { description: 'How long the answer may be kept', schema: { type: 'string' } },
 };
 
 export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
@@ -58,4 +82,8 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
   { name: 'Connections', description: 'Sources synced into lake tables, or read live' },
   { name: 'Transforms', description: 'SQL transforms materialised into lake tables, run in dependency order' },
+  { name: 'Saved queries', description: 'Queries with typed parameters, run by name' },
+  { name: 'Charts', description: 'Charts over SQL or a saved query, and their public links' },
+  { name: 'Pages', description: 'Dashboards of charts and markdown, and their public links' },
+  { name: 'Public', description: 'Public charts and pages: no credentials, no version prefix' },
 ];

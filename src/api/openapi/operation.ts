@@ -1,4 +1,5 @@
 import type { DocumentDecoration } from 'elysia';
+import type { HeaderName } from './components';
 
 /** Error statuses an operation may answer besides the ones its shape implies (see responses.ts). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
@@ -6,8 +7,10 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
 /** A success answer other than the route's JSON response schema. */
 export interface SuccessDoc {
   status: 200 | 201 | 204 | 303;
-  /** json (the route's schema; the default), json-or-csv (the query formats), html, text (plain), or none. */
+  /** json (the route's schema; the default), json-or-csv (the query formats), html, text (of `mediaTypes`), or none. */
   body?: 'json' | 'json-or-csv' | 'html' | 'text' | 'none';
+  /** The media types of a `text` body (a script, a style sheet, CSV). */
+  mediaTypes?: string[];
   /** Location of a redirect. */
   location?: boolean;
 }
@@ -34,6 +37,10 @@ export interface OperationDoc {
   optionalBody?: boolean;
   /** The body's media type when it is not JSON. */
   requestBody?: 'application/x-www-form-urlencoded';
+  /** Its listed errors are HTML pages (a public page's 404), not the JSON envelope. */
+  errorBody?: 'html';
+  /** Headers that come with every answer the operation gives itself (its successes and listed errors). */
+  headers?: HeaderName[];
 }
 
 const operationKey = 'x-oxbow-operation';

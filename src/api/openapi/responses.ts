@@ -56,12 +56,17 @@ function defaultSuccessStatus(route: RouteShape): SuccessDoc['status'] {
 }
 
 function successResponse(success: SuccessDoc, schema: object | undefined, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponseObject {
-  const required: HeaderName[] = ['X-Request-Id', ...(doc.list ? (['X-Total-Count'] as const) : []), ...(success.location ? (['Location'] as const) : [])];
-  const optional: HeaderName[] = [...(doc.rateLimited ? rateLimitHeaders : []), ...(success.body === 'json-or-csv' ? (['Content-Disposition'] as const) : [])];
+  const required: HeaderName[] = ['X-Request-Id', ...(doc.list ? (['X-Total-Count'] as const) : []), ...(success.location ? (['Location'] as const) : []), ...(doc.headers ?? [])];
+  const downloads = success.body === 'json-or-csv' || success.mediaTypes?.includes('text/csv');
+  const optional: HeaderName[] = [...(doc.rateLimited ? rateLimitHeaders : []), ...(downloads ? (['Content-Disposition'] as const) : [])];
   const response: OpenAPIV3_1.ResponseObject = { description: successMeaning(success), headers: headers(required, optional) };
   const body = success.body ?? 'json';
   if (body === 'html') response.content = { 'text/html': { schema: { type: 'string' } } };
-  if (body === 'text') response.content = { 'text/plain': { schema: { type: 'string' } } };
+  if (body === 'text') response.content = Object.fromEntries((success.mediaTypes ?? ['text/plain']).map((type) => [type, { schema: { type: 'string' } }]));
+  if (body === 'json' && schema && success.mediaTypes) {
+    response.content = { ...json(writer.write(schema)), ...Object.fromEntries(success.mediaTypes.map((type) => [type, { schema: { type: 'string' } }])) };
+    return response;
+  }
   if ((body === 'json' || body === 'json-or-csv') && schema) response.content = json(writer.write(schema));
   if (body === 'json-or-csv' && response.content) response.content['text/csv'] = { schema: { type: 'string', description: 'Format csv: RFC 4180, a header row, CRLF line ends' } };
   return response;
@@ -91,13 +96,17 @@ function errorStatuses(route: RouteShape, doc: OperationDoc): number[] {
 }
 
 function errorResponse(status: number, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponseObject {
-  const required: HeaderName[] = ['X-Request-Id', ...(status === 429 ? (['Retry-After'] as const) : [])];
-  const optional: HeaderName[] = [...(doc.rateLimited && countedStatuses.has(status) ? rateLimitHeaders : []), ...(status === 409 ? (['Retry-After'] as const) : [])];
+  const own = doc.errors?.includes(status as never) ?? false;
+  const required: HeaderName[] = ['X-Request-Id', ...(status === 429 ? (['Retry-After'] as const) : []), ...(own ? (doc.headers ?? []) : [])];
+  const optional: HeaderName[] = [...(doc.rateLimited && countedStatuses.has(status) ? rateLimitHeaders : []), ...(status === 409 || status === 503 ? (['Retry-After'] as const) : [])];
   const codes = status === 422 ? [] : codesWithStatus(status);
   return {
     description: `${errorMeaning[status] ?? 'Error'}${codes.length ? ` (${codes.join(', ')})` : ''}`,
     headers: headers(required, optional),
-    content: json(writer.write(status === 422 ? errorModels.ValidationError : errorModels.ErrorEnvelope)),
+    content:
+      own && doc.errorBody === 'html'
+        ? { 'text/html': { schema: { type: 'string', description: 'A page saying what happened, with the same security headers' } } }
+        : json(writer.write(status === 422 ? errorModels.ValidationError : errorModels.ErrorEnvelope)),
   };
 }
 

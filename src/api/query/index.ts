@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
-import type { QueryAnswer, QueryCaller } from '../../query/query-service';
+import type { QueryCaller } from '../../query/query-service';
+import { toResponse } from './query-response';
 import type { ResultFormat } from '../../query/formats/encoded-result';
 import type { Caller } from '../../auth/authenticator';
 import { workspaceAccess } from '../plugins/workspace-access';
@@ -57,17 +58,4 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
         detail: operation({ id: 'getRateLimit', tags, summary: "The workspace's query rate limit and how much of it the last minute used", errors: [403] }),
       },
     );
-}
-
-function toResponse(answer: QueryAnswer): Response {
-  if (answer.kind === 'estimate') return Response.json(answer.body, { headers: answer.headers });
-  const encoder = new TextEncoder();
-  let next = 0;
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (next < answer.pieces.length) controller.enqueue(encoder.encode(answer.pieces[next++]));
-      else controller.close();
-    },
-  });
-  return new Response(body, { headers: { 'content-type': answer.contentType, ...answer.headers } });
 }

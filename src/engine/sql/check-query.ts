@@ -22,8 +22,24 @@ export interface LakeTableRef {
  * catalog listings were held against the policy when the statement was analysed. Returns the lake
  * tables the query reads.
  */
-export function checkQuery(facts: StatementFacts, tables: KnownTables, live: LiveTables = noLiveTables): LakeTableRef[] {
+export function checkQuery(facts: StatementFacts, tables: KnownTables, live: LiveTables = noLiveTables, parameters: ReadonlySet<string> = noParameters): LakeTableRef[] {
+  checkParameters(facts, parameters);
   return facts.tables.map((reference) => checkTableRef(reference, tables, live));
+}
+
+const noParameters: ReadonlySet<string> = new Set();
+
+/**
+ * A parameter marker is a value the statement leaves open. Only the markers the caller binds may be
+ * in it (a saved query's `{{name}}` placeholders, each bound to a value of its declared type); any
+ * other one (`$1`, `?`, `$name` written into a query) is refused before anything runs.
+ */
+function checkParameters(facts: StatementFacts, parameters: ReadonlySet<string>): void {
+  const unbound = [...facts.parameters].filter((name) => !parameters.has(name));
+  if (unbound.length === 0) return;
+  throw new AppError('STATEMENT_NOT_ALLOWED', 'Parameter markers ($1, ?, $name) are not available in a query', {
+    hint: 'Write the value into the query, or save it as a saved query with {{name}} parameters and run that.',
+  });
 }
 
 /**

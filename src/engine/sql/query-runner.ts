@@ -20,6 +20,7 @@ import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
+import { tablesVersion } from './table-versions';
 
 export type { QueryColumn } from './result-sink';
 
@@ -34,6 +35,12 @@ interface ResultCaps {
   maxBytes: number;
 }
 
+/**
+ * Values bound to a statement's parameter markers (`$name`), by name: a saved query's parameters,
+ * never spliced into its text. Only these names may be in the statement (see checkQuery).
+ */
+export type QueryParameters = Readonly<Record<string, string | number | bigint | boolean | null>>;
+
 export interface RunOptions extends ResultCaps {
   /** Counts from the call: waiting for a slot, compiling and executing all fall within it. */
   timeoutMs: number;
@@ -41,6 +48,7 @@ export interface RunOptions extends ResultCaps {
   scanLimitBytes?: number;
   /** The workspace's number of statements at once (its plan's); absent for the service's own reads. */
   concurrency?: number;
+  parameters?: QueryParameters;
 }
 
 export interface FileRunOptions {
@@ -80,6 +88,8 @@ interface Limits {
   deadline: number;
   scanLimitBytes: number | undefined;
   admission: Admission | undefined;
+  /** The parameter markers the statement may hold: those the caller binds. */
+  parameters: ReadonlySet<string>;
 }
 
 type Execute = (engine: WorkspaceEngine, connection: EngineConnection, planned: PlannedQuery, deadline: number) => Promise<Executed>;
@@ -99,12 +109,12 @@ export class QueryRunner {
     private readonly directScans: DirectScans,
   ) {}
 
-  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; concurrency?: number } = {}): Promise<Compiled> {
+  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; concurrency?: number; parameters?: Iterable<string> } = {}): Promise<Compiled> {
     const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, concurrency: options.concurrency });
     return this.engines.with(workspaceId, (engine) =>
       engine.read(async () => {
         try {
-          return (await this.compile(engine, userSql)).compiled;
+          return (await this.compile(engine, userSql, new Set(options.parameters))).compiled;
         } catch (error) {
           throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
         }
@@ -113,9 +123,10 @@ export class QueryRunner {
   }
 
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
-    return this.measured(workspaceId, userSql, limitsOf(options), async (engine, connection, { sql, readsLake }, deadline) => {
+    const values = options.parameters && Object.keys(options.parameters).length > 0 ? { ...options.parameters } : undefined;
+    return this.measured(workspaceId, userSql, limitsOf(options, 'interactive', values), async (engine, connection, { sql, readsLake }, deadline) => {
       const execute = async (): Promise<Executed> => {
-        const rows = await connection.read(sql, undefined, { deadline });
+        const rows = await connection.read(sql, values, { deadline });
         // Before the transaction ends, whose own profile replaces the query's.
         const profile = profileOf(engine, connection);
         return { ...emitRows(rows, sink, options), profile };
@@ -123,6 +134,42 @@ export class QueryRunner {
       // Without DuckLake in the query there is nothing to bind again, and the transaction would only cost time.
       return readsLake ? connection.readTransaction(execute) : execute();
     });
+  }
+
+  /**
+   * The columns a query's result will have, without running it: compiled and checked as a run is,
+   * then prepared (bound and planned by DuckDB) at the catalog's current snapshot. The parameters are
+   * the names of its markers; a saved query's text gives each its type, so no value is needed.
+   */
+  async describe(workspaceId: string, userSql: string, options: { timeoutMs: number; concurrency?: number; parameters?: Iterable<string> }): Promise<{ columns: QueryColumn[]; compiled: Compiled }> {
+    const names = Object.fromEntries([...(options.parameters ?? [])].map((name) => [name, null]));
+    const outcome = await this.measured(workspaceId, userSql, limitsOf(options, 'interactive', names), async (_engine, connection, { sql, readsLake }) => {
+      const prepare = async (): Promise<Executed> => {
+        const prepared = await connection.prepare(sql);
+        try {
+          const columns = Array.from({ length: prepared.columnCount }, (_, index) => ({ name: prepared.columnName(index), type: typeName(prepared.columnType(index)) }));
+          return { columns, rowCount: 0, profile: undefined };
+        } finally {
+          prepared.destroySync();
+        }
+      };
+      return readsLake ? connection.readTransaction(prepare) : prepare();
+    });
+    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, estimate: outcome.estimate } };
+  }
+
+  /**
+   * The workspace catalog's current snapshot: every write to its lake makes a new one. One indexed read
+   * of the catalog, the same the query path makes before planning its scans.
+   */
+  async snapshot(workspaceId: string): Promise<number> {
+    return this.engines.with(workspaceId, async (engine) => (await this.directScans.current(engine)).snapshot);
+  }
+
+  /** The version, as of the snapshot, of the data the tables hold (see tablesVersion): one catalog read per table. */
+  async tablesVersion(workspaceId: string, tables: readonly LakeTableRef[], snapshot: number): Promise<number> {
+    if (tables.length === 0) return 0;
+    return this.engines.with(workspaceId, (engine) => tablesVersion(engine.catalog, tables, snapshot));
   }
 
   /**
@@ -177,7 +224,7 @@ export class QueryRunner {
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
         try {
-          const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql);
+          const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
           compiledSql = sql;
           tables = compiled.tables;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
@@ -202,12 +249,12 @@ export class QueryRunner {
     );
   }
 
-  private async compile(engine: WorkspaceEngine, userSql: string) {
+  private async compile(engine: WorkspaceEngine, userSql: string, parameters: ReadonlySet<string>) {
     const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
     const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
     // Live connections' tables are the instance's own list: asking the lake for them would reload its names every time.
     const lakeTables = wantedTables.filter((name) => !engine.live.tables.has(name));
-    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live);
+    const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live, parameters);
     // A query without lake tables needs nothing of the catalog.
     const plans = tables.some((ref) => !ref.attached) ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans?.fileBytes);
@@ -215,13 +262,14 @@ export class QueryRunner {
   }
 }
 
-function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive'): Limits {
+function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive', parameters: object = {}): Limits {
   const deadline = performance.now() + options.timeoutMs;
   return {
     lane,
     deadline,
     scanLimitBytes: options.scanLimitBytes,
     admission: options.concurrency === undefined ? undefined : { limit: options.concurrency, deadline },
+    parameters: new Set(Object.keys(parameters)),
   };
 }
 

@@ -38,6 +38,8 @@ export interface StatementFacts {
   ctes: CteBinding[];
   columns: ReferencedColumns;
   timeTravel: boolean;
+  /** The names of the parameter markers (`$name`, and `$1` or `?` as `1`) the statement holds. */
+  parameters: Set<string>;
 }
 
 /**
@@ -49,6 +51,7 @@ export function statementFacts(root: AstNode): StatementFacts {
   const tables: TableReference[] = [];
   const cteReferences: CteReference[] = [];
   const columns: ReferencedColumns = { all: false, names: new Set() };
+  const parameters = new Set<string>();
   let conditions = 0;
   const ctes = walkStatement(root, (node, slot, scope, nesting) => {
     checkNesting(nesting);
@@ -64,10 +67,12 @@ export function statementFacts(root: AstNode): StatementFacts {
     } else if (node.class === 'COLUMN_REF' && Array.isArray(node.column_names)) {
       const last = node.column_names.at(-1);
       if (typeof last === 'string') columns.names.add(last.toLowerCase());
+    } else if (node.class === 'PARAMETER') {
+      parameters.add(String(node.identifier ?? ''));
     }
   });
   checkConditions(conditions);
-  return { tables, cteReferences, ctes, columns, timeTravel: tables.some((table) => table.historical) };
+  return { tables, cteReferences, ctes, columns, timeTravel: tables.some((table) => table.historical), parameters };
 }
 
 /**

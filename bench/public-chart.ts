@@ -1,0 +1,91 @@
+// 200 viewers of one public chart at once, over HTTP: the latency of a view (the HTML page with the
+// chart drawn as SVG) and how many engine queries the views cause. Views of unchanged data are served
+// from the per-snapshot cache; after each push the next crowd of viewers causes exactly one query, and
+// none after a push to a table the chart does not read.
+import { join } from 'node:path';
+import { startTestApp } from '../test/support/test-app';
+import { bodyOf } from '../test/support/http';
+import { pushOk } from '../test/support/lake';
+import { namedQuery } from '../src/store/named-query';
+import { openBenchWorkspace } from './bench-workspace';
+import { median, percentile, report } from './support';
+
+const viewers = 200;
+const cachedRounds = 10;
+const dataChanges = 5;
+
+const chartRuns = namedQuery<{ workspace_id: string }, { n: number }>('bench.chart_runs', "SELECT count(*) AS n FROM query_usage WHERE workspace_id = :workspace_id AND source = 'chart'");
+
+const t = await startTestApp('local', { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000000', PUBLIC_VIEWS_PER_LINK: '1000000' } });
+const { user, workspace, server } = await openBenchWorkspace(t, 'public-chart');
+const api = `/api/v1/workspaces/${workspace.id}`;
+await pushOk(t, workspace.id, user, {
+  table: 'shop.sales',
+  records: Array.from({ length: 5_000 }, (_, i) => ({ day: `2026-${String((i % 12) + 1).padStart(2, '0')}-01`, region: ['north', 'south', 'east', 'west'][i % 4], revenue: (i * 37) % 1000 })),
+});
+const created = await t.request(`${api}/charts`, {
+  method: 'POST',
+  token: user.accessToken,
+  json: { name: 'revenue', title: 'Revenue by month', sql: 'SELECT day, region, sum(revenue) AS revenue FROM shop.sales GROUP BY ALL ORDER BY day', chart_type: 'bar', config: { x: 'day', y: ['revenue'], series: 'region', stacked: true } },
+});
+if (created.status !== 201) throw new Error(`chart: ${created.status} ${await created.text()}`);
+const token = (await bodyOf(await t.request(`${api}/charts/revenue/publish`, { method: 'POST', token: user.accessToken, json: {} }))).token as string;
+const url = `${server.url}/c/${token}`;
+const runs = async () => (await t.infra.store.first(chartRuns, { workspace_id: workspace.id }))!.n;
+
+/**
+ * Viewers open the page, each from its own address, from a process of their own (the service keeps its
+ * event loop to itself, as it would behind real clients); returns each view's latency.
+ */
+async function views(mode: 'together' | 'one-by-one'): Promise<number[]> {
+  const viewersProcess = Bun.spawn([process.execPath, join(import.meta.dir, 'public-chart-viewers.ts'), url, String(viewers), mode], { stdout: 'pipe', stderr: 'inherit' });
+  const output = await new Response(viewersProcess.stdout).text();
+  if ((await viewersProcess.exited) !== 0) throw new Error('the viewers failed');
+  return JSON.parse(output) as number[];
+}
+const crowd = () => views('together');
+
+await crowd();
+const warmRuns = await runs();
+const cached: number[] = [];
+for (let round = 0; round < cachedRounds; round++) cached.push(...(await crowd()));
+const cachedQueries = (await runs()) - warmRuns;
+
+const beforeAlone = await runs();
+const alone = await views('one-by-one');
+const aloneQueries = (await runs()) - beforeAlone;
+
+const changed: number[] = [];
+const beforeChanges = await runs();
+for (let change = 0; change < dataChanges; change++) {
+  await pushOk(t, workspace.id, user, { table: 'shop.sales', records: [{ day: '2026-12-01', region: 'north', revenue: change }] });
+  changed.push(...(await crowd()));
+}
+const changeQueries = (await runs()) - beforeChanges;
+
+// Writes to a table the chart does not read: a new snapshot of the workspace, the same data for the chart.
+const elsewhere: number[] = [];
+const beforeElsewhere = await runs();
+for (let change = 0; change < dataChanges; change++) {
+  await pushOk(t, workspace.id, user, { table: 'shop.returns', records: [{ day: '2026-12-01', amount: change }] });
+  elsewhere.push(...(await crowd()));
+}
+const elsewhereQueries = (await runs()) - beforeElsewhere;
+
+const row = (measure: string, times: number[], queries: number) => ({
+  measure,
+  views: times.length,
+  p50_ms: median(times).toFixed(1),
+  p99_ms: percentile(times, 99).toFixed(1),
+  engine_queries: queries,
+});
+report('public-chart', [
+  row(`${viewers} viewers at once, data unchanged (${cachedRounds} crowds; target p50 ≤ 20 ms, 0 queries)`, cached, cachedQueries),
+  row(`one viewer at a time, data unchanged (${viewers} views)`, alone, aloneQueries),
+  row(`${viewers} viewers at once right after a push (${dataChanges} pushes; target 1 query per push)`, changed, changeQueries),
+  row(`${viewers} viewers at once right after a push to another table (${dataChanges} pushes; target 0 queries)`, elsewhere, elsewhereQueries),
+]);
+
+await server.stop();
+await t.stop();
+process.exit(0);

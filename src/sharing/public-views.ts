@@ -1,0 +1,118 @@
+import { AppError } from '../errors/app-error';
+import type { Store } from '../store/store';
+import type { Logger } from '../logging/logger';
+import type { ChartConfig, ChartType } from './chart-config';
+import { findChart, findChartById, type ChartRow } from './chart-queries';
+import type { ChartResult, ChartResults } from './chart-results';
+import type { ChartsService } from './charts-service';
+import { blocksOf } from './page-blocks';
+import { findPageById } from './page-queries';
+import type { PublicationRow } from './publication-queries';
+import type { Publisher } from './publishing';
+import type { ViewLimit } from './public-throttle';
+import { bindValues } from './parameters';
+
+/** What a public view may show of a chart: no SQL, no workspace, no names beyond its title and columns. */
+export interface PublicChart {
+  title: string;
+  description: string | null;
+  chartType: ChartType;
+  config: ChartConfig;
+  result: ChartResult;
+}
+
+export type PublicBlock = { kind: 'markdown'; text: string } | { kind: 'chart'; chart: PublicChart } | { kind: 'unavailable'; title: string | null };
+
+export interface PublicPage {
+  title: string;
+  description: string | null;
+  blocks: PublicBlock[];
+}
+
+export interface PublicLimits {
+  perAddress: ViewLimit;
+  perLink: ViewLimit;
+}
+
+/**
+ * What public links show. Each view is counted against its client address and its link first (429
+ * beyond), then the token is looked up by its digest (404 for every token that does not open a live
+ * link); the chart's data comes from the per-snapshot cache. Locked values of the link override the
+ * chart's own parameter values, which override the saved query's defaults.
+ */
+export class PublicViews {
+  constructor(
+    private readonly store: Store,
+    private readonly publisher: Publisher,
+    private readonly charts: ChartsService,
+    private readonly results: ChartResults,
+    private readonly limits: PublicLimits,
+    private readonly logger: Logger,
+  ) {}
+
+  async chart(token: string, address: string | undefined): Promise<PublicChart> {
+    const publication = await this.open('chart', token, address);
+    const row = await this.store.first(findChartById, { id: publication.object_id });
+    if (!row) throw new AppError('NOT_FOUND', 'This link does not exist, was withdrawn or has expired');
+    return this.publicChart(row, publication);
+  }
+
+  async page(token: string, address: string | undefined): Promise<PublicPage> {
+    const publication = await this.open('page', token, address);
+    const page = await this.store.first(findPageById, { id: publication.object_id });
+    if (!page) throw new AppError('NOT_FOUND', 'This link does not exist, was withdrawn or has expired');
+    const blocks = await Promise.all(
+      blocksOf(page.blocks).map(async (block): Promise<PublicBlock> => {
+        if ('markdown' in block) return { kind: 'markdown', text: block.markdown };
+        const row = await this.store.first(findChart, { workspace_id: page.workspace_id, name: block.chart });
+        if (!row) return { kind: 'unavailable', title: null };
+        try {
+          return { kind: 'chart', chart: await this.publicChart(row, publication) };
+        } catch (error) {
+          if (!(error instanceof AppError) || error.code === 'RATE_LIMITED') throw error;
+          return { kind: 'unavailable', title: row.title };
+        }
+      }),
+    );
+    return { title: page.title, description: page.description, blocks };
+  }
+
+  /** One chart of a public page, by its position among the page's charts (for its data download). */
+  async pageChart(token: string, position: number, address: string | undefined): Promise<PublicChart> {
+    const publication = await this.open('page', token, address);
+    const page = await this.store.first(findPageById, { id: publication.object_id });
+    const name = page ? blocksOf(page.blocks).flatMap((block) => ('chart' in block ? [block.chart] : []))[position] : undefined;
+    const row = name === undefined ? undefined : await this.store.first(findChart, { workspace_id: page!.workspace_id, name });
+    if (!row) throw new AppError('NOT_FOUND', 'The page has no such chart');
+    return this.publicChart(row, publication);
+  }
+
+  private async open(kind: 'chart' | 'page', token: string, address: string | undefined): Promise<PublicationRow> {
+    this.limits.perAddress.take(address ?? 'unknown');
+    this.limits.perLink.take(`${kind}:${token.slice(0, 64)}`);
+    return this.publisher.open(kind, token);
+  }
+
+  /** A query that fails for a public viewer is logged for its owner; the viewer learns only that the chart is unavailable. */
+  private async publicChart(row: ChartRow, publication: PublicationRow): Promise<PublicChart> {
+    try {
+      const query = await this.charts.query(row);
+      const given = { ...(JSON.parse(row.parameters) as Record<string, unknown>), ...lockedFor(query.definitions, publication) };
+      const { values, issues } = bindValues(query.definitions, given, ['parameters']);
+      if (issues.length > 0) throw new Error(`the chart's parameters do not bind: ${issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`);
+      const result = await this.results.result(row.workspace_id, row.id, { sql: query.sql, parameters: values });
+      return { title: row.title, description: row.description, chartType: row.chart_type as ChartType, config: JSON.parse(row.config) as ChartConfig, result };
+    } catch (error) {
+      if (error instanceof AppError && (error.code === 'RATE_LIMITED' || error.code === 'CONCURRENCY_LIMITED' || error.code === 'ENGINE_BUSY')) throw error;
+      this.logger.warn('a public chart is unavailable', { workspace_id: row.workspace_id, chart: row.name, error });
+      throw new AppError('CHART_UNAVAILABLE', 'This chart cannot be shown right now', { hint: 'Its owner has been told in the service log; try again later.' });
+    }
+  }
+}
+
+/** The link's locked values that the chart's query declares (a page's values apply to each chart that takes them). */
+function lockedFor(definitions: { name: string }[], publication: PublicationRow): Record<string, unknown> {
+  const locked = JSON.parse(publication.parameters) as Record<string, unknown>;
+  const names = new Set(definitions.map((definition) => definition.name));
+  return Object.fromEntries(Object.entries(locked).filter(([name]) => names.has(name)));
+}

@@ -1,0 +1,77 @@
+import { AppError, RequestValidationError } from '../errors/app-error';
+import { newSecretToken, sha256Hex } from '../crypto/secret-tokens';
+import type { Queryable, Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import { deletePublication, findPublication, findPublicationByToken, upsertPublication, type PublicationRow, type PublishedKind } from './publication-queries';
+
+/** What a chart or page record says about its public link (the token itself is shown once, when published). */
+export interface PublishedState {
+  published_at: string;
+  expires_at: string | null;
+}
+
+export interface PublishAnswer {
+  token: string;
+  url: string;
+  expires_at: string | null;
+  published_at: string;
+}
+
+/** A token as the paths carry it: 32 random bytes in base64url (256 bits). */
+const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Public links of charts and pages. A link's token comes from the CSPRNG (256 bits) and only its
+ * SHA-256 is kept, so the store never holds a working link; publishing again replaces the digest (the
+ * old link is dead from that commit on), unpublishing deletes it.
+ */
+export class Publisher {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly publicBaseUrl: string,
+  ) {}
+
+  async publish(
+    db: Queryable,
+    target: { workspaceId: string; kind: PublishedKind; objectId: string },
+    options: { expiresAt?: string; parameters: Record<string, unknown> },
+  ): Promise<PublishAnswer> {
+    const now = this.clock.now();
+    if (options.expiresAt !== undefined && Date.parse(options.expiresAt) <= now.getTime()) {
+      throw RequestValidationError.at(['body', 'expires_at'], 'The expiry must be in the future', 'value_error');
+    }
+    const token = newSecretToken();
+    const expiresAt = options.expiresAt === undefined ? null : new Date(options.expiresAt).toISOString();
+    await db.run(upsertPublication, {
+      id: Bun.randomUUIDv7(),
+      workspace_id: target.workspaceId,
+      kind: target.kind,
+      object_id: target.objectId,
+      token_hash: sha256Hex(token),
+      parameters: JSON.stringify(options.parameters),
+      expires_at: expiresAt,
+      now: now.toISOString(),
+    });
+    const path = target.kind === 'chart' ? 'c' : 'p';
+    return { token, url: `${this.publicBaseUrl}/${path}/${token}`, expires_at: expiresAt, published_at: now.toISOString() };
+  }
+
+  async unpublish(db: Queryable, kind: PublishedKind, objectId: string): Promise<void> {
+    await db.run(deletePublication, { kind, object_id: objectId });
+  }
+
+  async state(kind: PublishedKind, objectId: string): Promise<PublishedState | null> {
+    const row = await this.store.first(findPublication, { kind, object_id: objectId });
+    return row ? { published_at: row.published_at, expires_at: row.expires_at } : null;
+  }
+
+  /** The live publication a token opens: unknown, replaced, unpublished and expired tokens all answer 404 alike. */
+  async open(kind: PublishedKind, token: string): Promise<PublicationRow> {
+    const row = tokenPattern.test(token) ? await this.store.first(findPublicationByToken, { token_hash: sha256Hex(token) }) : undefined;
+    if (!row || row.kind !== kind || (row.expires_at !== null && Date.parse(row.expires_at) <= this.clock.now().getTime())) {
+      throw new AppError('NOT_FOUND', 'This link does not exist, was withdrawn or has expired');
+    }
+    return row;
+  }
+}
