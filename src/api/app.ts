@@ -13,6 +13,8 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { usageRoutes } from './usage';
+import { billingRoutes, webhookRoutePath } from './billing';
 
 export const apiPrefix = '/api/v1';
 
@@ -21,6 +23,9 @@ export const apiPrefix = '/api/v1';
  * (1,000,000 characters), however its JSON escapes it.
  */
 export const standardMaxBodyBytes = 8 * 1024 * 1024;
+
+/** Billing providers' events are a few kilobytes; Stripe's largest stay well under this. */
+const webhookMaxBodyBytes = 1024 * 1024;
 
 const info = {
   title: 'Oxbow',
@@ -36,7 +41,11 @@ export function createApp(services: Services) {
     .use(
       requestBodies({
         standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
-        routes: { [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' } },
+        routes: {
+          [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' },
+          [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
+        },
+        raw: [`${apiPrefix}${webhookRoutePath}`],
       }),
     )
     .use(keepableParameters())
@@ -49,7 +58,9 @@ export function createApp(services: Services) {
         .use(pushRoutes(services))
         .use(tableRoutes(services))
         .use(queryRoutes(services))
-        .use(jobRoutes(services)),
+        .use(jobRoutes(services))
+        .use(usageRoutes(services))
+        .use(billingRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -16,6 +16,7 @@ export const errorCatalogue = {
   STATEMENT_NOT_ALLOWED: 400,
   QUERY_ERROR: 400,
   RESOURCE_EXHAUSTED: 400,
+  INVALID_SIGNATURE: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
@@ -29,6 +30,8 @@ export const errorCatalogue = {
   SIGNUP_CLOSED: 403,
   WORKSPACE_ACCESS_DENIED: 403,
   INSUFFICIENT_ROLE: 403,
+  STORAGE_LIMIT_REACHED: 403,
+  CONNECTOR_LIMIT_REACHED: 403,
   // 404, 405, 408, 409, 413, 429
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -43,6 +46,7 @@ export const errorCatalogue = {
   SERVICE_UNAVAILABLE: 503,
   ENGINE_BUSY: 503,
   BILLING_NOT_CONFIGURED: 503,
+  BILLING_PROVIDER_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -20,6 +20,8 @@ import { accountsFeature } from './features/accounts';
 import { queriesFeature } from './features/queries';
 import { jobsFeature } from './features/jobs';
 import { housekeepingWiring } from './features/housekeeping';
+import { usageFeature, type UsageServices } from './features/usage';
+import { billingFeature, type BillingServices } from './features/billing';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -39,6 +41,8 @@ export interface Services {
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
+  usage: UsageServices;
+  billing: BillingServices;
   maintenance: MaintenanceSchedules;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity of the main task queue, which also runs the workflows. */
@@ -59,8 +63,10 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
+  const usage = usageFeature({ ...deps, storage: lake.storage });
+  const billing = billingFeature(deps);
 
-  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  const features: FeatureWiring[] = [mail.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, usage.wiring, billing.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -74,6 +80,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
+    usage: usage.usage,
+    billing: billing.billing,
     maintenance: lake.maintenance,
     healthProbes: {
       metadata: () => infra.store.ping(),
@@ -87,6 +95,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       jobs.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
+      billing.wiring.activities,
     ),
     queryJobWorker: jobs.queryWorker,
     schedules: [...housekeeping.schedules, ...features.flatMap((feature) => feature.schedules ?? [])],

@@ -7,3 +7,4 @@ export { workspacePurgeWorkflow } from './workspace-purge';
 export { workspaceMaintenanceWorkflow } from './workspace-maintenance';
 export { queryJobWorkflow } from './query-job';
 export { jobResultsCleanupWorkflow } from './job-results-cleanup';
+export { meterReportWorkflow } from './meter-report';

@@ -14,6 +14,9 @@ export const permissions = {
   /** Create and change connections, transforms, charts, pages and saved queries; trigger syncs. */
   'content:manage': ['OWNER', 'ADMIN', 'MEMBER'],
   'usage:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** The plan and the subscription's status. */
+  'billing:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** Set up the billing provider's customer, open its portal. */
   'billing:manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;
 

@@ -5,6 +5,8 @@ import { jobModels } from '../jobs/model';
 import { lakeModels } from '../lake/model';
 import { queryModels } from '../query/model';
 import { workspaceModels } from '../workspaces/model';
+import { usageModels } from '../usage/model';
+import { billingModels } from '../billing/model';
 import { errorModels } from './error-models';
 
 /**
@@ -19,6 +21,8 @@ export const namedModels: Record<string, object> = {
   ...lakeModels,
   ...queryModels,
   ...jobModels,
+  ...usageModels,
+  ...billingModels,
 };
 
 export type HeaderName = 'X-Request-Id' | 'X-Total-Count' | 'X-RateLimit-Limit' | 'X-RateLimit-Remaining' | 'X-RateLimit-Reset' | 'Retry-After' | 'Content-Disposition' | 'Location';
@@ -52,4 +56,6 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Tables', description: 'The lake tables of a workspace' },
   { name: 'Query', description: 'Synchronous queries' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
+  { name: 'Usage', description: 'What a workspace used: queries, bytes, CPU time, storage, connectors' },
+  { name: 'Billing', description: 'Plans, the billing provider’s customer, portal and events' },
 ];

@@ -8,6 +8,11 @@ export interface BodyLimits {
   standard: BodyLimit;
   /** Routes that take larger bodies, by their route pattern (`/api/v1/workspaces/:workspace_id/push`). */
   routes: Record<string, BodyLimit>;
+  /**
+   * Routes that take their body as the bytes received, unparsed (within their limit all the same): a
+   * signature over the body is checked against exactly what was signed.
+   */
+  raw?: readonly string[];
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -21,6 +26,7 @@ const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function requestBodies(limits: BodyLimits) {
   const largest: BodyLimit = Object.values(limits.routes).reduce((wide, limit) => (limit.maxBytes > wide.maxBytes ? limit : wide), limits.standard);
   const routeLimits = new Map(Object.entries(limits.routes));
+  const rawRoutes = new Set(limits.raw ?? []);
   return (
     new Elysia({ name: 'request-bodies' })
       // Before routing: a body declared larger than any route takes is refused without reading a byte.
@@ -30,6 +36,7 @@ export function requestBodies(limits: BodyLimits) {
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
+        if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
         return decodeBody(bytes, contentType);
       })

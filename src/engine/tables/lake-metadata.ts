@@ -65,6 +65,19 @@ export async function tableStats(connection: EngineConnection, metadata: string,
   }));
 }
 
+/**
+ * The bytes a workspace's lake holds: every data and delete file the catalog still lists, the live ones
+ * and those kept for time travel until maintenance expires their snapshots, as the catalog recorded
+ * their sizes when they were written (no listing of the storage).
+ */
+export async function lakeStorageBytes(connection: EngineConnection, metadata: string): Promise<number> {
+  const reader = await connection.read(
+    `SELECT (SELECT coalesce(sum(file_size_bytes), 0) FROM ${metadata}.ducklake_data_file)
+          + (SELECT coalesce(sum(file_size_bytes), 0) FROM ${metadata}.ducklake_delete_file)`,
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 0);
+}
+
 /** The catalog's current snapshot id. */
 export async function currentSnapshotId(connection: EngineConnection, metadata: string): Promise<number> {
   const reader = await connection.read(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);
