@@ -15,7 +15,7 @@ export const billingModels = {
     billing_configured: t.Boolean({ description: 'Whether setup and the portal can be used on this service' }),
   }),
   BillingSetupResponse: t.Object({ customer_id: t.String({ description: "The billing provider's customer, for the checkout" }) }),
-  PortalSessionResponse: t.Object({ url: t.String({ format: 'uri', description: "The provider's portal: subscription, payment methods, invoices, cancellation" }) }),
+  PortalSessionResponse: t.Object({ url: t.String({ description: "The provider's portal: subscription, payment methods, invoices, cancellation" }) }),
   WebhookReceipt: t.Object({
     received: t.Literal(true),
     event_id: t.String(),
