@@ -66,12 +66,15 @@ export function invoice(customer: string, subscriptionId: string) {
   return { id: `in_${Date.now().toString(36)}`, object: 'invoice', customer, parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } } };
 }
 
-/** Posts an event to the webhook, signed with `secret` at `timestamp` (epoch seconds; now by default). */
+/** A Stripe-Signature header for a payload, signed with `secret` (the test one) at `timestamp` (epoch seconds). */
+export function signatureHeader(payload: string, timestamp: number, secret = webhookSecret): Promise<string> {
+  return stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp });
+}
+
+/** Posts an event (or a payload as given) to the webhook, signed with `secret` at `timestamp` (the app's now by default). */
 export async function deliver(t: TestApp, event: unknown, options: { secret?: string; timestamp?: number; payload?: string; header?: string } = {}): Promise<Response> {
   const payload = options.payload ?? JSON.stringify(event);
-  const header =
-    options.header ??
-    (await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: options.secret ?? webhookSecret, timestamp: options.timestamp ?? Math.floor(t.clock.now().getTime() / 1000) }));
+  const header = options.header ?? (await signatureHeader(payload, options.timestamp ?? Math.floor(t.clock.now().getTime() / 1000), options.secret));
   return t.request('/api/v1/billing/webhooks/stripe', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } });
 }
 
