@@ -60,9 +60,9 @@ export class UsageExport {
 
   private async *records(workspaceId: string, period: DayRange): AsyncGenerator<ExportedUsageRecord[]> {
     const { from, through } = instantsOf(period);
-    let after = { at: '', id: '' };
+    let after = { at: from, id: '' };
     for (;;) {
-      const rows = await this.db.all(usageRecordsPage, { workspace_id: workspaceId, from, through, after_at: after.at || from, after_id: after.id, limit: this.pageSize });
+      const rows = await this.db.all(usageRecordsPage, { workspace_id: workspaceId, through, after_at: after.at, after_id: after.id, limit: this.pageSize });
       if (rows.length > 0) yield rows.map(exported);
       if (rows.length < this.pageSize) return;
       const last = rows[rows.length - 1]!;

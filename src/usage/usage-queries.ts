@@ -72,13 +72,15 @@ export interface UsageRecordRow {
 /**
  * A page of a period's records in (created_at, id) order, after the last one of the previous page: the
  * export walks the workspace's time index a page at a time, so a month of records is never in memory.
+ * The page starts where the index range starts (`created_at >= after`), so each page reads its own rows
+ * only; the first page's `after` is the period's start, with an empty id.
  */
-export const usageRecordsPage = namedQuery<{ workspace_id: string; from: string; through: string; after_at: string; after_id: string; limit: number }, UsageRecordRow>(
+export const usageRecordsPage = namedQuery<{ workspace_id: string; through: string; after_at: string; after_id: string; limit: number }, UsageRecordRow>(
   'query_usage.export_page',
   `SELECT id, created_at, source, status, error_code, user_id, api_key_id, job_id, statement_hash, bytes_scanned, cpu_ms, rows_returned, duration_ms, cost_eur
    FROM query_usage
-   WHERE workspace_id = :workspace_id AND created_at >= :from AND created_at <= :through
-     AND (created_at > :after_at OR (created_at = :after_at AND id > :after_id))
+   WHERE workspace_id = :workspace_id AND created_at >= :after_at AND created_at <= :through
+     AND (created_at > :after_at OR id > :after_id)
    ORDER BY created_at, id
    LIMIT :limit`,
 );
