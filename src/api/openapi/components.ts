@@ -36,7 +36,7 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'X-RateLimit-Remaining': integerHeader('Queries left in the current 60-second window'),
   'X-RateLimit-Reset': integerHeader('When a query slot frees, in seconds since the epoch'),
   'Retry-After': integerHeader('Seconds to wait before trying again'),
-  'Content-Disposition': { description: 'A CSV result’s download name: `attachment; filename="query-….csv"`', schema: { type: 'string' } },
+  'Content-Disposition': { description: 'A download’s file name: `attachment; filename="query-….csv"` for a CSV result, `attachment; filename="usage-<first day>-<last day>.<format>"` for a usage export', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
 };
 

@@ -10,6 +10,8 @@ export interface SuccessDoc {
   body?: 'json' | 'json-or-csv' | 'html' | 'none';
   /** Location of a redirect. */
   location?: boolean;
+  /** What the answer is, when the status alone does not say. */
+  description?: string;
 }
 
 /**

@@ -88,7 +88,7 @@ export function usageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'us
           summary: 'The individual usage records of a period (the current calendar month by default), as CSV or JSON, streamed',
           description: 'Records in time order. The period rules are those of the summary.',
           errors: [403],
-          success: [{ status: 200, body: 'json-or-csv' }],
+          success: [{ status: 200, body: 'json-or-csv', description: 'The records, as CSV or as a JSON array, streamed' }],
         }),
       },
     );
