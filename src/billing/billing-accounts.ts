@@ -4,7 +4,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../logging/logger';
 import type { BillingProvider } from './billing-provider';
-import { statusOf, type BillingStatus } from './billing-account';
+import { statusOf, type BillingStatus } from './account-changes';
 import { findBilling, liveWorkspace, linkCustomer, openBilling } from './billing-queries';
 
 export interface BillingStatusView {

@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger';
 import { defaultPlanId } from '../plans/plan-queries';
 import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
-import { applyChange, planOf, type EventOutcome } from './billing-account';
+import { applyChange, planOf, type EventOutcome } from './account-changes';
 import {
   findBilling, findBillingByCustomer, liveWorkspace, openBilling, planForPriceKey, recordEvent, saveBilling, setWorkspacePlan, settleEvent,
 } from './billing-queries';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { applyChange, planOf, statusOf, type AccountState } from '../../src/billing/billing-account';
+import { applyChange, planOf, statusOf, type AccountState } from '../../src/billing/account-changes';
 import type { BillingChange } from '../../src/billing/stripe-events';
 
 const fresh: AccountState = {
