@@ -12,13 +12,14 @@ export function meterReportSchedule(every: string): ScheduleDefinition<typeof me
   return { scheduleId: 'usage-meter-report', workflow: meterReportWorkflow, args: [], every, labels: { kind: 'meter_report' } };
 }
 
-/** A run now, outside the schedule (an operator's, or a test's), and its report once it ends. */
+/** Runs now, outside the schedule (an operator's, or a test's): the workflow id, and the report once it ends. */
 export class MeterReportClient {
   constructor(private readonly temporal: TemporalClient) {}
 
-  async runNow(): Promise<OverageReport> {
+  async runNow(): Promise<{ workflowId: string; report: OverageReport }> {
     const workflowId = `usage-meter-report-manual-${Bun.randomUUIDv7()}`;
     await startWorkflowOnce(this.temporal, meterReportWorkflow, { workflowId, args: [], labels: { kind: 'meter_report', trigger: 'manual' } });
-    return this.temporal.call(() => this.temporal.client.workflow.getHandle<typeof meterReportWorkflow>(workflowId).result(), 120_000);
+    const report = await this.temporal.call(() => this.temporal.client.workflow.getHandle<typeof meterReportWorkflow>(workflowId).result(), 120_000);
+    return { workflowId, report };
   }
 }

@@ -1,6 +1,14 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { BillingActivities } from '../activities/billing-activities';
 import type { OverageReport } from '../billing/overage-reporter';
+
+export interface MeterReportStatus {
+  state: 'reporting' | 'reported';
+  /** What the run sent, once it has ended. */
+  report: OverageReport | null;
+}
+
+export const meterReportStatusQuery = defineQuery<MeterReportStatus>('status');
 
 const { reportUsageOverage } = proxyActivities<BillingActivities>({
   startToCloseTimeout: '30 minutes',
@@ -10,5 +18,9 @@ const { reportUsageOverage } = proxyActivities<BillingActivities>({
 
 /** Scheduled: reports the billed workspaces' overage queries to the billing provider as meter events. */
 export async function meterReportWorkflow(): Promise<OverageReport> {
-  return reportUsageOverage();
+  const status: MeterReportStatus = { state: 'reporting', report: null };
+  setHandler(meterReportStatusQuery, () => status);
+  status.report = await reportUsageOverage();
+  status.state = 'reported';
+  return status.report;
 }

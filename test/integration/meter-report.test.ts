@@ -5,6 +5,7 @@ import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { billingEnv, deliver, recordingStripe, stripeEvent, subscription } from '../support/billing';
 import { namedQuery } from '../../src/store/named-query';
+import { meterReportStatusQuery } from '../../src/workflows/meter-report';
 
 // Sold through Stripe under its own lookup key, three queries included, then a cent each.
 const meteredPlan = namedQuery<Record<never, never>>(
@@ -58,8 +59,10 @@ describe('overage reported as meter events', () => {
   });
 
   test('each overage query is reported once, under its usage record’s id, in the month it ran; never twice', async () => {
-    const report = await t.services.billing.meterReports.runNow();
+    const { workflowId, report } = await t.services.billing.meterReports.runNow();
     expect(report).toEqual({ workspaces: 1, sent: 3, rejected: 0 });
+    // The run answers its status query, as every durable run does.
+    expect(await t.infra.temporal.client.workflow.getHandle(workflowId).query(meterReportStatusQuery)).toEqual({ state: 'reported', report });
 
     const sent = meterEvents();
     expect(sent).toHaveLength(3);
@@ -80,10 +83,10 @@ describe('overage reported as meter events', () => {
 
     // Nothing is sent twice; a later query beyond the allowance goes with the next run.
     const before = meterEvents().length;
-    expect(await t.services.billing.meterReports.runNow()).toMatchObject({ sent: 0 });
+    expect((await t.services.billing.meterReports.runNow()).report).toMatchObject({ sent: 0 });
     expect(meterEvents()).toHaveLength(before);
     await queries(billed.id, 1);
-    expect(await t.services.billing.meterReports.runNow()).toMatchObject({ sent: 1 });
+    expect((await t.services.billing.meterReports.runNow()).report).toMatchObject({ sent: 1 });
     expect(meterEvents()).toHaveLength(before + 1);
     expect(new Set(meterEvents().map((event) => event.get('identifier'))).size).toBe(before + 1);
   });
