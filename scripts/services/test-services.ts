@@ -3,6 +3,7 @@ import { postgresBinDir } from '../setup/steps/postgres';
 import type { Toolchain, ToolPaths } from '../setup/toolchain';
 import { startPostgresCluster } from '../../test/support/services/postgres-cluster';
 import { startMinio } from '../../test/support/services/minio-server';
+import { startStripeMock } from '../../test/support/services/stripe-mock-server';
 import { TemporalDevServer } from '../../src/temporal/dev-server';
 import { createLogger } from '../../src/logging/logger';
 import { freePort } from '../../src/process/ports';
@@ -14,7 +15,7 @@ export interface TestServices {
   stop(): Promise<void>;
 }
 
-/** A throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port, started side by side. */
+/** A throwaway Postgres cluster, MinIO, a Temporal dev server and stripe-mock, each on a free port, started side by side. */
 export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, scratchDir: string): Promise<TestServices> {
   const started = await Promise.allSettled([
     startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
@@ -29,6 +30,7 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
         logFile: join(scratchDir, 'temporal.log'),
         logger: createLogger({ level: 'warn' }),
       }))(),
+    startStripeMock(join(paths.binDir, 'stripe-mock')),
   ]);
   const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
   const failure = started.find((outcome) => outcome.status === 'rejected');
@@ -36,10 +38,11 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     await stopAll();
     throw (failure as PromiseRejectedResult).reason;
   }
-  const [postgres, minio, temporal] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+  const [postgres, minio, temporal, stripe] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
     Awaited<ReturnType<typeof startPostgresCluster>>,
     Awaited<ReturnType<typeof startMinio>>,
     TemporalDevServer,
+    Awaited<ReturnType<typeof startStripeMock>>,
   ];
   return {
     env: {
@@ -50,9 +53,10 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
       OXBOW_TEST_S3_REGION: minio.region,
       OXBOW_TEST_S3_BUCKET: minio.bucket,
       OXBOW_TEST_TEMPORAL_ADDRESS: temporal.address,
+      OXBOW_TEST_STRIPE_API_BASE: stripe.apiBase,
       OXBOW_TOOLS_DIR: paths.toolsDir,
     },
-    describe: () => `postgres, minio ${minio.endpoint}, temporal ${temporal.address}`,
+    describe: () => `postgres, minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
     stop: stopAll,
   };
 }

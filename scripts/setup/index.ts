@@ -1,6 +1,6 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
 //   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions)
-//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL) and the browser tests' Chromium
+//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock) and the browser tests' Chromium
 //   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
 import { readToolchain, toolPaths, projectRoot } from './toolchain';
@@ -9,6 +9,7 @@ import { installTemporalCli } from './steps/temporal-cli';
 import { installDuckdbExtensions } from './steps/duckdb-extensions';
 import { installMinio } from './steps/minio';
 import { installPostgres } from './steps/postgres';
+import { installStripeMock } from './steps/stripe-mock';
 import { installSchemathesis } from './steps/schemathesis';
 import { installChromium } from './steps/chromium';
 
@@ -26,6 +27,7 @@ try {
     installMinio(toolchain, paths);
     installPostgres(toolchain);
     installChromium(toolchain);
+    installStripeMock(toolchain, paths);
   }
   if (profile === 'fuzz') installSchemathesis(toolchain, paths);
   console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -7,6 +7,8 @@ export interface Toolchain {
   duckdb: string;
   duckdbExtensions: string[];
   minio: string;
+  /** A local server that speaks Stripe's API (tests only), built from the Go module proxy. */
+  stripeMock: string;
   postgresMajor: number;
   /** The API fuzzer behind `npm run fuzz`, from PyPI. */
   schemathesis: string;
@@ -29,6 +31,7 @@ export function toolPaths(toolsDir: string) {
     duckdbWheelsDir: join(toolsDir, 'duckdb-wheels'),
     duckdbExtensionDir: join(toolsDir, 'duckdb-extensions'),
     minioDir: join(toolsDir, 'minio'),
+    stripeMockDir: join(toolsDir, 'stripe-mock'),
     schemathesisDir: join(toolsDir, 'schemathesis'),
   };
 }

@@ -20,6 +20,8 @@ import { savedQueryRoutes } from './saved-queries';
 import { chartRoutes } from './charts';
 import { pageRoutes } from './pages';
 import { publicRoutes } from './public';
+import { usageRoutes } from './usage';
+import { billingRoutes, webhookRoutePath } from './billing';
 
 export const apiPrefix = '/api/v1';
 
@@ -28,6 +30,9 @@ export const apiPrefix = '/api/v1';
  * (1,000,000 characters), however its JSON escapes it.
  */
 export const standardMaxBodyBytes = 8 * 1024 * 1024;
+
+/** Billing providers' events are a few kilobytes; Stripe's largest stay well under this. */
+const webhookMaxBodyBytes = 1024 * 1024;
 
 const info = {
   title: 'Oxbow',
@@ -49,7 +54,11 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(
       requestBodies({
         standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
-        routes: { [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' } },
+        routes: {
+          [`${apiPrefix}${pushRoutePath}`]: { maxBytes: services.config.push.maxBodyBytes, advice: 'Split the records over several pushes.' },
+          [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
+        },
+        raw: [`${apiPrefix}${webhookRoutePath}`],
       }),
     )
     .use(keepableParameters())
@@ -69,7 +78,9 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(transformRoutes(services))
         .use(savedQueryRoutes(services))
         .use(chartRoutes(services))
-        .use(pageRoutes(services)),
+        .use(pageRoutes(services))
+        .use(usageRoutes(services))
+        .use(billingRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -80,6 +80,17 @@ export interface Config {
   secrets: Secrets;
   mail: { smtpUrl: URL | undefined; from: string };
   auth: { signupMode: SignupMode; accountRetentionMs: number };
+  billing: {
+    /** Unset: setup and the portal answer 503 BILLING_NOT_CONFIGURED; plans and limits apply all the same. */
+    stripeSecretKey: string | undefined;
+    /** The webhook endpoint's signing secret; unset: the webhook answers 503 BILLING_NOT_CONFIGURED. */
+    stripeWebhookSecret: string | undefined;
+    stripeApiBase: URL;
+    /** The Stripe meter that overage queries are reported to. */
+    meterEventName: string;
+    /** How often overage is reported. */
+    meterReportEvery: string;
+  };
   query: {
     timeoutMs: number;
     /** A synchronous result larger than either cap is refused with RESULT_TOO_LARGE (jobs page through any size). */
@@ -182,6 +193,13 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       signupMode: env.oneOf('SIGNUP_MODE', ['open', 'waitlist', 'closed'], 'open'),
       accountRetentionMs: env.duration('ACCOUNT_RETENTION', '30d'),
     },
+    billing: {
+      stripeSecretKey: env.optionalString('STRIPE_SECRET_KEY'),
+      stripeWebhookSecret: env.optionalString('STRIPE_WEBHOOK_SECRET'),
+      stripeApiBase: env.url('STRIPE_API_BASE', 'https://api.stripe.com', ['http:', 'https:']),
+      meterEventName: env.string('STRIPE_METER_EVENT_NAME', 'oxbow_overage_queries'),
+      meterReportEvery: durationText(env, 'METER_REPORT_INTERVAL', '10m'),
+    },
     query: {
       timeoutMs: env.integer('QUERY_TIMEOUT_MS', 30_000, { min: 100, max: 3_600_000 }),
       maxResultRows: env.integer('QUERY_MAX_RESULT_ROWS', 1_000_000, { min: 1, max: 100_000_000 }),
@@ -202,6 +220,12 @@ function defaultProfileDir(dataDir: string): string {
   const shm = '/dev/shm';
   const onShm = statSync(shm, { throwIfNoEntry: false })?.isDirectory() ?? false;
   return onShm ? join(shm, `oxbow-profiles-${process.getuid?.() ?? 0}`) : join(dataDir, 'tmp', 'profiles');
+}
+
+/** A duration kept as its text (a Temporal interval such as `10m`), checked here like the others. */
+function durationText(env: EnvReader, name: string, fallback: string): string {
+  env.duration(name, fallback);
+  return env.string(name, fallback);
 }
 
 function trimSlash(url: string): string {

@@ -21,6 +21,7 @@ export const errorCatalogue = {
   /** The source could not be reached or refused what was asked of it (discover, preview). */
   SOURCE_ERROR: 400,
   DAG_CYCLE: 400,
+  INVALID_SIGNATURE: 400,
   // 401: who is calling is unknown
   MISSING_API_KEY: 401,
   INVALID_API_KEY: 401,
@@ -34,6 +35,7 @@ export const errorCatalogue = {
   SIGNUP_CLOSED: 403,
   WORKSPACE_ACCESS_DENIED: 403,
   INSUFFICIENT_ROLE: 403,
+  STORAGE_LIMIT_REACHED: 403,
   CONNECTOR_LIMIT_REACHED: 403,
   // 404, 405, 408, 409, 413, 429
   NOT_FOUND: 404,
@@ -52,6 +54,7 @@ export const errorCatalogue = {
   BILLING_NOT_CONFIGURED: 503,
   /** A public chart whose query fails now (its owner changed a table, a parameter…); the viewer learns no more. */
   CHART_UNAVAILABLE: 503,
+  BILLING_PROVIDER_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -3,6 +3,11 @@ import type { LakeWriter } from '../engine/write/lake-writer';
 import { parseTableName } from '../engine/write/table-name';
 import type { PlanRow } from '../plans/plan-queries';
 
+/** Refuses a write to a workspace whose lake already holds its plan's storage limit (403 STORAGE_LIMIT_REACHED). */
+export interface StorageCheck {
+  assertRoom(workspaceId: string): Promise<void>;
+}
+
 export interface PushRequest {
   table: string;
   records: unknown[];
@@ -29,6 +34,7 @@ export class PushService {
     private readonly writer: LakeWriter,
     private readonly idempotency: IdempotencyStore,
     private readonly planOf: (workspaceId: string) => Promise<PlanRow>,
+    private readonly storage: StorageCheck,
   ) {}
 
   async push(workspaceId: string, request: PushRequest, idempotencyKey?: string): Promise<PushResponse> {
@@ -56,6 +62,7 @@ export class PushService {
   }
 
   private async write(workspaceId: string, table: ReturnType<typeof parseTableName>, request: PushRequest, commitInfo: Record<string, unknown>): Promise<PushResponse> {
+    await this.storage.assertRoom(workspaceId);
     const plan = await this.planOf(workspaceId);
     const written = await this.writer.writeRecords(workspaceId, {
       table,

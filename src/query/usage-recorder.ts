@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import { addToDailyUsage } from '../usage/usage-queries';
 
 export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync' | 'transform';
 
@@ -38,16 +39,27 @@ export function statementHash(sql: string): string {
   return createHash('sha256').update(sql.trim().replace(/\s+/g, ' ')).digest('hex');
 }
 
-/** One usage record per counted query: the data the usage and billing endpoints read. */
+/**
+ * One usage record per counted query: the data the usage and billing endpoints read. The record and
+ * its day's roll-up (`usage_daily`) change in one transaction, so the reports, which read the roll-ups,
+ * always add up to the records.
+ */
 export class UsageRecorder {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
   ) {}
 
-  /** `db` is a transaction when the record must land together with another write (a job's outcome). */
-  async record(entry: UsageEntry, db: Queryable = this.store): Promise<void> {
-    await db.run(insertUsage, {
+  /** `db` is the caller's transaction when the record must land together with another write (a job's outcome). */
+  async record(entry: UsageEntry, db?: Queryable): Promise<void> {
+    if (db) return this.recordWithin(db, entry);
+    await this.store.transaction((tx) => this.recordWithin(tx, entry));
+  }
+
+  private async recordWithin(db: Queryable, entry: UsageEntry): Promise<void> {
+    const now = this.clock.now().toISOString();
+    const durationMs = Math.round(entry.durationMs);
+    const inserted = await db.run(insertUsage, {
       id: Bun.randomUUIDv7(),
       workspace_id: entry.workspaceId,
       user_id: entry.userId,
@@ -59,10 +71,23 @@ export class UsageRecorder {
       bytes_scanned: entry.bytesScanned,
       cpu_ms: entry.cpuMs,
       rows_returned: entry.rowsReturned,
-      duration_ms: Math.round(entry.durationMs),
+      duration_ms: durationMs,
       cost_eur: entry.costEur,
       job_id: entry.jobId ?? null,
-      now: this.clock.now().toISOString(),
+      now,
+    });
+    // A job's record that a retried activity writes again is not inserted, and must not count twice.
+    if (inserted === 0) return;
+    await db.run(addToDailyUsage, {
+      workspace_id: entry.workspaceId,
+      day: now.slice(0, 10),
+      source: entry.source,
+      failed: entry.status === 'failed' ? 1 : 0,
+      bytes_scanned: entry.bytesScanned,
+      cpu_ms: entry.cpuMs,
+      rows_returned: entry.rowsReturned,
+      duration_ms: durationMs,
+      cost_eur: entry.costEur,
     });
   }
 }

@@ -32,6 +32,8 @@ import type { TransformRunsService } from '../transforms/transform-runs-service'
 import type { DagScheduleService } from '../transforms/dag-schedule';
 import type { TransformsAfterSync } from '../transforms/after-sync';
 import { sharingFeature, type SharingServices } from './features/sharing';
+import { usageFeature, type UsageServices } from './features/usage';
+import { billingFeature, type BillingServices } from './features/billing';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -53,6 +55,8 @@ export interface Services {
   jobs: QueryJobsService;
   transforms: { definitions: TransformsService; runs: TransformRunsService; schedule: DagScheduleService; afterSync: TransformsAfterSync };
   sharing: SharingServices;
+  usage: UsageServices;
+  billing: BillingServices;
   maintenance: MaintenanceSchedules;
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
@@ -92,11 +96,12 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])] });
-
   const sharing = sharingFeature(deps, queries.gate, queries.queries);
+  const usage = usageFeature({ ...deps, storage: lake.storage });
+  const billing = billingFeature(deps);
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
-  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring];
+  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring, usage.wiring, billing.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -112,6 +117,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     jobs: jobs.jobs,
     transforms: { definitions: transforms.transforms, runs: transforms.runs, schedule: transforms.schedule, afterSync: transforms.afterSync },
     sharing: sharing.sharing,
+    usage: usage.usage,
+    billing: billing.billing,
     maintenance: lake.maintenance,
     metrics,
     connections: connections.connections,
@@ -131,6 +138,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       transforms.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
+      billing.wiring.activities,
     ),
     queryJobWorker: jobs.queryWorker,
     syncWorker: connections.syncWorker,

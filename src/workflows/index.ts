@@ -9,3 +9,4 @@ export { queryJobWorkflow } from './query-job';
 export { jobResultsCleanupWorkflow } from './job-results-cleanup';
 export { connectionSyncWorkflow } from './connection-sync';
 export { transformDagWorkflow } from './transform-dag';
+export { meterReportWorkflow } from './meter-report';

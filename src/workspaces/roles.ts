@@ -18,6 +18,9 @@ export const permissions = {
   /** Delete a connection (its schedule, running syncs and, when asked, its tables). */
   'connections:delete': ['OWNER', 'ADMIN'],
   'usage:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** The plan and the subscription's status. */
+  'billing:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** Set up the billing provider's customer, open its portal. */
   'billing:manage': ['OWNER', 'ADMIN'],
 } as const satisfies Record<string, readonly Role[]>;
 

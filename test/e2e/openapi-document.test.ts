@@ -44,7 +44,11 @@ describe('the OpenAPI document', () => {
 
   test('covers every path of the interface this service implements', () => {
     const paths = Object.keys(document.paths ?? {});
-    for (const path of ['/api/v1/auth/login', '/api/v1/workspaces/{workspace_id}/push', '/api/v1/query/jobs/{job_id}', '/api/v1/execute', '/api/v1/execute/tables', '/api/v1/query/tables/{table_name}/metadata']) {
+    const usageAndBilling = ['', '/daily', '/current', '/dashboard', '/export'].map((suffix) => `/api/v1/workspaces/{workspace_id}/usage${suffix}`).concat(
+      ['status', 'setup', 'portal-session'].map((suffix) => `/api/v1/workspaces/{workspace_id}/billing/${suffix}`),
+      ['/api/v1/billing/webhooks/{billing_provider}'],
+    );
+    for (const path of ['/api/v1/auth/login', '/api/v1/workspaces/{workspace_id}/push', '/api/v1/query/jobs/{job_id}', '/api/v1/execute', '/api/v1/execute/tables', '/api/v1/query/tables/{table_name}/metadata', ...usageAndBilling]) {
       expect(paths).toContain(path);
     }
     expect(paths).not.toContain('/openapi.json');
@@ -87,7 +91,7 @@ describe('the OpenAPI document', () => {
       expect(noContent).toBeDefined();
       expect(noContent!.content).toBeUndefined();
     }
-    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery']) expect(Object.keys(responseOf(find(id), 200)!.content!)).toEqual(['application/json', 'text/csv']);
+    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'exportUsage']) expect(Object.keys(responseOf(find(id), 200)!.content!)).toEqual(['application/json', 'text/csv']);
     expect(Object.keys(responseOf(find('getCliLoginForm'), 200)!.content!)).toEqual(['text/html']);
     expect(responseOf(find('submitCliLogin'), 303)!.headers).toHaveProperty('Location');
   });
@@ -100,7 +104,7 @@ describe('the OpenAPI document', () => {
     }
     expect(responseOf(find('logIn'), 429)!.headers).toHaveProperty('Retry-After');
     expect(responseOf(find('runQuery'), 200)!.headers).toHaveProperty('Content-Disposition');
-    for (const id of ['listWorkspaces', 'listMembers', 'listApiKeys']) expect((responseOf(find(id), 200)!.headers!['X-Total-Count'] as OpenAPIV3_1.HeaderObject).required).toBe(true);
+    for (const id of ['listWorkspaces', 'listMembers', 'listApiKeys', 'listDailyUsage']) expect((responseOf(find(id), 200)!.headers!['X-Total-Count'] as OpenAPIV3_1.HeaderObject).required).toBe(true);
   });
 
   test('types integer parameters as integers, bounded, and the offset’s maximum is documented', () => {

@@ -5,6 +5,7 @@ import { bodyOf } from '../support/http';
 import { createVerifiedUser, uniqueEmail, type TestUser } from '../support/accounts';
 import { addMember, createWorkspace, uniqueSlug } from '../support/workspaces';
 import { pushOk } from '../support/lake';
+import { testEnv } from '../support/test-env';
 
 type Actor = 'OWNER' | 'ADMIN' | 'MEMBER' | 'VIEWER' | 'non-member' | 'anonymous';
 const actors: Actor[] = ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'anonymous'];
@@ -58,6 +59,14 @@ const endpoints: Endpoint[] = [
   { name: 'table metadata', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables/raw.facts/metadata` }), allowed: everyRole(200), table: true },
   { name: 'table metadata by ?workspace=', request: (f) => ({ method: 'GET', path: `/api/v1/query/tables/raw.facts/metadata?workspace=${f.workspaceId}` }), allowed: everyRole(200), table: true },
   { name: 'drop a table', request: (f) => ({ method: 'DELETE', path: `/api/v1/query/tables/raw/facts?workspace=${f.workspaceId}` }), allowed: writers(204), destructive: true, table: true },
+  { name: 'usage summary', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage` }), allowed: everyRole(200) },
+  { name: 'daily usage', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/daily` }), allowed: everyRole(200) },
+  { name: 'current period usage', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/current` }), allowed: everyRole(200) },
+  { name: 'usage dashboard', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/dashboard` }), allowed: everyRole(200) },
+  { name: 'usage export', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/export?format=json` }), allowed: everyRole(200) },
+  { name: 'billing status', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/billing/status` }), allowed: everyRole(200) },
+  { name: 'set up billing', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/setup` }), allowed: managers(200) },
+  { name: 'billing portal session', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/portal-session` }), allowed: managers(200) },
 ];
 
 function expectedStatus(endpoint: Endpoint, actor: Actor): { status: number; code?: string } {
@@ -74,7 +83,8 @@ for (const backend of backends) {
     const people = {} as Record<Exclude<Actor, 'anonymous'>, TestUser> & { target: TestUser };
 
     beforeAll(async () => {
-      t = await startTestApp(backend);
+      // Billing set up against stripe-mock: setup and the portal answer their managers.
+      t = await startTestApp(backend, { env: { STRIPE_SECRET_KEY: 'sk_test_matrix', STRIPE_API_BASE: testEnv.stripeApiBase() } });
       for (const role of ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'target'] as const) people[role] = await createVerifiedUser(t, role.toLowerCase());
     });
     afterAll(() => t.stop());

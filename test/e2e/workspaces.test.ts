@@ -31,10 +31,11 @@ describe('workspaces and members', () => {
 
   test('plans are seeded with their per-minute query limits, quotas and limits', async () => {
     const plans = await t.infra.store.all(listPlans, {});
-    expect(plans.map((plan) => [plan.id, plan.queries_per_minute, plan.connector_limit])).toEqual([
-      ['free', 10, 2],
-      ['team', 60, 20],
-      ['business', 100, null],
+    expect(plans.map((plan) => [plan.id, plan.queries_per_minute, plan.connector_limit, plan.overage_price_eur, plan.stripe_price_lookup_key])).toEqual([
+      ['free', 10, 2, 0, null],
+      ['team', 60, 20, 0.002, 'oxbow_team'],
+      ['business', 100, null, 0.001, 'oxbow_business'],
+      ['enterprise', 2147483647, null, 0, 'oxbow_enterprise'],
     ]);
     for (const plan of plans) {
       expect(plan.included_queries).toBeGreaterThan(0);

@@ -22,11 +22,18 @@ async function workflowIdsOf(t: TestApp, query: string): Promise<string[]> {
   for await (const execution of t.infra.temporal.client.workflow.list({ query })) ids.push(execution.workflowId);
   return ids;
 }
+import { openBilling } from '../../src/billing/billing-queries';
 
 const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number }>(
   'test.workspace_rows',
   `SELECT (SELECT count(*) FROM workspaces WHERE id = :id) AS workspaces,
           (SELECT count(*) FROM workspace_members WHERE workspace_id = :id) AS members`,
+);
+const usageRowsOf = namedQuery<{ id: string }, { usage: number; daily: number; billing: number }>(
+  'test.workspace_usage_rows',
+  `SELECT (SELECT count(*) FROM query_usage WHERE workspace_id = :id) AS usage,
+          (SELECT count(*) FROM usage_daily WHERE workspace_id = :id) AS daily,
+          (SELECT count(*) FROM workspace_billing WHERE workspace_id = :id) AS billing`,
 );
 
 async function catalogExists(t: TestApp, workspaceId: string): Promise<boolean> {
@@ -65,6 +72,9 @@ for (const backend of backends) {
       await writeTable(t, workspace.id);
       expect((await t.infra.lake.list(workspaceDataPrefix(workspace.id))).length).toBeGreaterThan(0);
       expect(await catalogExists(t, workspace.id)).toBe(true);
+      expect((await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken })).status).toBe(200);
+      await t.infra.store.run(openBilling, { workspace_id: workspace.id, provider: 'stripe', now: new Date().toISOString() });
+      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 1, daily: 1, billing: 1 });
 
       expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       const purge = t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id));
@@ -72,6 +82,7 @@ for (const backend of backends) {
       expect(await purge.query(workspacePurgeStatusQuery)).toMatchObject({ step: 'done', filesDeleted: expect.any(Number) });
 
       expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });
+      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 0, daily: 0, billing: 0 });
       expect(await t.infra.lake.list(workspaceDataPrefix(workspace.id))).toEqual([]);
       expect(await catalogExists(t, workspace.id)).toBe(false);
     }, 60_000);

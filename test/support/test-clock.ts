@@ -11,4 +11,9 @@ export class TestClock implements Clock {
   advance(ms: number): void {
     this.offsetMs += ms;
   }
+
+  /** Moves the clock to an instant (it runs on from there): a month's end, a day's first second. */
+  set(instant: Date | string): void {
+    this.offsetMs = new Date(instant).getTime() - Date.now();
+  }
 }

@@ -17,5 +17,6 @@ export const testEnv = {
     bucket: required('OXBOW_TEST_S3_BUCKET'),
   }),
   temporalAddress: () => required('OXBOW_TEST_TEMPORAL_ADDRESS'),
+  stripeApiBase: () => required('OXBOW_TEST_STRIPE_API_BASE'),
   toolsDir: () => required('OXBOW_TOOLS_DIR'),
 };

@@ -11,6 +11,8 @@ import { savedQueryModels } from '../saved-queries/model';
 import { chartModels } from '../charts/model';
 import { pageModels } from '../pages/model';
 import { publicModels } from '../public/model';
+import { usageModels } from '../usage/model';
+import { billingModels } from '../billing/model';
 import { errorModels } from './error-models';
 
 /**
@@ -31,6 +33,8 @@ export const namedModels: Record<string, object> = {
   ...chartModels,
   ...pageModels,
   ...publicModels,
+  ...usageModels,
+  ...billingModels,
 };
 
 export type HeaderName =
@@ -56,7 +60,7 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'X-RateLimit-Remaining': integerHeader('Queries left in the current 60-second window'),
   'X-RateLimit-Reset': integerHeader('When a query slot frees, in seconds since the epoch'),
   'Retry-After': integerHeader('Seconds to wait before trying again'),
-  'Content-Disposition': { description: 'A CSV result’s download name: `attachment; filename="query-….csv"`', schema: { type: 'string' } },
+  'Content-Disposition': { description: 'A download’s file name: `attachment; filename="query-….csv"` for a CSV result, `attachment; filename="usage-<first day>-<last day>.<format>"` for a usage export', schema: { type: 'string' } },
   Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
   'Content-Security-Policy': { description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only", schema: { type: 'string' } },
   'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
@@ -86,4 +90,6 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Charts', description: 'Charts over SQL or a saved query, and their public links' },
   { name: 'Pages', description: 'Dashboards of charts and markdown, and their public links' },
   { name: 'Public', description: 'Public charts and pages: no credentials, no version prefix' },
+  { name: 'Usage', description: 'What a workspace used: queries, bytes, CPU time, storage, connectors' },
+  { name: 'Billing', description: 'Plans, the billing provider’s customer, portal and events' },
 ];

@@ -13,6 +13,8 @@ export interface SuccessDoc {
   mediaTypes?: string[];
   /** Location of a redirect. */
   location?: boolean;
+  /** What the answer is, when the status alone does not say. */
+  description?: string;
 }
 
 /**

@@ -73,6 +73,7 @@ function successResponse(success: SuccessDoc, schema: object | undefined, doc: O
 }
 
 function successMeaning(success: SuccessDoc): string {
+  if (success.description) return success.description;
   switch (success.status) {
     case 201:
       return 'Created';

@@ -8,6 +8,11 @@ export interface BodyLimits {
   standard: BodyLimit;
   /** Routes that take larger bodies, by their route pattern (`/api/v1/workspaces/:workspace_id/push`). */
   routes: Record<string, BodyLimit>;
+  /**
+   * Routes that take their body as the bytes received, unparsed (within their limit all the same): a
+   * signature over the body is checked against exactly what was signed.
+   */
+  raw?: readonly string[];
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -22,6 +27,7 @@ export function requestBodies(limits: BodyLimits) {
   const routeLimits = new Map(Object.entries(limits.routes));
   const byPath = [...routeLimits].map(([pattern, limit]) => ({ path: new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`), limit }));
   const limitOfPath = (pathname: string) => byPath.find((entry) => entry.path.test(pathname))?.limit ?? limits.standard;
+  const rawRoutes = new Set(limits.raw ?? []);
   return (
     new Elysia({ name: 'request-bodies' })
       // Before routing: a body declared larger than its path takes is refused without reading a byte.
@@ -33,6 +39,7 @@ export function requestBodies(limits: BodyLimits) {
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
+        if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
         return decodeBody(bytes, contentType);
       })

@@ -65,6 +65,21 @@ export async function tableStats(connection: EngineConnection, metadata: string,
   }));
 }
 
+/**
+ * The bytes a workspace's lake holds: every data and delete file of its tables that the catalog still
+ * lists, the live ones and those kept for time travel until maintenance expires their snapshots, at the
+ * sizes the catalog recorded when they were written (no listing of the storage). A dropped table's
+ * files are deleted with it, though the catalog lists them until its snapshots expire: they do not count.
+ */
+export async function lakeStorageBytes(connection: EngineConnection, metadata: string): Promise<number> {
+  const liveTables = `SELECT table_id FROM ${metadata}.ducklake_table WHERE end_snapshot IS NULL`;
+  const reader = await connection.read(
+    `SELECT (SELECT coalesce(sum(file_size_bytes), 0) FROM ${metadata}.ducklake_data_file WHERE table_id IN (${liveTables}))
+          + (SELECT coalesce(sum(file_size_bytes), 0) FROM ${metadata}.ducklake_delete_file WHERE table_id IN (${liveTables}))`,
+  );
+  return Number(reader.getRows()[0]?.[0] ?? 0);
+}
+
 /** The catalog's current snapshot id. */
 export async function currentSnapshotId(connection: EngineConnection, metadata: string): Promise<number> {
   const reader = await connection.read(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);

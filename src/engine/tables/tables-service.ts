@@ -2,11 +2,11 @@ import { AppError } from '../../errors/app-error';
 import type { LakeStorage } from '../../lake-storage/lake-storage';
 import type { Store } from '../../store/store';
 import { workspaceDataPrefix } from '../catalog-attachment';
-import type { EngineManager } from '../engine-manager';
+import type { EngineLane, EngineManager } from '../engine-manager';
 import { sqlIdentifier } from '../sql-literals';
 import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
-import { currentSnapshotId, tableStats, type TableStats } from './lake-metadata';
+import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
 import { TableRegistry } from './table-registry';
 import { isStagingTableName } from '../sync/staging';
 
@@ -63,6 +63,11 @@ export class TablesService {
       current_snapshot: snapshot,
       earliest_snapshot_at: stats.earliest_snapshot_at,
     };
+  }
+
+  /** The bytes of every file the workspace's lake holds, from the catalog; on the lane of the work that asks. */
+  storageBytes(workspaceId: string, lane: EngineLane = 'interactive'): Promise<number> {
+    return this.engines.with(workspaceId, (engine) => engine.read((connection) => lakeStorageBytes(connection, engine.metadataSchema)), lane);
   }
 
   /** Drops the table from the catalog and deletes its files, including those kept for time travel. */

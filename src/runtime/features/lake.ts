@@ -5,15 +5,18 @@ import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
 import { workspacePlan } from '../../plans/workspace-plan';
 import { PushService } from '../../push/push-service';
+import { StorageQuota } from '../../usage/storage-quota';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 import type { LiveSourceProvider } from '../../engine/live/live-sources';
 
-/** The lakehouse engine (instances, writes, tables, the SQL pipeline), push, and each workspace's maintenance schedule. */
+/** The lakehouse engine (instances, writes, tables, the SQL pipeline), the storage limit every write checks, push, and each workspace's maintenance schedule. */
 export function lakeFeature({ config, infra, logger, clock, liveSources }: FeatureDeps & { liveSources?: LiveSourceProvider }) {
   const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
-  const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), (workspaceId) => workspacePlan(infra.store, workspaceId));
+  const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
+  const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
+  const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage);
   const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
   const wiring = {
     activities: createLakeActivities({ store: infra.store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
@@ -23,5 +26,5 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
     },
     prune: [pruneIdempotencyKeys],
   } satisfies FeatureWiring;
-  return { engine, push, maintenance, wiring };
+  return { engine, storage, push, maintenance, wiring };
 }

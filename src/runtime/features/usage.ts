@@ -1,0 +1,39 @@
+import { noConnectors, ConnectorQuota, type ConnectorCount } from '../../usage/connector-quota';
+import type { StorageQuota } from '../../usage/storage-quota';
+import { UsageDashboards } from '../../usage/usage-dashboard';
+import { UsageExport } from '../../usage/usage-export';
+import { deleteWorkspaceDailyUsage } from '../../usage/usage-queries';
+import { UsageReports } from '../../usage/usage-reports';
+import type { FeatureWiring } from '../feature';
+import type { FeatureDeps } from './deps';
+
+export interface UsageFeatureDeps extends FeatureDeps {
+  storage: StorageQuota;
+  /** How many connectors a workspace has: provided by the connections feature (none without it). */
+  connectorCount?: ConnectorCount;
+}
+
+export interface UsageServices {
+  reports: UsageReports;
+  dashboards: UsageDashboards;
+  exports: UsageExport;
+  /** The plan's storage limit: every feature that writes to the lake asks it first. */
+  storage: StorageQuota;
+  /** The plan's connector limit: the connections feature asks it before it creates one. */
+  connectors: ConnectorQuota;
+}
+
+/** Usage reports from the daily roll-ups, the export of the records, and the plan limits on storage and connectors. */
+export function usageFeature({ infra, clock, storage, connectorCount = noConnectors }: UsageFeatureDeps) {
+  const reports = new UsageReports(infra.store, clock);
+  const connectors = new ConnectorQuota(infra.store, connectorCount);
+  const usage: UsageServices = {
+    reports,
+    dashboards: new UsageDashboards(infra.store, reports, storage, connectors),
+    exports: new UsageExport(infra.store, () => reports.today()),
+    storage,
+    connectors,
+  };
+  const wiring = { workspacePurge: { rows: [deleteWorkspaceDailyUsage] } } satisfies FeatureWiring;
+  return { usage, wiring };
+}
