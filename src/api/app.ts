@@ -14,6 +14,7 @@ import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
 import { connectionsApi } from './connections';
+import { oauthRoutes } from './oauth';
 
 export const apiPrefix = '/api/v1';
 
@@ -51,7 +52,8 @@ export function createApp(services: Services) {
         .use(tableRoutes(services))
         .use(queryRoutes(services))
         .use(jobRoutes(services))
-        .use(connectionsApi(services)),
+        .use(connectionsApi(services))
+        .use(oauthRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

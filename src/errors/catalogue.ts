@@ -49,6 +49,8 @@ export const errorCatalogue = {
   SERVICE_UNAVAILABLE: 503,
   ENGINE_BUSY: 503,
   BILLING_NOT_CONFIGURED: 503,
+  /** A CRM provider's OAuth client is not configured on this service. */
+  PROVIDER_NOT_CONFIGURED: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -25,6 +25,8 @@ import type { ConnectionsService } from '../connections/connections-service';
 import type { SyncJobsService } from '../connections/sync-jobs-service';
 import type { SourceProbes } from '../connections/source-probes';
 import type { SyncListener } from '../connections/sync-listeners';
+import { oauthFeature, oauthTokenSource } from './features/oauth';
+import type { OAuthService } from '../oauth/oauth-service';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -48,6 +50,7 @@ export interface Services {
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
   sourceProbes: SourceProbes;
+  oauth: OAuthService;
   healthProbes: Record<string, HealthProbe>;
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
@@ -75,10 +78,12 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: extensions.syncListeners });
+  const oauthTokens = oauthTokenSource(deps);
+  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: extensions.syncListeners, oauth: oauthTokens.tokens });
+  const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
-  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
+  const features: FeatureWiring[] = [mail.wiring, connections.wiring, oauth.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -96,6 +101,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     connections: connections.connections,
     syncJobs: connections.syncJobs,
     sourceProbes: connections.probes,
+    oauth: oauth.service,
     healthProbes: {
       metadata: () => infra.store.ping(),
       lake: () => infra.lake.ping(),
@@ -107,6 +113,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       lake.wiring.activities,
       jobs.wiring.activities,
       connections.wiring.activities,
+      oauth.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
     ),

@@ -8,3 +8,4 @@ export { workspaceMaintenanceWorkflow } from './workspace-maintenance';
 export { queryJobWorkflow } from './query-job';
 export { jobResultsCleanupWorkflow } from './job-results-cleanup';
 export { connectionSyncWorkflow } from './connection-sync';
+export { oauthConnectionWorkflow } from './oauth-connection';

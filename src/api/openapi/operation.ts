@@ -5,7 +5,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
 
 /** A success answer other than the route's JSON response schema. */
 export interface SuccessDoc {
-  status: 200 | 201 | 204 | 303;
+  status: 200 | 201 | 204 | 302 | 303;
   /** json (the route's schema; the default), json-or-csv (the query formats), html, or none. */
   body?: 'json' | 'json-or-csv' | 'html' | 'none';
   /** Location of a redirect. */
