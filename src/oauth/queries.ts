@@ -17,7 +17,7 @@ export interface OAuthAttemptRow {
   error_code: string | null;
 }
 
-export interface OAuthTokenRow {
+export type OAuthTokenRow = {
   connection_id: string;
   workspace_id: string;
   provider: string;
@@ -26,7 +26,7 @@ export interface OAuthTokenRow {
   refresh_at: string;
   expires_at: string;
   updated_at: string;
-}
+};
 
 type InWorkspace = { workspace_id: string };
 

@@ -94,7 +94,7 @@ export class FakeHubSpot {
     const properties = /^\/crm\/v3\/properties\/(\w+)$/.exec(url.pathname);
     if (properties && request.method === 'GET') return this.properties(properties[1]!);
     const search = /^\/crm\/v3\/objects\/(\w+)\/search$/.exec(url.pathname);
-    if (search && request.method === 'POST') return this.page(token, search[1]!, await this.searched(search[1]!, await request.json()));
+    if (search && request.method === 'POST') return this.page(token, search[1]!, await this.searched(search[1]!, (await request.json()) as Parameters<FakeHubSpot['searched']>[1]));
     const list = /^\/crm\/v3\/objects\/(\w+)$/.exec(url.pathname);
     if (list && request.method === 'GET') {
       const wanted = url.searchParams.get('properties')?.split(',');
@@ -109,7 +109,7 @@ export class FakeHubSpot {
     return Response.json({ results: [...names].map((name) => ({ name, label: name, type: propertyTypes[name] ?? (name.endsWith('date') ? 'datetime' : 'string'), fieldType: 'text', groupName: 'info' })) });
   }
 
-  private searched(object: string, body: { filterGroups?: { filters?: { propertyName: string; operator: string; value: string }[] }[]; properties?: string[]; limit?: number; after?: string }) {
+  searched(object: string, body: { filterGroups?: { filters?: { propertyName: string; operator: string; value: string }[] }[]; properties?: string[]; limit?: number; after?: string }) {
     this.served.searches += 1;
     const filters = body.filterGroups?.[0]?.filters ?? [];
     const records = (this.objects.get(object) ?? [])

@@ -1,7 +1,7 @@
 import type { Server } from 'bun';
 import { FakeOAuthServer } from './oauth-server';
 
-export type SalesforceRecord = Record<string, string | number | boolean | null>;
+export type SalesforceRecord = Record<string, unknown>;
 
 interface Describe {
   fields: { name: string; type: string; nillable: boolean }[];

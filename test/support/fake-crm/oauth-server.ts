@@ -93,6 +93,11 @@ export class FakeOAuthServer {
     this.accessTokens.set(token, { expiresAt: 0 });
   }
 
+  /** Every access token issued so far stops working. */
+  expireAccessTokens(): void {
+    for (const token of this.accessTokens.keys()) this.expire(token);
+  }
+
   /** Every refresh token stops working: the next refresh is refused with invalid_grant. */
   revokeRefreshTokens(): void {
     this.refreshTokens.clear();
