@@ -1,5 +1,8 @@
 import type { CrmProvider } from '../config/oauth-config';
 import type { ConnectionsService } from '../connections/connections-service';
+import type { ConfiguredStream } from '../connections/stream-plan';
+import { connectorOf } from '../connectors/registry';
+import { validateSpec } from '../connectors/spec-values';
 import { findConnectionById, findOpenSyncJob, findSyncJob, insertSyncJob } from '../connections/queries';
 import type { SourceProbes, TestResult } from '../connections/source-probes';
 import type { SealedBox } from '../crypto/sealed-box';
@@ -68,7 +71,7 @@ export class OAuthCompletion {
     let connectionId = existing?.id;
     if (!connectionId) {
       try {
-        connectionId = (await this.deps.connections.create(membership, { name: attempt.connection_name, connector_type: provider, spec: {} })).id;
+        connectionId = (await this.deps.connections.create(membership, { name: attempt.connection_name, connector_type: provider, spec: {}, streams: initialStreams(provider) })).id;
       } catch (error) {
         if (error instanceof AppError) return end({ error: error.code === 'CONNECTOR_LIMIT_REACHED' ? 'connector_limit_reached' : 'connection_not_created' });
         throw error;
@@ -109,4 +112,14 @@ export class OAuthCompletion {
       return (await tx.first(findSyncJob, { id }))!.id;
     });
   }
+}
+
+/**
+ * A new CRM connection syncs its default objects incrementally, deduplicated on the object id: after
+ * the first sync only what changed is read (a full refresh stays one trigger away).
+ */
+function initialStreams(provider: CrmProvider): ConfiguredStream[] {
+  const { spec } = validateSpec(connectorOf(provider)!.spec, {});
+  const objects = (spec?.objects ?? []) as string[];
+  return objects.map((object) => ({ name: object.toLowerCase(), sync_mode: 'incremental_append_deduped' }));
 }

@@ -31,8 +31,8 @@ export class FakeHubSpot {
           : { status: 400, body: { status: 'BAD_CLIENT_ID', message: 'missing or unknown client id', correlationId: crypto.randomUUID() } },
   });
   readonly objects = new Map<string, HubSpotRecord[]>();
-  /** The token of the next page of objects served stops working right after it (once). */
-  expireTokenAfterNextPage = false;
+  /** The token that read the first page of a listing of this object (one with more pages) stops working right after it (once). */
+  expireTokenAfterFirstPageOf: string | undefined;
   /** The next this-many API requests answer 429 with `Retry-After: 1`. */
   rateLimitNext = 0;
   readonly served = { pages: 0, rateLimited: 0, unauthorized: 0, searches: 0 };
@@ -94,7 +94,7 @@ export class FakeHubSpot {
     const properties = /^\/crm\/v3\/properties\/(\w+)$/.exec(url.pathname);
     if (properties && request.method === 'GET') return this.properties(properties[1]!);
     const search = /^\/crm\/v3\/objects\/(\w+)\/search$/.exec(url.pathname);
-    if (search && request.method === 'POST') return this.page(token, search[1]!, await this.searched(search[1]!, (await request.json()) as Parameters<FakeHubSpot['searched']>[1]));
+    if (search && request.method === 'POST') return this.page(token, search[1]!, this.searched(search[1]!, (await request.json()) as Parameters<FakeHubSpot['searched']>[1]));
     const list = /^\/crm\/v3\/objects\/(\w+)$/.exec(url.pathname);
     if (list && request.method === 'GET') {
       const wanted = url.searchParams.get('properties')?.split(',');
@@ -130,8 +130,8 @@ export class FakeHubSpot {
     const slice = page.records.slice(page.after, page.after + limit);
     const next = page.after + limit < page.records.length ? String(page.after + limit) : undefined;
     this.served.pages += 1;
-    if (this.expireTokenAfterNextPage) {
-      this.expireTokenAfterNextPage = false;
+    if (this.expireTokenAfterFirstPageOf === object && page.after === 0 && limit > 1 && next) {
+      this.expireTokenAfterFirstPageOf = undefined;
       this.oauth.expire(token);
     }
     const results = slice.map((record) => ({

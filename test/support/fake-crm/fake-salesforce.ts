@@ -36,8 +36,8 @@ export class FakeSalesforce {
   readonly objects = new Map<string, { describe: Describe; records: SalesforceRecord[] }>();
   /** Records a query page holds (Salesforce's default is 2,000). */
   pageSize = 5;
-  /** The token of the next query page served stops working right after it (once). */
-  expireTokenAfterNextPage = false;
+  /** The token that read the first page of a query of this object (one with more pages) stops working right after it (once). */
+  expireTokenAfterFirstPageOf: string | undefined;
   rateLimitNext = 0;
   readonly served = { pages: 0, rateLimited: 0, unauthorized: 0, queries: [] as string[] };
   private readonly cursors = new Map<string, SalesforceRecord[]>();
@@ -107,7 +107,7 @@ export class FakeSalesforce {
     if (more) {
       const [locator, offset] = more[1]!.split('-');
       const rows = this.cursors.get(locator!);
-      return rows ? this.page(token, locator!, rows, Number(offset)) : Response.json([{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }], { status: 400 });
+      return rows ? this.page(locator!, rows, Number(offset)) : Response.json([{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }], { status: 400 });
     }
     return Response.json([{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }], { status: 404 });
   }
@@ -127,15 +127,16 @@ export class FakeSalesforce {
       .map((record) => ({ attributes: { type: match[2], url: `${apiPath}/sobjects/${match[2]}/${record.Id}` }, ...Object.fromEntries(fields.map((field) => [field, record[field] ?? null])) }));
     const locator = `01g${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
     this.cursors.set(locator, rows);
-    return this.page(token, locator, rows, 0);
-  }
-
-  private page(token: string, locator: string, rows: SalesforceRecord[], offset: number): Response {
-    this.served.pages += 1;
-    if (this.expireTokenAfterNextPage) {
-      this.expireTokenAfterNextPage = false;
+    const answer = this.page(locator, rows, 0);
+    if (this.expireTokenAfterFirstPageOf === match[2] && rows.length > this.pageSize) {
+      this.expireTokenAfterFirstPageOf = undefined;
       this.oauth.expire(token);
     }
+    return answer;
+  }
+
+  private page(locator: string, rows: SalesforceRecord[], offset: number): Response {
+    this.served.pages += 1;
     const end = offset + this.pageSize;
     const done = end >= rows.length;
     return Response.json({ totalSize: rows.length, done, ...(done ? {} : { nextRecordsUrl: `${apiPath}/query/${locator}-${end}` }), records: rows.slice(offset, end) });

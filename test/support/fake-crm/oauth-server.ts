@@ -32,7 +32,7 @@ export class FakeOAuthServer {
   /** What the last authorize request asked for. */
   lastAuthorize: URLSearchParams | undefined;
   private readonly codes = new Map<string, PendingCode>();
-  private readonly accessTokens = new Map<string, { expiresAt: number }>();
+  private readonly accessTokens = new Map<string, { expiresAt: number; refresh: string }>();
   private readonly refreshTokens = new Set<string>();
 
   constructor(private readonly dialect: TokenDialect) {}
@@ -90,23 +90,25 @@ export class FakeOAuthServer {
 
   /** The token stops working now (as a provider may end a session early). */
   expire(token: string): void {
-    this.accessTokens.set(token, { expiresAt: 0 });
+    const known = this.accessTokens.get(token);
+    if (known) known.expiresAt = 0;
   }
 
-  /** Every access token issued so far stops working. */
-  expireAccessTokens(): void {
-    for (const token of this.accessTokens.keys()) this.expire(token);
+  /** The refresh token granted last (the grant of the connection a test made last). */
+  get lastRefreshToken(): string {
+    return [...this.refreshTokens].at(-1)!;
   }
 
-  /** Every refresh token stops working: the next refresh is refused with invalid_grant. */
-  revokeRefreshTokens(): void {
-    this.refreshTokens.clear();
+  /** The user revokes one grant: its refresh token is refused from now on and its access tokens stop working. */
+  revokeGrant(refresh: string): void {
+    this.refreshTokens.delete(refresh);
+    for (const known of this.accessTokens.values()) if (known.refresh === refresh) known.expiresAt = 0;
   }
 
   private grant(refresh: string): Response {
     this.refreshTokens.add(refresh);
     const access = this.remember(`access-${randomBytes(18).toString('hex')}`);
-    this.accessTokens.set(access, { expiresAt: Date.now() + this.tokenLifetimeSeconds * 1000 });
+    this.accessTokens.set(access, { expiresAt: Date.now() + this.tokenLifetimeSeconds * 1000, refresh });
     return Response.json(this.dialect.granted({ access, refresh, lifetimeSeconds: this.tokenLifetimeSeconds }));
   }
 
