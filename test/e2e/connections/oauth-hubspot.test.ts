@@ -7,7 +7,6 @@ import { connectionsPath, queryRows, triggerSync, triggerSyncOk, waitForSync } f
 import { authorize, authorizeOk, callback, connectedId, connectThroughProvider, consent, storeContents } from '../../support/oauth';
 import { FakeHubSpot } from '../../support/fake-crm/fake-hubspot';
 import { namedQuery } from '../../../src/store/named-query';
-import { searchAttributes } from '../../../src/temporal/search-attributes';
 
 const useBusinessPlan = namedQuery<{ id: string }>('test.hubspot_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const frontend = 'https://app.example.test';
@@ -43,6 +42,9 @@ describe('HubSpot connections over OAuth', () => {
     hubspot.seed('companies', 7);
     hubspot.seed('deals', 3);
     hubspot.seed('tickets', 2);
+    // One stream at a time: two record batches committing at once into an embedded (SQLite) catalog can
+    // fail one of them with "cannot rollback - no transaction is active", which is not retried as a
+    // commit conflict. The Salesforce suite runs streams side by side on the Postgres catalog.
     t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend, SYNC_STREAM_PARALLELISM: '1' } });
     user = await createVerifiedUser(t, 'hubspot');
     workspace = await createWorkspace(t, user, 'hubspot');
@@ -99,25 +101,30 @@ describe('HubSpot connections over OAuth', () => {
   });
 
   test('the OAuth workflow and its sync are visible in Temporal by their search attributes, the sync a child of the other', async () => {
+    const id = connectedId(await connectThroughProvider(t, user, 'hubspot', workspace.id, 'hubspot_visible'));
+    await firstSync(id);
     const client = t.infra.temporal.client;
+    const list = async (query: string) => {
+      const executions = [];
+      for await (const execution of client.workflow.list({ query })) executions.push(execution);
+      return executions;
+    };
+    // Visibility is eventually consistent: the lists catch up within moments.
     const deadline = Date.now() + 20_000;
-    let found: { oauth: any[]; syncs: any[] } = { oauth: [], syncs: [] };
-    while (Date.now() < deadline) {
-      const list = async (kind: string) => {
-        const executions = [];
-        for await (const execution of client.workflow.list({ query: `OxbowKind = '${kind}' AND OxbowWorkspaceId = '${workspace.id}'` })) executions.push(execution);
-        return executions;
-      };
-      found = { oauth: await list('oauth'), syncs: await list('sync') };
-      if (found.oauth.length > 0 && found.syncs.some((sync) => sync.typedSearchAttributes.get(searchAttributes.trigger) === 'oauth')) break;
+    let oauth = await list(`OxbowKind = 'oauth' AND OxbowWorkspaceId = '${workspace.id}'`);
+    let syncs = await list(`OxbowKind = 'sync' AND OxbowObjectId = '${id}' AND OxbowTrigger = 'oauth'`);
+    while ((oauth.length === 0 || syncs.length === 0) && Date.now() < deadline) {
       await Bun.sleep(500);
+      oauth = await list(`OxbowKind = 'oauth' AND OxbowWorkspaceId = '${workspace.id}'`);
+      syncs = await list(`OxbowKind = 'sync' AND OxbowObjectId = '${id}' AND OxbowTrigger = 'oauth'`);
     }
-    const [oauth] = found.oauth;
-    expect(oauth?.type).toBe('oauthConnectionWorkflow');
-    const sync = found.syncs.find((candidate) => candidate.typedSearchAttributes.get(searchAttributes.trigger) === 'oauth');
-    expect(sync?.type).toBe('connectionSyncWorkflow');
-    const description = await client.workflow.getHandle(sync!.workflowId).describe();
-    expect(description.parentExecution?.workflowId).toBe(oauth!.workflowId);
+    expect(syncs).toHaveLength(1);
+    expect(syncs[0]!.type).toBe('connectionSyncWorkflow');
+    const parent = (await client.workflow.getHandle(syncs[0]!.workflowId).describe()).parentExecution?.workflowId;
+    const owner = oauth.find((execution) => execution.workflowId === parent);
+    expect(owner?.type).toBe('oauthConnectionWorkflow');
+    expect(owner?.status.name).toBe('COMPLETED');
+    expect(await client.workflow.getHandle(parent!).result()).toMatchObject({ connectionId: id });
   });
 
   test('an incremental sync searches for what changed since the last one and deduplicates on the id; 429 answers are waited out', async () => {
@@ -201,12 +208,14 @@ describe('HubSpot connections over OAuth', () => {
   });
 
   test('tokens and the client secret appear in no answer, log line or row of the metadata database', async () => {
+    // A token refreshed mid-sync is sealed like the first one.
+    hubspot.expireTokenAfterFirstPageOf = 'contacts';
     const id = connectedId(await connectThroughProvider(t, user, 'hubspot', workspace.id, 'hubspot_secrets'));
     await firstSync(id);
     await connection(id);
     await read(await t.request(connectionsPath(workspace.id), { token: user.accessToken }));
     const secrets = [hubspot.oauth.client.secret, ...hubspot.oauth.issued];
-    expect(secrets.filter((secret) => secret.startsWith('access-')).length).toBeGreaterThan(3);
+    expect(secrets.filter((secret) => secret.startsWith('access-')).length).toBeGreaterThanOrEqual(2);
     const database = storeContents(t);
     const logs = t.logLines.join('\n');
     const answers = responses.join('\n');
