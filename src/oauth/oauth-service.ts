@@ -108,7 +108,15 @@ export class OAuthService {
     const claimed = await this.deps.store.run(claimOAuthAttempt, { id: attempt.id, provider, now, code_sealed, error_code: refusal });
     if (claimed === 0) return failed('invalid_state');
     if (refusal) return failed(refusal);
-    const outcome = await this.deps.workflows.complete({ id: attempt.id, workspace_id: attempt.workspace_id, provider: provider as CrmProvider, connection_name: attempt.connection_name });
+    let outcome: OAuthOutcome | undefined;
+    try {
+      outcome = await this.deps.workflows.complete({ id: attempt.id, workspace_id: attempt.workspace_id, provider: provider as CrmProvider, connection_name: attempt.connection_name });
+    } catch (error) {
+      // Temporal unreachable: the browser still lands on the front end, which says to authorize again.
+      if (!(error instanceof AppError)) throw error;
+      this.deps.logger.warn('oauth connection workflow could not start', { provider, error });
+      return failed('service_unavailable');
+    }
     if (!outcome) return failed('pending', { connection_name: attempt.connection_name });
     if (outcome.error !== undefined) return failed(outcome.error, outcome.connectionId ? { connection_id: outcome.connectionId } : {});
     return this.frontend(`/connections/${outcome.connectionId}`, { status: 'connected' });

@@ -39,7 +39,7 @@ export function oauthRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'oa
           tags,
           summary: 'Where the provider sends the user back: the connection is created, tested and synced',
           description:
-            'Always a redirect: to `{FRONTEND_URL}/connections/<id>?status=connected`, or to `{FRONTEND_URL}/connections?error=<code>` with `invalid_state` (unknown, used, expired, forged or another provider’s state), `access_denied`, `exchange_failed`, `connection_test_failed` (with `connection_id`), `connector_limit_reached`, `name_taken`, `authorization_failed`, or `pending` when the connection is still being set up.',
+            'Always a redirect: to `{FRONTEND_URL}/connections/<id>?status=connected`, or to `{FRONTEND_URL}/connections?error=<code>` with `invalid_state` (unknown, used, expired, forged or another provider’s state), `access_denied`, `exchange_failed`, `connection_test_failed` (with `connection_id`), `connector_limit_reached`, `name_taken`, `authorization_failed`, `service_unavailable`, or `pending` when the connection is still being set up.',
           success: [{ status: 302, body: 'none', location: true }],
         }),
       },

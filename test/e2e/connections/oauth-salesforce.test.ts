@@ -42,7 +42,7 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     hubspot.stop();
   });
 
-  test('sObjects land at the instance_url of the token, through nextRecordsUrl pages, the session renewed when it ends mid-query; then incrementally by SystemModstamp', async () => {
+  test('sObjects land at the instance_url of the token, through nextRecordsUrl pages, the session renewed when it ends mid-query; then incrementally by SystemModstamp, a 429 waited out', async () => {
     const { authorization_url } = await authorizeOk(t, user, 'salesforce', workspace.id, 'sfdc');
     expect(new URL(authorization_url).searchParams.get('response_type')).toBe('code');
     salesforce.expireTokenAfterFirstPageOf = 'Account';
@@ -64,8 +64,10 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     const records = salesforce.objects.get('Account')!.records;
     Object.assign(records[3]!, { Name: 'Renamed', SystemModstamp: '2025-02-01T10:00:00.000+0000' });
     const queries = salesforce.served.queries.length;
+    salesforce.rateLimitNext = 1;
     const job = await waitForSync(t, user, workspace.id, id, await triggerSyncOk(t, user, workspace.id, id, incremental));
     expect(job).toMatchObject({ status: 'succeeded', streams: [{ name: 'account', records_read: 1 }] });
+    expect(salesforce.served.rateLimited).toBe(1);
     expect(salesforce.served.queries.slice(queries).some((soql) => soql.includes('WHERE SystemModstamp > 2024-01-01T00:11:00.000+0000'))).toBe(true);
     const renamed = await queryRows(t, user, workspace.id, "SELECT count(*) AS n, max(name) FILTER (WHERE id = '001000000000000003') AS name FROM sfdc.account");
     expect(renamed).toEqual([{ n: 12, name: 'Renamed' }]);
