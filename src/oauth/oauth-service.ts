@@ -3,7 +3,7 @@ import { crmProviders, type CrmProvider } from '../config/oauth-config';
 import { newSecretToken, sha256Hex } from '../crypto/secret-tokens';
 import type { SealedBox } from '../crypto/sealed-box';
 import { AppError, RequestValidationError } from '../errors/app-error';
-import { identifierPattern, reservedNamespacePattern } from '../engine/write/table-name';
+import { checkedName } from '../connections/connection-input';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -42,9 +42,6 @@ export interface OAuthServiceDeps {
   logger: Logger;
 }
 
-const identifier = new RegExp(identifierPattern);
-const reserved = new RegExp(reservedNamespacePattern);
-
 /**
  * The two halves of the authorization-code flow. Authorize hands out the provider's consent URL with
  * a random state (single use, ten minutes, bound to the user, workspace, provider and connection name)
@@ -65,7 +62,7 @@ export class OAuthService {
     if (!client) {
       throw new AppError('PROVIDER_NOT_CONFIGURED', `${providerName[provider]} is not configured on this service`, { hint: `Set OAUTH_${provider.toUpperCase()}_CLIENT_ID and OAUTH_${provider.toUpperCase()}_CLIENT_SECRET.` });
     }
-    const name = checkedName(connectionName);
+    const name = checkedConnectionName(connectionName);
     const existing = await this.deps.store.first(findConnectionOfName, { workspace_id: membership.workspaceId, name });
     if (existing && existing.connector_type !== provider) {
       throw new AppError('CONFLICT', `The connection ${name} is of type ${existing.connector_type}`, { hint: 'Choose another name: an existing name is authorized again only for its own provider.' });
@@ -136,12 +133,12 @@ function isProvider(provider: string): provider is CrmProvider {
   return (crmProviders as readonly string[]).includes(provider);
 }
 
-/** The connection's name: the lake schema its tables land in, under the rules of every connection name. */
-function checkedName(name: string): string {
-  if (!identifier.test(name)) {
-    throw RequestValidationError.at(['query', 'connection_name'], 'A name starts with a letter or an underscore, continues with letters, digits or underscores and has at most 63 characters', 'string_pattern_mismatch');
+/** The connection's name under the rules of every connection name, its problems told at the query parameter. */
+function checkedConnectionName(name: string): string {
+  try {
+    return checkedName(name);
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    throw new RequestValidationError(error.issues.map((issue) => ({ ...issue, loc: ['query', 'connection_name'] })));
   }
-  const folded = name.toLowerCase();
-  if (reserved.test(folded)) throw RequestValidationError.at(['query', 'connection_name'], `The name "${folded}" is reserved`, 'value_error');
-  return folded;
 }

@@ -4,7 +4,7 @@ import { SourceError } from '../source-error';
 
 export interface CrmRequest {
   method?: 'GET' | 'POST';
-  /** Relative to the API base, or an absolute path of it (`/services/data/…` as `nextRecordsUrl` gives it). */
+  /** Relative to the API base; an absolute path (`/services/data/…`, as `nextRecordsUrl` gives it) is taken from the base's origin. */
   path: string;
   query?: Record<string, string>;
   body?: unknown;
@@ -75,7 +75,9 @@ export class CrmApi {
 
   private async send(session: OAuthSession, request: CrmRequest): Promise<Response> {
     const base = session.apiBase.endsWith('/') ? session.apiBase : `${session.apiBase}/`;
-    const url = new URL(request.path.replace(/^\/+/, ''), base);
+    const url = new URL(request.path.replace(/^\/{2,}/, '/'), base);
+    // The token goes only to the API it was issued for: a link in an answer cannot send it elsewhere.
+    if (url.origin !== new URL(base).origin) throw new SourceError('bad_response', `${this.options.provider} answered a link to another host (${url.host})`);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
     await this.options.allow({ kind: 'http', url });
     const timeout = AbortSignal.timeout(timeoutMs);
