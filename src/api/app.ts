@@ -22,6 +22,7 @@ import { pageRoutes } from './pages';
 import { publicRoutes } from './public';
 import { usageRoutes } from './usage';
 import { billingRoutes, webhookRoutePath } from './billing';
+import { oauthRoutes } from './oauth';
 
 export const apiPrefix = '/api/v1';
 
@@ -80,7 +81,8 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(chartRoutes(services))
         .use(pageRoutes(services))
         .use(usageRoutes(services))
-        .use(billingRoutes(services)),
+        .use(billingRoutes(services))
+        .use(oauthRoutes(services)),
     );
   return app.use(openapiDocs(info, () => openapiDocument(app.routes, { ...info, publicBaseUrl: services.config.http.publicBaseUrl })));
 }

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { EnvReader, type EnvSource } from './env-reader';
 import { readSecrets, type Secrets } from './secrets';
 import { parseLakeUrl, type LakeConfig } from './lake-config';
+import { readOAuthConfig, type OAuthConfig } from './oauth-config';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SignupMode = 'open' | 'waitlist' | 'closed';
@@ -78,6 +79,8 @@ export interface Config {
     streamTimeoutMs: number;
   };
   secrets: Secrets;
+  /** The CRM providers connections authorize with (OAuth 2.0 clients and endpoints). */
+  oauth: OAuthConfig;
   mail: { smtpUrl: URL | undefined; from: string };
   auth: { signupMode: SignupMode; accountRetentionMs: number };
   billing: {
@@ -185,6 +188,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       streamTimeoutMs: env.duration('SYNC_STREAM_TIMEOUT', '6h'),
     },
     secrets: readSecrets(env, dataDir, nodeEnv === 'production'),
+    oauth: readOAuthConfig(env),
     mail: {
       smtpUrl: env.optionalUrl('SMTP_URL', ['smtp:', 'smtps:']),
       from: env.string('MAIL_FROM', 'Oxbow <no-reply@oxbow.local>'),

@@ -63,8 +63,10 @@ export class SourceSessions {
   private credentialsOf(row: ConnectionRow, connector: AnyConnector): ConnectorCredentials {
     if (connector.auth !== 'oauth') return specOnlyCredentials;
     const { oauth } = this.deps;
+    const connection = { id: row.id, workspaceId: row.workspace_id, connectorType: row.connector_type };
     return {
-      accessToken: () => (oauth ? oauth.accessToken({ id: row.id, workspaceId: row.workspace_id, connectorType: row.connector_type }) : Promise.reject(new Error('no OAuth token source is configured'))),
+      accessToken: () => (oauth ? oauth.accessToken(connection) : Promise.reject(new Error('no OAuth token source is configured'))),
+      oauthSession: (rejected) => (oauth?.session ? oauth.session(connection, rejected) : Promise.reject(new Error('no OAuth token source is configured'))),
     };
   }
 }

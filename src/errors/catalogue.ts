@@ -55,6 +55,8 @@ export const errorCatalogue = {
   /** A public chart whose query fails now (its owner changed a table, a parameter…); the viewer learns no more. */
   CHART_UNAVAILABLE: 503,
   BILLING_PROVIDER_UNAVAILABLE: 503,
+  /** A CRM provider's OAuth client is not configured on this service. */
+  PROVIDER_NOT_CONFIGURED: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -34,6 +34,8 @@ import type { TransformsAfterSync } from '../transforms/after-sync';
 import { sharingFeature, type SharingServices } from './features/sharing';
 import { usageFeature, type UsageServices } from './features/usage';
 import { billingFeature, type BillingServices } from './features/billing';
+import { oauthFeature, oauthTokenSource } from './features/oauth';
+import type { OAuthService } from '../oauth/oauth-service';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -61,6 +63,7 @@ export interface Services {
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
   sourceProbes: SourceProbes;
+  oauth: OAuthService;
   healthProbes: Record<string, HealthProbe>;
   metrics: ServiceMetrics;
   /** Every activity of the main task queue, which also runs the workflows. */
@@ -95,13 +98,17 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const transforms = transformsFeature(deps, lake.engine);
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
-  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])] });
+  const oauthTokens = oauthTokenSource(deps);
+  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])], oauth: oauthTokens.tokens });
+  const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
   const sharing = sharingFeature(deps, queries.gate, queries.queries);
   const usage = usageFeature({ ...deps, storage: lake.storage });
   const billing = billingFeature(deps);
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
-  const features: FeatureWiring[] = [mail.wiring, connections.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring, usage.wiring, billing.wiring];
+  const features: FeatureWiring[] = [
+    mail.wiring, connections.wiring, oauth.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring, usage.wiring, billing.wiring,
+  ];
   const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
@@ -124,6 +131,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     connections: connections.connections,
     syncJobs: connections.syncJobs,
     sourceProbes: connections.probes,
+    oauth: oauth.service,
     healthProbes: {
       metadata: () => infra.store.ping(),
       lake: () => infra.lake.ping(),
@@ -136,6 +144,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       jobs.wiring.activities,
       connections.wiring.activities,
       transforms.wiring.activities,
+      oauth.wiring.activities,
       accounts.wiring.activities,
       mail.wiring.activities,
       billing.wiring.activities,

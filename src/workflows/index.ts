@@ -10,3 +10,4 @@ export { jobResultsCleanupWorkflow } from './job-results-cleanup';
 export { connectionSyncWorkflow } from './connection-sync';
 export { transformDagWorkflow } from './transform-dag';
 export { meterReportWorkflow } from './meter-report';
+export { oauthConnectionWorkflow } from './oauth-connection';

@@ -11,7 +11,7 @@ export const tags = ['Connections'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
 
 /** The connector types, and a workspace's connections: create, list, read, change, delete. */
-export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'connections'>) {
+export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'connections' | 'oauth'>) {
   const { connections } = services;
   return new Elysia()
     .use(authentication(services.auth.authenticator))
@@ -25,7 +25,7 @@ export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           description: connector.description,
           auth: connector.auth,
           // OAuth types are configured once their provider's client is (by the module that authorizes them).
-          configured: connector.auth === 'none',
+          configured: connector.auth === 'none' || services.oauth.configured(connector.type),
           spec_schema: JSON.parse(JSON.stringify(connector.spec)) as Record<string, unknown>,
           supported_sync_modes: [...connector.supportedSyncModes],
           supports_live: connector.supportsLive,

@@ -79,6 +79,7 @@ function successMeaning(success: SuccessDoc): string {
       return 'Created';
     case 204:
       return 'Done; no content';
+    case 302:
     case 303:
       return 'Redirected';
     default:
