@@ -105,15 +105,19 @@ describe('DAG runs', () => {
     await pushOk(t, ws, user, { table: 'crm.deals', records: [{ id: 2 }] });
     const { onSyncFinished } = t.services.transforms.afterSync;
     expect(await onSyncFinished({ workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['crm.unrelated'] })).toBeUndefined();
-    const dagRunId = await onSyncFinished({ workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['CRM.contacts'] });
+    const sync = { workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['CRM.contacts'] };
+    const dagRunId = await onSyncFinished(sync);
+    // The same sync job told again (its activity retried) is the same run, started once.
+    expect(await onSyncFinished(sync)).toBe(dagRunId);
     expect(await waitForDagRun(t, dagRunId!)).toBe('succeeded');
+    expect(await onSyncFinished(sync)).toBe(dagRunId);
     const runs = await recordedRuns(dagRunId!);
     expect([...runs.keys()].sort()).toEqual(['contacts', 'report']);
     expect([...runs.values()].every((run: RunRow) => run.trigger === 'after_sync')).toBe(true);
     expect(await query(t, ws, 'SELECT n FROM m.report')).toEqual([{ n: 2 }]);
     // deals read a table the sync did not change: still stale, not run.
     expect((await runsOf(t, ws, user, deals.id)).length).toBe(1);
-    expect((await runsOf(t, ws, user, contacts.id))[0].trigger).toBe('after_sync');
+    expect((await runsOf(t, ws, user, contacts.id)).map((run: { trigger: string }) => run.trigger)).toEqual(['after_sync', 'manual']);
     expect((await runsOf(t, ws, user, report.id))[0].dag_run_id).toBe(dagRunId);
   }, 120_000);
 
