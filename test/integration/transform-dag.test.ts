@@ -121,6 +121,30 @@ describe('DAG runs', () => {
     expect((await runsOf(t, ws, user, report.id))[0].dag_run_id).toBe(dagRunId);
   }, 120_000);
 
+  test('the DAG schedule runs all transforms when it fires', async () => {
+    const ws = (await createWorkspace(t, user)).id;
+    await pushOk(t, ws, user, { table: 'raw.ticks', records: [{ id: 1 }, { id: 2 }] });
+    const counted = await createTransformOk(t, ws, user, { name: 'counted', sql: 'SELECT count(*) AS n FROM raw.ticks', target_table: 'sched.counted' });
+    const doubled = await createTransformOk(t, ws, user, { name: 'doubled', sql: 'SELECT n * 2 AS n2 FROM sched.counted', target_table: 'sched.doubled' });
+    expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'PUT', json: { schedule: 'every 1h' }, token: user.accessToken })).status).toBe(200);
+    // Fire it now rather than in an hour: the same action the schedule takes.
+    await t.infra.temporal.client.schedule.getHandle(`transform-dag-schedule-${ws}`).trigger();
+    const deadline = Date.now() + 60_000;
+    let runs: Awaited<ReturnType<typeof runsOf>> = [];
+    while (Date.now() < deadline) {
+      runs = await runsOf(t, ws, user, doubled.id);
+      if (runs[0]?.status === 'succeeded') break;
+      await Bun.sleep(200);
+    }
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+    const [upstream] = await runsOf(t, ws, user, counted.id);
+    expect(upstream).toMatchObject({ status: 'succeeded', trigger: 'schedule', dag_run_id: runs[0].dag_run_id });
+    expect(await waitForDagRun(t, runs[0].dag_run_id)).toBe('succeeded');
+    expect(await query(t, ws, 'SELECT n2 FROM sched.doubled')).toEqual([{ n2: 4 }]);
+    expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
+  }, 120_000);
+
   test('a deleted workspace loses its transforms, their runs and their schedule', async () => {
     const ws = (await createWorkspace(t, user)).id;
     const created = await createTransformOk(t, ws, user, { name: 'doomed', sql: 'SELECT 1 AS x', target_table: 'p.doomed' });
