@@ -67,6 +67,35 @@ describe('transforms: definitions, validation and roles', () => {
     expect((await t.request(`${transformsPath(ws)}/${totals.id}`, { token: owner.accessToken })).status).toBe(404);
   });
 
+  test('dependencies come from the parse tree: subqueries, CTE bodies and joins count; strings, comments and names a CTE hides do not', async () => {
+    const ws = await workspaceWithData();
+    const a = await createTransformOk(t, ws, owner, { name: 'inf_a', sql: 'SELECT 1 AS x', target_table: 'inf.a' });
+    const b = await createTransformOk(t, ws, owner, { name: 'inf_b', sql: 'SELECT 1 AS x', target_table: 'inf.b' });
+    const c = await createTransformOk(t, ws, owner, { name: 'inf_c', sql: 'SELECT 2 AS x', target_table: 'inf.c' });
+    const reader = await createTransformOk(t, ws, owner, {
+      name: 'inf_reader',
+      sql: `WITH picked AS (SELECT x FROM (SELECT x FROM INF.A) sub)
+            SELECT picked.x, 'inf.b' AS note /* FROM inf.b */ FROM picked JOIN inf.c USING (x) JOIN raw.orders o ON o.id = picked.x`,
+      target_table: 'inf.reader',
+    });
+    const detail = await bodyOf(await t.request(`${transformsPath(ws)}/${reader.id}`, { token: viewer.accessToken }));
+    expect(detail.dependencies.map((dependency: { id: string }) => dependency.id).sort()).toEqual([a.id, c.id].sort());
+    const dag = await dagOf(t, ws, viewer);
+    expect(dag.edges.filter((edge: { to: string }) => edge.to === reader.id).map((edge: { from: string }) => edge.from).sort()).toEqual([a.id, c.id].sort());
+    expect(dag.order.indexOf(reader.id)).toBeGreaterThan(Math.max(dag.order.indexOf(a.id), dag.order.indexOf(c.id)));
+    // A CTE hides the table of its name inside its scope: no dependency on the transform writing main.shadow.
+    await createTransformOk(t, ws, owner, { name: 'inf_shadow', sql: 'SELECT 1 AS x', target_table: 'main.shadow' });
+    const hidden = await createTransformOk(t, ws, owner, { name: 'inf_hidden', sql: 'WITH shadow AS (SELECT 3 AS x) SELECT x FROM shadow', target_table: 'inf.hidden' });
+    expect((await bodyOf(await t.request(`${transformsPath(ws)}/${hidden.id}`, { token: viewer.accessToken }))).dependencies).toEqual([]);
+    const unhidden = await createTransformOk(t, ws, owner, { name: 'inf_unhidden', sql: 'SELECT x FROM shadow', target_table: 'inf.unhidden' });
+    expect((await bodyOf(await t.request(`${transformsPath(ws)}/${unhidden.id}`, { token: viewer.accessToken }))).dependencies.map((dependency: { name: string }) => dependency.name)).toEqual(['inf_shadow']);
+    // Named explicitly, inf_b becomes one too.
+    const patched = await t.request(`${transformsPath(ws)}/${reader.id}`, { method: 'PATCH', json: { depends_on: [b.id] }, token: owner.accessToken });
+    expect(patched.status).toBe(200);
+    const after = await bodyOf(await t.request(`${transformsPath(ws)}/${reader.id}`, { token: viewer.accessToken }));
+    expect(after.dependencies.map((dependency: { id: string }) => dependency.id).sort()).toEqual([a.id, b.id, c.id].sort());
+  });
+
   test('refusals: SQL, tables, targets, names, keys, dependencies and cycles', async () => {
     const expectError = async (body: Record<string, unknown>, status: number, code?: string) => {
       const response = await post({ name: `bad_${Math.random().toString(36).slice(2, 8)}`, target_table: `bad.t_${Math.random().toString(36).slice(2, 8)}`, ...body });

@@ -105,16 +105,44 @@ describe('DAG runs', () => {
     await pushOk(t, ws, user, { table: 'crm.deals', records: [{ id: 2 }] });
     const { onSyncFinished } = t.services.transforms.afterSync;
     expect(await onSyncFinished({ workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['crm.unrelated'] })).toBeUndefined();
-    const dagRunId = await onSyncFinished({ workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['CRM.contacts'] });
+    const sync = { workspaceId: ws, connectionId: 'c', jobId: 'j', changedTables: ['CRM.contacts'] };
+    const dagRunId = await onSyncFinished(sync);
+    // The same sync job told again (its activity retried) is the same run, started once.
+    expect(await onSyncFinished(sync)).toBe(dagRunId);
     expect(await waitForDagRun(t, dagRunId!)).toBe('succeeded');
+    expect(await onSyncFinished(sync)).toBe(dagRunId);
     const runs = await recordedRuns(dagRunId!);
     expect([...runs.keys()].sort()).toEqual(['contacts', 'report']);
     expect([...runs.values()].every((run: RunRow) => run.trigger === 'after_sync')).toBe(true);
     expect(await query(t, ws, 'SELECT n FROM m.report')).toEqual([{ n: 2 }]);
     // deals read a table the sync did not change: still stale, not run.
     expect((await runsOf(t, ws, user, deals.id)).length).toBe(1);
-    expect((await runsOf(t, ws, user, contacts.id))[0].trigger).toBe('after_sync');
+    expect((await runsOf(t, ws, user, contacts.id)).map((run: { trigger: string }) => run.trigger)).toEqual(['after_sync', 'manual']);
     expect((await runsOf(t, ws, user, report.id))[0].dag_run_id).toBe(dagRunId);
+  }, 120_000);
+
+  test('the DAG schedule runs all transforms when it fires', async () => {
+    const ws = (await createWorkspace(t, user)).id;
+    await pushOk(t, ws, user, { table: 'raw.ticks', records: [{ id: 1 }, { id: 2 }] });
+    const counted = await createTransformOk(t, ws, user, { name: 'counted', sql: 'SELECT count(*) AS n FROM raw.ticks', target_table: 'sched.counted' });
+    const doubled = await createTransformOk(t, ws, user, { name: 'doubled', sql: 'SELECT n * 2 AS n2 FROM sched.counted', target_table: 'sched.doubled' });
+    expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'PUT', json: { schedule: 'every 1h' }, token: user.accessToken })).status).toBe(200);
+    // Fire it now rather than in an hour: the same action the schedule takes.
+    await t.infra.temporal.client.schedule.getHandle(`transform-dag-schedule-${ws}`).trigger();
+    const deadline = Date.now() + 60_000;
+    let runs: Awaited<ReturnType<typeof runsOf>> = [];
+    while (Date.now() < deadline) {
+      runs = await runsOf(t, ws, user, doubled.id);
+      if (runs[0]?.status === 'succeeded') break;
+      await Bun.sleep(200);
+    }
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'succeeded', trigger: 'schedule' });
+    const [upstream] = await runsOf(t, ws, user, counted.id);
+    expect(upstream).toMatchObject({ status: 'succeeded', trigger: 'schedule', dag_run_id: runs[0].dag_run_id });
+    expect(await waitForDagRun(t, runs[0].dag_run_id)).toBe('succeeded');
+    expect(await query(t, ws, 'SELECT n2 FROM sched.doubled')).toEqual([{ n2: 4 }]);
+    expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
   }, 120_000);
 
   test('a deleted workspace loses its transforms, their runs and their schedule', async () => {
