@@ -51,6 +51,23 @@ const cached: number[] = [];
 for (let round = 0; round < cachedRounds; round++) cached.push(...(await crowd()));
 const cachedQueries = (await runs()) - warmRuns;
 
+// The same crowd handed to the service in its own process, without sockets: what the service itself spends.
+const inProcess: number[] = [];
+const beforeInProcess = await runs();
+for (let round = 0; round < cachedRounds; round++) {
+  inProcess.push(
+    ...(await Promise.all(
+      Array.from({ length: viewers }, async (_, viewer) => {
+        const startedAt = performance.now();
+        const response = await t.app.handle(new Request(`http://localhost/c/${token}`, { headers: { 'x-forwarded-for': `10.${viewer >> 8}.${viewer & 255}.2` } }));
+        if (response.status !== 200 || !(await response.text()).includes('<svg')) throw new Error(`view failed: ${response.status}`);
+        return performance.now() - startedAt;
+      }),
+    )),
+  );
+}
+const inProcessQueries = (await runs()) - beforeInProcess;
+
 const beforeAlone = await runs();
 const alone = await views('one-by-one');
 const aloneQueries = (await runs()) - beforeAlone;
@@ -81,6 +98,7 @@ const row = (measure: string, times: number[], queries: number) => ({
 });
 report('public-chart', [
   row(`${viewers} viewers at once, data unchanged (${cachedRounds} crowds; target p50 ≤ 20 ms, 0 queries)`, cached, cachedQueries),
+  row(`${viewers} views at once handed to the service in its process, no sockets (${cachedRounds} crowds)`, inProcess, inProcessQueries),
   row(`one viewer at a time, data unchanged (${viewers} views)`, alone, aloneQueries),
   row(`${viewers} viewers at once right after a push (${dataChanges} pushes; target 1 query per push)`, changed, changeQueries),
   row(`${viewers} viewers at once right after a push to another table (${dataChanges} pushes; target 0 queries)`, elsewhere, elsewhereQueries),

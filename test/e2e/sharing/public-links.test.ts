@@ -132,6 +132,11 @@ for (const backend of backends) {
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 1);
       await Promise.all(Array.from({ length: 10 }, () => view(`/c/${token}/data`)));
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 1);
+      // A table dropped and made again under the same name is another table: its rows show.
+      expect((await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
+      await pushOk(t, workspaceId, owner, { table: 'secret_schema.sales_table', records: [{ month: '2027-01', product: 'figs', revenue: 1, note: 'again' }] });
+      expect((await bodyOf(await view(`/c/${token}/data`))).rows).toEqual([['2027-01', 'figs', 1]]);
+      expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 2);
     });
 
     test('XSS in titles, descriptions, markdown and data values never reaches the HTML unescaped', async () => {
