@@ -62,7 +62,7 @@ for (const backend of backends) {
           const startedAt = performance.now();
           const answer = await send(t, endpoint, caller, sql);
           const elapsedMs = performance.now() - startedAt;
-          if (answer.status !== 400 || answer.code !== 'QUERY_TOO_COMPLEX' || (endpoint !== 'job' && elapsedMs > 2_000)) {
+          if (answer.status !== 400 || answer.code !== 'QUERY_TOO_COMPLEX' || (endpoint !== 'job' && elapsedMs > 5_000)) {
             failures.push({ name, endpoint, status: answer.status, code: answer.code, elapsedMs: Math.round(elapsedMs), text: answer.text.slice(0, 300) });
           }
         }
@@ -80,7 +80,7 @@ for (const backend of backends) {
         const startedAt = performance.now();
         const answer = await send(t, 'workspace query', caller, sql);
         expect([answer.status, answer.code]).toEqual([400, code]);
-        expect(performance.now() - startedAt).toBeLessThan(2_000);
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
       }
     }, 60_000);
 
@@ -89,7 +89,7 @@ for (const backend of backends) {
         const startedAt = performance.now();
         const answer = await send(t, 'query', caller, build(), { estimate_only: true });
         expect([answer.status, answer.code]).toEqual([400, 'QUERY_TOO_COMPLEX']);
-        expect(performance.now() - startedAt).toBeLessThan(2_000);
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
       }
     }, 60_000);
 
@@ -111,7 +111,7 @@ for (const backend of backends) {
         const answer = await send(t, 'workspace query', caller, sql);
         expect({ sql: sql.slice(0, 60), status: answer.status }).toEqual({ sql: sql.slice(0, 60), status: 200 });
         // Compiling and running them both, on a machine shared with other suites.
-        expect(performance.now() - startedAt).toBeLessThan(2_000);
+        expect(performance.now() - startedAt).toBeLessThan(5_000);
       }
     }, 120_000);
 
