@@ -3,6 +3,9 @@
 const sensitiveKey = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|^key$|credential|signature|^code$|session_code/i;
 const credentialPatterns: [RegExp, string][] = [
   [/oxb_[A-Za-z0-9]{20,}/g, 'oxb_[redacted]'],
+  // Stripe's secret and restricted keys and webhook signing secrets (a provider error may quote one).
+  [/\b(sk|rk)_(live|test)_[A-Za-z0-9]{8,}/g, '$1_$2_[redacted]'],
+  [/\bwhsec_[A-Za-z0-9+/=]{8,}/g, 'whsec_[redacted]'],
   [/eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, '[redacted-jwt]'],
   [/(\/\/[^:/@\s]+:)[^@/\s]+@/g, '$1[redacted]@'],
   [/([?&](?:token|code|key|state)=)[^&\s]+/gi, '$1[redacted]'],

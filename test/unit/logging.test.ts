@@ -19,6 +19,8 @@ describe('structured logs', () => {
     const { lines, logger } = capture();
     const apiKey = `oxb_${'A1b2C3d4'.repeat(5)}`;
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U';
+    const stripeKey = `sk_live_${'Z9y8X7w6'.repeat(3)}`;
+    const signingSecret = `whsec_${'Q1w2E3r4'.repeat(4)}`;
     logger.info('signup', {
       password: 'hunter2-hunter2',
       refresh_token: 'opaque-refresh',
@@ -26,9 +28,10 @@ describe('structured logs', () => {
       note: `key ${apiKey} and token ${jwt} in text`,
       url: 'postgres://oxbow:db-password@db/oxbow',
       link: 'https://app/verify-email?token=abc123',
+      provider: `Invalid API Key provided: ${stripeKey}; endpoint secret ${signingSecret}`,
     });
     const line = lines[0]!;
-    for (const secret of ['hunter2-hunter2', 'opaque-refresh', apiKey, jwt, 'db-password', 'abc123']) expect(line).not.toContain(secret);
+    for (const secret of ['hunter2-hunter2', 'opaque-refresh', apiKey, jwt, 'db-password', 'abc123', stripeKey, signingSecret]) expect(line).not.toContain(secret);
     expect(JSON.parse(line)).toMatchObject({ password: '[redacted]', refresh_token: '[redacted]', headers: { authorization: '[redacted]' } });
   });
 
