@@ -86,8 +86,9 @@ describe('HubSpot connections over OAuth', () => {
     const job = await firstSync(id);
     expect(job).toMatchObject({ status: 'succeeded', trigger: 'oauth' });
     expect(hubspot.expireTokenAfterFirstPageOf).toBeUndefined();
-    expect(hubspot.served.unauthorized).toBe(unauthorizedBefore + 1);
-    expect(hubspot.oauth.grants.refresh_token).toBeGreaterThan(refreshesBefore);
+    // Streams running side by side may each meet the dead token once; one refresh serves them all.
+    expect(hubspot.served.unauthorized).toBeGreaterThanOrEqual(unauthorizedBefore + 1);
+    expect(hubspot.oauth.grants.refresh_token).toBe(refreshesBefore + 1);
 
     const [contacts] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(amount) AS amount, count(*) FILTER (WHERE is_vip) AS vips FROM hubspot_crm.contacts');
     expect(contacts).toEqual({ n: 250, ids: 250, amount: Array.from({ length: 250 }, (_, i) => i * 10.5).reduce((a, b) => a + b, 0), vips: 84 });
