@@ -27,9 +27,9 @@ describe('connections: records, validation, refusals', () => {
   test('the connector types, with the JSON Schema of their spec', async () => {
     const response = await t.request('/api/v1/connections/available-types', { token: owner.accessToken });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-total-count')).toBe('3');
+    expect(response.headers.get('x-total-count')).toBe('5');
     const types = await bodyOf(response);
-    expect(types.map((type: { type: string }) => type.type)).toEqual(['postgres', 'http_json', 's3_files']);
+    expect(types.map((type: { type: string }) => type.type)).toEqual(['postgres', 'http_json', 's3_files', 'hubspot', 'salesforce']);
     const postgres = types[0];
     expect(postgres).toMatchObject({ auth: 'none', configured: true, supports_live: true });
     expect(postgres.spec_schema.properties.password.writeOnly).toBe(true);

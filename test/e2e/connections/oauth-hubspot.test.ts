@@ -42,10 +42,7 @@ describe('HubSpot connections over OAuth', () => {
     hubspot.seed('companies', 7);
     hubspot.seed('deals', 3);
     hubspot.seed('tickets', 2);
-    // One stream at a time: two record batches committing at once into an embedded (SQLite) catalog can
-    // fail one of them with "cannot rollback - no transaction is active", which is not retried as a
-    // commit conflict. The Salesforce suite runs streams side by side on the Postgres catalog.
-    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend, SYNC_STREAM_PARALLELISM: '1' } });
+    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend } });
     user = await createVerifiedUser(t, 'hubspot');
     workspace = await createWorkspace(t, user, 'hubspot');
     await t.infra.store.run(useBusinessPlan, { id: workspace.id });
@@ -89,8 +86,9 @@ describe('HubSpot connections over OAuth', () => {
     const job = await firstSync(id);
     expect(job).toMatchObject({ status: 'succeeded', trigger: 'oauth' });
     expect(hubspot.expireTokenAfterFirstPageOf).toBeUndefined();
-    expect(hubspot.served.unauthorized).toBe(unauthorizedBefore + 1);
-    expect(hubspot.oauth.grants.refresh_token).toBeGreaterThan(refreshesBefore);
+    // Streams running side by side may each meet the dead token once; one refresh serves them all.
+    expect(hubspot.served.unauthorized).toBeGreaterThanOrEqual(unauthorizedBefore + 1);
+    expect(hubspot.oauth.grants.refresh_token).toBe(refreshesBefore + 1);
 
     const [contacts] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(amount) AS amount, count(*) FILTER (WHERE is_vip) AS vips FROM hubspot_crm.contacts');
     expect(contacts).toEqual({ n: 250, ids: 250, amount: Array.from({ length: 250 }, (_, i) => i * 10.5).reduce((a, b) => a + b, 0), vips: 84 });
