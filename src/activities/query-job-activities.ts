@@ -29,7 +29,7 @@ export function createQueryJobActivities(deps: QueryJobActivityDeps) {
     async runQueryJob(jobId: string): Promise<JobStatus> {
       const job = await deps.store.first(findJob, { id: jobId });
       if (!job) throw new Error(`query job ${jobId} does not exist`);
-      addLogContext({ workspace_id: job.workspace_id, job_id: jobId });
+      addLogContext({ job_id: jobId });
       const now = deps.clock.now().toISOString();
       if ((await deps.store.run(claimJob, { id: jobId, now })) === 0) return job.status;
       // Not awaited: the query need not wait for the workflow to learn that it started.

@@ -14,6 +14,9 @@ export const searchAttributes = {
   trigger: defineSearchAttributeKey('OxbowTrigger', SearchAttributeType.KEYWORD),
 } as const;
 
+/** The activity header that carries the workspace of the workflow scheduling it (its OxbowWorkspaceId). */
+export const workspaceHeader = 'oxbow-workspace-id';
+
 /** Every kind of durable work, as OxbowKind holds it. */
 export type WorkflowKind =
   | 'query_job'

@@ -3,12 +3,13 @@ import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } fro
 import { activityLogContext } from './activity-log-context';
 
 export const workflowsPath = resolve(import.meta.dir, '..', 'workflows', 'index.ts');
+const workflowInterceptorsPath = resolve(import.meta.dir, '..', 'workflows', 'interceptors.ts');
 
 let bundle: Promise<WorkflowBundle> | undefined;
 
 /** The workflow code bundle, built once per process (webpack takes a few seconds). */
 export function workflowBundle(): Promise<WorkflowBundle> {
-  bundle ??= bundleWorkflowCode({ workflowsPath, logger: quietBundlerLogger });
+  bundle ??= bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [workflowInterceptorsPath], logger: quietBundlerLogger });
   return bundle;
 }
 
