@@ -62,6 +62,8 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
 
 export interface StreamActivityDeps extends StreamSyncDeps {
   lifecycle: SyncJobLifecycle;
+  /** The plan's storage limit, asked before a stream writes (403 STORAGE_LIMIT_REACHED fails it for good). */
+  storage: { assertRoom(workspaceId: string, lane: 'background'): Promise<void> };
   notice: SyncProgressNotice;
   logger: Logger;
 }
@@ -88,6 +90,7 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         void deps.notice.progress(workflowId, input.stream.name, next).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
       };
       try {
+        await deps.storage.assertRoom(job.workspace_id, 'background');
         const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, onProgress });
         await deps.lifecycle.streamSucceeded(job, input.stream, outcome);
         return {

@@ -1,9 +1,8 @@
 import { AppError, RequestValidationError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
-import type { Store } from '../store/store';
+import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Membership } from '../workspaces/workspace-view';
-import { workspacePlan } from '../plans/workspace-plan';
 import type { AnyConnector } from '../connectors/connector';
 import type { SourceAddressPolicy } from '../connectors/source-address';
 import { SourceError } from '../connectors/source-error';
@@ -63,6 +62,8 @@ export interface ConnectionsServiceDeps {
   tables: TablesService;
   /** The workspace's live connections changed: its query instance reopens with them. */
   liveChanged(workspaceId: string): void;
+  /** The plan's connector limit, asked in the transaction that creates a connection. */
+  connectorRoom: { assertRoom(workspaceId: string, db: Queryable): Promise<void> };
   clock: Clock;
   minScheduleIntervalMs: number;
   logger: Logger;
@@ -86,7 +87,6 @@ export class ConnectionsService {
     const { store, clock } = this.deps;
     const id = Bun.randomUUIDv7();
     const now = clock.now().toISOString();
-    const plan = await workspacePlan(store, membership.workspaceId);
     const row: ConnectionRow = {
       id,
       workspace_id: membership.workspaceId,
@@ -105,10 +105,7 @@ export class ConnectionsService {
     };
     await store.transaction(async (tx) => {
       await tx.lock(`connections:${membership.workspaceId}`);
-      const count = Number((await tx.first(countConnections, { workspace_id: membership.workspaceId }))?.count ?? 0);
-      if (plan.connector_limit !== null && count >= plan.connector_limit) {
-        throw new AppError('CONNECTOR_LIMIT_REACHED', `The ${plan.name} plan allows ${plan.connector_limit} connections; the workspace has ${count}`, { hint: 'Delete a connection or upgrade the plan.' });
-      }
+      await this.deps.connectorRoom.assertRoom(membership.workspaceId, tx);
       if (await tx.first(findConnectionByName, { workspace_id: membership.workspaceId, name })) throw new AppError('CONFLICT', `A connection named ${name} exists already`, { hint: 'Names are the lake schema of the connection’s tables: choose another.' });
       const { last_sync_at: _at, last_sync_status: _status, ...values } = row;
       await tx.run(insertConnection, values);

@@ -21,7 +21,7 @@ import { accountsFeature } from './features/accounts';
 import { queriesFeature } from './features/queries';
 import { jobsFeature } from './features/jobs';
 import { housekeepingWiring } from './features/housekeeping';
-import { connectionSources, connectionsFeature } from './features/connections';
+import { connectionCount, connectionSources, connectionsFeature } from './features/connections';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { SyncJobsService } from '../connections/sync-jobs-service';
 import type { SourceProbes } from '../connections/source-probes';
@@ -98,11 +98,18 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const transforms = transformsFeature(deps, lake.engine);
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
+  const usage = usageFeature({ ...deps, storage: lake.storage, connectorCount: connectionCount });
   const oauthTokens = oauthTokenSource(deps);
-  const connections = connectionsFeature({ ...deps, engine: lake.engine, sources, listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])], oauth: oauthTokens.tokens });
+  const connections = connectionsFeature({
+    ...deps,
+    engine: lake.engine,
+    sources,
+    listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])],
+    oauth: oauthTokens.tokens,
+    quotas: { connectors: usage.usage.connectors, storage: usage.usage.storage },
+  });
   const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
   const sharing = sharingFeature(deps, queries.gate, queries.queries);
-  const usage = usageFeature({ ...deps, storage: lake.storage });
   const billing = billingFeature(deps);
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.

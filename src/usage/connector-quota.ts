@@ -5,9 +5,6 @@ import type { Queryable } from '../store/store';
 /** How many connectors (connections) a workspace has, read on `db`. The connections feature provides it. */
 export type ConnectorCount = (workspaceId: string, db: Queryable) => Promise<number>;
 
-/** Until the connections feature provides its count, a workspace has none. */
-export const noConnectors: ConnectorCount = async () => 0;
-
 /**
  * The plan's connector limit (NULL: none). The connections feature provides the count and asks
  * `assertRoom` before it creates a connection, in the transaction that creates it (holding a lock on

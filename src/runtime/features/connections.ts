@@ -1,8 +1,8 @@
-import { createConnectionStreamActivities, createConnectionSyncActivities } from '../../activities/connection-sync-activities';
+import { createConnectionStreamActivities, createConnectionSyncActivities, type StreamActivityDeps } from '../../activities/connection-sync-activities';
 import { ConnectionSecrets } from '../../connections/connection-secrets';
-import { ConnectionsService } from '../../connections/connections-service';
+import { ConnectionsService, type ConnectionsServiceDeps } from '../../connections/connections-service';
 import { LiveConnections } from '../../connections/live-connections';
-import { deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
+import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
 import { SourceProbes } from '../../connections/source-probes';
 import { SourceSessions } from '../../connections/source-sessions';
 import { SyncJobLifecycle } from '../../connections/sync-job-lifecycle';
@@ -15,8 +15,12 @@ import { SealedBox } from '../../crypto/sealed-box';
 import type { EngineServices } from '../../engine/engine-services';
 import { UsageRecorder } from '../../query/usage-recorder';
 import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
+import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
+
+/** How many connections a workspace has, read on `db` (inside the transaction that creates one). */
+export const connectionCount: ConnectorCount = async (workspaceId, db) => Number((await db.first(countConnections, { workspace_id: workspaceId }))?.count ?? 0);
 
 /** What live connections need before the engine exists: their secrets, the address policy, and the provider the engine asks. */
 export function connectionSources({ config, infra, logger }: FeatureDeps) {
@@ -33,6 +37,8 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
   listeners?: readonly SyncListener[];
   /** Tokens of OAuth connector types, from the module that authorizes them. */
   oauth?: OAuthTokenSource;
+  /** The plan's limits a connection and its syncs are held to. */
+  quotas: { connectors: ConnectionsServiceDeps['connectorRoom']; storage: StreamActivityDeps['storage'] };
 }
 
 /**
@@ -40,7 +46,7 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, engine, sources, listeners = [], oauth }: ConnectionsFeatureDeps) {
+export function connectionsFeature({ config, infra, logger, clock, engine, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -53,6 +59,7 @@ export function connectionsFeature({ config, infra, logger, clock, engine, sourc
     workflows: client,
     tables: engine.tables,
     liveChanged: (workspaceId) => engine.engines.refreshLiveSources(workspaceId),
+    connectorRoom: quotas.connectors,
     clock,
     minScheduleIntervalMs: config.syncs.minScheduleIntervalMs,
     logger: log,
@@ -61,7 +68,7 @@ export function connectionsFeature({ config, infra, logger, clock, engine, sourc
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
-    activities: createConnectionStreamActivities({ sessions, writer: engine.writer, store, clock, batchRows: config.syncs.batchRows, lifecycle, notice: client, logger: log }),
+    activities: createConnectionStreamActivities({ sessions, writer: engine.writer, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, lifecycle, notice: client, logger: log }),
   };
   const wiring = {
     activities: createConnectionSyncActivities({

@@ -1,4 +1,4 @@
-import { noConnectors, ConnectorQuota, type ConnectorCount } from '../../usage/connector-quota';
+import { ConnectorQuota, type ConnectorCount } from '../../usage/connector-quota';
 import type { StorageQuota } from '../../usage/storage-quota';
 import { UsageDashboards } from '../../usage/usage-dashboard';
 import { UsageExport } from '../../usage/usage-export';
@@ -9,8 +9,8 @@ import type { FeatureDeps } from './deps';
 
 export interface UsageFeatureDeps extends FeatureDeps {
   storage: StorageQuota;
-  /** How many connectors a workspace has: provided by the connections feature (none without it). */
-  connectorCount?: ConnectorCount;
+  /** How many connectors a workspace has: provided by the connections feature. */
+  connectorCount: ConnectorCount;
 }
 
 export interface UsageServices {
@@ -24,7 +24,7 @@ export interface UsageServices {
 }
 
 /** Usage reports from the daily roll-ups, the export of the records, and the plan limits on storage and connectors. */
-export function usageFeature({ infra, clock, storage, connectorCount = noConnectors }: UsageFeatureDeps) {
+export function usageFeature({ infra, clock, storage, connectorCount }: UsageFeatureDeps) {
   const reports = new UsageReports(infra.store, clock);
   const connectors = new ConnectorQuota(infra.store, connectorCount);
   const usage: UsageServices = {
