@@ -30,6 +30,8 @@ export interface SyncActivityDeps {
   streamTaskQueue: string;
   parallelism: number;
   streamTimeoutMs: number;
+  /** Counts each job's end by its status. */
+  runEnded(status: string): void;
   logger: Logger;
 }
 
@@ -49,8 +51,10 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
       }
     },
 
-    finishSyncJob(jobId: string, end: JobEnd): Promise<{ status: Awaited<ReturnType<SyncJobLifecycle['finish']>>['status']; changedTables: string[] }> {
-      return deps.lifecycle.finish(jobId, end);
+    async finishSyncJob(jobId: string, end: JobEnd): Promise<{ status: Awaited<ReturnType<SyncJobLifecycle['finish']>>['status']; changedTables: string[] }> {
+      const finished = await deps.lifecycle.finish(jobId, end);
+      deps.runEnded(finished.status);
+      return finished;
     },
 
     /** The run-after-sync hook: every listener hears of a job that changed tables. */

@@ -5,6 +5,8 @@ import { createWorkspace } from '../support/workspaces';
 import { submitJobOk, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
 import { pushOk } from '../support/lake';
+import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../support/connections';
+import { connectionSyncScheduleId } from '../../src/workflow-clients/connection-sync';
 
 /**
  * An operator finds one tenant's durable work by search attribute, the way the Temporal UI's list
@@ -17,14 +19,21 @@ describe('durable work found by search attribute', () => {
   let owner: TestUser;
   let mine: string;
   let theirs: string;
+  let source: SourceDatabase;
 
   beforeAll(async () => {
     t = await startTestApp('local', { worker: true });
+    source = await createSourceDatabase();
+    await source.sql`CREATE TABLE orders (id bigint PRIMARY KEY)`;
+    await source.sql`INSERT INTO orders SELECT generate_series(1, 10)`;
     owner = await createVerifiedUser(t, 'operator-view');
     mine = (await createWorkspace(t, owner, 'visible')).id;
     theirs = (await createWorkspace(t, owner, 'other')).id;
   });
-  afterAll(() => t.stop());
+  afterAll(async () => {
+    await t.stop();
+    await source.drop();
+  });
 
   const workflowIds = async (query: string) => {
     const ids: string[] = [];
@@ -48,6 +57,20 @@ describe('durable work found by search attribute', () => {
     const byObject = `OxbowObjectId = '${jobs[2]}' AND OxbowTrigger = 'manual'`;
     expect(await settled(() => workflowIds(byObject), [jobs[2]!])).toEqual([jobs[2]!]);
   }, 60_000);
+
+  test('syncs of one workspace, and the sync schedule of one connection', async () => {
+    const spec = postgresSpec(source);
+    const mine1 = await createConnectionOk(t, owner, mine, { name: 'shop', connector_type: 'postgres', spec, sync_schedule: 'every 1h' });
+    const other = await createConnectionOk(t, owner, theirs, { name: 'shop', connector_type: 'postgres', spec });
+    const jobs = [(await syncOk(t, owner, mine, mine1.id)).id, (await syncOk(t, owner, mine, mine1.id)).id];
+    await syncOk(t, owner, theirs, other.id);
+
+    const query = `OxbowWorkspaceId = '${mine}' AND OxbowKind = 'sync'`;
+    expect(await settled(() => workflowIds(query), jobs)).toEqual([...jobs].sort());
+    const failedOfConnection = `OxbowObjectId = '${mine1.id}' AND OxbowKind = 'sync' AND ExecutionStatus = 'Failed'`;
+    expect(await workflowIds(failedOfConnection)).toEqual([]);
+    expect(await settled(() => scheduleIds(query), [connectionSyncScheduleId(mine1.id)])).toEqual([connectionSyncScheduleId(mine1.id)]);
+  }, 120_000);
 
   test('maintenance schedules of one workspace', async () => {
     await pushOk(t, mine, owner, { table: 'events.visible_rows', records: [{ id: 1 }] });

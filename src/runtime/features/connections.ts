@@ -46,7 +46,7 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, engine, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
+export function connectionsFeature({ config, infra, logger, clock, metrics, engine, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -77,6 +77,7 @@ export function connectionsFeature({ config, infra, logger, clock, engine, sourc
       streamTaskQueue: syncWorker.taskQueue,
       parallelism: config.syncs.streamParallelism,
       streamTimeoutMs: config.syncs.streamTimeoutMs,
+      runEnded: (status) => metrics.runEnded('sync', status),
       logger: log,
     }),
     workspacePurge: {
