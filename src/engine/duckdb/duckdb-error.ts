@@ -52,10 +52,7 @@ export function duckdbErrorOf(error: unknown): DuckDBErrorInfo | undefined {
  */
 export function isCommitConflict(error: unknown): boolean {
   const info = duckdbErrorOf(error);
-  if (info?.type === 'TransactionContext') return /conflict|database is locked/i.test(info.detail);
-  // SQLite ends a transaction itself when another writer holds the database at commit; the catalog's
-  // own ROLLBACK then finds none and that is all the error says.
-  return info?.type === 'Invalid' && /^Failed to execute query "ROLLBACK": cannot rollback - no transaction is active/.test(info.detail);
+  return info?.type === 'TransactionContext' && /conflict|database is locked/i.test(info.detail);
 }
 
 /** DuckDB's own failure (an internal error): the instance is no longer to be trusted and is replaced. */

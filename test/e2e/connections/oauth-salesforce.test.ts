@@ -126,6 +126,10 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
   });
 
   test('no token, code or client secret in clear in the metadata database or the logs', async () => {
+    salesforce.expireTokenAfterFirstPageOf = 'Account';
+    const id = connectedId(await callback(t, await consent((await authorizeOk(t, user, 'salesforce', workspace.id, 'sfdc_secrets')).authorization_url)));
+    const [job] = await bodyOf(await t.request(`${connectionsPath(workspace.id)}/${id}/sync-jobs`, { token: user.accessToken }));
+    expect((await waitForSync(t, user, workspace.id, id, job.id)).status).toBe('succeeded');
     const secrets = [salesforce.oauth.client.secret, hubspot.oauth.client.secret, ...salesforce.oauth.issued, ...hubspot.oauth.issued];
     expect(secrets.length).toBeGreaterThan(4);
     const database = storeContents(t);
