@@ -50,8 +50,8 @@ export async function runMaintenance(connection: EngineConnection, metadata: str
   for (const { schema, table, deletes } of await liveTables(connection, metadata)) {
     const target = `${catalog}, ${sqlString(table)}, schema => ${sqlString(schema)}`;
     try {
-      if (deletes) await connection.run(`CALL ducklake_rewrite_data_files(${target}, delete_threshold => ${rewriteDeleteThreshold})`);
-      await connection.run(`CALL ducklake_merge_adjacent_files(${target})`);
+      if (deletes) await inTransaction(connection, `CALL ducklake_rewrite_data_files(${target}, delete_threshold => ${rewriteDeleteThreshold})`);
+      await inTransaction(connection, `CALL ducklake_merge_adjacent_files(${target})`);
     } catch (error) {
       if (!isCommitConflict(error)) throw error;
       tablesDeferred.push(`${schema}.${table}`);
@@ -85,4 +85,19 @@ async function liveTables(connection: EngineConnection, metadata: string): Promi
     .getRows()
     .filter(([, , files, deletes]) => Number(files) > 1 || Number(deletes) > 0)
     .map(([schema, table, , deletes]) => ({ schema: String(schema), table: String(table), deletes: Number(deletes) > 0 }));
+}
+
+/**
+ * One maintenance call in a transaction of its own: a statement is prepared before it runs (see
+ * EngineConnection), and DuckLake refuses to scan in a transaction other than the one that bound it.
+ */
+async function inTransaction(connection: EngineConnection, sql: string): Promise<void> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    await connection.run(sql);
+    await connection.run('COMMIT');
+  } catch (error) {
+    await connection.rollback();
+    throw error;
+  }
 }
