@@ -1,5 +1,5 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
-import { isCommitConflict } from '../duckdb/duckdb-error';
+import { isCatalogLocked } from '../duckdb/duckdb-error';
 import { sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
 
@@ -38,28 +38,29 @@ const rewriteDeleteThreshold = 0;
  * Nothing here blocks readers or writers: each step is a DuckLake transaction of its own that commits
  * a new snapshot, and older snapshots keep their files (a merged file keeps each row's snapshot, so
  * time travel into the window reads the same rows as before). A table that a push changed meanwhile
- * is left as it is when the two commits conflict (the push wins), and is taken up by the next run.
+ * is left as it is when the two commits conflict (the push wins, maintenance tries a few times more),
+ * and is taken up by the next run.
  */
 export async function runMaintenance(connection: EngineConnection, metadata: string, options: MaintenanceOptions): Promise<MaintenanceReport> {
   const catalog = sqlString(lakeAlias);
   const count = async (table: string) => Number((await connection.read(`SELECT count(*) FROM ${metadata}.${table} WHERE end_snapshot IS NULL`)).getRows()[0]?.[0] ?? 0);
   const dataFilesBefore = await count('ducklake_data_file');
   const deleteFilesBefore = await count('ducklake_delete_file');
-  await connection.run(`CALL ${lakeAlias}.set_option('target_file_size', ${sqlString(`${options.targetFileSizeBytes}B`)})`);
+  await retried(() => connection.run(`CALL ${lakeAlias}.set_option('target_file_size', ${sqlString(`${options.targetFileSizeBytes}B`)})`));
   const tablesDeferred: string[] = [];
   for (const { schema, table, deletes } of await liveTables(connection, metadata)) {
     const target = `${catalog}, ${sqlString(table)}, schema => ${sqlString(schema)}`;
     try {
-      if (deletes) await inTransaction(connection, `CALL ducklake_rewrite_data_files(${target}, delete_threshold => ${rewriteDeleteThreshold})`);
-      await inTransaction(connection, `CALL ducklake_merge_adjacent_files(${target})`);
+      if (deletes) await retried(() => inTransaction(connection, `CALL ducklake_rewrite_data_files(${target}, delete_threshold => ${rewriteDeleteThreshold})`));
+      await retried(() => inTransaction(connection, `CALL ducklake_merge_adjacent_files(${target})`));
     } catch (error) {
-      if (!isCommitConflict(error)) throw error;
+      if (!isCatalogLocked(error)) throw error;
       tablesDeferred.push(`${schema}.${table}`);
     }
   }
   const cutoff = `now() - INTERVAL ${sqlString(`${options.timeTravelDays} days`)}`;
-  const expired = await connection.read(`CALL ducklake_expire_snapshots(${catalog}, older_than => ${cutoff})`);
-  const deleted = await connection.read(`CALL ducklake_cleanup_old_files(${catalog}, older_than => ${cutoff})`);
+  const expired = await retried(() => connection.read(`CALL ducklake_expire_snapshots(${catalog}, older_than => ${cutoff})`));
+  const deleted = await retried(() => connection.read(`CALL ducklake_cleanup_old_files(${catalog}, older_than => ${cutoff})`));
   return {
     dataFilesBefore,
     dataFilesAfter: await count('ducklake_data_file'),
@@ -99,5 +100,19 @@ async function inTransaction(connection: EngineConnection, sql: string): Promise
   } catch (error) {
     await connection.rollback();
     throw error;
+  }
+}
+
+/** Attempts at a maintenance step that a concurrent commit got in the way of (a conflict, or an embedded catalog's lock). */
+const attempts = 4;
+
+async function retried<T>(step: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (!isCatalogLocked(error) || attempt === attempts) throw error;
+      await Bun.sleep(50 * 2 ** attempt + Math.random() * 100);
+    }
   }
 }
