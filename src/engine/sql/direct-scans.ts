@@ -87,7 +87,7 @@ export interface PlannedQuery {
 export interface WorkspacePlans {
   snapshot: number;
   schemaVersion: number;
-  /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
+  /** Per `schema.table`: the subquery reading its files, or null when DuckLake has to read it. */
   scans: Map<string, Promise<AstNode | null>>;
   rewritten: Map<string, Promise<PlannedQuery>>;
   shapes?: Promise<{ tableSubquery: AstNode; pinnedSnapshot: AstNode }>;
@@ -104,11 +104,11 @@ export interface WorkspacePlans {
 /**
  * DuckLake reads its catalog again for every table a query scans (the snapshot, then each table's
  * files and their statistics, through the catalog database's scanner): 5 to 10 ms a scan, a fifth
- * of a typical analytical query. When a table's rows are exactly one data file (no deletes, no
- * schema change since it was created, no partitioning, nothing inlined), its scan can read that file
- * directly, as DuckLake itself would: the file comes from the catalog's own driver, once per snapshot,
- * and the scan is a subquery naming the table's columns, so nothing else of the file is reachable.
- * Time travel and every other table stay with DuckLake.
+ * of a typical analytical query. When a table's rows are exactly its data files (no deletes, no
+ * schema change since it was created, no partitioning, nothing inlined, at most maxDirectFiles
+ * files), its scan can read those files directly, as DuckLake itself would: the list comes from the
+ * catalog's own driver, once per snapshot, and the scan is a subquery naming the table's columns, so
+ * nothing else of the files is reachable. Time travel and every other table stay with DuckLake.
  */
 export class DirectScans {
   private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
