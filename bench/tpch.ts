@@ -16,8 +16,10 @@ import { openPostgres } from './tpch/postgres';
 import { openRawDuckDB } from './tpch/raw-duckdb';
 import { runsOf, summarize, type EngineMeasurements } from './tpch/report';
 
-// A smaller scale factor for a quick look: BENCH_TPCH_SCALE_FACTOR=0.1 npm run bench -- tpch
+// A smaller scale factor for a quick look: BENCH_TPCH_SCALE_FACTOR=0.1 npm run bench -- tpch;
+// BENCH_TPCH_POSTGRES=0 leaves Postgres out (its two timeouts alone take four minutes).
 const scaleFactor = Number(process.env.BENCH_TPCH_SCALE_FACTOR ?? 1);
+const withPostgres = process.env.BENCH_TPCH_POSTGRES !== '0';
 const options: MeasureOptions = { runs: 3, slowMs: 20_000 };
 const postgresTimeoutMs = 120_000;
 const extensionDir = join(testEnv.toolsDir(), 'duckdb-extensions');
@@ -41,12 +43,14 @@ try {
   const oxbowAppended = service.engine('Oxbow, appended', appendedSchema);
   const ducklakeAppended = await openDuckLakeDirect(service.config, service.workspaceId, appendedSchema, 'DuckLake direct, appended');
   engines.push(oxbow, ducklake, oxbowAppended, ducklakeAppended);
-  const postgres = await openPostgres(data, { extensionDir, statementTimeoutMs: postgresTimeoutMs, workMem: '256MB' });
-  engines.push(postgres);
-  console.log(`[tpch] loaded into Postgres (primary keys and ANALYZE included) in ${seconds(postgres.loadMs)}`);
+  const postgres = withPostgres ? await openPostgres(data, { extensionDir, statementTimeoutMs: postgresTimeoutMs, workMem: '256MB' }) : undefined;
+  if (postgres) {
+    engines.push(postgres);
+    console.log(`[tpch] loaded into Postgres (primary keys and ANALYZE included) in ${seconds(postgres.loadMs)}`);
+  }
 
-  const measured = await measureSideBySide([raw, oxbow, ducklake, oxbowAppended, ducklakeAppended, postgres], data.queries, options);
-  const oneFileRun = { raw: measured.get(raw.name)!, ducklake: measured.get(ducklake.name)!, oxbow: measured.get(oxbow.name)!, postgres: measured.get(postgres.name)! };
+  const measured = await measureSideBySide([raw, oxbow, ducklake, oxbowAppended, ducklakeAppended, ...(postgres ? [postgres] : [])], data.queries, options);
+  const oneFileRun = { raw: measured.get(raw.name)!, ducklake: measured.get(ducklake.name)!, oxbow: measured.get(oxbow.name)!, postgres: postgres && measured.get(postgres.name)! };
   const beforeRun = { raw: measured.get(raw.name)!, ducklake: measured.get(ducklakeAppended.name)!, oxbow: measured.get(oxbowAppended.name)! };
 
   const maintenance = await timed(() => maintain(service!));
@@ -60,7 +64,7 @@ try {
     postgres_statement_timeout_ms: postgresTimeoutMs,
     generate_ms: generation.ms,
     oxbow_load_ms: service.loadMs[oneFileSchema],
-    postgres_load_ms: postgres.loadMs,
+    postgres_load_ms: postgres?.loadMs,
   });
   publish('tpch-appended', data.queries, beforeRun, { ...extra, shape: appended, load_ms: service.loadMs[appendedSchema], files: maintenance.value.dataFilesBefore });
   publish('tpch-appended-maintained', data.queries, afterRun, { ...extra, shape: appended, maintenance_ms: maintenance.ms, maintenance: maintenance.value });

@@ -43,6 +43,17 @@ export async function openOxbow(data: TpchData, shapes: Record<string, LoadShape
     loadMs[schema] = performance.now() - loadStartedAt;
   }
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` };
+  // A run under load outlasts an access token: it is renewed between runs, never inside a timed one.
+  let tokens = { access: user.accessToken, refresh: user.refreshToken, at: performance.now() };
+  const renewEvery = 5 * 60_000;
+  const renew = async () => {
+    if (performance.now() - tokens.at < renewEvery) return;
+    const response = await fetch(`${server.url}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: tokens.refresh }) });
+    if (response.status !== 200) throw new Error(`refreshing the token answered ${response.status}: ${await response.text()}`);
+    const pair = (await response.json()) as { access_token: string; refresh_token: string };
+    tokens = { access: pair.access_token, refresh: pair.refresh_token, at: performance.now() };
+    headers.authorization = `Bearer ${tokens.access}`;
+  };
   return {
     loadMs,
     config: t.backend.config,
@@ -56,6 +67,7 @@ export async function openOxbow(data: TpchData, shapes: Record<string, LoadShape
         if (response.status !== 200) throw new Error(`Oxbow answered ${response.status}: ${await response.text()}`);
         return toRows(((await response.json()) as { rows: unknown[][] }).rows);
       },
+      beforeRun: renew,
       close: async () => undefined,
     }),
     async close() {
