@@ -7,6 +7,8 @@ export interface QueryEngine {
   name: string;
   /** `'timeout'` when the engine gave up at its statement timeout. */
   run(sql: string): Promise<Rows | 'timeout'>;
+  /** Untimed upkeep before a run (a client renewing its access token). */
+  beforeRun?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function measureSideBySide(engines: QueryEngine[], queries: TpchQue
 /** One run, timed; a timeout or an error is recorded, not thrown. */
 async function attempt(engine: QueryEngine, sql: string): Promise<Attempt> {
   try {
+    await engine.beforeRun?.();
     const { ms, value } = await timed(() => engine.run(sql));
     return value === 'timeout' ? { kind: 'timeout' } : { kind: 'ran', ms, rows: value };
   } catch (error) {

@@ -6,7 +6,8 @@ export interface EngineMeasurements {
   raw: Map<number, Measurement>;
   ducklake: Map<number, Measurement>;
   oxbow: Map<number, Measurement>;
-  postgres: Map<number, Measurement>;
+  /** Absent in the variants measured without Postgres. */
+  postgres?: Map<number, Measurement>;
 }
 
 export interface TpchSummary {
@@ -34,7 +35,7 @@ export function summarize(queries: TpchQuery[], measured: EngineMeasurements, po
     const raw = measured.raw.get(nr)!;
     const ducklake = measured.ducklake.get(nr)!;
     const oxbow = measured.oxbow.get(nr)!;
-    const postgres = measured.postgres.get(nr)!;
+    const postgres: Measurement = measured.postgres?.get(nr) ?? { kind: 'failed', error: 'not measured' };
     const ducklakeRatio = ratio(ducklake, raw);
     const oxbowRatio = ratio(oxbow, raw);
     const serviceRatio = ratio(oxbow, ducklake);
@@ -44,11 +45,11 @@ export function summarize(queries: TpchQuery[], measured: EngineMeasurements, po
     if (serviceRatio !== undefined) serviceRatios.push(serviceRatio);
     if (postgresRatio !== undefined) postgresRatios.push(postgresRatio);
     if (postgres.kind === 'timeout') postgresTimeouts += 1;
-    const differing = [difference('DuckLake direct', ducklake, raw), difference('Oxbow', oxbow, raw), difference('Postgres', postgres, raw)].filter(
+    const differing = [difference('DuckLake direct', ducklake, raw), difference('Oxbow', oxbow, raw), measured.postgres && difference('Postgres', postgres, raw)].filter(
       (text) => text !== undefined,
     );
     differences.push(...differing.map((text) => `Q${nr} ${text}`));
-    return {
+    const row: Record<string, string> = {
       query: `Q${nr}`,
       'raw DuckDB ms': cell(raw, postgresTimeoutMs),
       'DuckLake ms': cell(ducklake, postgresTimeoutMs),
@@ -60,6 +61,11 @@ export function summarize(queries: TpchQuery[], measured: EngineMeasurements, po
       'Postgres ÷ raw': postgresRatio === undefined ? '' : `${postgres.kind === 'timeout' ? '> ' : ''}${postgresRatio.toFixed(1)}`,
       results: differing.length ? 'differ' : 'same',
     };
+    if (!measured.postgres) {
+      delete row['Postgres ms'];
+      delete row['Postgres ÷ raw'];
+    }
+    return row;
   });
   return {
     rows,
@@ -73,12 +79,12 @@ export function summarize(queries: TpchQuery[], measured: EngineMeasurements, po
 }
 
 /** Every timed run per query and engine, for the JSON record. */
-export function runsOf(queries: TpchQuery[], measured: EngineMeasurements): Record<string, Record<keyof EngineMeasurements, number[] | string>> {
+export function runsOf(queries: TpchQuery[], measured: EngineMeasurements): Record<string, Partial<Record<keyof EngineMeasurements, number[] | string>>> {
   const runs = (measurement: Measurement) => (measurement.kind === 'timed' ? measurement.runsMs.map((ms) => Math.round(ms * 10) / 10) : measurement.kind);
   return Object.fromEntries(
     queries.map(({ nr }) => [
       `Q${nr}`,
-      { raw: runs(measured.raw.get(nr)!), ducklake: runs(measured.ducklake.get(nr)!), oxbow: runs(measured.oxbow.get(nr)!), postgres: runs(measured.postgres.get(nr)!) },
+      { raw: runs(measured.raw.get(nr)!), ducklake: runs(measured.ducklake.get(nr)!), oxbow: runs(measured.oxbow.get(nr)!), ...(measured.postgres && { postgres: runs(measured.postgres.get(nr)!) }) },
     ]),
   );
 }

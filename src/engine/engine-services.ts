@@ -54,6 +54,8 @@ export function createEngineServices(deps: {
   });
   const parser = new SqlParser({ threadNice: config.duckdb.threadNice });
   const analyzer = new QueryAnalyzer(parser, deps.translate);
+  // One per process: the plans and file sizes it keeps per snapshot serve queries and materialisations alike.
+  const directScans = new DirectScans(parser);
   return {
     engines,
     parser,
@@ -68,7 +70,7 @@ export function createEngineServices(deps: {
       catalog,
       lake: config.lake,
     }),
-    queries: new QueryRunner(engines, analyzer, new DirectScans(parser)),
-    materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock),
+    queries: new QueryRunner(engines, analyzer, directScans),
+    materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock, directScans),
   };
 }

@@ -55,6 +55,15 @@ export function isCommitConflict(error: unknown): boolean {
   return info?.type === 'TransactionContext' && /conflict|database is locked/i.test(info.detail);
 }
 
+/**
+ * A write to the catalog outside a commit (DuckLake's `set_option`) found an embedded SQLite catalog
+ * locked by another writer's commit: it can be tried again a moment later.
+ */
+export function isCatalogLocked(error: unknown): boolean {
+  const info = duckdbErrorOf(error);
+  return isCommitConflict(error) || (info?.type === 'Invalid' && /database is locked/i.test(info.detail));
+}
+
 /** DuckDB's own failure (an internal error): the instance is no longer to be trusted and is replaced. */
 export function isEngineFailure(error: unknown): boolean {
   const type = duckdbErrorOf(error)?.type;

@@ -13,6 +13,10 @@ import type { FileColumnBytes } from './scan-bytes';
 
 /** Entries each of a workspace's plan caches keeps. */
 const cacheCapacity = 500;
+/** Checks of files' columns a workspace keeps (a table of many files needs one per file). */
+const fileCheckCapacity = 5000;
+
+type Column = readonly [name: string, type: string];
 
 type CatalogNumber = number | string | bigint;
 type CatalogFlag = boolean | number | string;
@@ -48,16 +52,29 @@ const tableAtSnapshot = namedQuery<
      AND t.begin_snapshot <= :snapshot AND (t.end_snapshot IS NULL OR t.end_snapshot > :snapshot)`,
 );
 
-/** The table's data files as of the snapshot (two tell enough); `plain` when DuckLake reads the file as it is (no key, no name mapping, no partition). */
-const filesAtSnapshot = namedQuery<{ snapshot: number; table_id: number }, { path: string; path_is_relative: CatalogFlag; plain: CatalogNumber }>(
+/** The table's data files as of the snapshot; `plain` when DuckLake reads the file as it is (no key, no name mapping, no partition). */
+const filesAtSnapshot = namedQuery<{ snapshot: number; table_id: number; limit: number }, { path: string; path_is_relative: CatalogFlag; plain: CatalogNumber }>(
   'ducklake.files_at_snapshot',
   `SELECT f.path, f.path_is_relative,
           CASE WHEN f.encryption_key IS NULL AND f.mapping_id IS NULL AND f.partition_id IS NULL THEN 1 ELSE 0 END AS plain
    FROM {catalog}.ducklake_data_file f
    WHERE f.table_id = :table_id AND f.begin_snapshot <= :snapshot AND (f.end_snapshot IS NULL OR f.end_snapshot > :snapshot)
    ORDER BY f.data_file_id
-   LIMIT 2`,
+   LIMIT :limit`,
 );
+
+/**
+ * A table of more files than this stays with DuckLake: the list is part of the query's text, and
+ * maintenance brings a table back to a few files anyway.
+ */
+const maxDirectFiles = 64;
+
+/**
+ * Columns DuckLake adds to a file it merged from files of several snapshots: each row's id and the
+ * snapshot it was written in, so that time travel reads the same rows as before the merge. A live
+ * file's rows are all visible at any snapshot that sees the file, so a direct scan leaves them out.
+ */
+const internalColumnPrefix = '_ducklake_internal_';
 
 export interface PlannedQuery {
   /** The SQL to run: the query with every table it can read directly swapped for a scan of its files. */
@@ -70,12 +87,16 @@ export interface PlannedQuery {
 export interface WorkspacePlans {
   snapshot: number;
   schemaVersion: number;
-  /** Per `schema.table`: the subquery reading its file, or null when DuckLake has to read it. */
+  /** Per `schema.table`: the subquery reading its files, or null when DuckLake has to read it. */
   scans: Map<string, Promise<AstNode | null>>;
   rewritten: Map<string, Promise<PlannedQuery>>;
   shapes?: Promise<{ tableSubquery: AstNode; pinnedSnapshot: AstNode }>;
-  /** Per `table_id@schema_version`: the table's columns when its file reads back with its own names and types, else null. */
-  fileColumns: Map<string, Promise<string[] | null>>;
+  /**
+   * Per `table_id@schema_version`: the table's columns and their types; per `table_id@schema_version:path`:
+   * the columns a file adds after them (DuckLake's own, see internalColumnPrefix), or null when the
+   * file does not read back with the table's names and types.
+   */
+  fileColumns: Map<string, Promise<Column[] | null>>;
   /** Per `schema.table`: its live files' bytes per column, for the scan estimate. */
   fileBytes: Map<string, Promise<FileColumnBytes[]>>;
 }
@@ -83,11 +104,11 @@ export interface WorkspacePlans {
 /**
  * DuckLake reads its catalog again for every table a query scans (the snapshot, then each table's
  * files and their statistics, through the catalog database's scanner): 5 to 10 ms a scan, a fifth
- * of a typical analytical query. When a table's rows are exactly one data file (no deletes, no
- * schema change since it was created, no partitioning, nothing inlined), its scan can read that file
- * directly, as DuckLake itself would: the file comes from the catalog's own driver, once per snapshot,
- * and the scan is a subquery naming the table's columns, so nothing else of the file is reachable.
- * Time travel and every other table stay with DuckLake.
+ * of a typical analytical query. When a table's rows are exactly its data files (no deletes, no
+ * schema change since it was created, no partitioning, nothing inlined, at most maxDirectFiles
+ * files), its scan can read those files directly, as DuckLake itself would: the list comes from the
+ * catalog's own driver, once per snapshot, and the scan is a subquery naming the table's columns, so
+ * nothing else of the files is reachable. Time travel and every other table stay with DuckLake.
  */
 export class DirectScans {
   private readonly plans = new WeakMap<WorkspaceEngine, WorkspacePlans>();
@@ -129,7 +150,8 @@ export class DirectScans {
     const current = this.plans.get(engine);
     if (current?.snapshot === snapshot) return current;
     // Column types only change with the schema version, so those checks outlive the snapshot.
-    const fileColumns = current && current.fileColumns.size < cacheCapacity ? current.fileColumns : new Map<string, Promise<string[] | null>>();
+    // Files never change, so the check of each file's columns outlives the snapshot too.
+    const fileColumns = current && current.fileColumns.size < fileCheckCapacity ? current.fileColumns : new Map<string, Promise<Column[] | null>>();
     const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns, fileBytes: new Map() };
     this.plans.set(engine, plans);
     return plans;
@@ -173,44 +195,67 @@ export class DirectScans {
     return plans.shapes;
   }
 
-  /** The subquery reading the table's file, or null when only DuckLake reads the table right. */
+  /**
+   * The subquery reading the table's files, or null when only DuckLake reads the table right. Files
+   * of one layout are read by one `read_parquet` of their list; a file DuckLake merged carries its own
+   * columns after the table's, so files with and without them are read apart and their rows joined.
+   */
   private async directScan(engine: WorkspaceEngine, connection: EngineConnection, plans: WorkspacePlans, ref: LakeTableRef): Promise<AstNode | null> {
     const { snapshot, schemaVersion } = plans;
     const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
     if (!table || Number(table.changed) !== 0) return null;
     const tableId = Number(table.table_id);
-    const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId });
-    // Only a table held in one file: DuckLake skips whole files by their statistics before opening
-    // them, which a scan of several files would not, and a query is billed for the files it opens.
-    const [file] = files;
-    if (files.length !== 1 || Number(file!.plain) !== 1) return null;
+    const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId, limit: maxDirectFiles + 1 });
+    if (files.length === 0 || files.length > maxDirectFiles || files.some((file) => Number(file.plain) !== 1)) return null;
     const schemaPath = isTrue(table.schema_path_is_relative) ? `${workspaceDataPath(engine.location)}${table.schema_path}` : table.schema_path;
     const tablePath = isTrue(table.table_path_is_relative) ? `${schemaPath}${table.table_path}` : table.table_path;
-    const path = isTrue(file!.path_is_relative) ? `${tablePath}${file!.path}` : file!.path;
-    const columnsKey = `${tableId}@${schemaVersion}`;
-    let fileColumns = plans.fileColumns.get(columnsKey);
-    if (!fileColumns) {
-      fileColumns = columnsReadBack(connection, ref, path);
-      remember(plans.fileColumns, columnsKey, fileColumns);
+    const paths = files.map((file) => (isTrue(file.path_is_relative) ? `${tablePath}${file.path}` : file.path));
+    const tableKey = `${tableId}@${schemaVersion}`;
+    const declared = await this.checked(plans, tableKey, () => declaredColumns(connection, ref));
+    if (!declared) return null;
+    const layouts = new Map<string, string[]>();
+    for (const path of paths) {
+      const extra = await this.checked(plans, `${tableKey}:${path}`, () => extraColumns(connection, declared, path));
+      if (!extra) return null;
+      const layout = extra.map(([name, type]) => `${name} ${type}`).join(', ');
+      layouts.set(layout, [...(layouts.get(layout) ?? []), path]);
     }
-    const columns = await fileColumns;
-    if (!columns) return null;
-    const read = `SELECT ${columns.map(sqlIdentifier).join(', ')} FROM system.main.read_parquet(${sqlString(path)})`;
-    const parsed = await this.parser.parse(`SELECT * FROM (${read}) AS scan`, false);
+    const columns = declared.map(([name]) => sqlIdentifier(name)).join(', ');
+    const reads = [...layouts.values()].map((group) => {
+      const source = group.length === 1 ? sqlString(group[0]!) : `[${group.map(sqlString).join(', ')}]`;
+      return `SELECT ${columns} FROM system.main.read_parquet(${source})`;
+    });
+    const parsed = await this.parser.parse(`SELECT * FROM (${reads.join(' UNION ALL ')}) AS scan`, false);
     return parsed.from_table as AstNode;
+  }
+
+  private checked(plans: WorkspacePlans, key: string, check: () => Promise<Column[] | null>): Promise<Column[] | null> {
+    let answer = plans.fileColumns.get(key);
+    if (!answer) {
+      answer = check();
+      remember(plans.fileColumns, key, answer);
+    }
+    return answer;
   }
 }
 
+const describe = async (connection: EngineConnection, relation: string): Promise<Column[]> =>
+  (await connection.read(`DESCRIBE ${relation}`)).getRows().map(([name, type]) => [String(name), String(type)] as const);
+
+function declaredColumns(connection: EngineConnection, ref: LakeTableRef): Promise<Column[]> {
+  return describe(connection, `${lakeAlias}.${sqlIdentifier(ref.schema)}.${sqlIdentifier(ref.table)}`);
+}
+
 /**
- * The table's column names when its file reads back with exactly the table's columns, names
- * and types in order (else null): a type that Parquet cannot hold as DuckDB declares it is left to DuckLake.
+ * The columns the file holds after the table's own (DuckLake's, of a merged file), when it holds the
+ * table's columns first, with their names and types in order; else null: a type that Parquet cannot
+ * hold as DuckDB declares it, or a file of another layout, is left to DuckLake.
  */
-async function columnsReadBack(connection: EngineConnection, ref: LakeTableRef, file: string): Promise<string[] | null> {
-  const describe = async (relation: string) => (await connection.read(`DESCRIBE ${relation}`)).getRows().map(([name, type]) => [String(name), String(type)] as const);
-  const declared = await describe(`${lakeAlias}.${sqlIdentifier(ref.schema)}.${sqlIdentifier(ref.table)}`);
-  const stored = await describe(`SELECT * FROM system.main.read_parquet(${sqlString(file)})`);
-  const same = declared.length === stored.length && declared.every(([name, type], index) => stored[index]![0] === name && stored[index]![1] === type);
-  return same ? declared.map(([name]) => name) : null;
+async function extraColumns(connection: EngineConnection, declared: Column[], file: string): Promise<Column[] | null> {
+  const stored = await describe(connection, `SELECT * FROM system.main.read_parquet(${sqlString(file)})`);
+  const same = stored.length >= declared.length && declared.every(([name, type], index) => stored[index]![0] === name && stored[index]![1] === type);
+  const extra = stored.slice(declared.length);
+  return same && extra.every(([name]) => name.startsWith(internalColumnPrefix)) ? extra : null;
 }
 
 /** Keeps a pending answer for the queries that ask the same meanwhile; a failure is dropped, so the next query asks again. */

@@ -257,7 +257,7 @@ export class QueryRunner {
     const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live, parameters);
     // A query without lake tables needs nothing of the catalog.
     const plans = tables.some((ref) => !ref.attached) ? await this.directScans.current(engine) : undefined;
-    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans?.fileBytes);
+    const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
     return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
 }

@@ -19,17 +19,19 @@ export interface ScanEstimate {
   accuracy: 'upper_bound';
 }
 
-/** Bytes per column of a table's live data files (paths made absolute the way DuckLake resolves them). */
-const liveFileColumnBytes = namedQuery<{ data_path: string; schema: string; table: string }, { file: string; column_name: string; bytes: number | string }>(
-  'ducklake.live_file_column_bytes',
+/** Bytes per column of a table's data files as of a snapshot (paths made absolute the way DuckLake resolves them). */
+const liveFileColumnBytes = namedQuery<{ data_path: string; schema: string; table: string; snapshot: number }, { file: string; column_name: string; bytes: number | string }>(
+  'ducklake.file_column_bytes_at_snapshot',
   `SELECT CASE WHEN f.path_is_relative THEN :data_path || s.path || t.path || f.path ELSE f.path END AS file,
           lower(c.column_name) AS column_name, CAST(sum(stats.column_size_bytes) AS BIGINT) AS bytes
    FROM {catalog}.ducklake_schema s
-   JOIN {catalog}.ducklake_table t ON t.schema_id = s.schema_id AND t.end_snapshot IS NULL
-   JOIN {catalog}.ducklake_data_file f ON f.table_id = t.table_id AND f.end_snapshot IS NULL
+   JOIN {catalog}.ducklake_table t ON t.schema_id = s.schema_id AND t.begin_snapshot <= :snapshot AND (t.end_snapshot IS NULL OR t.end_snapshot > :snapshot)
+   JOIN {catalog}.ducklake_data_file f ON f.table_id = t.table_id AND f.begin_snapshot <= :snapshot AND (f.end_snapshot IS NULL OR f.end_snapshot > :snapshot)
    JOIN {catalog}.ducklake_file_column_stats stats ON stats.data_file_id = f.data_file_id
-   JOIN {catalog}.ducklake_column c ON c.column_id = stats.column_id AND c.table_id = t.table_id AND c.end_snapshot IS NULL
-   WHERE s.end_snapshot IS NULL AND lower(s.schema_name) = :schema AND lower(t.table_name) = :table
+   JOIN {catalog}.ducklake_column c ON c.column_id = stats.column_id AND c.table_id = t.table_id
+        AND c.begin_snapshot <= :snapshot AND (c.end_snapshot IS NULL OR c.end_snapshot > :snapshot)
+   WHERE s.begin_snapshot <= :snapshot AND (s.end_snapshot IS NULL OR s.end_snapshot > :snapshot)
+     AND lower(s.schema_name) = :schema AND lower(t.table_name) = :table
    GROUP BY 1, 2`,
 );
 
@@ -44,20 +46,30 @@ export class ScanSizer {
   ) {}
 
   /**
-   * The sizes of the tables' live files, read once per table and snapshot of the catalog (`known`
-   * keeps them for the snapshot the query runs at): a catalog read costs about a millisecond on an
-   * embedded catalog, and dashboards ask the same tables again and again.
+   * The sizes of the tables' files as of the snapshot the query is planned at, read once per table
+   * and snapshot (`at.fileBytes` keeps them for that snapshot): a catalog read costs about a
+   * millisecond on an embedded catalog, and dashboards ask the same tables again and again.
    */
-  static async load(catalog: CatalogReader, dataPath: string, refs: LakeTableRef[], columns: ReferencedColumns, known?: Map<string, Promise<FileColumnBytes[]>>): Promise<ScanSizer> {
+  static async load(
+    catalog: CatalogReader,
+    dataPath: string,
+    refs: LakeTableRef[],
+    columns: ReferencedColumns,
+    at: { snapshot: number; fileBytes: Map<string, Promise<FileColumnBytes[]>> } | undefined,
+  ): Promise<ScanSizer> {
     // A live table has no files in the lake: its source is read in place and nothing is counted for it.
-    const tables = new Map(refs.filter((ref) => !ref.attached).map((ref) => [`${ref.schema}.${ref.table}`, ref]));
+    const lakeRefs = refs.filter((ref) => !ref.attached);
+    if (lakeRefs.length === 0) return new ScanSizer([], columns);
+    if (!at) throw new Error('sizing lake tables needs the snapshot the query is planned at');
+    const known = at.fileBytes;
+    const tables = new Map(lakeRefs.map((ref) => [`${ref.schema}.${ref.table}`, ref]));
     const perTable = await Promise.all(
       [...tables].map(([name, ref]) => {
-        let files = known?.get(name);
+        let files = known.get(name);
         if (!files) {
-          files = liveFiles(catalog, dataPath, ref);
-          known?.set(name, files);
-          files.catch(() => known?.delete(name));
+          files = filesAt(catalog, dataPath, ref, at.snapshot);
+          known.set(name, files);
+          files.catch(() => known.delete(name));
         }
         return files;
       }),
@@ -71,13 +83,15 @@ export class ScanSizer {
 
   /**
    * The bytes of the files the query actually opened, from its profile, so that filters that pruned
-   * files count. A scan whose file list the profile abbreviated counts every file of its table; a
-   * query without a profile counts the estimate.
+   * files count. A scan whose file list the profile abbreviated counts every file of its table (a
+   * direct scan of several files names no table: its table is the one its listed files belong to);
+   * a query without a profile counts the estimate.
    */
   actual(scans: ScanRead[] | undefined): number {
     if (scans === undefined) return this.estimate().bytes;
     const opened = new Set(scans.flatMap((scan) => scan.files));
-    const wholeTables = new Set(scans.filter((scan) => !scan.complete).map((scan) => scan.table));
+    const tableOf = new Map(this.files.map((entry) => [entry.file, entry.table]));
+    const wholeTables = new Set(scans.filter((scan) => !scan.complete).flatMap((scan) => (scan.table ? [scan.table] : scan.files.map((file) => tableOf.get(file)))));
     return this.sum((entry) => opened.has(entry.file) || wholeTables.has(entry.table));
   }
 
@@ -87,7 +101,7 @@ export class ScanSizer {
   }
 }
 
-async function liveFiles(catalog: CatalogReader, dataPath: string, ref: LakeTableRef): Promise<FileColumnBytes[]> {
-  const rows = await catalog.all(liveFileColumnBytes, { data_path: dataPath, schema: ref.schema, table: ref.table });
+async function filesAt(catalog: CatalogReader, dataPath: string, ref: LakeTableRef, snapshot: number): Promise<FileColumnBytes[]> {
+  const rows = await catalog.all(liveFileColumnBytes, { data_path: dataPath, schema: ref.schema, table: ref.table, snapshot });
   return rows.map((row) => ({ table: ref.table, file: row.file, column: row.column_name, bytes: Number(row.bytes) }));
 }

@@ -21,6 +21,7 @@ import { TableRegistry } from '../tables/table-registry';
 import type { WorkspaceEngine } from '../workspace-engine';
 import { findCommittedSnapshot } from './committed-write';
 import { qualifiedName, type TableName } from './table-name';
+import type { DirectScans } from '../sql/direct-scans';
 
 export type Materialization = 'table' | 'view' | 'incremental';
 
@@ -111,6 +112,8 @@ export class QueryMaterializer {
     private readonly parser: SqlParser,
     private readonly store: Store,
     private readonly clock: Clock,
+    /** The snapshot a materialisation is sized at, and the file sizes already read for it. */
+    private readonly directScans: DirectScans,
   ) {}
 
   /**
@@ -139,7 +142,8 @@ export class QueryMaterializer {
       async (engine) => {
         const tables = checkQuery(analysis.facts, await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel));
         const runSql = await this.runnable(analysis);
-        const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, analysis.columns);
+        const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
+        const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, analysis.columns, plans);
         const inTurn = <T>(work: () => Promise<T>) => (engine.location.catalog.kind === 'sqlite' ? this.embeddedWrites.runExclusive(workspaceId, work) : work());
         const written = await inTurn(() => engine.writeTable(
           qualifiedName(request.target),

@@ -8,6 +8,7 @@ import { pushOk, query, runQuery } from '../../support/lake';
 import { checkQuery } from '../../../src/engine/sql/check-query';
 import { DirectScans } from '../../../src/engine/sql/direct-scans';
 import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
+import { runMaintenance } from '../../../src/engine/maintenance/run-maintenance';
 
 for (const backend of backends) {
   describe(`direct scans on ${backend}`, () => {
@@ -89,11 +90,13 @@ for (const backend of backends) {
       expect(full.outcome.bytesScanned).toBe(full.outcome.estimate.bytes);
     });
 
-    test('each new snapshot is planned again: a second file, deletes or a schema change hand the table back to DuckLake', async () => {
+    test('each new snapshot is planned again: a second file joins the list, deletes or a schema change hand the table back to DuckLake', async () => {
       await pushOk(t, workspaceId, user, { table: 'main.growing', records: [{ id: 1 }] });
       expect((await plan('SELECT * FROM growing')).readsLake).toBe(false);
       await pushOk(t, workspaceId, user, { table: 'main.growing', records: [{ id: 2 }] });
-      expect((await plan('SELECT * FROM growing')).readsLake).toBe(true);
+      const twoFiles = await plan('SELECT * FROM growing');
+      expect(twoFiles.readsLake).toBe(false);
+      expect(twoFiles.sql.match(/\.parquet'/g)).toHaveLength(2);
       expect(await query(t, workspaceId, 'SELECT id FROM growing ORDER BY id')).toEqual([{ id: 1 }, { id: 2 }]);
       // An overwrite leaves one file again, read directly, with the new rows.
       await pushOk(t, workspaceId, user, { table: 'main.growing', mode: 'overwrite', records: [{ id: 3 }] });
@@ -112,8 +115,8 @@ for (const backend of backends) {
     });
 
     test("tables read through DuckLake offer only their own columns, never DuckLake's virtual ones", async () => {
-      await pushOk(t, workspaceId, user, { table: 'main.pair', records: [{ id: 1 }] });
-      await pushOk(t, workspaceId, user, { table: 'main.pair', records: [{ id: 2 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.pair', primary_key: ['id'], records: [{ id: 1 }, { id: 2 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.pair', primary_key: ['id'], records: [{ id: 2 }] });
       expect((await plan('SELECT * FROM pair')).readsLake).toBe(true);
       for (const sql of ['SELECT filename FROM pair', 'SELECT p.rowid FROM pair p', 'SELECT file_row_number FROM pair AT (TIMESTAMP => now())', 'SELECT filename FROM shop.orders']) {
         const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql } });
@@ -128,8 +131,8 @@ for (const backend of backends) {
     });
 
     test('a query reading tables both ways reads them at one snapshot', async () => {
-      await pushOk(t, workspaceId, user, { table: 'main.left_side', records: [{ id: 1 }] });
-      await pushOk(t, workspaceId, user, { table: 'main.left_side', records: [{ id: 2 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.left_side', primary_key: ['id'], records: [{ id: 1 }, { id: 2 }] });
+      await pushOk(t, workspaceId, user, { table: 'main.left_side', primary_key: ['id'], records: [{ id: 2 }] });
       const sql = 'SELECT count(*) AS n FROM left_side JOIN shop.customers ON true';
       const planned = await plan(sql);
       const snapshot = await t.services.engine.engines.with(workspaceId, (engine) =>
@@ -148,5 +151,44 @@ for (const backend of backends) {
       expect(planned.sql).toContain('AT (VERSION => 3)');
       expect(planned.sql).toContain('read_parquet');
     });
+  
+    test('a table of many pushes is read from its list of files, billed like its estimate, and answers as DuckLake does', async () => {
+      for (let i = 0; i < 7; i++) await pushOk(t, workspaceId, user, { table: 'main.many', records: [{ id: i, label: `push ${i}` }, { id: i + 100, label: null }] });
+      const planned = await plan('SELECT * FROM many');
+      expect(planned.readsLake).toBe(false);
+      expect(planned.sql.match(/\.parquet'/g)).toHaveLength(7);
+      const sql = 'SELECT count(*) AS n, sum(id) AS total, count(label) AS labelled FROM many';
+      expect(await query(t, workspaceId, sql)).toEqual([{ n: 14, total: 21 + 700 + 21, labelled: 7 }]);
+      // The profile names five files at most: the scan of seven still counts them all.
+      const full = await runQuery(t, workspaceId, 'SELECT * FROM many');
+      expect(full.outcome.bytesScanned).toBe(full.outcome.estimate.bytes);
+    });
+
+    test("after maintenance a table's merged file, which carries DuckLake's own columns, and the files pushed since are read directly", async () => {
+      for (let i = 0; i < 4; i++) await pushOk(t, workspaceId, user, { table: 'main.kept', primary_key: ['id'], records: [{ id: i, v: `v${i}` }, { id: 10, v: `last ${i}` }] });
+      expect((await plan('SELECT * FROM kept')).readsLake).toBe(true);
+      await maintain();
+      const merged = await plan('SELECT * FROM kept');
+      expect(merged.readsLake).toBe(false);
+      await pushOk(t, workspaceId, user, { table: 'main.kept', records: [{ id: 20, v: 'after' }] });
+      const mixed = await plan('SELECT * FROM kept');
+      expect(mixed.readsLake).toBe(false);
+      expect(mixed.sql).toContain('UNION ALL');
+      const star = await runQuery(t, workspaceId, 'SELECT * FROM kept ORDER BY id');
+      expect(star.outcome.columns.map((column) => column.name)).toEqual(['id', 'v']);
+      expect(star.rows).toEqual([
+        { id: 0, v: 'v0' },
+        { id: 1, v: 'v1' },
+        { id: 2, v: 'v2' },
+        { id: 3, v: 'v3' },
+        { id: 10, v: 'last 3' },
+        { id: 20, v: 'after' },
+      ]);
+    });
+
+    const maintain = () =>
+      t.services.engine.engines.with(workspaceId, (engine) =>
+        engine.writeCatalog((connection) => runMaintenance(connection, engine.metadataSchema, { timeTravelDays: 1, targetFileSizeBytes: 128 * 1024 * 1024 })),
+      );
   });
 }
