@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { Database } from 'bun:sqlite';
 import type { EngineConnection } from './duckdb/engine-connection';
 import { attachCatalogStatements, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
@@ -7,7 +7,8 @@ import { attachCatalogStatements, sqliteCatalogFile, workspaceDataPath, type Cat
 export async function attachCatalog(connection: EngineConnection, location: CatalogLocation, alias: string): Promise<void> {
   if (location.catalog.kind === 'sqlite') {
     mkdirSync(location.catalog.dir, { recursive: true });
-    useWriteAheadLog(sqliteCatalogFile(location.catalog.dir, location.workspaceId));
+    const file = sqliteCatalogFile(location.catalog.dir, location.workspaceId);
+    if (!existsSync(file)) createWithWriteAheadLog(file);
   }
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
   await connection.configure(attachCatalogStatements(location, alias).join(';\n'));
@@ -16,9 +17,12 @@ export async function attachCatalog(connection: EngineConnection, location: Cata
 /**
  * An embedded catalog keeps a write-ahead log: in SQLite's default mode a query that is reading the
  * catalog (for as long as its transaction lasts) makes every commit fail with "database is locked".
- * The mode is stored in the file, so this is a no-op after the first time.
+ * The mode is stored in the file, so it is set once, when the file is made. Only then: this is
+ * bun:sqlite, a second SQLite library in the process, and closing its handle on a file that DuckDB's
+ * SQLite has open would release DuckDB's locks on it (POSIX locks belong to the process), letting two
+ * writers into the catalog at once.
  */
-function useWriteAheadLog(file: string): void {
+function createWithWriteAheadLog(file: string): void {
   const db = new Database(file, { create: true });
   try {
     db.run('PRAGMA journal_mode = WAL');
