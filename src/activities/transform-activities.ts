@@ -17,6 +17,10 @@ export interface TransformActivityDeps {
   planner: DagRunPlanner;
   materializer: QueryMaterializer;
   usage: UsageRecorder;
+  /** The plan's storage limit, asked before a node writes (403 STORAGE_LIMIT_REACHED fails the node). */
+  storage: { assertRoom(workspaceId: string, lane: 'background'): Promise<void> };
+  /** Counts each DAG run's end by its status. */
+  runEnded(status: DagRunStatus): void;
   clock: Clock;
   logger: Logger;
 }
@@ -59,6 +63,7 @@ export function createTransformActivities(deps: TransformActivityDeps) {
 
     async finishTransformDag(dagRunId: string, status: DagRunStatus): Promise<void> {
       await deps.store.run(finishDagRun, { id: dagRunId, status, now: deps.clock.now().toISOString() });
+      deps.runEnded(status);
     },
   };
 }
@@ -69,6 +74,7 @@ async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: 
   if (!transform) return fail(deps, run, '', startedAt, 'NOT_FOUND', 'The transform was deleted before it ran', undefined);
   const plan = await workspacePlan(deps.store, run.workspace_id);
   try {
+    await deps.storage.assertRoom(run.workspace_id, 'background');
     const written = await deps.materializer.materialize(run.workspace_id, {
       sql: transform.sql,
       target: parseTableName(transform.target_table),

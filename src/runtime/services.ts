@@ -95,7 +95,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const transforms = transformsFeature(deps, lake.engine);
+  const transforms = transformsFeature(deps, lake.engine, lake.storage);
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   const usage = usageFeature({ ...deps, storage: lake.storage, connectorCount: connectionCount });

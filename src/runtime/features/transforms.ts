@@ -1,4 +1,4 @@
-import { createTransformActivities } from '../../activities/transform-activities';
+import { createTransformActivities, type TransformActivityDeps } from '../../activities/transform-activities';
 import type { EngineServices } from '../../engine/engine-services';
 import { UsageRecorder } from '../../query/usage-recorder';
 import { TransformsAfterSync } from '../../transforms/after-sync';
@@ -24,7 +24,7 @@ import type { FeatureDeps } from './deps';
  * Transforms: their definitions and graph, their runs as DAG workflows (one activity per node, on the
  * main task queue), the optional per-workspace schedule, and the listener that runs them after a sync.
  */
-export function transformsFeature({ config, infra, logger, clock }: FeatureDeps, engine: EngineServices) {
+export function transformsFeature({ config, infra, logger, clock, metrics }: FeatureDeps, engine: EngineServices, storage: TransformActivityDeps['storage']) {
   const log = logger.child({ component: 'transforms' });
   const { store } = infra;
   const limits = { maxParallel: config.transforms.maxParallel, timeoutMs: config.transforms.timeoutMs };
@@ -37,7 +37,16 @@ export function transformsFeature({ config, infra, logger, clock }: FeatureDeps,
   const schedule = new DagScheduleService(store, schedules, clock);
   const afterSync = new TransformsAfterSync(store, workflows, log);
   const wiring = {
-    activities: createTransformActivities({ store, planner, materializer: engine.materializer, usage: new UsageRecorder(store, clock), clock, logger: log }),
+    activities: createTransformActivities({
+      store,
+      planner,
+      materializer: engine.materializer,
+      usage: new UsageRecorder(store, clock),
+      storage,
+      runEnded: (status) => metrics.runEnded('transform_run', status),
+      clock,
+      logger: log,
+    }),
     workspacePurge: {
       // The schedule goes, and the runs under way are cancelled: nothing writes into a catalog being dropped.
       stopDurableWork: async (workspaceId: string) => {

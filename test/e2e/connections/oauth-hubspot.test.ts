@@ -42,10 +42,8 @@ describe('HubSpot connections over OAuth', () => {
     hubspot.seed('companies', 7);
     hubspot.seed('deals', 3);
     hubspot.seed('tickets', 2);
-    // One stream at a time: two record batches committing at once into an embedded (SQLite) catalog can
-    // fail one of them with "cannot rollback - no transaction is active", which is not retried as a
-    // commit conflict. The Salesforce suite runs streams side by side on the Postgres catalog.
-    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend, SYNC_STREAM_PARALLELISM: '1' } });
+    // Streams side by side (the default), on the embedded catalog; the Salesforce suite runs on Postgres.
+    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend } });
     user = await createVerifiedUser(t, 'hubspot');
     workspace = await createWorkspace(t, user, 'hubspot');
     await t.infra.store.run(useBusinessPlan, { id: workspace.id });
