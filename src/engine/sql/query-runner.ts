@@ -255,8 +255,8 @@ export class QueryRunner {
     // Live connections' tables are the instance's own list: asking the lake for them would reload its names every time.
     const lakeTables = wantedTables.filter((name) => !engine.live.tables.has(name));
     const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live, parameters);
-    // A query without lake tables needs nothing of the catalog.
-    const plans = tables.some((ref) => !ref.attached) ? await this.directScans.current(engine) : undefined;
+    // A query without tables needs nothing of the catalog; a live connection's tables are rewritten with the plans too.
+    const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
     return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
   }
