@@ -41,14 +41,23 @@ describe('configuration', () => {
       TEMPORAL_ADDRESS: 'temporal:7233',
       JWT_SECRET: 'x'.repeat(40),
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      METRICS_TOKEN: 'scrape-token-of-the-cluster',
     });
     expect(config.metadata).toEqual({ kind: 'postgres', url: 'postgres://oxbow:secret@db:5432/oxbow' });
+    expect(config.metrics).toEqual({ token: 'scrape-token-of-the-cluster', host: '127.0.0.1', port: undefined });
     expect(config.lake).toEqual({
       kind: 's3', bucket: 'lake-bucket', prefix: 'tenants', region: 'eu-west-3',
       endpoint: 'https://s3.example.net', accessKeyId: 'AKIA', secretAccessKey: 'shh',
     });
     expect(config.temporal.address).toBe('temporal:7233');
     expect(config.secrets.encryptionKey).toEqual(Buffer.alloc(32, 7));
+  });
+
+  test('metrics in production: behind a token of 16 characters or more, or on a listener of their own', () => {
+    const production = { DATA_DIR: tempDir(), NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+    expect(problemsOf(production)).toEqual([expect.stringContaining('METRICS_TOKEN is required in production')]);
+    expect(problemsOf({ ...production, METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN /)]);
+    expect(problemsOf({ ...production, METRICS_PORT: '9464' })).toEqual([]);
   });
 
   test('every bad value is reported at once, each naming its variable', () => {
