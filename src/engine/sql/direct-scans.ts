@@ -5,7 +5,7 @@ import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import type { LakeTableRef } from './check-query';
-import type { AstNode } from './parse-query';
+import type { AstNode, AstValue } from './parse-query';
 import type { QueryAnalysis } from './query-analyzer';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
@@ -68,6 +68,20 @@ const filesAtSnapshot = namedQuery<{ snapshot: number; table_id: number; limit: 
  * maintenance brings a table back to a few files anyway.
  */
 const maxDirectFiles = 64;
+
+/**
+ * Whether a filter or join of the statement could let DuckLake skip whole files by their statistics
+ * (a WHERE or QUALIFY anywhere, or any join, whose filters DuckDB pushes into the scans). DuckLake
+ * never opens a skipped file and the query is billed only for the files it opened, while a direct
+ * scan opens every file of its list: such a statement reads a table of several files through DuckLake,
+ * so that it is billed the same either way.
+ */
+function mayPruneFiles(node: AstValue): boolean {
+  if (Array.isArray(node)) return node.some(mayPruneFiles);
+  if (node === null || typeof node !== 'object') return false;
+  if ((node.where_clause ?? null) !== null || (node.qualify ?? null) !== null || node.type === 'JOIN') return true;
+  return Object.values(node).some(mayPruneFiles);
+}
 
 /**
  * Columns DuckLake adds to a file it merged from files of several snapshots: each row's id and the
@@ -165,13 +179,15 @@ export class DirectScans {
     tables: LakeTableRef[],
   ): Promise<PlannedQuery> {
     const scans = new Map<string, AstNode | null>();
+    const severalFiles = !mayPruneFiles(query.ast);
     for (const ref of tables.filter((table) => !table.historical && !table.attached)) {
       const name = `${ref.schema}.${ref.table}`;
       if (scans.has(name)) continue;
-      let scan = plans.scans.get(name);
+      const key = severalFiles ? `${name} (several files)` : name;
+      let scan = plans.scans.get(key);
       if (!scan) {
-        scan = this.directScan(engine, connection, plans, ref);
-        remember(plans.scans, name, scan);
+        scan = this.directScan(engine, connection, plans, ref, severalFiles ? maxDirectFiles : 1);
+        remember(plans.scans, key, scan);
       }
       scans.set(name, await scan);
     }
@@ -200,13 +216,13 @@ export class DirectScans {
    * of one layout are read by one `read_parquet` of their list; a file DuckLake merged carries its own
    * columns after the table's, so files with and without them are read apart and their rows joined.
    */
-  private async directScan(engine: WorkspaceEngine, connection: EngineConnection, plans: WorkspacePlans, ref: LakeTableRef): Promise<AstNode | null> {
+  private async directScan(engine: WorkspaceEngine, connection: EngineConnection, plans: WorkspacePlans, ref: LakeTableRef, maxFiles: number): Promise<AstNode | null> {
     const { snapshot, schemaVersion } = plans;
     const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
     if (!table || Number(table.changed) !== 0) return null;
     const tableId = Number(table.table_id);
-    const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId, limit: maxDirectFiles + 1 });
-    if (files.length === 0 || files.length > maxDirectFiles || files.some((file) => Number(file.plain) !== 1)) return null;
+    const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId, limit: maxFiles + 1 });
+    if (files.length === 0 || files.length > maxFiles || files.some((file) => Number(file.plain) !== 1)) return null;
     const schemaPath = isTrue(table.schema_path_is_relative) ? `${workspaceDataPath(engine.location)}${table.schema_path}` : table.schema_path;
     const tablePath = isTrue(table.table_path_is_relative) ? `${schemaPath}${table.table_path}` : table.table_path;
     const paths = files.map((file) => (isTrue(file.path_is_relative) ? `${tablePath}${file.path}` : file.path));
