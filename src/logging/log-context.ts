@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { LogFields } from './logger';
+
+/** Structured fields of a log line. */
+export type LogFields = Record<string, unknown>;
 
 /**
  * What every log line written on behalf of one request, workflow or activity carries (its request or

@@ -1,10 +1,10 @@
 import { redact } from './redact';
-import { currentLogContext } from './log-context';
+import { currentLogContext, type LogFields } from './log-context';
 import type { LogLevel } from '../config';
 
 const levelRank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export type LogFields = Record<string, unknown>;
+export type { LogFields };
 export type LogSink = (line: string) => void;
 
 /** Structured JSON logs, one object per line, with secrets redacted before anything is written. */
