@@ -5,6 +5,7 @@ import { createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
 import { maintenanceScheduleId } from '../../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
+import { workspaceMaintenanceStatusQuery } from '../../../src/workflows/workspace-maintenance';
 
 describe('lake maintenance', () => {
   let t: TestApp;
@@ -29,6 +30,8 @@ describe('lake maintenance', () => {
     const report = (await handle.result()) as MaintenanceReport;
     expect(report.dataFilesBefore).toBe(12);
     expect(report.dataFilesAfter).toBe(1);
+    // What an operator asks in the UI's Queries tab.
+    expect(await handle.query(workspaceMaintenanceStatusQuery)).toEqual({ workspaceId: workspace.id, state: 'done', report });
     expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, sum(i)::INTEGER AS total FROM small.bits')).toEqual([{ n: 12, total: 66 }]);
   }, 60_000);
 });
