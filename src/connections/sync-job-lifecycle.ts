@@ -1,3 +1,4 @@
+import { openSyncJob } from './open-sync-job';
 import type { SchemaChange } from '../engine/sync/relation-write';
 import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
@@ -10,10 +11,8 @@ import type { StreamOutcome, StreamProgress } from './stream-sync';
 import {
   claimSyncJob,
   findConnectionById,
-  findOpenSyncJob,
   findSyncJob,
   finishSyncJob,
-  insertSyncJob,
   markSyncStateEnded,
   markSyncStateRunning,
   recordConnectionSync,
@@ -57,24 +56,15 @@ export class SyncJobLifecycle {
 
   /** A scheduled run records its job; none when the connection is gone, paused, or already syncing. */
   async openScheduled(input: { workspaceId: string; connectionId: string; workflowId: string }): Promise<string | null> {
-    return this.store.transaction(async (tx) => {
-      await tx.lock(`connection-sync:${input.connectionId}`);
-      const connection = await tx.first(findConnectionById, { id: input.connectionId });
-      if (!connection || connection.status !== 'active' || (await tx.first(findOpenSyncJob, { connection_id: connection.id }))) return null;
-      const id = Bun.randomUUIDv7();
-      await tx.run(insertSyncJob, {
-        id,
-        workspace_id: connection.workspace_id,
-        connection_id: connection.id,
-        connection_name: connection.name,
-        workflow_id: input.workflowId,
-        trigger: 'schedule',
-        request: null,
-        created_by: null,
-        created_at: this.now(),
-      });
-      return id;
+    const opened = await openSyncJob(this.store, input.connectionId, {
+      trigger: 'schedule',
+      workflowId: input.workflowId,
+      request: null,
+      createdBy: null,
+      now: this.now(),
+      accepts: (connection) => connection.status === 'active',
     });
+    return 'created' in opened ? opened.created.id : null;
   }
 
   /** Marks the job running and decides its streams from the source's own (discovered) ones. */

@@ -1,3 +1,4 @@
+import { openSyncJob } from './open-sync-job';
 import { AppError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
@@ -10,9 +11,7 @@ import {
   countConnectionSyncJobs,
   countWorkspaceSyncJobs,
   failOpenSyncJob,
-  findOpenSyncJob,
   findSyncJob,
-  insertSyncJob,
   listConnectionSyncJobs,
   listSyncStates,
   listWorkspaceSyncJobs,
@@ -86,25 +85,10 @@ export class SyncJobsService {
   }
 
   /** Records the job, unless one is open already (checked and written under the connection's lock). */
-  private record(membership: Membership, connection: ConnectionRow, request: SyncRequest): Promise<{ created: SyncJobRow } | { running: SyncJobRow }> {
-    return this.store.transaction(async (tx) => {
-      await tx.lock(`connection-sync:${connection.id}`);
-      const running = await tx.first(findOpenSyncJob, { connection_id: connection.id });
-      if (running) return { running };
-      const id = Bun.randomUUIDv7();
-      await tx.run(insertSyncJob, {
-        id,
-        workspace_id: connection.workspace_id,
-        connection_id: connection.id,
-        connection_name: connection.name,
-        workflow_id: id,
-        trigger: 'manual',
-        request: JSON.stringify(request),
-        created_by: membership.userId,
-        created_at: this.now(),
-      });
-      return { created: (await tx.first(findSyncJob, { id }))! };
-    });
+  private async record(membership: Membership, connection: ConnectionRow, request: SyncRequest): Promise<{ created: SyncJobRow } | { running: SyncJobRow }> {
+    const opened = await openSyncJob(this.store, connection.id, { trigger: 'manual', request: JSON.stringify(request), createdBy: membership.userId, now: this.now() });
+    if ('refused' in opened) throw new AppError('NOT_FOUND', 'Connection not found');
+    return opened;
   }
 
   /** The record, or while its workflow runs, the workflow's answer; a record that closed meanwhile is read again. */

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Batch, ColumnInfo, Connector, ConnectorContext, JsonValue, ReadRequest, StreamInfo } from './connector';
 import { CrmApi } from './crm/crm-api';
+import { crmConnectorTraits } from './crm/crm-connector';
 import { SourceError } from './source-error';
 
 const objectTypes = ['contacts', 'companies', 'deals', 'tickets'] as const;
@@ -64,14 +65,8 @@ export const hubspotConnector: Connector<HubSpotSpec> = {
   type: 'hubspot',
   name: 'HubSpot',
   description: 'HubSpot CRM contacts, companies, deals and tickets, authorized through OAuth 2.0',
-  auth: 'oauth',
+  ...crmConnectorTraits,
   spec,
-  engineExtensions: [],
-  supportedSyncModes: ['full_refresh_overwrite', 'full_refresh_append', 'incremental_append', 'incremental_append_deduped'],
-  supportsLive: false,
-
-  // The API's address comes with the token (configured per deployment); every request is checked as it is made.
-  addresses: () => [],
 
   async check(context) {
     await apiOf(context).json({ path: `crm/v3/objects/${context.spec.objects[0]}`, query: { limit: '1', archived: 'false' } });

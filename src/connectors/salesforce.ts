@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Batch, ColumnInfo, Connector, ConnectorContext, JsonValue, ReadRequest, StreamInfo, SyncMode } from './connector';
 import { CrmApi } from './crm/crm-api';
+import { crmConnectorTraits } from './crm/crm-connector';
 import { SourceError } from './source-error';
 
 const spec = Type.Object(
@@ -50,14 +51,8 @@ export const salesforceConnector: Connector<SalesforceSpec> = {
   type: 'salesforce',
   name: 'Salesforce',
   description: 'Salesforce sObjects (accounts, contacts, opportunities, leads, custom objects), authorized through OAuth 2.0',
-  auth: 'oauth',
+  ...crmConnectorTraits,
   spec,
-  engineExtensions: [],
-  supportedSyncModes: ['full_refresh_overwrite', 'full_refresh_append', 'incremental_append', 'incremental_append_deduped'],
-  supportsLive: false,
-
-  // The API's address is the instance_url of the token; every request is checked as it is made.
-  addresses: () => [],
 
   async check(context) {
     await apiOf(context).json({ path: `services/data/v${context.spec.api_version}/sobjects/${context.spec.objects[0]}/describe` });

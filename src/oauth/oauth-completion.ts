@@ -1,9 +1,10 @@
+import { openSyncJob } from '../connections/open-sync-job';
 import type { CrmProvider } from '../config/oauth-config';
 import type { ConnectionsService } from '../connections/connections-service';
 import type { ConfiguredStream } from '../connections/stream-plan';
 import { connectorOf } from '../connectors/registry';
 import { validateSpec } from '../connectors/spec-values';
-import { findConnectionById, findOpenSyncJob, findSyncJob, insertSyncJob } from '../connections/queries';
+import { findConnectionById } from '../connections/queries';
 import type { SourceProbes, TestResult } from '../connections/source-probes';
 import type { SealedBox } from '../crypto/sealed-box';
 import { AppError } from '../errors/app-error';
@@ -93,24 +94,8 @@ export class OAuthCompletion {
 
   /** The first sync's job (trigger `oauth`), unless one is open already; its id is the sync workflow's id. */
   async openFirstSync(connectionId: string, userId: string): Promise<string | null> {
-    return this.deps.store.transaction(async (tx) => {
-      await tx.lock(`connection-sync:${connectionId}`);
-      const connection = await tx.first(findConnectionById, { id: connectionId });
-      if (!connection || (await tx.first(findOpenSyncJob, { connection_id: connectionId }))) return null;
-      const id = Bun.randomUUIDv7();
-      await tx.run(insertSyncJob, {
-        id,
-        workspace_id: connection.workspace_id,
-        connection_id: connection.id,
-        connection_name: connection.name,
-        workflow_id: id,
-        trigger: 'oauth',
-        request: null,
-        created_by: userId,
-        created_at: this.deps.clock.now().toISOString(),
-      });
-      return (await tx.first(findSyncJob, { id }))!.id;
-    });
+    const opened = await openSyncJob(this.deps.store, connectionId, { trigger: 'oauth', request: null, createdBy: userId, now: this.deps.clock.now().toISOString() });
+    return 'created' in opened ? opened.created.id : null;
   }
 }
 

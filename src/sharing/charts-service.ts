@@ -25,21 +25,13 @@ export interface ChartInput {
 
 export type ChartPatch = Partial<Omit<ChartInput, 'name'>>;
 
-export interface ChartView {
-  id: string;
-  workspace_id: string;
-  name: string;
-  title: string;
-  description: string | null;
-  sql: string | null;
-  saved_query: string | null;
+/** A chart as the API shows it: its stored fields with parameters and config read, and its publication. */
+export type ChartView = Omit<ChartRow, 'parameters' | 'chart_type' | 'config'> & {
   parameters: Record<string, ParameterValue | null>;
   chart_type: ChartType;
   config: ChartConfig;
-  created_at: string;
-  updated_at: string;
   published: PublishedState | null;
-}
+};
 
 /** What a chart's query is: its text with typed markers, and the saved query's declarations (none for SQL of its own). */
 export interface ChartQuery {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../store/store';
 import { TransformGraph, type GraphNode } from './transform-graph';
-import { listWorkspaceTransforms, type Materialization, type RunRow, type RunStatus, type RunTrigger, type TransformRow } from './transform-queries';
+import { listWorkspaceTransforms, type RunRow, type RunStatus, type RunTrigger, type TransformRow } from './transform-queries';
 
 export interface TransformRunView {
   id: string;
@@ -17,25 +17,17 @@ export interface TransformRunView {
   error?: { code: string; message: string; hint?: string };
 }
 
-export interface TransformView {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  sql: string;
-  target_table: string;
-  materialization: Materialization;
+/** A transform as the API shows it: its stored fields with the lists read, and its last run. */
+export type TransformView = Omit<TransformRow, 'unique_key' | 'depends_on' | 'reads'> & {
   unique_key: string[] | null;
   depends_on: string[];
-  created_at: string;
-  updated_at: string;
   last_run: TransformRunView | null;
-}
+};
 
-export interface TransformWithDepsView extends TransformView {
+export type TransformWithDepsView = TransformView & {
   dependencies: { id: string; name: string }[];
   dependents: { id: string; name: string }[];
-}
+};
 
 /** A workspace's transforms and the graph they make, read whole (a workspace has tens, not thousands). */
 export interface WorkspaceTransforms {

@@ -6,22 +6,7 @@ import { instantsOf, monthPeriod, type DateBounds, type DayRange } from './usage
 export type ExportFormat = 'csv' | 'json';
 
 /** One usage record as exported: the record's own fields, its kind under the name the reports use. */
-export interface ExportedUsageRecord {
-  id: string;
-  created_at: string;
-  kind: string;
-  status: string;
-  error_code: string | null;
-  user_id: string | null;
-  api_key_id: string | null;
-  job_id: string | null;
-  statement_hash: string;
-  bytes_scanned: number;
-  cpu_ms: number;
-  rows_returned: number;
-  duration_ms: number;
-  cost_eur: number;
-}
+export type ExportedUsageRecord = Omit<UsageRecordRow, 'source'> & { kind: string };
 
 const exportColumns: (keyof ExportedUsageRecord)[] = [
   'id', 'created_at', 'kind', 'status', 'error_code', 'user_id', 'api_key_id', 'job_id', 'statement_hash', 'bytes_scanned', 'cpu_ms', 'rows_returned', 'duration_ms', 'cost_eur',

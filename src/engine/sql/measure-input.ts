@@ -1,3 +1,5 @@
+import { blockCommentEnd, lineEnd, quotedEnd } from './lexical-runs';
+
 /** Where the scan may stop counting: past any of these the text is refused anyway. */
 export interface ScanStops {
   maxTokens: number;
@@ -14,7 +16,6 @@ export interface InputShape {
 
 const enum Char {
   Tab = 9,
-  Newline = 10,
   CarriageReturn = 13,
   Space = 32,
   DoubleQuote = 34,
@@ -33,7 +34,6 @@ const enum Char {
   Colon = 58,
   Question = 63,
   OpenBracket = 91,
-  Backslash = 92,
   CloseBracket = 93,
   Underscore = 95,
   OpenBrace = 123,
@@ -142,47 +142,8 @@ function isWordPart(c: number): boolean {
   return isWordStart(c) || isDigit(c) || c === Char.Dollar;
 }
 
-function lineEnd(sql: string, i: number): number {
-  const newline = sql.indexOf('\n', i);
-  return newline === -1 ? sql.length : newline;
-}
 
-/** Block comments nest, as in the tokenizer. */
-function blockCommentEnd(sql: string, i: number): number {
-  let depth = 0;
-  let j = i;
-  while (j < sql.length) {
-    const c = sql.charCodeAt(j);
-    const next = sql.charCodeAt(j + 1);
-    if (c === Char.Slash && next === Char.Star) {
-      depth += 1;
-      j += 2;
-    } else if (c === Char.Star && next === Char.Slash) {
-      depth -= 1;
-      j += 2;
-      if (depth === 0) return j;
-    } else {
-      j += 1;
-    }
-  }
-  return sql.length;
-}
 
-function quotedEnd(sql: string, i: number, quote: number, backslashEscapes: boolean): number {
-  let j = i + 1;
-  while (j < sql.length) {
-    const c = sql.charCodeAt(j);
-    if (backslashEscapes && c === Char.Backslash) {
-      j += 2;
-    } else if (c === quote) {
-      if (sql.charCodeAt(j + 1) === quote) j += 2;
-      else return j + 1;
-    } else {
-      j += 1;
-    }
-  }
-  return sql.length;
-}
 
 /** E'…' (backslash escapes), B'…', X'…', N'…', U&'…' and U&"…"; -1 when none starts at `i`. */
 function prefixedStringEnd(sql: string, i: number, c: number, next: number): number {

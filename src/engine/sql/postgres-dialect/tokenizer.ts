@@ -1,3 +1,8 @@
+import { blockCommentEnd, lineEnd, quotedEnd } from '../lexical-runs';
+
+const singleQuote = 39;
+const doubleQuote = 34;
+
 /**
  * A lexer for Postgres-flavoured SQL that keeps every character: concatenating the `text` of all
  * tokens gives the input back exactly. The dialect rewrites work on these tokens so that nothing
@@ -66,8 +71,8 @@ function scanToken(sql: string, i: number, signs: SignRun): Scanned {
   if (/\s/.test(char)) return { kind: 'space', end: scanWhile(sql, i, (c) => /\s/.test(c)) };
   if (char === '-' && next === '-') return { kind: 'comment', end: lineEnd(sql, i) };
   if (char === '/' && next === '*') return { kind: 'comment', end: blockCommentEnd(sql, i) };
-  if (char === "'") return { kind: 'string', end: quotedEnd(sql, i, "'", false) };
-  if (char === '"') return { kind: 'quoted-ident', end: quotedEnd(sql, i, '"', false) };
+  if (char === "'") return { kind: 'string', end: quotedEnd(sql, i, singleQuote, false) };
+  if (char === '"') return { kind: 'quoted-ident', end: quotedEnd(sql, i, doubleQuote, false) };
   const prefixed = scanPrefixedString(sql, i);
   if (prefixed) return prefixed;
   if (char === '$') return scanDollar(sql, i);
@@ -86,55 +91,17 @@ function scanWhile(sql: string, i: number, test: (char: string) => boolean): num
   return j;
 }
 
-function lineEnd(sql: string, i: number): number {
-  const newline = sql.indexOf('\n', i);
-  return newline === -1 ? sql.length : newline;
-}
 
-/** Block comments nest in Postgres (and in DuckDB): `/* a /* b *\/ c *\/` is one comment. */
-function blockCommentEnd(sql: string, i: number): number {
-  let depth = 0;
-  let j = i;
-  while (j < sql.length) {
-    if (sql.startsWith('/*', j)) {
-      depth += 1;
-      j += 2;
-    } else if (sql.startsWith('*/', j)) {
-      depth -= 1;
-      j += 2;
-      if (depth === 0) return j;
-    } else {
-      j += 1;
-    }
-  }
-  return sql.length;
-}
 
-/** The end of a quoted run starting at `i`: a doubled quote is an escaped quote; E-strings also take `\'`. */
-function quotedEnd(sql: string, i: number, quote: string, backslashEscapes: boolean): number {
-  let j = i + 1;
-  while (j < sql.length) {
-    const char = sql[j]!;
-    if (backslashEscapes && char === '\\') {
-      j += 2;
-    } else if (char === quote) {
-      if (sql[j + 1] === quote) j += 2;
-      else return j + 1;
-    } else {
-      j += 1;
-    }
-  }
-  return sql.length;
-}
 
 function scanPrefixedString(sql: string, i: number): Scanned | null {
   const char = sql[i]!.toUpperCase();
   if ((char === 'E' || char === 'B' || char === 'X' || char === 'N') && sql[i + 1] === "'") {
-    return { kind: 'string', end: quotedEnd(sql, i + 1, "'", char === 'E') };
+    return { kind: 'string', end: quotedEnd(sql, i + 1, singleQuote, char === 'E') };
   }
   if (char === 'U' && sql[i + 1] === '&' && (sql[i + 2] === "'" || sql[i + 2] === '"')) {
     const quote = sql[i + 2]!;
-    return { kind: quote === "'" ? 'string' : 'quoted-ident', end: quotedEnd(sql, i + 2, quote, false) };
+    return { kind: quote === "'" ? 'string' : 'quoted-ident', end: quotedEnd(sql, i + 2, quote.charCodeAt(0), false) };
   }
   return null;
 }
