@@ -4,7 +4,8 @@ import type { DuckDBInstance } from '@duckdb/node-api';
 import { KeyedMutex } from '../util/keyed-mutex';
 import type { Admission, StatementScheduler } from './admission/statement-scheduler';
 import { attachCatalog } from './attach-catalog';
-import { catalogSchemaName, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import { catalogSchemaName, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import { CatalogChangeWatch } from './catalog-change-watch';
 import type { CatalogReader, CatalogReaders } from './catalog-reader';
 import { ConnectionPool } from './connection-pool';
 import { createDuckDBInstance } from './duckdb/create-instance';
@@ -52,6 +53,8 @@ export class WorkspaceEngine {
   private readonly tableLocks = new KeyedMutex();
   /** The workspace's table names between queries; every write through this engine clears it. */
   readonly tableNames = new TableNameCache();
+  /** An embedded catalog's files, watched so that a query can tell it unchanged without reading it. */
+  readonly catalogChanges: CatalogChangeWatch | undefined;
   private closed = false;
 
   private constructor(
@@ -68,7 +71,9 @@ export class WorkspaceEngine {
     private readonly profiles: Map<EngineConnection, string>,
     /** The tables of the workspace's live connections, by `<connection>.<table>`. */
     readonly live: LiveTables,
-  ) {}
+  ) {
+    this.catalogChanges = location.catalog.kind === 'sqlite' ? new CatalogChangeWatch(sqliteCatalogFile(location.catalog.dir, location.workspaceId)) : undefined;
+  }
 
   /** Where DuckDB writes the profile of each query run on this (read) connection. */
   profilePath(connection: EngineConnection): string | undefined {

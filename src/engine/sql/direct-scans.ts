@@ -10,6 +10,7 @@ import type { QueryAnalysis } from './query-analyzer';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
 import type { FileColumnBytes } from './scan-bytes';
+import { CatalogChangeWatch, type CatalogObservation } from '../catalog-change-watch';
 
 /** Entries each of a workspace's plan caches keeps. */
 const cacheCapacity = 500;
@@ -113,6 +114,8 @@ export interface WorkspacePlans {
   fileColumns: Map<string, Promise<Column[] | null>>;
   /** Per `schema.table`: its live files' bytes per column, for the scan estimate. */
   fileBytes: Map<string, Promise<FileColumnBytes[]>>;
+  /** How an embedded catalog's files looked just before this snapshot was read (see CatalogChangeWatch). */
+  observed?: CatalogObservation;
 }
 
 /**
@@ -131,10 +134,19 @@ export class DirectScans {
 
   constructor(private readonly parser: SqlParser) {}
 
-  /** What is known of the workspace's tables as of the catalog's current snapshot (one indexed read). */
+  /**
+   * What is known of the workspace's tables as of the catalog's current snapshot: one indexed read, or
+   * none when an embedded catalog's files show no commit since the last one.
+   */
   async current(engine: WorkspaceEngine): Promise<WorkspacePlans> {
+    const observed = engine.catalogChanges?.observe();
+    const known = this.plans.get(engine);
+    if (known && observed && CatalogChangeWatch.unchanged(known.observed, observed)) return known;
     const [snapshot] = await engine.catalog.all(currentSnapshot, {});
-    return this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
+    const plans = this.plansAt(engine, Number(snapshot?.snapshot_id ?? -1), Number(snapshot?.schema_version ?? -1));
+    // Taken before the read, so any commit the read did not see changes what the next look finds.
+    if (observed && (!plans.observed || observed.observedAt > plans.observed.observedAt)) plans.observed = observed;
+    return plans;
   }
 
   /** `plans` is what `current` gave for this query, so the whole query is planned at one snapshot. */

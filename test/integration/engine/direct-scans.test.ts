@@ -9,6 +9,9 @@ import { checkQuery } from '../../../src/engine/sql/check-query';
 import { DirectScans } from '../../../src/engine/sql/direct-scans';
 import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 import { runMaintenance } from '../../../src/engine/maintenance/run-maintenance';
+import { attachCatalog } from '../../../src/engine/attach-catalog';
+import { createDuckDBInstance } from '../../../src/engine/duckdb/create-instance';
+import { EngineConnection } from '../../../src/engine/duckdb/engine-connection';
 
 for (const backend of backends) {
   describe(`direct scans on ${backend}`, () => {
@@ -187,6 +190,26 @@ for (const backend of backends) {
         { id: 10, v: 'last 3' },
         { id: 20, v: 'after' },
       ]);
+    });
+
+    test('a commit made by another process shows in the next query, also after the snapshot was taken from the unchanged catalog', async () => {
+      await pushOk(t, workspaceId, user, { table: 'shop.elsewhere', records: [{ id: 1 }] });
+      // Long enough after the push for the catalog's files to vouch for the snapshot (see CatalogChangeWatch).
+      await Bun.sleep(120);
+      expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 1 }]);
+      expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 1 }]);
+      // A worker process commits through an instance of its own.
+      const location = await t.services.engine.engines.with(workspaceId, async (engine) => engine.location);
+      const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
+      const connection = new EngineConnection(await instance.connect());
+      try {
+        await attachCatalog(connection, location, 'other');
+        await connection.run('INSERT INTO other.shop.elsewhere VALUES (2)');
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+      expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 2 }]);
     });
 
     const maintain = () =>
