@@ -117,7 +117,19 @@ function remember<T>(map: Map<string, T>, key: string, value: T, capacity: numbe
   if (map.size > capacity) map.delete(map.keys().next().value!);
 }
 
+/** Digests by the bound query they were made of: a caller that keeps its bound query has it made once. */
+const digests = new WeakMap<BoundQuery, string>();
+
 function digestOf(query: BoundQuery): string {
+  let digest = digests.get(query);
+  if (digest === undefined) {
+    digest = digestOfText(query);
+    digests.set(query, digest);
+  }
+  return digest;
+}
+
+function digestOfText(query: BoundQuery): string {
   const values = JSON.stringify(Object.entries(query.parameters).sort(([a], [b]) => a.localeCompare(b)), (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
   return createHash('sha256').update(query.sql).update('\0').update(values).digest('hex');
 }

@@ -11,6 +11,7 @@ import type { PublicationRow } from './publication-queries';
 import type { Publisher } from './publishing';
 import type { ViewLimit } from './public-throttle';
 import { bindValues } from './parameters';
+import type { BoundQuery } from './saved-queries-service';
 
 /** What a public view may show of a chart: no SQL, no workspace, no names beyond its title and columns. */
 export interface PublicChart {
@@ -42,6 +43,8 @@ export interface PublicLimits {
  */
 export class PublicViews {
   private readonly shown: ShownCharts;
+  /** Own-SQL charts' bound queries, by chart id, with what they were bound from. */
+  private readonly bound = new Map<string, { sql: string; parameters: string; locked: string; query: BoundQuery }>();
 
   constructor(
     private readonly store: Store,
@@ -50,7 +53,7 @@ export class PublicViews {
     private readonly results: ChartResults,
     private readonly limits: PublicLimits,
     private readonly logger: Logger,
-    capacity: number,
+    private readonly capacity: number,
   ) {
     this.shown = new ShownCharts(capacity);
   }
@@ -105,17 +108,34 @@ export class PublicViews {
   /** A query that fails for a public viewer is logged for its owner; the viewer learns only that the chart is unavailable. */
   private async publicChart(row: ChartRow, lockedParameters: string): Promise<PublicChart> {
     try {
-      const query = await this.charts.query(row);
-      const given = { ...(JSON.parse(row.parameters) as Record<string, unknown>), ...lockedFor(query.definitions, lockedParameters) };
-      const { values, issues } = bindValues(query.definitions, given, ['parameters']);
-      if (issues.length > 0) throw new Error(`the chart's parameters do not bind: ${issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`);
-      const result = await this.results.result(row.workspace_id, row.id, { sql: query.sql, parameters: values });
+      const result = await this.results.result(row.workspace_id, row.id, await this.boundQuery(row, lockedParameters));
       return this.shown.of(row, result);
     } catch (error) {
       if (error instanceof AppError && (error.code === 'RATE_LIMITED' || error.code === 'CONCURRENCY_LIMITED' || error.code === 'ENGINE_BUSY')) throw error;
       this.logger.warn('a public chart is unavailable', { workspace_id: row.workspace_id, chart: row.name, error });
       throw new AppError('CHART_UNAVAILABLE', 'This chart cannot be shown right now', { hint: 'Its owner has been told in the service log; try again later.' });
     }
+  }
+
+  /**
+   * The chart's query with its values. A chart's own SQL takes none, so while its row is unchanged the
+   * same bound query serves every view (and the result cache knows it by its identity); a saved query
+   * is read on every view, as it may have changed.
+   */
+  private async boundQuery(row: ChartRow, lockedParameters: string): Promise<BoundQuery> {
+    const kept = row.sql === null ? undefined : this.bound.get(row.id);
+    if (kept && kept.sql === row.sql && kept.parameters === row.parameters && kept.locked === lockedParameters) return kept.query;
+    const query = await this.charts.query(row);
+    const given = { ...(JSON.parse(row.parameters) as Record<string, unknown>), ...lockedFor(query.definitions, lockedParameters) };
+    const { values, issues } = bindValues(query.definitions, given, ['parameters']);
+    if (issues.length > 0) throw new Error(`the chart's parameters do not bind: ${issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`);
+    const bound = { sql: query.sql, parameters: values };
+    if (row.sql !== null) {
+      this.bound.delete(row.id);
+      this.bound.set(row.id, { sql: row.sql, parameters: row.parameters, locked: lockedParameters, query: bound });
+      if (this.bound.size > this.capacity) this.bound.delete(this.bound.keys().next().value!);
+    }
+    return bound;
   }
 }
 
