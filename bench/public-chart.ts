@@ -37,8 +37,8 @@ const runs = async () => (await t.infra.store.first(chartRuns, { workspace_id: w
  * Viewers open the page, each from its own address, from a process of their own (the service keeps its
  * event loop to itself, as it would behind real clients); returns each view's latency.
  */
-async function views(mode: 'together' | 'one-by-one'): Promise<number[]> {
-  const viewersProcess = Bun.spawn([process.execPath, join(import.meta.dir, 'public-chart-viewers.ts'), url, String(viewers), mode], { stdout: 'pipe', stderr: 'inherit' });
+async function views(mode: 'together' | 'one-by-one', at = url): Promise<number[]> {
+  const viewersProcess = Bun.spawn([process.execPath, join(import.meta.dir, 'public-chart-viewers.ts'), at, String(viewers), mode], { stdout: 'pipe', stderr: 'inherit' });
   const output = await new Response(viewersProcess.stdout).text();
   if ((await viewersProcess.exited) !== 0) throw new Error('the viewers failed');
   return JSON.parse(output) as number[];
@@ -67,6 +67,16 @@ for (let round = 0; round < cachedRounds; round++) {
   );
 }
 const inProcessQueries = (await runs()) - beforeInProcess;
+
+// The transport's own share: the same viewers against a bare server that answers the same page, with
+// its headers, and does nothing else (no routing, no plugins, no lookups).
+const page = await fetch(url);
+const pageHeaders = Object.fromEntries(page.headers);
+const pageBytes = new Uint8Array(await page.arrayBuffer());
+const bare = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(pageBytes, { headers: pageHeaders }) });
+const transport: number[] = [];
+for (let round = 0; round < cachedRounds; round++) transport.push(...(await views('together', `${bare.url.href}c/${token}`)));
+await bare.stop(true);
 
 const beforeAlone = await runs();
 const alone = await views('one-by-one');
@@ -99,6 +109,7 @@ const row = (measure: string, times: number[], queries: number) => ({
 report('public-chart', [
   row(`${viewers} viewers at once, data unchanged (${cachedRounds} crowds; target p50 ≤ 20 ms, 0 queries)`, cached, cachedQueries),
   row(`${viewers} views at once handed to the service in its process, no sockets (${cachedRounds} crowds)`, inProcess, inProcessQueries),
+  row(`${viewers} viewers at once against a bare server sending the same page, no work (${cachedRounds} crowds; the transport's share)`, transport, 0),
   row(`one viewer at a time, data unchanged (${viewers} views)`, alone, aloneQueries),
   row(`${viewers} viewers at once right after a push (${dataChanges} pushes; target 1 query per push)`, changed, changeQueries),
   row(`${viewers} viewers at once right after a push to another table (${dataChanges} pushes; target 0 queries)`, elsewhere, elsewhereQueries),

@@ -32,8 +32,6 @@ export const updateChart = namedQuery<ChartValues>(
 
 export const findChart = namedQuery<{ workspace_id: string; name: string }, ChartRow>('charts.find', 'SELECT * FROM charts WHERE workspace_id = :workspace_id AND name = :name');
 
-export const findChartById = namedQuery<{ id: string }, ChartRow>('charts.find_by_id', 'SELECT * FROM charts WHERE id = :id');
-
 export const listCharts = namedQuery<{ workspace_id: string; limit: number; offset: number }, ChartRow>(
   'charts.list',
   'SELECT * FROM charts WHERE workspace_id = :workspace_id ORDER BY name LIMIT :limit OFFSET :offset',

@@ -7,7 +7,7 @@ import { RowCollector } from '../engine/sql/result-sink';
 import type { QueryGate, ResultCaps } from '../query/query-gate';
 import type { Logger } from '../logging/logger';
 import type { Clock } from '../util/clock';
-import type { SnapshotReads } from './snapshot-reads';
+import type { SharedReads } from './shared-reads';
 import type { BoundQuery } from './saved-queries-service';
 
 /** A chart's data, as the query returned it. */
@@ -37,7 +37,7 @@ const busyCodes = new Set(['RATE_LIMITED', 'CONCURRENCY_LIMITED', 'ENGINE_BUSY',
 
 /**
  * Public charts' data, run once per snapshot of the tables they read: a view first reads the catalog's
- * current snapshot (cheap, and shared by the views that arrive meanwhile); views of a snapshot seen
+ * current snapshot (cheap, and shared by the views that arrive together or meanwhile); views of a snapshot seen
  * before share its result. At a new snapshot, the tables the last result read are checked (one catalog
  * read per table): when none of them changed, the result carries over without running anything (a
  * write to another table of the workspace costs no query); otherwise the query runs, once however many
@@ -52,7 +52,7 @@ export class ChartResults {
 
   constructor(
     private readonly gate: QueryGate,
-    private readonly snapshots: SnapshotReads,
+    private readonly snapshots: SharedReads<number>,
     private readonly clock: Clock,
     private readonly capacity: number,
     private readonly logger: Logger,
@@ -117,7 +117,19 @@ function remember<T>(map: Map<string, T>, key: string, value: T, capacity: numbe
   if (map.size > capacity) map.delete(map.keys().next().value!);
 }
 
+/** Digests by the bound query they were made of: a caller that keeps its bound query has it made once. */
+const digests = new WeakMap<BoundQuery, string>();
+
 function digestOf(query: BoundQuery): string {
+  let digest = digests.get(query);
+  if (digest === undefined) {
+    digest = digestOfText(query);
+    digests.set(query, digest);
+  }
+  return digest;
+}
+
+function digestOfText(query: BoundQuery): string {
   const values = JSON.stringify(Object.entries(query.parameters).sort(([a], [b]) => a.localeCompare(b)), (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
   return createHash('sha256').update(query.sql).update('\0').update(values).digest('hex');
 }

@@ -1,3 +1,4 @@
+import type { ChartRow } from './chart-queries';
 import { namedQuery } from '../store/named-query';
 
 export type PublishedKind = 'chart' | 'page';
@@ -30,6 +31,16 @@ export const findPublication = namedQuery<{ kind: PublishedKind; object_id: stri
 export const findPublicationByToken = namedQuery<{ token_hash: string }, PublicationRow>(
   'publications.find_by_token',
   'SELECT * FROM publications WHERE token_hash = :token_hash',
+);
+
+/** A chart's live link and the chart, in one indexed read: what every view of a public chart needs. */
+export type ChartLinkRow = ChartRow & { publication_id: string; kind: PublishedKind; locked_parameters: string; expires_at: string | null };
+
+export const findChartPublicationByToken = namedQuery<{ token_hash: string }, ChartLinkRow>(
+  'publications.find_chart_by_token',
+  `SELECT c.*, p.id AS publication_id, p.kind, p.parameters AS locked_parameters, p.expires_at
+   FROM publications p JOIN charts c ON c.id = p.object_id
+   WHERE p.token_hash = :token_hash`,
 );
 
 export const deletePublication = namedQuery<{ kind: PublishedKind; object_id: string }>(

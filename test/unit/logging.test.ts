@@ -35,6 +35,15 @@ describe('structured logs', () => {
     expect(JSON.parse(line)).toMatchObject({ password: '[redacted]', refresh_token: '[redacted]', headers: { authorization: '[redacted]' } });
   });
 
+  test('a public link in a path is masked (its token opens the chart), other paths are kept', () => {
+    const { lines, logger } = capture();
+    const token = 'Ab3_-x'.repeat(8).slice(0, 43);
+    logger.info('request', { path: `/c/${token}`, data: `/c/${token}/data`, page: `/p/${token}`, other: '/api/v1/workspaces/0193/charts/c/usage', short: '/c/abc' });
+    const line = lines[0]!;
+    expect(line).not.toContain(token);
+    expect(JSON.parse(line)).toMatchObject({ path: '/c/[redacted]', data: '/c/[redacted]/data', page: '/p/[redacted]', other: '/api/v1/workspaces/0193/charts/c/usage', short: '/c/abc' });
+  });
+
   test('errors keep their message and stack, redacted', () => {
     const { lines, logger } = capture();
     logger.error('failed', { error: new Error('connect to postgres://u:pw@h/db failed') });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { AppError, type RequestValidationError } from '../../src/errors/app-error';
 import { parameterizedSql, hasPlaceholders } from '../../src/sharing/placeholders';
 import { bindValues, checkValue } from '../../src/sharing/parameters';
-import { SnapshotReads } from '../../src/sharing/snapshot-reads';
+import { SharedReads } from '../../src/sharing/shared-reads';
 import { ViewLimit } from '../../src/sharing/public-throttle';
 import { TestClock } from '../support/test-clock';
 
@@ -68,28 +68,48 @@ describe('parameter values', () => {
   });
 });
 
-describe('snapshot reads', () => {
-  test('views arriving during a read share the next one, which starts after that read ends', async () => {
+describe('shared reads', () => {
+  test('views arriving in the same turn share one read, which starts on the next turn; views arriving during a read share the next one, which starts after that read ends', async () => {
     let reads = 0;
     const started: number[] = [];
     const pending: ((value: number) => void)[] = [];
-    const snapshots = new SnapshotReads(() => {
+    const snapshots = new SharedReads((key) => {
+      expect(key).toBe('w');
       started.push(++reads);
       return new Promise<number>((resolve) => pending.push(resolve));
     });
-    const first = snapshots.current('w');
+    const together = Array.from({ length: 3 }, () => snapshots.current('w'));
+    expect(started).toEqual([]);
+    await Bun.sleep(0);
+    expect(started).toEqual([1]);
     const during = Array.from({ length: 5 }, () => snapshots.current('w'));
+    await Bun.sleep(0);
     expect(started).toEqual([1]);
     pending.shift()!(10);
-    expect(await first).toBe(10);
+    expect(await Promise.all(together)).toEqual([10, 10, 10]);
     await Bun.sleep(0);
     expect(started).toEqual([1, 2]);
     pending.shift()!(11);
     expect(await Promise.all(during)).toEqual([11, 11, 11, 11, 11]);
     const later = snapshots.current('w');
+    await Bun.sleep(0);
     expect(started).toEqual([1, 2, 3]);
     pending.shift()!(12);
     expect(await later).toBe(12);
+  });
+
+  test('keys are read apart, and a failed read fails only the views that shared it', async () => {
+    const reads: string[] = [];
+    const shared = new SharedReads(async (key) => {
+      reads.push(key);
+      if (reads.length === 1) throw new Error('the store is away');
+      return key.toUpperCase();
+    });
+    const failed = Promise.all([shared.current('a'), shared.current('a')]);
+    expect(failed).rejects.toThrow('the store is away');
+    await failed.catch(() => {});
+    expect(await Promise.all([shared.current('a'), shared.current('b')])).toEqual(['A', 'B']);
+    expect(reads).toEqual(['a', 'a', 'b']);
   });
 });
 

@@ -9,8 +9,8 @@ import { operation } from '../openapi/operation';
 import { queryInteger } from '../query-params';
 import { clientAssets, type ClientAsset } from './client-assets';
 import { dataQuery, publicModels as m, tokenParams } from './model';
-import { chartPageHtml, errorPageHtml, publicPageHtml } from './public-html';
-import { htmlResponse, publicHeaders } from './security-headers';
+import { chartPageBytes, errorPageHtml, publicPageHtml } from './public-html';
+import { htmlResponse, pageHeaderValues, publicHeaders } from './security-headers';
 
 const tags = ['Public'];
 const pageHeaders = ['Content-Security-Policy', 'Referrer-Policy', 'X-Content-Type-Options', 'Cache-Control'] as const;
@@ -30,9 +30,16 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     .use(clientAddress(services.config.http.trustProxy))
     .get(
       '/c/:token',
-      async ({ params, clientAddress }) => {
+      async ({ params, clientAddress, set }) => {
         const links = { url: `${base}/c/${params.token}`, data: () => `/c/${params.token}/data` };
-        return pageOrError(async () => chartPageHtml(await views.chart(params.token, clientAddress), links));
+        try {
+          const page = chartPageBytes(await views.chart(params.token, clientAddress), links);
+          // The bytes themselves, with the headers on the context: a Response would be copied once more to add the request id.
+          Object.assign(set.headers, pageHeaderValues);
+          return page;
+        } catch (error) {
+          return errorPage(error);
+        }
       },
       {
         params: tokenParams,
@@ -117,17 +124,22 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     );
 }
 
-/** The page, or an error page with the same policy: 404 for a link that does not open, 429 and 503 with Retry-After. */
+/** The page, or its error page. */
 async function pageOrError(render: () => Promise<string>): Promise<Response> {
   try {
     return htmlResponse(await render());
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    if (error.code === 'NOT_FOUND') return htmlResponse(errorPageHtml('Not found', 'This link does not exist, was withdrawn or has expired.'), 404);
-    if (error.status === 429) return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, { 'retry-after': error.headers['retry-after'] ?? '60' });
-    if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': '60' });
-    throw error;
+    return errorPage(error);
   }
+}
+
+/** 404 for a link that does not open, 429 and 503 with Retry-After, each a page with the same policy. */
+function errorPage(error: unknown): Response {
+  if (!(error instanceof AppError)) throw error;
+  if (error.code === 'NOT_FOUND') return htmlResponse(errorPageHtml('Not found', 'This link does not exist, was withdrawn or has expired.'), 404);
+  if (error.status === 429) return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, { 'retry-after': error.headers['retry-after'] ?? '60' });
+  if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': '60' });
+  throw error;
 }
 
 /** The data, or an error in the envelope carrying the public answers' headers. */

@@ -17,7 +17,20 @@ interface Links {
 /** Drawn charts by the result they show: a cached result is drawn once per config, not once per view. */
 const drawn = new WeakMap<ChartResult, Map<string, string>>();
 
-export function chartPageHtml(chart: PublicChart, links: Links): string {
+/** Whole chart pages as sent, by the chart view they show (the same object while neither chart nor result changed) and its link. */
+const pages = new WeakMap<PublicChart, { url: string; bytes: Uint8Array }>();
+const utf8 = new TextEncoder();
+
+/** The chart's page as UTF-8, made once per chart view and link: a view of unchanged data sends the bytes made for the first one. */
+export function chartPageBytes(chart: PublicChart, links: Links): Uint8Array {
+  const kept = pages.get(chart);
+  if (kept?.url === links.url) return kept.bytes;
+  const bytes = utf8.encode(chartPageHtml(chart, links));
+  pages.set(chart, { url: links.url, bytes });
+  return bytes;
+}
+
+function chartPageHtml(chart: PublicChart, links: Links): string {
   return document({ title: chart.title, description: chart.description, url: links.url }, `<h1>${escapeHtml(chart.title)}</h1>\n${descriptionHtml(chart.description)}${figure(chart, 0, links, false)}`);
 }
 

@@ -13,9 +13,9 @@ export const publicHeaders: Record<string, string> = {
   'cache-control': 'no-store',
 };
 
+/** Headers of every public HTML page. */
+export const pageHeaderValues: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': publicPagePolicy, ...publicHeaders };
+
 export function htmlResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(body, {
-    status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': publicPagePolicy, ...publicHeaders, ...headers },
-  });
+  return new Response(body, { status, headers: { ...pageHeaderValues, ...headers } });
 }

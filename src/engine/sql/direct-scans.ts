@@ -22,10 +22,10 @@ type Column = readonly [name: string, type: string];
 type CatalogNumber = number | string | bigint;
 type CatalogFlag = boolean | number | string;
 
+/** One pass over the snapshots (an embedded catalog is scanned through DuckDB's SQLite, which a second pass for max() made a third slower). */
 const currentSnapshot = namedQuery<Record<never, never>, { snapshot_id: CatalogNumber; schema_version: CatalogNumber }>(
   'ducklake.current_snapshot',
-  `SELECT snapshot_id, schema_version FROM {catalog}.ducklake_snapshot
-   WHERE snapshot_id = (SELECT max(snapshot_id) FROM {catalog}.ducklake_snapshot)`,
+  'SELECT snapshot_id, schema_version FROM {catalog}.ducklake_snapshot ORDER BY snapshot_id DESC LIMIT 1',
 );
 
 /**

@@ -11,7 +11,7 @@ import { PublicViews } from '../../sharing/public-views';
 import { Publisher } from '../../sharing/publishing';
 import { deleteWorkspaceSavedQueries } from '../../sharing/saved-query-queries';
 import { SavedQueriesService } from '../../sharing/saved-queries-service';
-import { SnapshotReads } from '../../sharing/snapshot-reads';
+import { SharedReads } from '../../sharing/shared-reads';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 
@@ -30,12 +30,12 @@ export function sharingFeature({ config, infra, logger, clock }: FeatureDeps, ga
   const savedQueries = new SavedQueriesService(store, gate, queries, clock);
   const charts = new ChartsService(store, gate, savedQueries, publisher, clock);
   const pages = new PagesService(store, publisher, clock);
-  const results = new ChartResults(gate, new SnapshotReads((workspaceId) => gate.snapshot(workspaceId)), clock, config.sharing.publicCacheEntries, log);
+  const results = new ChartResults(gate, new SharedReads((workspaceId) => gate.snapshot(workspaceId)), clock, config.sharing.publicCacheEntries, log);
   const limits = {
     perAddress: new ViewLimit(config.sharing.publicViewsPerAddress, clock, 'from this address'),
     perLink: new ViewLimit(config.sharing.publicViewsPerLink, clock, 'of this link'),
   };
-  const sharing: SharingServices = { savedQueries, charts, pages, publicViews: new PublicViews(store, publisher, charts, results, limits, log) };
+  const sharing: SharingServices = { savedQueries, charts, pages, publicViews: new PublicViews(store, publisher, charts, results, limits, log, config.sharing.publicCacheEntries) };
   const wiring = {
     workspacePurge: { rows: [deleteWorkspacePublications, deleteWorkspacePages, deleteWorkspaceCharts, deleteWorkspaceSavedQueries] },
   } satisfies FeatureWiring;

@@ -204,6 +204,31 @@ for (const backend of backends) {
       }
     });
 
+    test('views of unchanged data get the same page; an edit of the chart shows on the next view; views arriving together share their reads yet each sees an unpublish made before it arrived', async () => {
+      const token = await publish('charts', 'revenue');
+      const first = await (await view(`/c/${token}`)).text();
+      const again = await view(`/c/${token}`);
+      expect(again.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(again.headers.get('cache-control')).toBe('no-store');
+      expect(again.headers.get('x-request-id')).toBeTruthy();
+      expect(await again.text()).toBe(first);
+      expect((await send('PATCH', '/charts/revenue', { title: 'Revenue, edited', chart_type: 'line' })).status).toBe(200);
+      const edited = await (await view(`/c/${token}`)).text();
+      expect(edited).toContain('<title>Revenue, edited</title>');
+      expect(edited).toContain('"type":"line"');
+      // A crowd handed over at once: every view is served, from reads made after it arrived.
+      const crowd = await Promise.all(Array.from({ length: 20 }, (_, viewer) => view(`/c/${token}`, `198.51.100.${viewer}`)));
+      expect(crowd.map((response) => response.status)).toEqual(Array.from({ length: 20 }, () => 200));
+      expect(new Set(await Promise.all(crowd.map((response) => response.text())))).toEqual(new Set([edited]));
+      expect((await send('DELETE', '/charts/revenue/publish')).status).toBe(204);
+      const afterUnpublish = await Promise.all(Array.from({ length: 5 }, () => view(`/c/${token}`)));
+      expect(afterUnpublish.map((response) => response.status)).toEqual([404, 404, 404, 404, 404]);
+      const republished = await publish('charts', 'revenue');
+      const page = await (await view(`/c/${republished}`)).text();
+      expect(page).toContain(`/c/${republished}/data`);
+      expect(page).not.toContain(token);
+    });
+
     test('a chart whose query fails now is a 503 page saying nothing about why', async () => {
       expect((await send('POST', '/charts', { name: 'fragile', title: 'Fragile', sql: 'SELECT month, revenue FROM secret_schema.sales_table', chart_type: 'bar', config: { x: 'month', y: ['revenue'] } })).status).toBe(201);
       const token = await publish('charts', 'fragile');
