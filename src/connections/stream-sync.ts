@@ -42,6 +42,7 @@ export interface StreamSyncDeps {
   store: Store;
   clock: Clock;
   batchRows: number;
+  scanBatchRows: number;
 }
 
 export interface StreamRun {
@@ -81,7 +82,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     if (resumed?.sync_phase !== 'done') {
       if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, target.schema, stream.name, table.table);
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
-      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, signal: run.signal };
+      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
       for await (const batch of session.connector.read(session.context, request)) {
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
@@ -106,7 +107,8 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       }
     }
-    const recordsTotal = await rowCount(instance, target);
+    // The staging table swapped in holds exactly the rows this job wrote: no need to count them again.
+    const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
     return {
       name: stream.name,
       sync_mode: stream.syncMode,

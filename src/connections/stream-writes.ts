@@ -74,7 +74,7 @@ export class StreamWrites {
 
   /** Swaps the staging table in (one snapshot); the registry then knows the stream's table, not the staging one. */
   async swap(into: BatchTarget, info: SyncCommitInfo): Promise<void> {
-    await swapInStaging(this.instance.connection, {
+    const targetExists = await swapInStaging(this.instance.connection, {
       schema: into.target.schema,
       staging: into.table.table,
       target: into.target.table,
@@ -83,7 +83,7 @@ export class StreamWrites {
     });
     const registry = new TableRegistry(this.store);
     await registry.dropped(into.workspaceId, into.table);
-    if (await catalogColumns(this.instance.connection, into.target)) await this.register(into, true);
+    if (targetExists) await this.register(into, true);
   }
 
   private async register(into: BatchTarget, created: boolean): Promise<void> {

@@ -43,6 +43,8 @@ export interface ReadRequest {
   cursor: JsonValue | null;
   /** Rows a batch holds at most (sources that count files or pages approximate it). */
   batchRows: number;
+  /** Rows a batch holds when the source reads each one by a scan of the whole table (larger: each costs a pass). */
+  scanBatchRows?: number;
   signal?: AbortSignal;
 }
 

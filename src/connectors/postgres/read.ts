@@ -1,14 +1,9 @@
 import type { EngineConnection } from '../../engine/duckdb/engine-connection';
-import { sqlIdentifier, sqlString } from '../../engine/sql-literals';
+import { sqlString } from '../../engine/sql-literals';
 import type { Batch, JsonValue, ReadRequest } from '../connector';
 import { SourceError } from '../source-error';
-import { pgIdentifier, pgLiteral, sourceAlias, sourceColumns, type SourceColumn, type SourceRelation } from './catalog';
-
-/** Where a read of a stream stands: past which value of its batching column, and whether its NULLs were read. */
-interface Position {
-  after: string | null;
-  nulls_done: boolean;
-}
+import { pgIdentifier, pgLiteral, sourceAlias, sourceColumns, type SourceRelation } from './catalog';
+import { rangeCondition, tableScan, type Position } from './table-scan';
 
 /**
  * Reads a stream in batches ordered by one column: the cursor for incremental modes, else the first
@@ -20,8 +15,8 @@ interface Position {
  * read in one batch. Values travel as DuckDB's text of them, which Postgres reads back as the
  * column's own type.
  *
- * How a batch's rows are read: a full refresh that overwrites scans the table itself (see
- * `scannedBatches`), every other read runs one query on the source over the batch's range.
+ * How a batch's rows are read: a full refresh that overwrites may scan the table itself (see
+ * tableScan), every other read runs one query on the source over the batch's range.
  */
 export async function* readRelation(connection: EngineConnection, relation: SourceRelation, request: ReadRequest): AsyncGenerator<Batch> {
   const { stream } = request;
@@ -32,7 +27,7 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   if (incremental && !column) throw new SourceError('invalid', `Stream ${stream.name} needs a cursor field for ${stream.syncMode}`);
   if (!column) {
     // The one batch committed already (a resumed read): nothing is left.
-    if (isRecord(request.position) && request.position.done === true) return;
+    if ((request.position as Partial<Position> | null)?.done === true) return;
     yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table}`), position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow };
     return;
   }
@@ -40,9 +35,14 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   if (!sourceColumn) throw new SourceError('invalid', `Stream ${stream.name} has no column ${column}`);
   const key = pgIdentifier(column);
   const literal = (value: string) => `${pgLiteral(value)}::${sourceColumn.sourceType}`;
-  const scanned = scannedBatches(relation, request, sourceColumn);
-  const limit = Math.max(1, Math.trunc(request.batchRows));
+  const scan = tableScan(relation, request, sourceColumn);
+  const limit = scan?.batchRows ?? Math.max(1, Math.trunc(request.batchRows));
   let position = startingPosition(request, incremental, sourceColumn.notNull);
+  if (position.done) return;
+  if (scan?.whole) {
+    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow };
+    return;
+  }
 
   for (;;) {
     request.signal?.throwIfAborted();
@@ -56,7 +56,7 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
       }
       return;
     }
-    const select = scanned ? scanned.select(position, bound) : sourceSelect(`SELECT * FROM ${table} WHERE ${rangeCondition(key, literal, position, bound)}`);
+    const select = scan ? scan.select(position, bound) : sourceSelect(`SELECT * FROM ${table} WHERE ${rangeCondition(key, literal, position, bound)}`);
     position = { after: bound, nulls_done: true };
     yield { kind: 'relation', select, position: toJson(position), cursor: incremental ? bound : null, bytesPerRow };
     // Short of a full batch: the source had no rows past this one when it was bounded.
@@ -64,37 +64,9 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   }
 }
 
-/** The rows of a batch: past the last batch's value, up to its own bound, with the NULLs on a first read. */
-function rangeCondition(key: string, literal: (value: string) => string, position: Position, bound: string): string {
-  const after = position.after === null ? [] : [`${key} > ${literal(position.after)}`];
-  const upTo = `${key} <= ${literal(bound)}`;
-  return position.nulls_done ? [...after, upTo].join(' AND ') : `(${key} IS NULL OR ${upTo})`;
-}
-
-/** Source types whose values DuckDB and Postgres order alike and DuckDB's text of them reads back exactly. */
-const scannableKeyTypes: Record<string, string> = { smallint: 'SMALLINT', integer: 'INTEGER', bigint: 'BIGINT', date: 'DATE' };
-
-/**
- * A full refresh that overwrites reads each batch by a scan of the attached table with the batch's
- * range as its filter: DuckDB's Postgres extension reads the table's pages over several connections
- * at once, all in the one snapshot it exports for the scan, and hands the range to Postgres with each
- * page range's query. Measured on 1,000,000 rows in two batches, that took 0.7 s where one query per
- * batch took 1.0 s; each batch costs the source a scan of the whole table, so it is kept to that mode,
- * whose batches are few and large, and to key types ordered alike on both sides. Which rows a batch
- * holds is decided by the key range as before: a row that moves between pages while the sync runs is
- * still read once.
- */
-function scannedBatches(relation: SourceRelation, request: ReadRequest, column: SourceColumn): { select(position: Position, bound: string): string } | undefined {
-  const duckdbType = scannableKeyTypes[column.sourceType];
-  if (request.stream.syncMode !== 'full_refresh_overwrite' || relation.kind !== 'table' || !duckdbType) return undefined;
-  const table = [sourceAlias, relation.schema, relation.table].map(sqlIdentifier).join('.');
-  const literal = (value: string) => `CAST(${sqlString(value)} AS ${duckdbType})`;
-  return { select: (position, bound) => `SELECT * FROM ${table} WHERE ${rangeCondition(sqlIdentifier(column.name), literal, position, bound)}` };
-}
-
 function startingPosition(request: ReadRequest, incremental: boolean, notNull: boolean): Position {
   const resumed = request.position as Partial<Position> | null;
-  if (resumed && typeof resumed === 'object') return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false };
+  if (resumed && typeof resumed === 'object') return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false, done: resumed.done === true };
   if (incremental && typeof request.cursor === 'string') return { after: request.cursor, nulls_done: true };
   // A first read takes the rows whose column is NULL too (with the first batch).
   return { after: null, nulls_done: notNull };
@@ -111,10 +83,6 @@ async function boundOf(connection: EngineConnection, query: string): Promise<{ b
   return { bound: bound === null || bound === undefined ? null : String(bound), rows: Number(count ?? 0) };
 }
 
-function isRecord(value: JsonValue | null): value is { [key: string]: JsonValue } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function toJson(position: Position): JsonValue {
-  return { after: position.after, nulls_done: position.nulls_done };
+  return { after: position.after, nulls_done: position.nulls_done, ...(position.done ? { done: true } : {}) };
 }
