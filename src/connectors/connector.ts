@@ -54,6 +54,8 @@ interface BatchEnd {
   position: JsonValue;
   /** The stream's cursor once this batch is in (incremental modes), else null. */
   cursor: JsonValue | null;
+  /** No batch follows: the stream's whole remaining read (a first one may be written over the table at once). */
+  last?: boolean;
 }
 
 /**

@@ -28,7 +28,7 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   if (!column) {
     // The one batch committed already (a resumed read): nothing is left.
     if ((request.position as Partial<Position> | null)?.done === true) return;
-    yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table}`), position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow };
+    yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table}`), position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
     return;
   }
   const sourceColumn = (await sourceColumns(connection, relation)).find((candidate) => candidate.name === column);
@@ -40,7 +40,7 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   let position = startingPosition(request, incremental, sourceColumn.notNull);
   if (position.done) return;
   if (scan?.whole) {
-    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow };
+    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow, last: true };
     return;
   }
 
