@@ -38,13 +38,14 @@ const maxScannedBatches = 4;
  * table is swapped in whole anyway), one of up to `maxScannedBatches` times that in key-range batches
  * of `scanBatchRows`, and a larger one (or one never analysed) by per-batch queries (undefined here).
  * Which rows a batch holds is decided by key values, so a row that moves between pages while the sync
- * runs is still read once; only key types ordered alike on both sides qualify.
+ * runs is still read once; only key types ordered alike on both sides qualify, and only relations
+ * with pages of their own (a partitioned or a foreign table would be read by one connection per batch).
  */
 export function tableScan(relation: SourceRelation, request: ReadRequest, column: SourceColumn): TableScan | undefined {
   const duckdbType = scannableKeyTypes[column.sourceType];
   const scanBatchRows = Math.max(1, Math.trunc(request.scanBatchRows ?? request.batchRows));
   const estimate = relation.rowEstimate;
-  if (request.stream.syncMode !== 'full_refresh_overwrite' || relation.kind !== 'table' || !duckdbType || estimate === undefined) return undefined;
+  if (request.stream.syncMode !== 'full_refresh_overwrite' || !relation.pageRanges || !duckdbType || estimate === undefined) return undefined;
   if (estimate > maxScannedBatches * scanBatchRows) return undefined;
   const table = [sourceAlias, relation.schema, relation.table].map(sqlIdentifier).join('.');
   const key = sqlIdentifier(column.name);
