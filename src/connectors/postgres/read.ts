@@ -3,7 +3,7 @@ import { sqlString } from '../../engine/sql-literals';
 import type { Batch, JsonValue, ReadRequest } from '../connector';
 import { SourceError } from '../source-error';
 import { pgIdentifier, pgLiteral, sourceAlias, sourceColumns, type SourceRelation } from './catalog';
-import { rangeCondition, tableScan, type Position } from './table-scan';
+import { rangeCondition, tableScan, wholeTableScan, type Position } from './table-scan';
 
 /**
  * Reads a stream in batches ordered by one column: the cursor for incremental modes, else the first
@@ -28,7 +28,8 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   if (!column) {
     // The one batch committed already (a resumed read): nothing is left.
     if ((request.position as Partial<Position> | null)?.done === true) return;
-    yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table}`), position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
+    const select = wholeTableScan(relation, request) ?? sourceSelect(`SELECT * FROM ${table}`);
+    yield { kind: 'relation', select, position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
     return;
   }
   const sourceColumn = (await sourceColumns(connection, relation)).find((candidate) => candidate.name === column);

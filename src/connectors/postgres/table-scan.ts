@@ -47,7 +47,7 @@ export function tableScan(relation: SourceRelation, request: ReadRequest, column
   const estimate = relation.rowEstimate;
   if (request.stream.syncMode !== 'full_refresh_overwrite' || !relation.pageRanges || !duckdbType || estimate === undefined) return undefined;
   if (estimate > maxScannedBatches * scanBatchRows) return undefined;
-  const table = [sourceAlias, relation.schema, relation.table].map(sqlIdentifier).join('.');
+  const table = attachedTable(relation);
   const key = sqlIdentifier(column.name);
   const literal = (value: string) => `CAST(${sqlString(value)} AS ${duckdbType})`;
   return {
@@ -58,6 +58,19 @@ export function tableScan(relation: SourceRelation, request: ReadRequest, column
       return `SELECT * FROM ${table}${where ? ` WHERE ${where}` : ''}`;
     },
   };
+}
+
+/**
+ * A stream without a batching column is read in one batch whatever its size: for a full refresh that
+ * overwrites, a table with pages of its own is read by one parallel scan instead of one query.
+ */
+export function wholeTableScan(relation: SourceRelation, request: ReadRequest): string | undefined {
+  if (request.stream.syncMode !== 'full_refresh_overwrite' || !relation.pageRanges) return undefined;
+  return `SELECT * FROM ${attachedTable(relation)}`;
+}
+
+function attachedTable(relation: SourceRelation): string {
+  return [sourceAlias, relation.schema, relation.table].map(sqlIdentifier).join('.');
 }
 
 /** The rows of a batch: past the last batch's value, up to its own bound, with the NULLs on a first read. */

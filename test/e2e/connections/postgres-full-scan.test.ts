@@ -130,9 +130,10 @@ for (const backend of backends) {
       expect(await stagingBatches(second.id)).toBe(41);
     }, 180_000);
 
-    test('a date batching column with NULLs, a table never analysed: every row once', async () => {
+    test('a date batching column with NULLs, a table never analysed, a table without a key: every row once', async () => {
       await table('scan_dated', 2_500, { key: false });
       await table('scan_fresh', 800, { analyse: false });
+      await table('scan_keyless', 1_200, { key: false, analyse: false });
       const connection = await createConnectionOk(t, user, workspaceId, {
         name: 'dated',
         connector_type: 'postgres',
@@ -140,14 +141,17 @@ for (const backend of backends) {
         streams: [
           { name: 'scan_dated', sync_mode: 'full_refresh_overwrite', cursor_field: 'day' },
           { name: 'scan_fresh', sync_mode: 'full_refresh_overwrite' },
+          { name: 'scan_keyless', sync_mode: 'full_refresh_overwrite' },
         ],
       });
       const job = await syncOk(t, user, workspaceId, connection.id);
-      expect(job.records_written).toBe(2_500 + 800);
+      expect(job.records_written).toBe(2_500 + 800 + 1_200);
       expect(await contents('dated.scan_dated')).toEqual([expect.objectContaining({ n: 2_500, d: 2_500, ids: 3_126_250, days: 2_143 })]);
       expect(await contents('dated.scan_fresh')).toEqual([expect.objectContaining({ n: 800, d: 800, ids: 320_400 })]);
-      // 2,500 rows on 40 dates in ranges of at least 1,000 rows; 800 rows never analysed: by query, 100 a batch.
-      expect(await stagingBatches(job.id)).toBe(3 + 8);
+      expect(await contents('dated.scan_keyless')).toEqual([expect.objectContaining({ n: 1_200, d: 1_200, ids: 720_600 })]);
+      // 2,500 rows on 40 dates in ranges of at least 1,000 rows; 800 rows never analysed: by query, 100 a
+      // batch; the table without a key: one scan, written over the target without a staging table.
+      expect(await stagingBatches(job.id)).toBe(3 + 8 + 0);
     }, 180_000);
   });
 }
