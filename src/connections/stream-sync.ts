@@ -77,7 +77,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     let schemaChanges = resumed?.sync_schema_changes ?? [];
     let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
     let batchNumber = resumed?.sync_batch ?? 0;
-    let swapped = false;
+    let replaced = false;
     const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
     if (!resumed) cursor = since;
 
@@ -103,16 +103,16 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
         const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
         if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
-        swapped ||= replacing;
+        replaced ||= replacing;
         totals = totalsAfter({ ...info, records_written: written.rows });
         run.onProgress(progressOf(totals));
       }
-      if (overwrite && !swapped) {
+      if (overwrite && !replaced) {
         schemaChanges = await replacedColumns(instance, table, target);
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       }
     }
-    // The staging table swapped in holds exactly the rows this job wrote: no need to count them again.
+    // An overwritten table holds exactly the rows this job wrote: no need to count them again.
     const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
     return {
       name: stream.name,

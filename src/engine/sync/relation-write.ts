@@ -52,8 +52,8 @@ const maxAttempts = 5;
  * together with the commit information, or nothing does. A batch with a key is staged first (its rows
  * are read twice); one without is read straight into the table. A batch that replaces the table
  * creates it anew with the batch's columns (its changes say how they differ from the old table's). A
- * commit that loses a race with
- * another writer (or finds an embedded catalog locked) is tried again from a fresh look at the table.
+ * commit that loses a race with another writer (or finds an embedded catalog locked) is tried again
+ * from a fresh look at the table.
  */
 export async function writeRelation(connection: EngineConnection, write: RelationWrite): Promise<RelationWritten> {
   const staged = write.upsert ? await stageKeyed(connection, write) : undefined;
