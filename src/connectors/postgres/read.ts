@@ -28,15 +28,16 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   if (!column) {
     // The one batch committed already (a resumed read): nothing is left.
     if ((request.position as Partial<Position> | null)?.done === true) return;
-    const select = wholeTableScan(relation, request) ?? sourceSelect(`SELECT * FROM ${table}`);
+    const select = wholeTableScan(relation, request, await sourceColumns(connection, relation)) ?? sourceSelect(`SELECT * FROM ${table}`);
     yield { kind: 'relation', select, position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
     return;
   }
-  const sourceColumn = (await sourceColumns(connection, relation)).find((candidate) => candidate.name === column);
+  const columns = await sourceColumns(connection, relation);
+  const sourceColumn = columns.find((candidate) => candidate.name === column);
   if (!sourceColumn) throw new SourceError('invalid', `Stream ${stream.name} has no column ${column}`);
   const key = pgIdentifier(column);
   const literal = (value: string) => `${pgLiteral(value)}::${sourceColumn.sourceType}`;
-  const scan = tableScan(relation, request, sourceColumn);
+  const scan = tableScan(relation, request, columns, sourceColumn);
   const limit = scan?.batchRows ?? Math.max(1, Math.trunc(request.batchRows));
   let position = startingPosition(request, incremental, sourceColumn.notNull);
   if (position.done) return;

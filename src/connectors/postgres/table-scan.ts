@@ -23,6 +23,14 @@ interface TableScan {
 /** Source types whose values DuckDB and Postgres order alike and DuckDB's text of them reads back exactly. */
 const scannableKeyTypes: Record<string, string> = { smallint: 'SMALLINT', integer: 'INTEGER', bigint: 'BIGINT', date: 'DATE' };
 
+/**
+ * Built-in types (as format_type names them, arrays of them too), which a scan of the attached table
+ * and a query bring as the same DuckDB types. The attached catalog turns an enum into a DuckDB ENUM,
+ * which DuckLake cannot store, and knows domains and composite types by their own names: a table
+ * with any other type is read by query.
+ */
+const builtinType = /^(smallint|integer|bigint|real|double precision|numeric(\(\d+(,\d+)?\))?|boolean|text|character varying(\(\d+\))?|character(\(\d+\))?|uuid|json|jsonb|bytea|date|(time|timestamp)(\(\d\))? with(out)? time zone|interval( [a-z ]+)?(\(\d\))?)(\[\])*$/;
+
 /** A scan's batches grow to this many times the row batch before the table is read by per-batch queries instead. */
 const maxScannedBatches = 4;
 
@@ -41,11 +49,11 @@ const maxScannedBatches = 4;
  * runs is still read once; only key types ordered alike on both sides qualify, and only relations
  * with pages of their own (a partitioned or a foreign table would be read by one connection per batch).
  */
-export function tableScan(relation: SourceRelation, request: ReadRequest, column: SourceColumn): TableScan | undefined {
+export function tableScan(relation: SourceRelation, request: ReadRequest, columns: SourceColumn[], column: SourceColumn): TableScan | undefined {
   const duckdbType = scannableKeyTypes[column.sourceType];
   const scanBatchRows = Math.max(1, Math.trunc(request.scanBatchRows ?? request.batchRows));
   const estimate = relation.rowEstimate;
-  if (request.stream.syncMode !== 'full_refresh_overwrite' || !relation.pageRanges || !duckdbType || estimate === undefined) return undefined;
+  if (!scannable(relation, request, columns) || !duckdbType || estimate === undefined) return undefined;
   if (estimate > maxScannedBatches * scanBatchRows) return undefined;
   const table = attachedTable(relation);
   const key = sqlIdentifier(column.name);
@@ -64,9 +72,12 @@ export function tableScan(relation: SourceRelation, request: ReadRequest, column
  * A stream without a batching column is read in one batch whatever its size: for a full refresh that
  * overwrites, a table with pages of its own is read by one parallel scan instead of one query.
  */
-export function wholeTableScan(relation: SourceRelation, request: ReadRequest): string | undefined {
-  if (request.stream.syncMode !== 'full_refresh_overwrite' || !relation.pageRanges) return undefined;
-  return `SELECT * FROM ${attachedTable(relation)}`;
+export function wholeTableScan(relation: SourceRelation, request: ReadRequest, columns: SourceColumn[]): string | undefined {
+  return scannable(relation, request, columns) ? `SELECT * FROM ${attachedTable(relation)}` : undefined;
+}
+
+function scannable(relation: SourceRelation, request: ReadRequest, columns: SourceColumn[]): boolean {
+  return request.stream.syncMode === 'full_refresh_overwrite' && relation.pageRanges && columns.every((candidate) => builtinType.test(candidate.sourceType));
 }
 
 function attachedTable(relation: SourceRelation): string {

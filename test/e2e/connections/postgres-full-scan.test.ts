@@ -130,6 +130,29 @@ for (const backend of backends) {
       expect(await stagingBatches(second.id)).toBe(41);
     }, 180_000);
 
+    test('types of the source’s own (an enum, a domain, arrays, json) arrive as a read by query brings them', async () => {
+      await source.sql.unsafe("CREATE TYPE mood AS ENUM ('calm', 'busy'); CREATE DOMAIN positive AS numeric(8,2) CHECK (VALUE > 0)");
+      await source.sql.unsafe(`CREATE TABLE typed (id bigint PRIMARY KEY, feeling mood, price positive, tags text[], doc jsonb, seen timestamp, span interval)`);
+      await source.sql.unsafe(`INSERT INTO typed SELECT g, CASE WHEN g % 2 = 0 THEN 'calm' ELSE 'busy' END::mood, g + 0.5, ARRAY['t' || g, 'x'], jsonb_build_object('n', g),
+        timestamp '2024-01-01' + g * interval '1 hour', g * interval '1 minute' FROM generate_series(1, 300) g`);
+      // The same built-in types without the enum and the domain: read by a scan.
+      await source.sql.unsafe('CREATE TABLE plain AS SELECT id, CAST(feeling AS text) AS feeling, CAST(price AS numeric(8,2)) AS price, tags, doc, seen, span FROM typed');
+      await source.sql.unsafe('ALTER TABLE plain ADD PRIMARY KEY (id); ANALYZE typed; ANALYZE plain');
+      const streams = (mode: string) => ['typed', 'plain'].map((name) => ({ name, sync_mode: mode }));
+      const scanned = await createConnectionOk(t, user, workspaceId, { name: 'typed_scan', connector_type: 'postgres', spec: postgresSpec(source), streams: streams('full_refresh_overwrite') });
+      const queried = await createConnectionOk(t, user, workspaceId, { name: 'typed_query', connector_type: 'postgres', spec: postgresSpec(source), streams: streams('full_refresh_append') });
+      const job = await syncOk(t, user, workspaceId, scanned.id);
+      expect(job.records_written).toBe(600);
+      // typed by query, 100 rows a batch; plain by one scan, without a staging table.
+      expect(await stagingBatches(job.id)).toBe(3 + 0);
+      expect((await syncOk(t, user, workspaceId, queried.id)).records_written).toBe(600);
+      const sample = "SELECT CAST(feeling AS VARCHAR) AS feeling, price, tags, CAST(doc AS VARCHAR) AS doc, CAST(seen AS VARCHAR) AS seen, CAST(span AS VARCHAR) AS span FROM ";
+      for (const name of ['typed', 'plain']) {
+        expect(await columnsOf(`typed_scan.${name}`)).toEqual(await columnsOf(`typed_query.${name}`));
+        expect(await queryRows(t, user, workspaceId, `${sample} typed_scan.${name} WHERE id = 7`)).toEqual(await queryRows(t, user, workspaceId, `${sample} typed_query.${name} WHERE id = 7`));
+      }
+    }, 180_000);
+
     test('a date batching column with NULLs, a table never analysed, a table without a key: every row once', async () => {
       await table('scan_dated', 2_500, { key: false });
       await table('scan_fresh', 800, { analyse: false });
