@@ -67,6 +67,8 @@ export interface Config {
     privateNetworks: 'allow' | 'deny';
     /** Rows a batch of a sync reads and commits at most (one snapshot each; a crash resumes after the last). */
     batchRows: number;
+    /** Rows a batch holds when a full refresh reads it by a parallel scan of the source table (each batch costs the source a pass over the table). */
+    scanBatchRows: number;
     /** Streams of one sync that run at once. */
     streamParallelism: number;
     /** Stream activities one worker runs at once (the slots of the sync task queue). */
@@ -181,6 +183,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     syncs: {
       privateNetworks: env.oneOf('CONNECTOR_PRIVATE_NETWORKS', ['allow', 'deny'], nodeEnv === 'production' ? 'deny' : 'allow'),
       batchRows: env.integer('SYNC_BATCH_ROWS', 500_000, { min: 1, max: 100_000_000 }),
+      scanBatchRows: env.integer('SYNC_SCAN_BATCH_ROWS', 2_000_000, { min: 1, max: 1_000_000_000 }),
       streamParallelism: env.integer('SYNC_STREAM_PARALLELISM', 2, { min: 1, max: 64 }),
       workerConcurrency: env.integer('SYNC_WORKER_CONCURRENCY', 2, { min: 1, max: 256 }),
       minScheduleIntervalMs: env.duration('SYNC_MIN_INTERVAL', '1m'),

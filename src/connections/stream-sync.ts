@@ -42,6 +42,7 @@ export interface StreamSyncDeps {
   store: Store;
   clock: Clock;
   batchRows: number;
+  scanBatchRows: number;
 }
 
 export interface StreamRun {
@@ -56,7 +57,8 @@ export interface StreamRun {
  * Syncs one stream of one job into `<connection>.<stream>`. Every batch commits with the position the
  * next one starts from; a run that finds commits of its own job (its worker was killed) goes on after
  * the last one, so no row is lost or written twice. A full refresh that overwrites fills a staging
- * table and swaps it in at the end, in one snapshot. Failures of the source or the lake are thrown.
+ * table and swaps it in at the end, in one snapshot; one the source reads in a single batch replaces
+ * the table with it directly, also in one snapshot. Failures of the source or the lake are thrown.
  */
 export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<StreamOutcome> {
   const startedAt = performance.now();
@@ -75,13 +77,14 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     let schemaChanges = resumed?.sync_schema_changes ?? [];
     let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
     let batchNumber = resumed?.sync_batch ?? 0;
+    let replaced = false;
     const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
     if (!resumed) cursor = since;
 
     if (resumed?.sync_phase !== 'done') {
       if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, target.schema, stream.name, table.table);
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
-      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, signal: run.signal };
+      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
       for await (const batch of session.connector.read(session.context, request)) {
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
@@ -96,17 +99,21 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
           sync_bytes_per_row: batch.kind === 'relation' ? (batch.bytesPerRow ?? 0) : 0,
           sync_schema_changes: schemaChanges,
         };
-        const written = await writes.write(batch, into, info);
-        if (!overwrite) schemaChanges = [...schemaChanges, ...written.schemaChanges];
+        // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
+        const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
+        const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
+        replaced ||= replacing;
         totals = totalsAfter({ ...info, records_written: written.rows });
         run.onProgress(progressOf(totals));
       }
-      if (overwrite) {
+      if (overwrite && !replaced) {
         schemaChanges = await replacedColumns(instance, table, target);
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       }
     }
-    const recordsTotal = await rowCount(instance, target);
+    // An overwritten table holds exactly the rows this job wrote: no need to count them again.
+    const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
     return {
       name: stream.name,
       sync_mode: stream.syncMode,

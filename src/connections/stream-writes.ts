@@ -38,7 +38,8 @@ export class StreamWrites {
     private readonly clock: Clock,
   ) {}
 
-  async write(batch: Batch, into: BatchTarget, info: SyncCommitInfo): Promise<BatchWritten> {
+  /** With `replace`, a relation batch is the table's whole new content: it replaces the table (a full refresh in one batch). */
+  async write(batch: Batch, into: BatchTarget, info: SyncCommitInfo, replace = false): Promise<BatchWritten> {
     const deduped = into.stream.syncMode === 'incremental_append_deduped';
     const message = `sync ${into.stream.name} batch ${info.sync_batch}`;
     let written: BatchWritten & { created: boolean };
@@ -48,8 +49,10 @@ export class StreamWrites {
         table: into.table,
         select: batch.select,
         upsert: deduped ? { key: into.stream.primaryKey, latestFirst } : undefined,
+        replace,
         message,
-        commitInfo: { ...info },
+        // A replacement's snapshot says how the new table differs from the old one, as a swap's does.
+        commitInfo: replace ? (changes) => ({ ...info, sync_schema_changes: changes }) : { ...info },
         watch: { signal: into.signal },
       });
       written = { rows: result.rowsWritten, schemaChanges: result.schemaChanges, created: result.createdTable };
@@ -74,7 +77,7 @@ export class StreamWrites {
 
   /** Swaps the staging table in (one snapshot); the registry then knows the stream's table, not the staging one. */
   async swap(into: BatchTarget, info: SyncCommitInfo): Promise<void> {
-    await swapInStaging(this.instance.connection, {
+    const targetExists = await swapInStaging(this.instance.connection, {
       schema: into.target.schema,
       staging: into.table.table,
       target: into.target.table,
@@ -83,7 +86,7 @@ export class StreamWrites {
     });
     const registry = new TableRegistry(this.store);
     await registry.dropped(into.workspaceId, into.table);
-    if (await catalogColumns(this.instance.connection, into.target)) await this.register(into, true);
+    if (targetExists) await this.register(into, true);
   }
 
   private async register(into: BatchTarget, created: boolean): Promise<void> {

@@ -43,6 +43,8 @@ export interface ReadRequest {
   cursor: JsonValue | null;
   /** Rows a batch holds at most (sources that count files or pages approximate it). */
   batchRows: number;
+  /** Rows a batch holds when the source reads each one by a scan of the whole table (larger: each costs a pass). */
+  scanBatchRows?: number;
   signal?: AbortSignal;
 }
 
@@ -52,6 +54,8 @@ interface BatchEnd {
   position: JsonValue;
   /** The stream's cursor once this batch is in (incremental modes), else null. */
   cursor: JsonValue | null;
+  /** No batch follows: the stream's whole remaining read (a first one may be written over the table at once). */
+  last?: boolean;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface SourceRelation {
   schema: string;
   table: string;
   kind: 'table' | 'view';
+  /** A scan can read it by ranges of its own pages: a table or a materialized view (not a partitioned or a foreign table). */
+  pageRanges: boolean;
   rowEstimate?: number;
   /** Average bytes a row takes in the source (its pages over its rows), for read estimates. */
   bytesPerRow: number;
@@ -71,6 +73,7 @@ export async function sourceRelations(connection: EngineConnection, schemas: str
       schema: String(row.schema_name),
       table: String(row.table_name),
       kind: row.kind === 'v' ? 'view' : 'table',
+      pageRanges: row.kind === 'r' || row.kind === 'm',
       rowEstimate: known ? Math.round(estimate) : undefined,
       bytesPerRow: known ? (Number(row.pages) * Number(row.block_size)) / estimate : 0,
     });

@@ -3,21 +3,20 @@ import { sqlString } from '../../engine/sql-literals';
 import type { Batch, JsonValue, ReadRequest } from '../connector';
 import { SourceError } from '../source-error';
 import { pgIdentifier, pgLiteral, sourceAlias, sourceColumns, type SourceRelation } from './catalog';
-
-/** Where a read of a stream stands: past which value of its batching column, and whether its NULLs were read. */
-interface Position {
-  after: string | null;
-  nulls_done: boolean;
-}
+import { rangeCondition, tableScan, wholeTableScan, type Position } from './table-scan';
 
 /**
  * Reads a stream in batches ordered by one column: the cursor for incremental modes, else the first
  * column of the primary key, else the cursor field when one is chosen. Each batch ends at the value
  * the batch's N-th row has and takes every row with that value, so a batch boundary never splits rows
  * of one value and the next batch starts strictly after it (`> value`): a batch read again after a
- * crash is the same batch. Both queries run on the source and use its index on the column. A stream
- * with no such column is read in one batch. Values travel as DuckDB's text of them, which Postgres
- * reads back as the column's own type.
+ * crash is the same batch. The bound query runs on the source and uses its index on the column; it
+ * also counts the batch, and a batch short of N rows is the last. A stream with no such column is
+ * read in one batch. Values travel as DuckDB's text of them, which Postgres reads back as the
+ * column's own type.
+ *
+ * How a batch's rows are read: a full refresh that overwrites may scan the table itself (see
+ * tableScan), every other read runs one query on the source over the batch's range.
  */
 export async function* readRelation(connection: EngineConnection, relation: SourceRelation, request: ReadRequest): AsyncGenerator<Batch> {
   const { stream } = request;
@@ -27,19 +26,30 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   const bytesPerRow = relation.bytesPerRow;
   if (incremental && !column) throw new SourceError('invalid', `Stream ${stream.name} needs a cursor field for ${stream.syncMode}`);
   if (!column) {
-    yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table}`), position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow };
+    // The one batch committed already (a resumed read): nothing is left.
+    if ((request.position as Partial<Position> | null)?.done === true) return;
+    const select = wholeTableScan(relation, request, await sourceColumns(connection, relation)) ?? sourceSelect(`SELECT * FROM ${table}`);
+    yield { kind: 'relation', select, position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
     return;
   }
-  const sourceColumn = (await sourceColumns(connection, relation)).find((candidate) => candidate.name === column);
+  const columns = await sourceColumns(connection, relation);
+  const sourceColumn = columns.find((candidate) => candidate.name === column);
   if (!sourceColumn) throw new SourceError('invalid', `Stream ${stream.name} has no column ${column}`);
   const key = pgIdentifier(column);
   const literal = (value: string) => `${pgLiteral(value)}::${sourceColumn.sourceType}`;
+  const scan = tableScan(relation, request, columns, sourceColumn);
+  const limit = scan?.batchRows ?? Math.max(1, Math.trunc(request.batchRows));
   let position = startingPosition(request, incremental, sourceColumn.notNull);
+  if (position.done) return;
+  if (scan?.whole) {
+    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow, last: true };
+    return;
+  }
 
   for (;;) {
     request.signal?.throwIfAborted();
     const after = position.after === null ? [] : [`${key} > ${literal(position.after)}`];
-    const bound = await boundOf(connection, `SELECT max(${key}) AS bound FROM (SELECT ${key} FROM ${table} WHERE ${[`${key} IS NOT NULL`, ...after].join(' AND ')} ORDER BY ${key} LIMIT ${Math.trunc(request.batchRows)}) AS batch`);
+    const { bound, rows } = await boundOf(connection, `SELECT max(${key}) AS bound, count(*) AS rows FROM (SELECT ${key} FROM ${table} WHERE ${[`${key} IS NOT NULL`, ...after].join(' AND ')} ORDER BY ${key} LIMIT ${limit}) AS batch`);
     if (bound === null) {
       // Past the last value: what is left are the NULLs of a first read, if any.
       if (!position.nulls_done) {
@@ -48,16 +58,17 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
       }
       return;
     }
-    const upTo = `${key} <= ${literal(bound)}`;
-    const where = position.nulls_done ? [...after, upTo].join(' AND ') : `(${key} IS NULL OR ${upTo})`;
+    const select = scan ? scan.select(position, bound) : sourceSelect(`SELECT * FROM ${table} WHERE ${rangeCondition(key, literal, position, bound)}`);
     position = { after: bound, nulls_done: true };
-    yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table} WHERE ${where}`), position: toJson(position), cursor: incremental ? bound : null, bytesPerRow };
+    yield { kind: 'relation', select, position: toJson(position), cursor: incremental ? bound : null, bytesPerRow };
+    // Short of a full batch: the source had no rows past this one when it was bounded.
+    if (rows < limit) return;
   }
 }
 
 function startingPosition(request: ReadRequest, incremental: boolean, notNull: boolean): Position {
   const resumed = request.position as Partial<Position> | null;
-  if (resumed && typeof resumed === 'object') return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false };
+  if (resumed && typeof resumed === 'object') return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false, done: resumed.done === true };
   if (incremental && typeof request.cursor === 'string') return { after: request.cursor, nulls_done: true };
   // A first read takes the rows whose column is NULL too (with the first batch).
   return { after: null, nulls_done: notNull };
@@ -68,12 +79,12 @@ function sourceSelect(query: string): string {
   return `SELECT * FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})`;
 }
 
-async function boundOf(connection: EngineConnection, query: string): Promise<string | null> {
-  const rows = await connection.read(`SELECT CAST(bound AS VARCHAR) FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})`);
-  const value = rows.scalar();
-  return value === null || value === undefined ? null : String(value);
+async function boundOf(connection: EngineConnection, query: string): Promise<{ bound: string | null; rows: number }> {
+  const rows = await connection.read(`SELECT CAST(bound AS VARCHAR), rows FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})`);
+  const [bound, count] = rows.getRows()[0] ?? [];
+  return { bound: bound === null || bound === undefined ? null : String(bound), rows: Number(count ?? 0) };
 }
 
 function toJson(position: Position): JsonValue {
-  return { after: position.after, nulls_done: position.nulls_done };
+  return { after: position.after, nulls_done: position.nulls_done, ...(position.done ? { done: true } : {}) };
 }

@@ -25,9 +25,11 @@ export interface RelationWrite {
   select: string;
   /** With a key, the batch replaces the table's rows of the same key; among the batch's own duplicates the last by `latestFirst` wins. */
   upsert?: { key: string[]; latestFirst?: string[] };
-  /** For the snapshot's commit message and, as JSON, its commit information (see findCommit). */
+  /** The batch is the table's whole new content: the table is created anew in the same snapshot, replacing the one there was. */
+  replace?: boolean;
+  /** For the snapshot's commit message and, as JSON, its commit information (see findCommit), which may say the write's schema changes. */
   message: string;
-  commitInfo: Record<string, unknown>;
+  commitInfo: Record<string, unknown> | ((changes: SchemaChange[]) => Record<string, unknown>);
   watch?: StatementWatch;
 }
 
@@ -48,8 +50,10 @@ const maxAttempts = 5;
  * Writes a batch read from a source into a lake table as exactly one DuckLake snapshot: the table's
  * creation, new columns, widened types, the replacement of existing keys and the rows themselves commit
  * together with the commit information, or nothing does. A batch with a key is staged first (its rows
- * are read twice); one without is read straight into the table. A commit that loses a race with
- * another writer (or finds an embedded catalog locked) is tried again from a fresh look at the table.
+ * are read twice); one without is read straight into the table. A batch that replaces the table
+ * creates it anew with the batch's columns (its changes say how they differ from the old table's). A
+ * commit that loses a race with another writer (or finds an embedded catalog locked) is tried again
+ * from a fresh look at the table.
  */
 export async function writeRelation(connection: EngineConnection, write: RelationWrite): Promise<RelationWritten> {
   const staged = write.upsert ? await stageKeyed(connection, write) : undefined;
@@ -57,19 +61,21 @@ export async function writeRelation(connection: EngineConnection, write: Relatio
     const incoming = await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
     for (let attempt = 1; ; attempt++) {
       const existing = await catalogColumns(connection, write.table);
-      const plan = planColumns(existing, incoming, qualified(write.table));
+      const plan = write.replace ? replacementPlan(existing, incoming, qualified(write.table)) : planColumns(existing, incoming, qualified(write.table));
       try {
         await connection.run('BEGIN TRANSACTION');
-        for (const statement of ddlStatements(write.table, existing, plan)) await connection.run(statement, undefined, write.watch);
+        const statements = write.replace ? replacementStatements(write.table, plan) : ddlStatements(write.table, existing, plan);
+        for (const statement of statements) await connection.run(statement, undefined, write.watch);
         const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;
-        if (write.upsert && existing) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
+        if (write.upsert && existing && !write.replace) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
         const inserted = await connection.read(insertStatement(write.table, plan.columns, incoming, source), undefined, write.watch);
         const rowsWritten = Number(inserted.scalar() ?? 0);
         // Set last, so that it can say how many rows the snapshot holds (a resumed sync counts from it).
-        const info = JSON.stringify({ ...write.commitInfo, records_written: rowsWritten });
+        const commitInfo = typeof write.commitInfo === 'function' ? write.commitInfo(plan.changes) : write.commitInfo;
+        const info = JSON.stringify({ ...commitInfo, records_written: rowsWritten });
         await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(info)})`);
         await connection.run('COMMIT', undefined, write.watch);
-        return { rowsWritten, createdTable: existing === undefined, schemaChanges: plan.changes };
+        return { rowsWritten, createdTable: write.replace === true || existing === undefined, schemaChanges: plan.changes };
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
@@ -133,6 +139,29 @@ function planColumns(existing: CatalogColumn[] | undefined, incoming: Column[], 
     columns.set(column.name.toLowerCase(), { name: current.name, type: target });
   }
   return plan;
+}
+
+/** The columns of a table created anew for the batch, and how they differ from the table it replaces. */
+function replacementPlan(existing: CatalogColumn[] | undefined, incoming: Column[], table: string): ColumnPlan {
+  const columns = new Map<string, Column>(incoming.map((column) => [column.name.toLowerCase(), { name: column.name, type: normalizeType(column.type) }]));
+  const before = new Map((existing ?? []).map((column) => [column.name.toLowerCase(), column]));
+  const changes = existing
+    ? [
+        ...[...columns.values()].flatMap((column): SchemaChange[] => {
+          const previous = before.get(column.name.toLowerCase());
+          if (!previous) return [{ table, column: column.name, change: 'added', to: column.type }];
+          const from = normalizeType(previous.type);
+          return from === column.type ? [] : [{ table, column: column.name, change: 'retyped', from, to: column.type }];
+        }),
+        ...existing.filter((column) => !columns.has(column.name.toLowerCase())).map((column): SchemaChange => ({ table, column: column.name, change: 'dropped', from: normalizeType(column.type) })),
+      ]
+    : [];
+  return { columns, added: [], widened: [], rebuild: false, changes };
+}
+
+function replacementStatements(table: TableName, plan: ColumnPlan): string[] {
+  const columns = [...plan.columns.values()].map((column) => `${sqlIdentifier(column.name)} ${column.type}`);
+  return [`CREATE SCHEMA IF NOT EXISTS ${lakeAlias}.${sqlIdentifier(table.schema)}`, `CREATE OR REPLACE TABLE ${qualifiedSql(table)} (${columns.join(', ')})`];
 }
 
 function ddlStatements(table: TableName, existing: CatalogColumn[] | undefined, plan: ColumnPlan): string[] {

@@ -35,7 +35,7 @@ export interface StagingSwap {
 /**
  * Replaces the target with the staging table in one snapshot carrying the commit information. Without
  * a staging table (the source had no rows and no columns were ever seen) the target is emptied.
- * Returns whether the staging table was swapped in.
+ * Returns whether the target exists afterwards (the staging table swapped in, or the old one emptied).
  */
 export async function swapInStaging(connection: EngineConnection, swap: StagingSwap): Promise<boolean> {
   const staging: TableName = { schema: swap.schema, table: swap.staging };
@@ -56,7 +56,7 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
         await connection.run(`CREATE SCHEMA IF NOT EXISTS ${lakeAlias}.${sqlIdentifier(swap.schema)}`);
       }
       await connection.run('COMMIT');
-      return hasStaging;
+      return hasStaging || hasTarget;
     } catch (error) {
       await connection.rollback().catch(() => {});
       if (!isCommitConflict(error) || attempt === 5) throw error;

@@ -18,8 +18,10 @@ describe('a sync survives its worker being killed', () => {
   let source: SourceDatabase;
   let workers: ServiceProcess[] = [];
 
+  // Small batches of both kinds: once autovacuum has analysed a table, a full refresh would otherwise
+  // read it in a single scan, with no midway to be killed in.
   const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200' }, { waitForHealth: false });
+    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }, { waitForHealth: false });
     workers.push(worker);
     return worker;
   };
@@ -48,6 +50,8 @@ describe('a sync survives its worker being killed', () => {
       await source.sql.unsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY, sensor text, value double precision, taken_at timestamptz NOT NULL)`);
       await source.sql.unsafe(`CREATE INDEX ON ${table} (taken_at)`);
       await source.sql.unsafe(`INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 30000) g`);
+      // Analysed now rather than whenever autovacuum comes by: the source's row estimate plans a full refresh.
+      await source.sql.unsafe(`ANALYZE ${table}`);
     }
     t = await startTestApp('local');
     user = await createVerifiedUser(t, 'sync-crash');
