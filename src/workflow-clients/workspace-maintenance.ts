@@ -1,13 +1,21 @@
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
 import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
+import { startWorkflowOnce } from '../temporal/start-workflow';
 import { workspaceMaintenanceWorkflow } from '../workflows/workspace-maintenance';
 
 export const maintenanceScheduleId = (workspaceId: string) => `workspace-maintenance-${workspaceId}`;
+/** One id for every run a write starts: while one runs, another start is that same run. */
+export const maintenanceAfterWriteId = (workspaceId: string) => `workspace-maintenance-${workspaceId}-after-write`;
 
-/** Makes sure a workspace's lake maintenance runs on its schedule. */
+/** What started a run outside the schedule, as its OxbowTrigger says. */
+export type MaintenanceTriggerKind = 'after_push' | 'after_sync' | 'after_transform';
+
+/** Makes sure a workspace's lake maintenance runs on its schedule, and starts a run when writes call for one. */
 export interface MaintenanceSchedules {
   ensure(workspaceId: string): Promise<void>;
+  /** Starts a run for the workspace unless one started by a write is already under way. */
+  startAfterWrite(workspaceId: string, trigger: MaintenanceTriggerKind, tables: string[]): Promise<void>;
 }
 
 /**
@@ -39,6 +47,15 @@ export class WorkspaceMaintenanceClient implements MaintenanceSchedules {
     } catch (error) {
       this.logger.warn('maintenance schedule not created yet; a later write retries', { workspace_id: workspaceId, error });
     }
+  }
+
+  async startAfterWrite(workspaceId: string, trigger: MaintenanceTriggerKind, tables: string[]): Promise<void> {
+    await startWorkflowOnce(this.temporal, workspaceMaintenanceWorkflow, {
+      workflowId: maintenanceAfterWriteId(workspaceId),
+      args: [workspaceId],
+      memo: { workspace_id: workspaceId, tables },
+      labels: { kind: 'maintenance', workspaceId, objectId: tables[0], trigger },
+    });
   }
 
   /** The workspace is being purged: its schedule goes first, so no maintenance starts on a dropped catalog. */

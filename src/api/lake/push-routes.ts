@@ -15,7 +15,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
     pushRoutePath,
     async ({ membership, body, headers }) => {
       const result = await asRequestErrors(() => services.push.push(membership.workspaceId, body, headers['idempotency-key']));
-      await services.maintenance.ensure(membership.workspaceId);
+      await services.maintenance.afterWrite(membership.workspaceId, [result.table], { trigger: 'after_push', lane: 'interactive' });
       return result;
     },
     {

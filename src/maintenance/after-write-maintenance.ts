@@ -1,0 +1,42 @@
+import type { EngineLane, EngineManager } from '../engine/engine-manager';
+import { tablesNeedingMaintenance, type MaintenanceThresholds } from '../engine/maintenance/maintenance-need';
+import type { Logger } from '../logging/logger';
+import type { MaintenanceSchedules, MaintenanceTriggerKind } from '../workflow-clients/workspace-maintenance';
+
+/** Who wrote, and on which of the workspace's engine lanes its catalog is read. */
+export interface WriteOrigin {
+  trigger: MaintenanceTriggerKind;
+  lane: EngineLane;
+}
+
+/**
+ * After a push, a sync or a transform run: when a table it wrote has gathered many small files or
+ * delete files (read from DuckLake's catalog), the workspace's maintenance starts now instead of at
+ * its next scheduled run, hours away, while every scan pays for those files. The run is a workflow of
+ * its own on the background lane, so the write that asked for it has already committed and answers
+ * without waiting, and readers keep reading. One run at a time per workspace: the run's workflow id is
+ * fixed, and starting it again while it runs is that same run.
+ *
+ * Nothing here fails a write: an unreachable Temporal or a catalog read that fails is logged, and the
+ * next write (or the schedule) asks again.
+ */
+export class AfterWriteMaintenance {
+  constructor(
+    private readonly engines: EngineManager,
+    private readonly runs: MaintenanceSchedules,
+    private readonly thresholds: MaintenanceThresholds,
+    private readonly logger: Logger,
+  ) {}
+
+  async afterWrite(workspaceId: string, tables: readonly string[], origin: WriteOrigin): Promise<void> {
+    await this.runs.ensure(workspaceId);
+    try {
+      const crossing = await this.engines.with(workspaceId, (engine) => tablesNeedingMaintenance(engine.catalog, tables, this.thresholds), origin.lane);
+      if (crossing.length === 0) return;
+      await this.runs.startAfterWrite(workspaceId, origin.trigger, crossing.map((counts) => counts.table));
+      this.logger.info('lake maintenance started after a write', { workspace_id: workspaceId, trigger: origin.trigger, tables: crossing });
+    } catch (error) {
+      this.logger.warn('lake maintenance after a write not started; a later write or the schedule takes it up', { workspace_id: workspaceId, error });
+    }
+  }
+}
