@@ -21,6 +21,8 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
       priority: { priorityKey: priorityKeyOf(job.priority), fairnessKey: job.workspace_id },
       memo: { workspace_id: job.workspace_id, priority: job.priority },
       labels: { kind: 'query_job', workspaceId: job.workspace_id, objectId: job.id, trigger: 'manual' },
+      // A client waits on a job: its first workflow task goes straight to this process's worker, if any.
+      eager: true,
     });
   }
 
