@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger';
 import type { MaintenanceSchedules, MaintenanceTriggerKind } from '../workflow-clients/workspace-maintenance';
 
 /** Who wrote, and on which of the workspace's engine lanes its catalog is read. */
-export interface WriteOrigin {
+interface WriteOrigin {
   trigger: MaintenanceTriggerKind;
   lane: EngineLane;
 }
@@ -13,14 +13,18 @@ export interface WriteOrigin {
  * After a push, a sync or a transform run: when a table it wrote has gathered many small files or
  * delete files (read from DuckLake's catalog), the workspace's maintenance starts now instead of at
  * its next scheduled run, hours away, while every scan pays for those files. The run is a workflow of
- * its own on the background lane, so the write that asked for it has already committed and answers
- * without waiting, and readers keep reading. One run at a time per workspace: the run's workflow id is
- * fixed, and starting it again while it runs is that same run.
+ * its own on the background lane, so the write that asked for it has already committed, and readers
+ * keep reading. One run at a time per workspace: the run's workflow id is fixed, and starting it again
+ * while it runs is that same run.
  *
- * Nothing here fails a write: an unreachable Temporal or a catalog read that fails is logged, and the
- * next write (or the schedule) asks again.
+ * One check at a time per workspace: writes that end while one is under way add their tables to a
+ * single check that follows it, so a loop of small pushes costs one catalog read per check, not one
+ * per push. Nothing here fails a write: an unreachable Temporal or a catalog read that fails is
+ * logged, and the next write (or the schedule) asks again.
  */
 export class AfterWriteMaintenance {
+  private readonly checks = new Map<string, { running: Promise<void>; next?: { tables: Set<string>; origin: WriteOrigin } }>();
+
   constructor(
     private readonly engines: EngineManager,
     private readonly runs: MaintenanceSchedules,
@@ -28,7 +32,32 @@ export class AfterWriteMaintenance {
     private readonly logger: Logger,
   ) {}
 
-  async afterWrite(workspaceId: string, tables: readonly string[], origin: WriteOrigin): Promise<void> {
+  /** Resolves once the tables were checked (and a run started if they call for one); never rejects. */
+  afterWrite(workspaceId: string, tables: readonly string[], origin: WriteOrigin): Promise<void> {
+    const current = this.checks.get(workspaceId);
+    if (current) {
+      current.next ??= { tables: new Set(), origin };
+      for (const table of tables) current.next.tables.add(table);
+      return current.running;
+    }
+    const entry: { running: Promise<void>; next?: { tables: Set<string>; origin: WriteOrigin } } = { running: Promise.resolve() };
+    entry.running = (async () => {
+      let pending: { tables: Iterable<string>; origin: WriteOrigin } | undefined = { tables, origin };
+      try {
+        while (pending) {
+          await this.check(workspaceId, [...pending.tables], pending.origin);
+          pending = entry.next;
+          entry.next = undefined;
+        }
+      } finally {
+        this.checks.delete(workspaceId);
+      }
+    })();
+    this.checks.set(workspaceId, entry);
+    return entry.running;
+  }
+
+  private async check(workspaceId: string, tables: string[], origin: WriteOrigin): Promise<void> {
     await this.runs.ensure(workspaceId);
     try {
       const crossing = await this.engines.with(workspaceId, (engine) => tablesNeedingMaintenance(engine.catalog, tables, this.thresholds), origin.lane);

@@ -40,9 +40,16 @@ describe('maintenance started by writes', () => {
     return ids;
   };
   const afterWriteRun = (workspaceId: string) => t.infra.temporal.client.workflow.getHandle(maintenanceAfterWriteId(workspaceId));
+  /** A push answers before its check ends: this waits for the workspace's check under way, if any. */
+  const checked = (workspaceId: string) => t.services.maintenance.afterWrite(workspaceId, [], { trigger: 'after_push', lane: 'interactive' });
   const noRunStarted = async (workspaceId: string) => {
+    await checked(workspaceId);
     const error = await afterWriteRun(workspaceId).describe().then(() => undefined, (caught: unknown) => caught);
     expect(error).toBeInstanceOf(WorkflowNotFoundError);
+  };
+  const runReport = async (workspaceId: string) => {
+    await checked(workspaceId);
+    return (await afterWriteRun(workspaceId).result()) as MaintenanceReport;
   };
 
   test('pushes below the thresholds start nothing; the push that crosses one starts a run, which merges the files and keeps every row and the time travel', async () => {
@@ -59,7 +66,7 @@ describe('maintenance started by writes', () => {
     await noRunStarted(workspace.id);
     await pushOk(t, workspace.id, user, { table: 'clicks.raw', records: [{ i: 6, page: '/p6' }] });
 
-    const report = (await afterWriteRun(workspace.id).result()) as MaintenanceReport;
+    const report = await runReport(workspace.id);
     expect(report.dataFilesBefore).toBeGreaterThanOrEqual(6);
     expect(report.dataFilesAfter).toBe(1);
     expect(await eventually(() => runsOf(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toEqual([maintenanceAfterWriteId(workspace.id)]);
@@ -78,7 +85,7 @@ describe('maintenance started by writes', () => {
     await noRunStarted(workspace.id);
     await pushOk(t, workspace.id, user, { table: 'crm.deals', records: [{ id: 21, state: 'lost' }] });
 
-    const report = (await afterWriteRun(workspace.id).result()) as MaintenanceReport;
+    const report = await runReport(workspace.id);
     expect(report.deleteFilesBefore).toBe(3);
     expect(report.deleteFilesAfter).toBe(0);
     expect(await eventually(() => runsOf(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);

@@ -11,7 +11,7 @@ export interface MaintenanceThresholds {
   targetFileSizeBytes: number;
 }
 
-export interface TableFileCounts {
+interface TableFileCounts {
   /** `<schema>.<table>`, lower case. */
   table: string;
   smallFiles: number;
