@@ -1,7 +1,16 @@
 import type { EngineLane, EngineManager } from '../engine/engine-manager';
 import { tablesNeedingMaintenance, type MaintenanceThresholds } from '../engine/maintenance/maintenance-need';
 import type { Logger } from '../logging/logger';
-import type { MaintenanceSchedules, MaintenanceTriggerKind } from '../workflow-clients/workspace-maintenance';
+
+/** What started a run outside the schedule, as its OxbowTrigger says. */
+export type MaintenanceTriggerKind = 'after_push' | 'after_sync' | 'after_transform';
+
+/** The workspace's maintenance on Temporal: its schedule, and a run started now (see workflow-clients/workspace-maintenance). */
+export interface MaintenanceRuns {
+  ensure(workspaceId: string): Promise<void>;
+  /** Starts a run for the workspace unless one started by a write is already under way. */
+  startAfterWrite(workspaceId: string, trigger: MaintenanceTriggerKind, tables: string[]): Promise<void>;
+}
 
 /** Who wrote, and on which of the workspace's engine lanes its catalog is read. */
 interface WriteOrigin {
@@ -27,7 +36,7 @@ export class AfterWriteMaintenance {
 
   constructor(
     private readonly engines: EngineManager,
-    private readonly runs: MaintenanceSchedules,
+    private readonly runs: MaintenanceRuns,
     private readonly thresholds: MaintenanceThresholds,
     private readonly logger: Logger,
   ) {}

@@ -3,19 +3,15 @@ import type { TemporalClient } from '../temporal/client';
 import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
 import { startWorkflowOnce } from '../temporal/start-workflow';
 import { workspaceMaintenanceWorkflow } from '../workflows/workspace-maintenance';
+import type { MaintenanceRuns, MaintenanceTriggerKind } from '../maintenance/after-write-maintenance';
 
 export const maintenanceScheduleId = (workspaceId: string) => `workspace-maintenance-${workspaceId}`;
 /** One id for every run a write starts: while one runs, another start is that same run. */
 export const maintenanceAfterWriteId = (workspaceId: string) => `workspace-maintenance-${workspaceId}-after-write`;
 
-/** What started a run outside the schedule, as its OxbowTrigger says. */
-export type MaintenanceTriggerKind = 'after_push' | 'after_sync' | 'after_transform';
-
-/** Makes sure a workspace's lake maintenance runs on its schedule, and starts a run when writes call for one. */
+/** Makes sure a workspace's lake maintenance runs on its schedule. */
 export interface MaintenanceSchedules {
   ensure(workspaceId: string): Promise<void>;
-  /** Starts a run for the workspace unless one started by a write is already under way. */
-  startAfterWrite(workspaceId: string, trigger: MaintenanceTriggerKind, tables: string[]): Promise<void>;
 }
 
 /**
@@ -23,7 +19,7 @@ export interface MaintenanceSchedules {
  * the Temporal UI). It is made at the workspace's creation and again after writes in case Temporal
  * was unreachable then; the ones made are remembered, so the check costs nothing afterwards.
  */
-export class WorkspaceMaintenanceClient implements MaintenanceSchedules {
+export class WorkspaceMaintenanceClient implements MaintenanceSchedules, MaintenanceRuns {
   private readonly ensured = new Set<string>();
 
   constructor(
@@ -49,6 +45,7 @@ export class WorkspaceMaintenanceClient implements MaintenanceSchedules {
     }
   }
 
+  /** A run under a fixed id: started again while it runs (Temporal's use-existing policy), it is that same run. */
   async startAfterWrite(workspaceId: string, trigger: MaintenanceTriggerKind, tables: string[]): Promise<void> {
     await startWorkflowOnce(this.temporal, workspaceMaintenanceWorkflow, {
       workflowId: maintenanceAfterWriteId(workspaceId),
