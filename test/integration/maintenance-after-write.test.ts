@@ -6,6 +6,7 @@ import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
 import { eventually } from '../support/eventually';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../support/connections';
+import { createTransformOk, runsOf, transformsPath } from '../support/transforms';
 import { maintenanceAfterWriteId } from '../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../src/engine/maintenance/run-maintenance';
 
@@ -32,7 +33,7 @@ describe('maintenance started by writes', () => {
   });
 
   /** The runs writes started for a workspace, found the way an operator finds them: by search attribute. */
-  const runsOf = async (workspaceId: string, trigger: string) => {
+  const maintenanceRuns = async (workspaceId: string, trigger: string) => {
     const ids: string[] = [];
     for await (const execution of t.infra.temporal.client.workflow.list({ query: `OxbowWorkspaceId = '${workspaceId}' AND OxbowKind = 'maintenance' AND OxbowTrigger = '${trigger}'` })) {
       ids.push(execution.workflowId);
@@ -69,7 +70,7 @@ describe('maintenance started by writes', () => {
     const report = await runReport(workspace.id);
     expect(report.dataFilesBefore).toBeGreaterThanOrEqual(6);
     expect(report.dataFilesAfter).toBe(1);
-    expect(await eventually(() => runsOf(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toEqual([maintenanceAfterWriteId(workspace.id)]);
+    expect(await eventually(() => maintenanceRuns(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toEqual([maintenanceAfterWriteId(workspace.id)]);
     expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, sum(i)::INTEGER AS total FROM clicks.raw')).toEqual([{ n: 6, total: 21 }]);
     expect(await query(t, workspace.id, `SELECT count(*)::INTEGER AS n FROM clicks.raw FOR SYSTEM_TIME AS OF '${afterThird}'`)).toEqual([{ n: 3 }]);
   }, 60_000);
@@ -88,7 +89,7 @@ describe('maintenance started by writes', () => {
     const report = await runReport(workspace.id);
     expect(report.deleteFilesBefore).toBe(3);
     expect(report.deleteFilesAfter).toBe(0);
-    expect(await eventually(() => runsOf(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);
+    expect(await eventually(() => maintenanceRuns(workspace.id, 'after_push'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);
     expect(await query(t, workspace.id, "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE state <> 'new')::INTEGER AS changed FROM crm.deals")).toEqual([{ n: 30, changed: 3 }]);
   }, 60_000);
 
@@ -101,7 +102,25 @@ describe('maintenance started by writes', () => {
     const report = (await eventually(() => afterWriteRun(workspace.id).result().catch(() => undefined), (result) => result !== undefined, 30_000)) as MaintenanceReport;
     expect(report.dataFilesBefore).toBe(6);
     expect(report.dataFilesAfter).toBe(1);
-    expect(await eventually(() => runsOf(workspace.id, 'after_sync'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);
+    expect(await eventually(() => maintenanceRuns(workspace.id, 'after_sync'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);
     expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, count(DISTINCT n)::INTEGER AS d FROM web.visits')).toEqual([{ n: 3000, d: 3000 }]);
   }, 90_000);
+
+  test('transform runs that each add a file to their table start a run once the files cross the threshold', async () => {
+    const workspace = await createWorkspace(t, user);
+    // A new key each run: the incremental merge deletes nothing and adds one small file.
+    const transform = await createTransformOk(t, workspace.id, user, {
+      name: 'ticks', sql: 'SELECT epoch_us(now()) AS id', target_table: 'marts.ticks', materialization: 'incremental', unique_key: 'id',
+    });
+    for (let run = 1; run <= 6; run++) {
+      if (run === 6) await noRunStarted(workspace.id);
+      expect((await t.request(`${transformsPath(workspace.id)}/${transform.id}/run`, { method: 'POST', token: user.accessToken })).status).toBe(200);
+      await eventually(() => runsOf(t, workspace.id, user, transform.id), (runs) => runs.length === run && runs.every((entry) => entry.status === 'succeeded'), 30_000);
+    }
+
+    const report = await eventually(() => afterWriteRun(workspace.id).result().catch(() => undefined), (result) => result !== undefined, 30_000);
+    expect((report as MaintenanceReport).dataFilesAfter).toBe(1);
+    expect(await eventually(() => maintenanceRuns(workspace.id, 'after_transform'), (ids) => ids.length === 1, 10_000)).toHaveLength(1);
+    expect(await query(t, workspace.id, 'SELECT count(DISTINCT id)::INTEGER AS n FROM marts.ticks')).toEqual([{ n: 6 }]);
+  }, 120_000);
 });
