@@ -2,6 +2,7 @@ import { Context } from '@temporalio/activity';
 import { isTenantError, type QueryMaterializer } from '../engine/write/materialize-query';
 import { parseTableName } from '../engine/write/table-name';
 import type { Logger } from '../logging/logger';
+import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
 import { costOf } from '../plans/query-cost';
 import { workspacePlan } from '../plans/workspace-plan';
 import type { UsageRecorder } from '../query/usage-recorder';
@@ -19,6 +20,8 @@ export interface TransformActivityDeps {
   usage: UsageRecorder;
   /** The plan's storage limit, asked before a node writes (403 STORAGE_LIMIT_REACHED fails the node). */
   storage: { assertRoom(workspaceId: string, lane: 'background'): Promise<void> };
+  /** Starts the workspace's maintenance when the table written gathered many small or delete files. */
+  maintenance: Pick<AfterWriteMaintenance, 'afterWrite'>;
   /** Counts each DAG run's end by its status. */
   runEnded(status: DagRunStatus): void;
   clock: Clock;
@@ -100,6 +103,7 @@ async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: 
       });
       await deps.usage.record(usageOf(run, transform.sql, 'succeeded', null, written.bytesScanned, written.elapsedMs, costOf(written.bytesScanned, plan)), tx);
     });
+    await deps.maintenance.afterWrite(run.workspace_id, [transform.target_table], { trigger: 'after_transform', lane: 'background' });
     return { status: 'succeeded', error: null };
   } catch (error) {
     if (signal.aborted) throw error;

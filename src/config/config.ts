@@ -61,7 +61,7 @@ export interface Config {
     timeoutMs: number;
     resultRetentionMs: number;
   };
-  maintenance: { every: string; targetFileSizeBytes: number };
+  maintenance: { every: string; targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
   syncs: {
     /** Whether sources may be private or loopback addresses (never the service's own database, bucket or Temporal). */
     privateNetworks: 'allow' | 'deny';
@@ -179,6 +179,8 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     maintenance: {
       every: env.string('MAINTENANCE_INTERVAL', '6h'),
       targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 512 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),
+      afterWriteSmallFiles: env.integer('MAINTENANCE_AFTER_WRITE_SMALL_FILES', 64, { min: 0, max: 1_000_000 }),
+      afterWriteDeleteFiles: env.integer('MAINTENANCE_AFTER_WRITE_DELETE_FILES', 16, { min: 0, max: 1_000_000 }),
     },
     syncs: {
       privateNetworks: env.oneOf('CONNECTOR_PRIVATE_NETWORKS', ['allow', 'deny'], nodeEnv === 'production' ? 'deny' : 'allow'),

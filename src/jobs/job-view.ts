@@ -31,16 +31,16 @@ interface JobResultSummary {
   expires_at: string | null;
 }
 
-export function jobStatusView(row: JobRow, live: { status: JobStatus; started_at: string | null; progress: number | null } | undefined, result: JobResultView | null): JobStatusView {
+export function jobStatusView(row: JobRow, progress: number | null, result: JobResultView | null): JobStatusView {
   return {
     job_id: row.id,
     workspace_id: row.workspace_id,
-    status: live?.status ?? row.status,
+    status: row.status,
     priority: row.priority,
     submitted_at: row.submitted_at,
-    started_at: live?.started_at ?? row.started_at,
+    started_at: row.started_at,
     finished_at: row.finished_at,
-    progress: live?.progress ?? null,
+    progress,
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '', ...(row.error_hint ? { hint: row.error_hint } : {}) } : null,
     result,
   };

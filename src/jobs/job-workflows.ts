@@ -1,16 +1,8 @@
-import type { JobStatus } from './job-queries';
-
-export interface LiveJobStatus {
-  status: JobStatus;
-  started_at: string | null;
-  progress: number | null;
-}
-
 /** What the jobs service needs of each job's durable workflow. */
 export interface QueryJobWorkflows {
   start(job: { id: string; workspace_id: string; priority: number }): Promise<void>;
-  /** The running workflow's own answer; undefined once it has closed (the job record answers then). */
-  live(jobId: string): Promise<LiveJobStatus | undefined>;
+  /** A running query's progress (0 to 1) from its activity's last heartbeat; undefined once the workflow has closed. */
+  progress(jobId: string): Promise<number | undefined>;
   cancel(jobId: string): Promise<void>;
 }
 

@@ -91,18 +91,16 @@ export class QueryJobsService {
     return { job: { job_id: current.id, status: current.status, priority: current.priority, submitted_at: current.submitted_at }, headers: outcome.headers };
   }
 
+  /**
+   * The job record answers: it follows the job through every state (claimed as running when its query
+   * starts, completed with its result and usage in one transaction, cancelled, failed), so a client
+   * sees the outcome as soon as it is committed, without waiting for the workflow to close. Only a
+   * running query's progress comes from Temporal.
+   */
   async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
-    let { job } = await this.visibleJob(userId, jobId);
-    let live = isOpen(job.status) ? await this.workflows.live(jobId) : undefined;
-    if (live && !isOpen(live.status)) {
-      // The job ended between reading its record and asking its workflow, which records the outcome
-      // before it ends: the record read again is final and holds the result.
-      job = (await this.store.first(findJob, { id: jobId }))!;
-      live = undefined;
-    }
-    // The record is final once it says so; a workflow that has not caught up yet does not override it.
-    const current = live && isOpen(job.status) ? live : undefined;
-    return jobStatusView(job, current, job.status === 'succeeded' ? await this.result(job, page) : null);
+    const { job } = await this.visibleJob(userId, jobId);
+    const progress = job.status === 'running' ? await this.workflows.progress(jobId) : undefined;
+    return jobStatusView(job, progress ?? null, job.status === 'succeeded' ? await this.result(job, page) : null);
   }
 
   async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
@@ -155,9 +153,4 @@ export class QueryJobsService {
     await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key), page.offset, page.limit, collector, summary.columns);
     return { ...summary, ...resultPage(page.format ?? job.result_format, summary.columns, collector.collected) };
   }
-}
-
-/** Pending or running: the workflow, not the record, knows the job's current state. */
-function isOpen(status: JobStatus): boolean {
-  return status === 'pending' || status === 'running';
 }

@@ -61,7 +61,7 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   const { config, logger } = services;
   await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services) });
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal });
 }
 
 /**

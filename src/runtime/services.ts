@@ -7,7 +7,7 @@ import type { EngineServices } from '../engine/engine-services';
 import type { QueryService } from '../query/query-service';
 import type { QueryJobsService } from '../jobs/query-jobs-service';
 import type { PushService } from '../push/push-service';
-import type { MaintenanceSchedules } from '../workflow-clients/workspace-maintenance';
+import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
 import type { Infrastructure } from './infrastructure';
@@ -59,7 +59,8 @@ export interface Services {
   sharing: SharingServices;
   usage: UsageServices;
   billing: BillingServices;
-  maintenance: MaintenanceSchedules;
+  /** Each workspace's maintenance schedule, and the run a write starts when its tables call for one. */
+  maintenance: AfterWriteMaintenance;
   connections: ConnectionsService;
   syncJobs: SyncJobsService;
   sourceProbes: SourceProbes;
@@ -95,16 +96,18 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const transforms = transformsFeature(deps, lake.engine, lake.storage);
+  const transforms = transformsFeature(deps, lake.engine, lake.storage, lake.afterWrite);
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
+  // …and starts the workspace's maintenance when those tables gathered many small or delete files.
+  const maintainAfterSync: SyncListener = { afterSync: (event) => lake.afterWrite.afterWrite(event.workspaceId, event.changedTables, { trigger: 'after_sync', lane: 'background' }) };
   const usage = usageFeature({ ...deps, storage: lake.storage, connectorCount: connectionCount });
   const oauthTokens = oauthTokenSource(deps);
   const connections = connectionsFeature({
     ...deps,
     engine: lake.engine,
     sources,
-    listeners: [runTransformsAfterSync, ...(extensions.syncListeners ?? [])],
+    listeners: [runTransformsAfterSync, maintainAfterSync, ...(extensions.syncListeners ?? [])],
     oauth: oauthTokens.tokens,
     quotas: { connectors: usage.usage.connectors, storage: usage.usage.storage },
   });
@@ -133,7 +136,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     sharing: sharing.sharing,
     usage: usage.usage,
     billing: billing.billing,
-    maintenance: lake.maintenance,
+    maintenance: lake.afterWrite,
     metrics,
     connections: connections.connections,
     syncJobs: connections.syncJobs,

@@ -1,4 +1,4 @@
-import { Client, Connection, isGrpcDeadlineError, isGrpcServiceError, ServiceError } from '@temporalio/client';
+import { Client, Connection, isGrpcDeadlineError, isGrpcServiceError, ServiceError, type ConnectionLike } from '@temporalio/client';
 import { AppError } from '../errors/app-error';
 
 export interface TemporalClient {
@@ -10,6 +10,14 @@ export interface TemporalClient {
    * of a request that hangs until the client gives up.
    */
   call<T>(work: () => Promise<T>, timeoutMs?: number): Promise<T>;
+  /**
+   * A client over the connection of a worker running in this process, while it runs (see
+   * attachLocalWorker): the only kind of client whose starts the server can hand straight to that
+   * worker (eager workflow start), skipping a round of task dispatch.
+   */
+  readonly local: { client: Client; connection: ConnectionLike } | undefined;
+  attachLocalWorker(connection: ConnectionLike): void;
+  detachLocalWorker(): void;
   /** Answers when the frontend service is reachable (for /health). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -31,11 +39,21 @@ export function createTemporalClient(options: { address: string; namespace: stri
       throw error;
     }
   };
+  let local: TemporalClient['local'];
   return {
     client,
     connection,
     taskQueue: options.taskQueue,
     call,
+    get local() {
+      return local;
+    },
+    attachLocalWorker(workerConnection) {
+      local = { client: new Client({ connection: workerConnection, namespace: options.namespace }), connection: workerConnection };
+    },
+    detachLocalWorker() {
+      local = undefined;
+    },
     // Not ensureConnected(): it remembers a first failure forever, while the channel itself reconnects.
     ping: () => call(() => connection.workflowService.getSystemInfo({}), 2_000).then(() => undefined),
     close: () => connection.close(),

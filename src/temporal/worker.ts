@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { NativeConnection, Worker, bundleWorkflowCode, type WorkflowBundle } from '@temporalio/worker';
 import { activityLogContext } from './activity-log-context';
+import type { TemporalClient } from './client';
 
 export const workflowsPath = resolve(import.meta.dir, '..', 'workflows', 'index.ts');
 const workflowInterceptorsPath = resolve(import.meta.dir, '..', 'workflows', 'interceptors.ts');
@@ -25,6 +26,8 @@ export interface WorkerOptions {
   address: string;
   namespace: string;
   workers: TaskQueueWorker[];
+  /** The process's own client, which starts workflows eagerly on these workers while they run. */
+  client?: Pick<TemporalClient, 'attachLocalWorker' | 'detachLocalWorker'>;
 }
 
 export interface RunningWorker {
@@ -54,11 +57,16 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   );
   const done = Promise.all(workers.map((worker) => worker.run()))
     .then(() => undefined)
-    .finally(() => connection.close());
+    .finally(() => {
+      options.client?.detachLocalWorker();
+      return connection.close();
+    });
+  options.client?.attachLocalWorker(connection);
   return {
     workers,
     done,
     async shutdown() {
+      options.client?.detachLocalWorker();
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
       await done;
     },

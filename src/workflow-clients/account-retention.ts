@@ -9,12 +9,12 @@ export const accountRetentionWorkflowId = (userId: string) => `account-retention
 export function accountRetentionClient(temporal: TemporalClient): RetentionScheduler {
   return {
     // A deletion retried after a failed commit finds the workflow waiting; it re-reads the deadline.
-    schedulePurge: (userId, purgeAfter) =>
-      startWorkflowOnce(temporal, accountRetentionWorkflow, {
+    schedulePurge: async (userId, purgeAfter) =>
+      void (await startWorkflowOnce(temporal, accountRetentionWorkflow, {
         workflowId: accountRetentionWorkflowId(userId),
         args: [{ userId, purgeAfter }],
         memo: { user_id: userId, purge_after: purgeAfter },
         labels: { kind: 'retention', objectId: userId },
-      }),
+      })),
   };
 }

@@ -1,10 +1,10 @@
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
 import { startWorkflowOnce } from '../temporal/start-workflow';
-import { priorityKeyOf, queryJobStartedSignal, queryJobStatusQuery, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
-import type { JobStartedNotice, LiveJobStatus, QueryJobWorkflows } from '../jobs/job-workflows';
+import { priorityKeyOf, queryJobStartedSignal, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
+import type { JobStartedNotice, QueryJobWorkflows } from '../jobs/job-workflows';
 
-/** The query-job workflows: started under the job id, asked for their state, told of their start, cancelled. */
+/** The query-job workflows: started under the job id, asked for their progress, told of their start, cancelled. */
 export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
   constructor(
     private readonly temporal: TemporalClient,
@@ -21,22 +21,25 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
       priority: { priorityKey: priorityKeyOf(job.priority), fairnessKey: job.workspace_id },
       memo: { workspace_id: job.workspace_id, priority: job.priority },
       labels: { kind: 'query_job', workspaceId: job.workspace_id, objectId: job.id, trigger: 'manual' },
+      // A client waits on a job: its first workflow task goes straight to this process's worker, if any.
+      eager: true,
     });
   }
 
-  /** The workflow's own answer, with the query's progress from the running activity's last heartbeat. */
-  async live(jobId: string): Promise<LiveJobStatus | undefined> {
+  /**
+   * The progress DuckDB reported in the running activity's last heartbeat. Only the server is asked
+   * (a workflow query would be a task for the worker, which clients polling a job's status every few
+   * milliseconds would keep busy while it runs their queries).
+   */
+  async progress(jobId: string): Promise<number | undefined> {
     try {
-      const handle = this.temporal.client.workflow.getHandle(jobId);
-      const state = await this.temporal.call(() => handle.query(queryJobStatusQuery), 3_000);
-      if (state.status !== 'running') return { status: state.status, started_at: state.startedAt, progress: null };
-      const description = await this.temporal.call(() => handle.describe(), 3_000);
+      const description = await this.temporal.call(() => this.temporal.client.workflow.getHandle(jobId).describe(), 3_000);
+      if (description.status.name !== 'RUNNING') return undefined;
       const details = description.raw.pendingActivities?.[0]?.heartbeatDetails?.payloads?.[0];
       const heartbeat = details ? (this.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(details) as { progress?: number }) : undefined;
-      return { status: state.status, started_at: state.startedAt, progress: heartbeat?.progress ?? 0 };
+      return heartbeat?.progress ?? 0;
     } catch (error) {
-      // A closed workflow no longer answers queries: the job record does.
-      this.logger.debug('job workflow did not answer', { job_id: jobId, error });
+      this.logger.debug('job workflow not described', { job_id: jobId, error });
       return undefined;
     }
   }

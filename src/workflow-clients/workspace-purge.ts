@@ -8,12 +8,12 @@ export const workspacePurgeWorkflowId = (workspaceId: string) => `workspace-purg
 /** One purge workflow per deleted workspace; a second deletion request finds the first one. */
 export function workspacePurgeClient(temporal: TemporalClient): WorkspacePurgeScheduler {
   return {
-    schedulePurge: (workspaceId, purgeAfter) =>
-      startWorkflowOnce(temporal, workspacePurgeWorkflow, {
+    schedulePurge: async (workspaceId, purgeAfter) =>
+      void (await startWorkflowOnce(temporal, workspacePurgeWorkflow, {
         workflowId: workspacePurgeWorkflowId(workspaceId),
         args: [{ workspaceId, purgeAfter }],
         memo: { workspace_id: workspaceId, purge_after: purgeAfter },
         labels: { kind: 'purge', workspaceId, objectId: workspaceId },
-      }),
+      })),
   };
 }

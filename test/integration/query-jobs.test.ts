@@ -6,6 +6,8 @@ import { addMember, createWorkspace } from '../support/workspaces';
 import { jobStatus, slowSql, submitJob, submitJobOk, waitForJob } from '../support/jobs';
 import { namedQuery } from '../../src/store/named-query';
 import type { jobResultsCleanupWorkflow } from '../../src/workflows/job-results-cleanup';
+import { queryJobStatusQuery } from '../../src/workflows/query-job';
+import { eventually } from '../support/eventually';
 
 const usageOfJob = namedQuery<{ job_id: string }, { n: number }>('test.job_usage', 'SELECT count(*) AS n FROM query_usage WHERE job_id = :job_id');
 const business = namedQuery<{ id: string }>('test.business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
@@ -76,7 +78,11 @@ describe('query jobs on Temporal', () => {
 
   test('cancel: a pending job is cancelled and never runs; a running or finished one is 409 JOB_NOT_PENDING', async () => {
     const running = await submitJobOk(t, user, { sql: slowSql(150), workspace_id: workspaceId });
-    await waitForJob(t, user, running, ['running']);
+    const seenRunning = await waitForJob(t, user, running, ['running']);
+    // The record answers the API (progress from the activity's heartbeat); the workflow answers operators.
+    expect(seenRunning).toMatchObject({ status: 'running', started_at: expect.any(String), progress: expect.any(Number) });
+    const workflowSays = await eventually(() => t.infra.temporal.client.workflow.getHandle(running).query(queryJobStatusQuery), (state) => state.status === 'running', 10_000);
+    expect(workflowSays).toEqual({ status: 'running', startedAt: seenRunning.started_at });
     const pending = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
     const cancelled = await t.request(`/api/v1/query/jobs/${pending}`, { method: 'DELETE', token: user.accessToken });
     expect(cancelled.status).toBe(200);

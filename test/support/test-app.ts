@@ -42,7 +42,7 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
     const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
     const services = buildServices(testBackend.config, infra, logger, clock, options.extensions);
     const worker = options.worker
-      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services) })
+      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services), client: infra.temporal })
       : undefined;
     return { infra, services, app: createApp(services), worker };
   };

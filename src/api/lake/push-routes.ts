@@ -15,7 +15,8 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
     pushRoutePath,
     async ({ membership, body, headers }) => {
       const result = await asRequestErrors(() => services.push.push(membership.workspaceId, body, headers['idempotency-key']));
-      await services.maintenance.ensure(membership.workspaceId);
+      // Not awaited: the push has committed and answers; the check (and a run it starts) follows on its own.
+      void services.maintenance.afterWrite(membership.workspaceId, [result.table], { trigger: 'after_push', lane: 'interactive' });
       return result;
     },
     {

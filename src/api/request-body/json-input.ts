@@ -24,7 +24,10 @@ export function parseJsonInput(bytes: Uint8Array): unknown {
   } catch {
     throw RequestValidationError.at(['body'], 'The request body is not valid JSON', 'json_invalid');
   }
-  assertKeepable(value, ['body']);
+  // Valid UTF-8 holds no lone surrogate, and JSON text holds no raw NUL (control characters must be
+  // escaped): only a `\u` escape can spell either. A body without one needs no look at its texts,
+  // which halves the check of a large push.
+  if (hasProblem(value, 0, text.includes('\\u'))) throw new RequestValidationError(locateProblems(value, ['body']));
   return value;
 }
 
@@ -35,39 +38,28 @@ export function parseJsonInput(bytes: Uint8Array): unknown {
  * NUL character, which neither Postgres nor the lake's catalog store. Each problem is a 422 at its place.
  */
 export function assertKeepable(value: unknown, loc: Loc): void {
-  if (hasProblem(value)) throw new RequestValidationError(locateProblems(value, loc));
+  if (hasProblem(value, 0)) throw new RequestValidationError(locateProblems(value, loc));
 }
 
 function unkeepableText(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed();
 }
 
-/** The quick pass every input takes: no paths kept, stops at the first problem. */
-function hasProblem(root: unknown): boolean {
-  const values: unknown[] = [root];
-  const depths: number[] = [0];
-  while (values.length > 0) {
-    const value = values.pop();
-    const depth = depths.pop()!;
-    if (typeof value === 'string') {
-      if (unkeepableText(value)) return true;
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value)) return true;
-    } else if (value !== null && typeof value === 'object') {
-      if (depth >= maxJsonDepth) return true;
-      if (Array.isArray(value)) {
-        for (const item of value) {
-          values.push(item);
-          depths.push(depth + 1);
-        }
-      } else {
-        for (const key of Object.keys(value)) {
-          if (unkeepableText(key)) return true;
-          values.push((value as Record<string, unknown>)[key]);
-          depths.push(depth + 1);
-        }
-      }
-    }
+/**
+ * The quick pass every input takes: no paths kept, stops at the first problem. Recursive: the depth
+ * limit bounds it, and it is several times faster than a walk with a stack of its own on large pushes.
+ */
+function hasProblem(value: unknown, depth: number, checkText = true): boolean {
+  if (typeof value === 'string') return checkText && unkeepableText(value);
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= maxJsonDepth) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasProblem(item, depth + 1, checkText)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if ((checkText && unkeepableText(key)) || hasProblem((value as Record<string, unknown>)[key], depth + 1, checkText)) return true;
   }
   return false;
 }

@@ -4,6 +4,7 @@ import type { Store } from '../../store/store';
 import { workspaceDataPrefix } from '../catalog-attachment';
 import type { EngineLane, EngineManager } from '../engine-manager';
 import { sqlIdentifier } from '../sql-literals';
+import { isCatalogLocked } from '../duckdb/duckdb-error';
 import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
@@ -76,7 +77,7 @@ export class TablesService {
       engine.writeTable(qualifiedName(name), async (connection) => {
         const [stats] = await tableStats(connection, engine.metadataSchema, name);
         if (!stats) throw notFound(name);
-        await connection.run(`DROP TABLE ${sqlIdentifier(name.schema)}.${sqlIdentifier(name.table)}`);
+        await droppedOnce(() => connection.run(`DROP TABLE ${sqlIdentifier(name.schema)}.${sqlIdentifier(name.table)}`));
         await this.lake.deletePrefix(`${workspaceDataPrefix(workspaceId)}${stats.table_path}`);
         await new TableRegistry(this.store).dropped(workspaceId, name);
       }),
@@ -86,6 +87,25 @@ export class TablesService {
 
 function listing(stats: TableStats): TableListing {
   return { name: stats.name, schema_name: stats.schema_name, row_count: stats.row_count, size_bytes: stats.size_bytes, column_count: stats.column_count };
+}
+
+/** Attempts at a drop that a concurrent commit to the catalog got in the way of. */
+const dropAttempts = 6;
+
+/**
+ * A drop is one commit, and a maintenance run (scheduled, or started right after the writes that left
+ * the table many small files) may commit to the same table meanwhile, on the workspace's background
+ * instance: the drop is tried again from a fresh transaction, as writes are, instead of failing.
+ */
+async function droppedOnce(drop: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await drop();
+    } catch (error) {
+      if (!isCatalogLocked(error) || attempt === dropAttempts) throw error;
+      await Bun.sleep(50 * 2 ** attempt + Math.random() * 50);
+    }
+  }
 }
 
 function notFound(name: TableName): AppError {

@@ -38,13 +38,14 @@ export async function writeRecords(connection: EngineConnection, stagingDir: str
   for (let attempt = 1; ; attempt++) {
     const plan = planWrite(await catalogColumns(connection, write.table), inferred);
     const staging = `write_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-    const { rowsTable, rowCount } = await stageRecords(connection, stagingDir, staging, plan, write.records, write.primaryKey);
+    const staged = await stageRecords(connection, stagingDir, staging, plan, write.records, write.primaryKey);
+    const { rowCount } = staged;
     try {
       await connection.run('BEGIN TRANSACTION');
       await connection.run(
         `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...write.commitInfo, records_written: rowCount }))})`,
       );
-      for (const statement of writeStatements(write, plan, rowsTable)) await connection.run(statement);
+      for (const statement of writeStatements(write, plan, staged.source)) await connection.run(statement);
       await connection.run('COMMIT');
       return { rowsWritten: rowCount, createdTable: plan.createTable };
     } catch (error) {
@@ -52,14 +53,13 @@ export async function writeRecords(connection: EngineConnection, stagingDir: str
       if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
       await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
     } finally {
-      await connection.run(`DROP TABLE IF EXISTS ${sqlIdentifier(rowsTable)}`);
+      await staged.release();
     }
   }
 }
 
-function writeStatements(write: RecordsWrite, plan: WritePlan, rowsTable: string): string[] {
+function writeStatements(write: RecordsWrite, plan: WritePlan, rows: string): string[] {
   const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
-  const rows = `temp.main.${sqlIdentifier(rowsTable)}`;
   const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(write.table.schema)}`];
   if (plan.createTable) {
     statements.push(`CREATE TABLE ${target} (${plan.columns.map((column) => `${sqlIdentifier(column.name)} ${column.type}`).join(', ')})`);

@@ -7,17 +7,24 @@ import { workspacePlan } from '../../plans/workspace-plan';
 import { PushService } from '../../push/push-service';
 import { StorageQuota } from '../../usage/storage-quota';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
+import { AfterWriteMaintenance } from '../../maintenance/after-write-maintenance';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 import type { LiveSourceProvider } from '../../engine/live/live-sources';
 
-/** The lakehouse engine (instances, writes, tables, the SQL pipeline), the storage limit every write checks, push, and each workspace's maintenance schedule. */
+/** The lakehouse engine (instances, writes, tables, the SQL pipeline), the storage limit every write checks, push, and each workspace's maintenance (its schedule, and runs after writes that call for one). */
 export function lakeFeature({ config, infra, logger, clock, liveSources }: FeatureDeps & { liveSources?: LiveSourceProvider }) {
   const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
   const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
   const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage);
   const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
+  const afterWrite = new AfterWriteMaintenance(
+    engine.engines,
+    maintenance,
+    { smallFiles: config.maintenance.afterWriteSmallFiles, deleteFiles: config.maintenance.afterWriteDeleteFiles, targetFileSizeBytes: config.maintenance.targetFileSizeBytes },
+    logger.child({ component: 'maintenance' }),
+  );
   const wiring = {
     activities: createLakeActivities({ store: infra.store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
     workspacePurge: {
@@ -26,5 +33,5 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
     },
     prune: [pruneIdempotencyKeys],
   } satisfies FeatureWiring;
-  return { engine, storage, push, maintenance, wiring };
+  return { engine, storage, push, maintenance, afterWrite, wiring };
 }

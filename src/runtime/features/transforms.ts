@@ -24,7 +24,7 @@ import type { FeatureDeps } from './deps';
  * Transforms: their definitions and graph, their runs as DAG workflows (one activity per node, on the
  * main task queue), the optional per-workspace schedule, and the listener that runs them after a sync.
  */
-export function transformsFeature({ config, infra, logger, clock, metrics }: FeatureDeps, engine: EngineServices, storage: TransformActivityDeps['storage']) {
+export function transformsFeature({ config, infra, logger, clock, metrics }: FeatureDeps, engine: EngineServices, storage: TransformActivityDeps['storage'], maintenance: TransformActivityDeps['maintenance']) {
   const log = logger.child({ component: 'transforms' });
   const { store } = infra;
   const limits = { maxParallel: config.transforms.maxParallel, timeoutMs: config.transforms.timeoutMs };
@@ -43,6 +43,7 @@ export function transformsFeature({ config, infra, logger, clock, metrics }: Fea
       materializer: engine.materializer,
       usage: new UsageRecorder(store, clock),
       storage,
+      maintenance,
       runEnded: (status) => metrics.runEnded('transform_run', status),
       clock,
       logger: log,
