@@ -1,5 +1,6 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { isCatalogLocked } from '../duckdb/duckdb-error';
+import { retriedWhileCatalogLocked } from '../catalog-retry';
 import { sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
 
@@ -106,13 +107,6 @@ async function inTransaction(connection: EngineConnection, sql: string): Promise
 /** Attempts at a maintenance step that a concurrent commit got in the way of (a conflict, or an embedded catalog's lock). */
 const attempts = 4;
 
-async function retried<T>(step: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await step();
-    } catch (error) {
-      if (!isCatalogLocked(error) || attempt === attempts) throw error;
-      await Bun.sleep(50 * 2 ** attempt + Math.random() * 100);
-    }
-  }
+function retried<T>(step: () => Promise<T>): Promise<T> {
+  return retriedWhileCatalogLocked(step, attempts);
 }

@@ -4,7 +4,7 @@ import type { Store } from '../../store/store';
 import { workspaceDataPrefix } from '../catalog-attachment';
 import type { EngineLane, EngineManager } from '../engine-manager';
 import { sqlIdentifier } from '../sql-literals';
-import { isCatalogLocked } from '../duckdb/duckdb-error';
+import { retriedWhileCatalogLocked } from '../catalog-retry';
 import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
@@ -97,15 +97,8 @@ const dropAttempts = 6;
  * the table many small files) may commit to the same table meanwhile, on the workspace's background
  * instance: the drop is tried again from a fresh transaction, as writes are, instead of failing.
  */
-async function droppedOnce(drop: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await drop();
-    } catch (error) {
-      if (!isCatalogLocked(error) || attempt === dropAttempts) throw error;
-      await Bun.sleep(50 * 2 ** attempt + Math.random() * 50);
-    }
-  }
+function droppedOnce(drop: () => Promise<void>): Promise<void> {
+  return retriedWhileCatalogLocked(drop, dropAttempts);
 }
 
 function notFound(name: TableName): AppError {
