@@ -86,10 +86,14 @@ function mayPruneFiles(node: AstValue): boolean {
 
 /**
  * Columns DuckLake adds to a file it merged from files of several snapshots: each row's id and the
- * snapshot it was written in, so that time travel reads the same rows as before the merge. A live
- * file's rows are all visible at any snapshot that sees the file, so a direct scan leaves them out.
+ * snapshot it was written in, so that time travel reads the same rows as before the merge. The merge
+ * removes the files it replaced from the catalog and lists the merged one from the snapshot of its
+ * oldest rows on: a plan made at a snapshot before the merge (read just before it committed) that
+ * lists the table's files after it finds the merged file, whose newer rows it must not see. A direct
+ * scan leaves DuckLake's columns out of the table and keeps only the rows of its snapshot.
  */
 const internalColumnPrefix = '_ducklake_internal_';
+const rowSnapshotColumn = '_ducklake_internal_snapshot_id';
 
 export interface PlannedQuery {
   /** The SQL to run: the query with every table it can read directly swapped for a scan of its files. */
@@ -241,17 +245,21 @@ export class DirectScans {
     const tableKey = `${tableId}@${schemaVersion}`;
     const declared = await this.checked(plans, tableKey, () => declaredColumns(connection, ref));
     if (!declared) return null;
-    const layouts = new Map<string, string[]>();
+    const layouts = new Map<string, { paths: string[]; merged: boolean }>();
     for (const path of paths) {
       const extra = await this.checked(plans, `${tableKey}:${path}`, () => extraColumns(connection, declared, path));
       if (!extra) return null;
       const layout = extra.map(([name, type]) => `${name} ${type}`).join(', ');
-      layouts.set(layout, [...(layouts.get(layout) ?? []), path]);
+      const group = layouts.get(layout) ?? { paths: [], merged: extra.some(([name]) => name === rowSnapshotColumn) };
+      group.paths.push(path);
+      layouts.set(layout, group);
     }
     const columns = declared.map(([name]) => sqlIdentifier(name)).join(', ');
-    const reads = [...layouts.values()].map((group) => {
+    const reads = [...layouts.values()].map(({ paths: group, merged }) => {
       const source = group.length === 1 ? sqlString(group[0]!) : `[${group.map(sqlString).join(', ')}]`;
-      return `SELECT ${columns} FROM system.main.read_parquet(${source})`;
+      // A merged file is listed from the snapshot of its oldest rows on: rows written after the plan's snapshot stay out.
+      const visible = merged ? ` WHERE ${rowSnapshotColumn} <= ${Math.trunc(snapshot)}` : '';
+      return `SELECT ${columns} FROM system.main.read_parquet(${source})${visible}`;
     });
     const parsed = await this.parser.parse(`SELECT * FROM (${reads.join(' UNION ALL ')}) AS scan`, false);
     return parsed.from_table as AstNode;

@@ -192,6 +192,27 @@ for (const backend of backends) {
       ]);
     });
 
+    test('a plan made at a snapshot before a merge, whose files are listed after it, reads only the rows of its snapshot', async () => {
+      for (const id of [1, 2, 3]) await pushOk(t, workspaceId, user, { table: 'shop.merged_later', records: [{ id }] });
+      const sql = 'SELECT count(*) AS n, sum(id) AS s FROM shop.merged_later';
+      const scans = new DirectScans(t.services.engine.parser);
+      const analysis = await new QueryAnalyzer(t.services.engine.parser, (text) => ({ sql: text, rewrites: [] })).analyze(workspaceId, sql);
+      const before = await t.services.engine.engines.with(workspaceId, (engine) => scans.current(engine));
+      await pushOk(t, workspaceId, user, { table: 'shop.merged_later', records: [{ id: 4 }] });
+      // The merge lists its file from the snapshot of the file's oldest rows on, and removes the four it replaced.
+      await maintain();
+      const rows = await t.services.engine.engines.with(workspaceId, (engine) =>
+        engine.read(async (connection) => {
+          const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
+          const planned = await scans.plan(engine, connection, analysis, checkQuery(analysis.facts, known), before);
+          expect(planned.readsLake).toBe(false);
+          return (await connection.read(planned.sql)).getRows();
+        }),
+      );
+      expect(rows.map(([n, sum]) => [Number(n), Number(sum)])).toEqual([[3, 6]]);
+      expect(await query(t, workspaceId, sql)).toEqual([{ n: 4, s: 10 }]);
+    });
+
     test('a commit made by another process shows in the next query, also after the snapshot was taken from the unchanged catalog', async () => {
       await pushOk(t, workspaceId, user, { table: 'shop.elsewhere', records: [{ id: 1 }] });
       // Long enough after the push for the catalog's files to vouch for the snapshot (see CatalogChangeWatch).
