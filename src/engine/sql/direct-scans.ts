@@ -54,11 +54,16 @@ const tableAtSnapshot = namedQuery<
 );
 
 /** The table's data files as of the snapshot; `plain` when DuckLake reads the file as it is (no key, no name mapping, no partition). */
-const filesAtSnapshot = namedQuery<{ snapshot: number; table_id: number; limit: number }, { path: string; path_is_relative: CatalogFlag; plain: CatalogNumber }>(
+const filesAtSnapshot = namedQuery<
+  { snapshot: number; table_id: number; limit: number },
+  { path: string; path_is_relative: CatalogFlag; plain: CatalogNumber; later: CatalogNumber }
+>(
   'ducklake.files_at_snapshot',
   `SELECT f.path, f.path_is_relative,
-          CASE WHEN f.encryption_key IS NULL AND f.mapping_id IS NULL AND f.partition_id IS NULL THEN 1 ELSE 0 END AS plain
+          CASE WHEN f.encryption_key IS NULL AND f.mapping_id IS NULL AND f.partition_id IS NULL THEN 1 ELSE 0 END AS plain,
+          CASE WHEN f.data_file_id >= s.next_file_id THEN 1 ELSE 0 END AS later
    FROM {catalog}.ducklake_data_file f
+   JOIN {catalog}.ducklake_snapshot s ON s.snapshot_id = :snapshot
    WHERE f.table_id = :table_id AND f.begin_snapshot <= :snapshot AND (f.end_snapshot IS NULL OR f.end_snapshot > :snapshot)
    ORDER BY f.data_file_id
    LIMIT :limit`,
@@ -86,14 +91,11 @@ function mayPruneFiles(node: AstValue): boolean {
 
 /**
  * Columns DuckLake adds to a file it merged from files of several snapshots: each row's id and the
- * snapshot it was written in, so that time travel reads the same rows as before the merge. The merge
- * removes the files it replaced from the catalog and lists the merged one from the snapshot of its
- * oldest rows on: a plan made at a snapshot before the merge (read just before it committed) that
- * lists the table's files after it finds the merged file, whose newer rows it must not see. A direct
- * scan leaves DuckLake's columns out of the table and keeps only the rows of its snapshot.
+ * snapshot it was written in, so that time travel reads the same rows as before the merge. A file that
+ * existed at the plan's snapshot holds only rows of that snapshot or older, so a direct scan leaves
+ * them out. (A file written after the plan's snapshot is left to DuckLake: see filesAtSnapshot.)
  */
 const internalColumnPrefix = '_ducklake_internal_';
-const rowSnapshotColumn = '_ducklake_internal_snapshot_id';
 
 export interface PlannedQuery {
   /** The SQL to run: the query with every table it can read directly swapped for a scan of its files. */
@@ -238,28 +240,27 @@ export class DirectScans {
     if (!table || Number(table.changed) !== 0) return null;
     const tableId = Number(table.table_id);
     const files = await engine.catalog.all(filesAtSnapshot, { snapshot, table_id: tableId, limit: maxFiles + 1 });
-    if (files.length === 0 || files.length > maxFiles || files.some((file) => Number(file.plain) !== 1)) return null;
+    // A merge lists its file from the snapshot of the file's oldest rows on and removes the files it
+    // replaced: a plan whose snapshot was read just before a merge finds the merged file, and its newer
+    // rows, when it lists the files just after. Files written after the plan's snapshot go to DuckLake.
+    if (files.length === 0 || files.length > maxFiles || files.some((file) => Number(file.plain) !== 1 || Number(file.later) !== 0)) return null;
     const schemaPath = isTrue(table.schema_path_is_relative) ? `${workspaceDataPath(engine.location)}${table.schema_path}` : table.schema_path;
     const tablePath = isTrue(table.table_path_is_relative) ? `${schemaPath}${table.table_path}` : table.table_path;
     const paths = files.map((file) => (isTrue(file.path_is_relative) ? `${tablePath}${file.path}` : file.path));
     const tableKey = `${tableId}@${schemaVersion}`;
     const declared = await this.checked(plans, tableKey, () => declaredColumns(connection, ref));
     if (!declared) return null;
-    const layouts = new Map<string, { paths: string[]; merged: boolean }>();
+    const layouts = new Map<string, string[]>();
     for (const path of paths) {
       const extra = await this.checked(plans, `${tableKey}:${path}`, () => extraColumns(connection, declared, path));
       if (!extra) return null;
       const layout = extra.map(([name, type]) => `${name} ${type}`).join(', ');
-      const group = layouts.get(layout) ?? { paths: [], merged: extra.some(([name]) => name === rowSnapshotColumn) };
-      group.paths.push(path);
-      layouts.set(layout, group);
+      layouts.set(layout, [...(layouts.get(layout) ?? []), path]);
     }
     const columns = declared.map(([name]) => sqlIdentifier(name)).join(', ');
-    const reads = [...layouts.values()].map(({ paths: group, merged }) => {
+    const reads = [...layouts.values()].map((group) => {
       const source = group.length === 1 ? sqlString(group[0]!) : `[${group.map(sqlString).join(', ')}]`;
-      // A merged file is listed from the snapshot of its oldest rows on: rows written after the plan's snapshot stay out.
-      const visible = merged ? ` WHERE ${rowSnapshotColumn} <= ${Math.trunc(snapshot)}` : '';
-      return `SELECT ${columns} FROM system.main.read_parquet(${source})${visible}`;
+      return `SELECT ${columns} FROM system.main.read_parquet(${source})`;
     });
     const parsed = await this.parser.parse(`SELECT * FROM (${reads.join(' UNION ALL ')}) AS scan`, false);
     return parsed.from_table as AstNode;
