@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setBounded } from '../util/bounded-map';
 import { AppError } from '../errors/app-error';
 import type { JsonValue } from '../engine/sql/encode-values';
 import type { QueryColumn } from '../engine/sql/query-runner';
@@ -71,7 +72,7 @@ export class ChartResults {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       });
     }
-    remember(this.entries, key, entry, this.capacity);
+    setBounded(this.entries, key, entry, this.capacity);
     try {
       return (await entry).result;
     } catch (error) {
@@ -86,14 +87,14 @@ export class ChartResults {
     const last = this.latest.get(identity);
     if (last && last.snapshot < snapshot && (await this.gate.tablesVersion(workspaceId, last.tables, snapshot)) === last.version) {
       const kept = { ...last, snapshot };
-      remember(this.latest, identity, kept, this.capacity);
+      setBounded(this.latest, identity, kept, this.capacity);
       return kept;
     }
     const { result, tables } = await this.run(workspaceId, query);
     // The version as of the snapshot read before the run: a write in between makes the result newer
     // than its version says, so the next view runs again rather than keep a result too long.
     const kept = { result, tables, version: await this.gate.tablesVersion(workspaceId, tables, snapshot), snapshot };
-    remember(this.latest, identity, kept, this.capacity);
+    setBounded(this.latest, identity, kept, this.capacity);
     return kept;
   }
 
@@ -109,12 +110,6 @@ export class ChartResults {
     }
     return { result: { columns: collector.columnList, rows: collector.collected, refreshedAt: this.clock.now().toISOString() }, tables };
   }
-}
-
-function remember<T>(map: Map<string, T>, key: string, value: T, capacity: number): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > capacity) map.delete(map.keys().next().value!);
 }
 
 /** Digests by the bound query they were made of: a caller that keeps its bound query has it made once. */

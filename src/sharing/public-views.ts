@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error';
+import { setBounded } from '../util/bounded-map';
 import type { Store } from '../store/store';
 import type { Logger } from '../logging/logger';
 import type { ChartConfig, ChartType } from './chart-config';
@@ -131,9 +132,7 @@ export class PublicViews {
     if (issues.length > 0) throw new Error(`the chart's parameters do not bind: ${issues.map((issue) => `${issue.loc.join('.')}: ${issue.msg}`).join('; ')}`);
     const bound = { sql: query.sql, parameters: values };
     if (row.sql !== null) {
-      this.bound.delete(row.id);
-      this.bound.set(row.id, { sql: row.sql, parameters: row.parameters, locked: lockedParameters, query: bound });
-      if (this.bound.size > this.capacity) this.bound.delete(this.bound.keys().next().value!);
+      setBounded(this.bound, row.id, { sql: row.sql, parameters: row.parameters, locked: lockedParameters, query: bound }, this.capacity);
     }
     return bound;
   }
@@ -168,9 +167,7 @@ class ShownCharts {
       return kept.chart;
     }
     const chart: PublicChart = { title: row.title, description: row.description, chartType: row.chart_type as ChartType, config: JSON.parse(row.config) as ChartConfig, result };
-    this.byChart.delete(row.id);
-    this.byChart.set(row.id, { config: row.config, chart });
-    if (this.byChart.size > this.capacity) this.byChart.delete(this.byChart.keys().next().value!);
+    setBounded(this.byChart, row.id, { config: row.config, chart }, this.capacity);
     return chart;
   }
 }
