@@ -1,9 +1,18 @@
 import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult, DuckDBPreparedStatement, DuckDBValue } from '@duckdb/node-api';
 import { abandonAfterMs, awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
 import { MaterializedRows } from './materialized-rows';
+import { PreparedStatements } from './prepared-statements';
 import { isNoActiveTransaction } from './duckdb-error';
 
 export type StatementValues = DuckDBValue[] | Record<string, DuckDBValue>;
+
+export interface ReadOptions {
+  /** Keep the prepared statement for the next run of the same text (see PreparedStatements). */
+  reuse?: boolean;
+}
+
+/** Texts kept prepared per connection: a workspace's recurring queries, not every query it ever ran. */
+const preparedCapacity = 32;
 
 /**
  * A DuckDB connection whose statements never hold a thread of the runtime's shared work pool while
@@ -13,12 +22,13 @@ export type StatementValues = DuckDBValue[] | Record<string, DuckDBValue>;
 export class EngineConnection {
   /** Set while an abandoned statement is still running: nothing else may run until it stops. */
   private abandoned: Promise<void> | undefined;
+  private readonly prepared = new PreparedStatements(preparedCapacity);
 
   constructor(private readonly connection: DuckDBConnection) {}
 
   /** Runs one statement; any rows it returns are dropped. */
-  async run(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<void> {
-    await this.read(sql, values, watch);
+  async run(sql: string, values?: StatementValues, watch?: StatementWatch, options?: ReadOptions): Promise<void> {
+    await this.read(sql, values, watch, options);
   }
 
   /**
@@ -32,10 +42,18 @@ export class EngineConnection {
   }
 
   /** Runs one statement and returns all of its rows. */
-  async read(sql: string, values?: StatementValues, watch?: StatementWatch): Promise<MaterializedRows> {
-    const prepared = await this.prepareWithin(sql, watch);
-    if (values) prepared.bind(values);
-    return this.execute(prepared, watch, { destroyAfter: true });
+  async read(sql: string, values?: StatementValues, watch?: StatementWatch, options: ReadOptions = {}): Promise<MaterializedRows> {
+    const kept = options.reuse ? this.prepared.take(sql) : undefined;
+    const prepared = kept ?? (await this.prepareWithin(sql, watch));
+    try {
+      if (values) prepared.bind(values);
+      else if (kept) prepared.clearBindings();
+    } catch (error) {
+      prepared.destroySync();
+      throw error;
+    }
+    const keep = options.reuse ? () => this.prepared.keep(sql, prepared) : undefined;
+    return this.execute(prepared, watch, { destroyAfter: true, keep });
   }
 
   /**
@@ -75,7 +93,7 @@ export class EngineConnection {
    * skips DuckLake's commit checks. After an abandoned statement the rollback waits until it stops.
    */
   async readTransaction<T>(work: () => Promise<T>): Promise<T> {
-    await this.run('BEGIN TRANSACTION');
+    await this.run('BEGIN TRANSACTION', undefined, undefined, { reuse: true });
     try {
       return await work();
     } finally {
@@ -86,14 +104,17 @@ export class EngineConnection {
   /** Ends the connection's transaction, if a failed or interrupted statement has not ended it already. */
   async rollback(): Promise<void> {
     try {
-      await this.run('ROLLBACK');
+      await this.run('ROLLBACK', undefined, undefined, { reuse: true });
     } catch (error) {
       if (!isNoActiveTransaction(error)) throw error;
     }
   }
 
-  /** Executes a prepared statement with the values bound to it. */
-  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean } = {}): Promise<MaterializedRows> {
+  /**
+   * Executes a prepared statement with the values bound to it. `keep` takes the statement over once
+   * it has run to the end; otherwise it is destroyed after the run when `destroyAfter` says so.
+   */
+  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: () => void } = {}): Promise<MaterializedRows> {
     let destroy = options.destroyAfter === true;
     try {
       this.assertNotBusy();
@@ -110,7 +131,12 @@ export class EngineConnection {
         throw error;
       }
       // Execution is complete, so this only collects the materialized result.
-      return new MaterializedRows((await pending.getResult()) as DuckDBMaterializedResult);
+      const rows = new MaterializedRows((await pending.getResult()) as DuckDBMaterializedResult);
+      if (options.keep) {
+        options.keep();
+        destroy = false;
+      }
+      return rows;
     } finally {
       if (destroy) prepared.destroySync();
     }
@@ -150,6 +176,7 @@ export class EngineConnection {
   }
 
   closeSync(): void {
+    this.prepared.clear();
     this.connection.closeSync();
   }
 }

@@ -92,7 +92,13 @@ interface Limits {
   parameters: ReadonlySet<string>;
 }
 
-type Execute = (engine: WorkspaceEngine, connection: EngineConnection, planned: PlannedQuery, deadline: number) => Promise<Executed>;
+/**
+ * A planned query and whether its prepared statement may be kept for the next run of the same text:
+ * not when it reads a live connection's tables, whose scans hold on to the source between runs.
+ */
+type RunnableQuery = PlannedQuery & { reusable: boolean };
+
+type Execute = (engine: WorkspaceEngine, connection: EngineConnection, query: RunnableQuery, deadline: number) => Promise<Executed>;
 
 /**
  * Runs user SQL on a workspace: translate the Postgres dialect and parse with DuckDB's parser (once
@@ -124,9 +130,9 @@ export class QueryRunner {
 
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
     const values = options.parameters && Object.keys(options.parameters).length > 0 ? { ...options.parameters } : undefined;
-    return this.measured(workspaceId, userSql, limitsOf(options, 'interactive', values), async (engine, connection, { sql, readsLake }, deadline) => {
+    return this.measured(workspaceId, userSql, limitsOf(options, 'interactive', values), async (engine, connection, { sql, readsLake, reusable }, deadline) => {
       const execute = async (): Promise<Executed> => {
-        const rows = await connection.read(sql, values, { deadline });
+        const rows = await connection.read(sql, values, { deadline }, { reuse: reusable });
         // Before the transaction ends, whose own profile replaces the query's.
         const profile = profileOf(engine, connection);
         return { ...emitRows(rows, sink, options), profile };
@@ -231,7 +237,8 @@ export class QueryRunner {
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
-          const { columns, rowCount, profile } = await execute(engine, connection, planned, limits.deadline);
+          const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
+          const { columns, rowCount, profile } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;

@@ -1,0 +1,37 @@
+import type { DuckDBPreparedStatement } from '@duckdb/node-api';
+
+/**
+ * A connection's prepared statements, by text, for texts run again and again (the same dashboard
+ * query, the same transaction statements). Preparing binds and plans a statement on the shared pool;
+ * a statement that scans files (every Parquet and DuckLake scan) is bound and planned once more when
+ * it starts, because DuckDB cannot cache such a plan: a kept statement skips the first of the two,
+ * and the second still reads the catalog and the files as they are at that run.
+ */
+export class PreparedStatements {
+  private readonly byText = new Map<string, DuckDBPreparedStatement>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** The statement kept for the text, taken out while it runs: a run that fails does not put it back. */
+  take(sql: string): DuckDBPreparedStatement | undefined {
+    const prepared = this.byText.get(sql);
+    this.byText.delete(sql);
+    return prepared;
+  }
+
+  /** Keeps a statement that ran to the end, as the newest; the oldest past the capacity is destroyed. */
+  keep(sql: string, prepared: DuckDBPreparedStatement): void {
+    this.byText.get(sql)?.destroySync();
+    this.byText.set(sql, prepared);
+    if (this.byText.size <= this.capacity) return;
+    const [oldestText, oldest] = this.byText.entries().next().value!;
+    this.byText.delete(oldestText);
+    oldest.destroySync();
+  }
+
+  /** Destroys every kept statement (before the connection closes). */
+  clear(): void {
+    for (const prepared of this.byText.values()) prepared.destroySync();
+    this.byText.clear();
+  }
+}
