@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { Database } from 'bun:sqlite';
 import type { EngineConnection } from './duckdb/engine-connection';
+import { isCatalogInitializationRace, isCatalogLocked } from './duckdb/duckdb-error';
+import { retriedWhileCatalogLocked } from './catalog-retry';
 import { attachCatalogStatements, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
 
 /** Attaches a workspace's DuckLake catalog on a connection, creating local directories it needs first. */
@@ -11,7 +13,9 @@ export async function attachCatalog(connection: EngineConnection, location: Cata
     if (!existsSync(file)) createWithWriteAheadLog(file);
   }
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
-  await connection.configure(attachCatalogStatements(location, alias).join(';\n'));
+  // The statements are idempotent (CREATE OR REPLACE, ATTACH IF NOT EXISTS): trying again is safe.
+  const attach = attachCatalogStatements(location, alias).join(';\n');
+  await retriedWhileCatalogLocked(() => connection.configure(attach), 5, (error) => isCatalogLocked(error) || isCatalogInitializationRace(error));
 }
 
 /**

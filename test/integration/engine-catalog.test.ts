@@ -32,6 +32,22 @@ for (const backend of backends) {
       await env.cleanup();
     });
 
+    test('instances opening a new catalog at the same moment all attach it, whichever creates its tables', async () => {
+      const fresh = { ...location, workspaceId: Bun.randomUUIDv7() };
+      const opened = await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          const instance = await createDuckDBInstance({ extensionDir: env.config.duckdb.extensionDir });
+          instances.push(instance);
+          const connection = new EngineConnection(await instance.connect());
+          await attachCatalog(connection, fresh, 'lake');
+          return connection;
+        }),
+      );
+      for (const connection of opened) {
+        expect((await connection.read("SELECT count(*) FROM duckdb_databases() WHERE database_name = 'lake'")).scalar()).toBe(1n);
+      }
+    });
+
     test('the engine runs the pinned DuckDB with the extensions from the tools folder, autoload off', async () => {
       const instance = await createDuckDBInstance({ extensionDir: env.config.duckdb.extensionDir });
       instances.push(instance);

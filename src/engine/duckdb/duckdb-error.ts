@@ -64,6 +64,16 @@ export function isCatalogLocked(error: unknown): boolean {
   return isCommitConflict(error) || (info?.type === 'Invalid' && /database is locked/i.test(info.detail));
 }
 
+/**
+ * Attaching a catalog that did not exist yet failed while DuckLake was creating its tables: another
+ * instance (the workspace's other lane, another process) was creating them at the same moment. The
+ * attach finds them made when it is tried again.
+ */
+export function isCatalogInitializationRace(error: unknown): boolean {
+  const info = duckdbErrorOf(error);
+  return info?.type === 'Invalid' && /^Failed to initialize DuckLake/i.test(info.detail);
+}
+
 /** DuckDB's own failure (an internal error): the instance is no longer to be trusted and is replaced. */
 export function isEngineFailure(error: unknown): boolean {
   const type = duckdbErrorOf(error)?.type;
