@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EngineConnection } from './engine-connection';
-import { lowerEngineThreadPriority } from './engine-threads';
+import { lowerEngineThreadPriority, withInstanceThreads } from './engine-threads';
 
 /** Every extension an engine instance may load; they come from the tools folder, never from the network. */
 export const engineExtensions = ['ducklake', 'httpfs', 'sqlite_scanner', 'postgres_scanner'] as const;
@@ -41,8 +41,9 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
   if (options.threads) settings.threads = String(options.threads);
   if (options.tempDirectory) settings.temp_directory = options.tempDirectory;
 
-  const instance = await DuckDBInstance.create(':memory:', settings);
-  lowerEngineThreadPriority(options.threadNice ?? 0);
+  const { created: instance, threads } = await withInstanceThreads(() => DuckDBInstance.create(':memory:', settings));
+  startedThreads.set(instance, threads);
+  lowerEngineThreadPriority(options.threadNice ?? 0, threads.length > 0 ? threads : undefined);
   const connection = new EngineConnection(await instance.connect());
   try {
     // Timestamps without an offset mean UTC, whatever the host's time zone; connections opened later inherit it.
@@ -54,6 +55,13 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
   }
   connection.closeSync();
   return instance;
+}
+
+const startedThreads = new WeakMap<DuckDBInstance, readonly number[]>();
+
+/** The worker threads an instance made by createDuckDBInstance started (none known outside Linux). */
+export function threadsOf(instance: DuckDBInstance): readonly number[] {
+  return startedThreads.get(instance) ?? [];
 }
 
 const verified = new Map<string, Promise<void>>();

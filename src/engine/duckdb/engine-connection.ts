@@ -2,6 +2,7 @@ import type { DuckDBAppender, DuckDBConnection, DuckDBMaterializedResult, DuckDB
 import { abandonAfterMs, awaitPending, StatementAbandoned, type StatementWatch } from './pending-statement';
 import { MaterializedRows } from './materialized-rows';
 import { PreparedStatements } from './prepared-statements';
+import type { InstanceCpuTime } from './instance-cpu-time';
 import { isNoActiveTransaction } from './duckdb-error';
 
 export type StatementValues = DuckDBValue[] | Record<string, DuckDBValue>;
@@ -23,8 +24,27 @@ export class EngineConnection {
   /** Set while an abandoned statement is still running: nothing else may run until it stops. */
   private abandoned: Promise<void> | undefined;
   private readonly prepared = new PreparedStatements(preparedCapacity);
+  private twin: EngineConnection | undefined;
+  /** The CPU time of the last statement executed here, when its instance's threads are counted. */
+  lastCpuMs: number | undefined;
 
-  constructor(private readonly connection: DuckDBConnection) {}
+  constructor(
+    private readonly connection: DuckDBConnection,
+    private readonly cpu?: InstanceCpuTime,
+  ) {}
+
+  /**
+   * A second connection of the same instance, held with this one, that keeps no query profile: a
+   * query whose scans and CPU time are known without a profile runs there (see WorkspaceEngine).
+   */
+  pairWith(twin: EngineConnection): this {
+    this.twin = twin;
+    return this;
+  }
+
+  get unprofiled(): EngineConnection | undefined {
+    return this.twin;
+  }
 
   /** Runs one statement; any rows it returns are dropped. */
   async run(sql: string, values?: StatementValues, watch?: StatementWatch, options?: ReadOptions): Promise<void> {
@@ -116,8 +136,11 @@ export class EngineConnection {
    */
   async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: () => void } = {}): Promise<MaterializedRows> {
     let destroy = options.destroyAfter === true;
+    let counted: (() => number) | undefined;
+    this.lastCpuMs = undefined;
     try {
       this.assertNotBusy();
+      counted = this.cpu?.start();
       const pending = prepared.start();
       try {
         await awaitPending(this.connection, pending, watch);
@@ -138,6 +161,7 @@ export class EngineConnection {
       }
       return rows;
     } finally {
+      this.lastCpuMs = counted?.();
       if (destroy) prepared.destroySync();
     }
   }
@@ -159,7 +183,8 @@ export class EngineConnection {
 
   /** Resolves once no abandoned statement runs on the connection any more. */
   idle(): Promise<void> {
-    return this.abandoned ?? Promise.resolve();
+    if (!this.twin) return this.abandoned ?? Promise.resolve();
+    return Promise.all([this.abandoned, this.twin.idle()]).then(() => {});
   }
 
   /** Once the abandoned statement stops: its transaction, if any, rolled back, and the connection free again. */
@@ -177,6 +202,7 @@ export class EngineConnection {
 
   closeSync(): void {
     this.prepared.clear();
+    this.twin?.closeSync();
     this.connection.closeSync();
   }
 }

@@ -1,35 +1,63 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
+import { AsyncMutex } from '../../util/async-mutex';
 
 const taskDir = '/proc/self/task';
 
 /**
- * Runs DuckDB's worker threads at a lower scheduling priority than the service's own threads, so that
- * the event loop, password hashing and the runtime's work pool win the CPU whenever tenants' queries
- * compete with them for it; among themselves DuckDB's threads still share it evenly. Tenants' queries
- * are never starved (they get whatever the service leaves), but a login no longer waits for them.
- *
  * DuckDB starts its threads while an instance is created, which happens on a thread of the runtime's
  * work pool; a thread takes its creator's name, and the pool names each of its own threads once
  * ("Bun Pool 0", "Bun Pool 1"…). So every thread that carries a pool thread's name but is not the
- * first with that name is one of DuckDB's. Linux only; elsewhere this does nothing.
+ * first with that name is one of DuckDB's. Linux only; elsewhere there are none to be found.
  */
-export function lowerEngineThreadPriority(nice: number): void {
-  if (nice <= 0 || !existsSync(taskDir)) return;
+function engineThreadIds(): number[] {
+  if (!existsSync(taskDir)) return [];
   const byName = new Map<string, number[]>();
   for (const entry of readdirSync(taskDir)) {
     const name = readThreadName(entry);
     if (!name?.startsWith('Bun Pool')) continue;
     byName.set(name, [...(byName.get(name) ?? []), Number(entry)]);
   }
-  for (const threads of byName.values()) {
-    for (const tid of threads.sort((a, b) => a - b).slice(1)) {
-      try {
-        if (getPriority(tid) < nice) setPriority(tid, nice);
-      } catch {
-        // The thread ended in the meantime.
-      }
+  return [...byName.values()].flatMap((threads) => threads.sort((a, b) => a - b).slice(1));
+}
+
+const creating = new AsyncMutex();
+
+/**
+ * Creates a DuckDB instance and tells which threads it started: those that appeared while it was
+ * created. Instances are created one at a time in the process, so no other creation's threads mix in.
+ */
+export function withInstanceThreads<T>(create: () => Promise<T>): Promise<{ created: T; threads: number[] }> {
+  return creating.runExclusive(async () => {
+    const before = new Set(engineThreadIds());
+    const created = await create();
+    return { created, threads: engineThreadIds().filter((tid) => !before.has(tid)) };
+  });
+}
+
+/**
+ * Runs DuckDB's worker threads at a lower scheduling priority than the service's own threads, so that
+ * the event loop, password hashing and the runtime's work pool win the CPU whenever tenants' queries
+ * compete with them for it; among themselves DuckDB's threads still share it evenly. Tenants' queries
+ * are never starved (they get whatever the service leaves), but a login no longer waits for them.
+ */
+export function lowerEngineThreadPriority(nice: number, threads: readonly number[] = engineThreadIds()): void {
+  if (nice <= 0) return;
+  for (const tid of threads) {
+    try {
+      if (getPriority(tid) < nice) setPriority(tid, nice);
+    } catch {
+      // The thread ended in the meantime.
     }
+  }
+}
+
+/** CPU time a thread has run, in nanoseconds (the scheduler's own count), or 0 once it has ended. */
+export function threadCpuNanos(tid: number): number {
+  try {
+    return Number(readFileSync(`${taskDir}/${tid}/schedstat`, 'utf8').split(' ', 1)[0]);
+  } catch {
+    return 0;
   }
 }
 

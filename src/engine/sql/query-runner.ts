@@ -80,6 +80,8 @@ interface Executed {
   columns: QueryColumn[];
   rowCount: number;
   profile: QueryProfile | undefined;
+  /** When the query ran without a profile: its CPU time as its instance's threads counted it. */
+  cpuMs?: number;
 }
 
 interface Limits {
@@ -131,11 +133,15 @@ export class QueryRunner {
   async run(workspaceId: string, userSql: string, sink: ResultSink, options: RunOptions): Promise<RunOutcome> {
     const values = options.parameters && Object.keys(options.parameters).length > 0 ? { ...options.parameters } : undefined;
     return this.measured(workspaceId, userSql, limitsOf(options, 'interactive', values), async (engine, connection, { sql, readsLake, reusable }, deadline) => {
+      // A query that reads no table through DuckLake opens every file of its plan, which its estimate
+      // already counts: it needs no profile for its scans, and runs where none is kept (when its CPU
+      // time can be counted otherwise).
+      const target = readsLake ? connection : (connection.unprofiled ?? connection);
       const execute = async (): Promise<Executed> => {
-        const rows = await connection.read(sql, values, { deadline }, { reuse: reusable });
+        const rows = await target.read(sql, values, { deadline }, { reuse: reusable });
         // Before the transaction ends, whose own profile replaces the query's.
-        const profile = profileOf(engine, connection);
-        return { ...emitRows(rows, sink, options), profile };
+        const profile = profileOf(engine, target);
+        return { ...emitRows(rows, sink, options), profile, cpuMs: target.lastCpuMs };
       };
       // Without DuckLake in the query there is nothing to bind again, and the transaction would only cost time.
       return readsLake ? connection.readTransaction(execute) : execute();
@@ -238,8 +244,8 @@ export class QueryRunner {
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
-          const { columns, rowCount, profile } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
-          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
+          const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
+          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
