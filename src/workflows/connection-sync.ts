@@ -1,4 +1,4 @@
-import { ActivityCancellationType, CancellationScope, defineQuery, defineSignal, isCancellation, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityCancellationType, CancellationScope, defineQuery, defineSignal, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ConnectionStreamActivities, ConnectionSyncActivities, StreamReport, SyncPlan } from '../activities/connection-sync-activities';
 import type { StreamProgress } from '../connections/stream-sync';
 import type { SyncJobStatus, SyncTrigger } from '../connections/queries';
@@ -33,13 +33,6 @@ export const connectionSyncCancelSignal = defineSignal('cancel');
 export const connectionSyncProgressSignal = defineSignal<[{ stream: string; progress: StreamProgress }]>('progress');
 
 const jobs = proxyActivities<ConnectionSyncActivities>({ startToCloseTimeout: '5 minutes', retry: { initialInterval: '2 seconds', maximumAttempts: 5 } });
-/**
- * The job's start and end, run by the worker that runs the workflow itself (local activities): no
- * round trip through the server's task queue on either side of the streams, which a client waiting on
- * a short sync would feel. Both are short store work, safe to run again (the claim and the end are
- * recorded once).
- */
-const bookkeeping = proxyLocalActivities<ConnectionSyncActivities>({ startToCloseTimeout: '5 minutes', retry: { initialInterval: '2 seconds', maximumAttempts: 5 } });
 
 /**
  * One sync job of one connection: its streams, each an activity on the sync task queue (a bound at
@@ -66,9 +59,9 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
 
   let plan: SyncPlan;
   try {
-    plan = await bookkeeping.startSyncJob(jobId);
+    plan = await jobs.startSyncJob(jobId);
   } catch (error) {
-    const outcome = await CancellationScope.nonCancellable(() => bookkeeping.finishSyncJob(jobId, { reports: [], cancelled: isCancellation(error), failure: messageOf(error) }));
+    const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports: [], cancelled: isCancellation(error), failure: messageOf(error) }));
     state.status = outcome.status;
     return outcome.status;
   }
@@ -111,7 +104,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
     cancelled = true;
   }
   cancelled ||= cancelRequested;
-  const outcome = await CancellationScope.nonCancellable(() => bookkeeping.finishSyncJob(jobId, { reports, refused: plan.refused, cancelled }));
+  const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports, refused: plan.refused, cancelled }));
   state.status = outcome.status;
   if (outcome.changedTables.length > 0) {
     await CancellationScope.nonCancellable(() =>
