@@ -2,9 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
-import { appendColumns } from './append-columns';
 import type { WritePlan } from './plan-write';
-import { recordColumns, type RecordColumn } from './record-columns';
 
 interface StagedRecords {
   /** What the write reads its rows from, with the table's column names and types. */
@@ -15,14 +13,7 @@ interface StagedRecords {
 }
 
 /**
- * Stages the records for a write. When every incoming field's values have one JavaScript type that
- * DuckDB takes directly (numbers, booleans, texts, dates and timestamps as text), they are appended as
- * typed columns to a connection-local temp table (see appendColumns): the records are not written out
- * as JSON and parsed a second time. A 100,000-record push spent about 150 ms on that round trip (see
- * bench/README.md). The write reads the temp table, inside its transaction; with a key, the last
- * record of each key is kept, by the order the rows were appended in.
- *
- * Other writes (JSON values, texts mixed with numbers, columns of other types) go through a JSON file in the instance's private temp folder,
+ * Stages the records for a write. They go through a JSON file in the instance's private temp folder,
  * read by DuckDB's own JSON reader with the table's column types: much faster than appending a million
  * values one by one.
  *
@@ -41,8 +32,6 @@ export async function stageRecords(
   records: Record<string, unknown>[],
   primaryKey: string[],
 ): Promise<StagedRecords> {
-  const columns = recordColumns(plan, records);
-  if (columns) return stageColumns(connection, stagingName, columns, records.length, primaryKey, plan);
   const file = join(stagingDir, `${stagingName}.json`);
   const removeFile = () => rmSync(file, { force: true });
   const fields = plan.incoming;
@@ -74,44 +63,5 @@ export async function stageRecords(
     source: `temp.main.${sqlIdentifier(rows)}`,
     rowCount: Number(count.getRows()[0]?.[0] ?? 0),
     release: () => connection.run(`DROP TABLE IF EXISTS ${sqlIdentifier(rows)}`),
-  };
-}
-
-async function stageColumns(
-  connection: EngineConnection,
-  stagingName: string,
-  columns: RecordColumn[],
-  rowCount: number,
-  primaryKey: string[],
-  plan: WritePlan,
-): Promise<StagedRecords> {
-  const staged = `${stagingName}_columns`;
-  const dropStaged = () => connection.run(`DROP TABLE IF EXISTS temp.main.${sqlIdentifier(staged)}`);
-  const selects = columns.map((column) => column.select).join(', ');
-  try {
-    await appendColumns(connection, staged, columns, rowCount);
-  } catch (error) {
-    await dropStaged().catch(() => {});
-    throw error;
-  }
-  if (primaryKey.length === 0) return { source: `(SELECT ${selects} FROM temp.main.${sqlIdentifier(staged)})`, rowCount, release: dropStaged };
-
-  const rows = `${stagingName}_rows`;
-  try {
-    // A temp table's rowid follows the order its rows were appended in: the last duplicate of a key
-    // wins. Keys compare as the table's type (two spellings of one timestamp are one key).
-    const keys = primaryKey.map((key) => columns[plan.incoming.findIndex((entry) => entry.field === key)]!.value);
-    await connection.run(
-      `CREATE TEMP TABLE ${sqlIdentifier(rows)} AS SELECT ${selects} FROM temp.main.${sqlIdentifier(staged)}
-       QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY rowid DESC) = 1`,
-    );
-  } finally {
-    await dropStaged();
-  }
-  const count = await connection.read(`SELECT count(*)::INTEGER FROM temp.main.${sqlIdentifier(rows)}`);
-  return {
-    source: `temp.main.${sqlIdentifier(rows)}`,
-    rowCount: Number(count.getRows()[0]?.[0] ?? 0),
-    release: () => connection.run(`DROP TABLE IF EXISTS temp.main.${sqlIdentifier(rows)}`),
   };
 }
