@@ -5,6 +5,7 @@ import { catalogStoreFor } from '../../src/engine/catalog-attachment';
 import { CatalogReaders } from '../../src/engine/catalog-reader';
 import { WorkspaceEngine } from '../../src/engine/workspace-engine';
 import { writeRecords } from '../../src/engine/write/write-records';
+import { catalogColumns } from '../../src/engine/tables/catalog-columns';
 import { StatementScheduler } from '../../src/engine/admission/statement-scheduler';
 
 const [workspaceId, table, rowCount] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
@@ -24,6 +25,9 @@ const engine = await WorkspaceEngine.open({
 const [schema, name] = table.split('.') as [string, string];
 const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + id, payload: `row ${id} ${'x'.repeat(40)}`, value: id * 0.5 }));
 console.log('pushing');
-await engine.writeTable(table, (connection) => writeRecords(connection, engine.stagingDir, { source: 'push', table: { schema, table: name }, records, mode: 'append', primaryKey: [], commitInfo: {} }));
+const target = { schema, table: name };
+await engine.writeTable(table, async (connection) =>
+  writeRecords(connection, engine.stagingDir, { source: 'push', table: target, records, mode: 'append', primaryKey: [], commitInfo: {} }, await catalogColumns(connection, target)),
+);
 console.log('done');
 await engine.close();

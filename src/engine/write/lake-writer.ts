@@ -56,12 +56,13 @@ export class LakeWriter {
       engine.writeTable(
         qualifiedName(table),
         async (connection) => {
-          const exists = (await catalogColumns(connection, table)) !== undefined;
+          const columns = await catalogColumns(connection, table);
+          const exists = columns !== undefined;
           const tableKey = exists ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
           if (exists && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
           // A key inherited from the table binds this write's records as much as one it names itself.
           if (tableKey.length > 0) checkKeyPresence(records, tableKey);
-          const result = await writeRecords(connection, engine.stagingDir, { source: request.source, table, records, mode: request.mode, primaryKey: tableKey, commitInfo: request.commitInfo });
+          const result = await writeRecords(connection, engine.stagingDir, { source: request.source, table, records, mode: request.mode, primaryKey: tableKey, commitInfo: request.commitInfo }, columns);
           const now = this.clock.now().toISOString();
           if (result.createdTable) await registry.created(workspaceId, table, tableKey, now);
           else await registry.written(workspaceId, table, now);

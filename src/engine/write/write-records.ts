@@ -2,7 +2,7 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
-import { catalogColumns } from '../tables/catalog-columns';
+import { catalogColumns, type CatalogColumn } from '../tables/catalog-columns';
 import { inferColumns } from './infer-schema';
 import { planWrite, type WritePlan } from './plan-write';
 import { stageRecords } from './stage-records';
@@ -31,12 +31,14 @@ const maxAttempts = 5;
  * Writes the records as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
  * delete or the upsert's replacement of existing keys, and the new rows all commit together or not at
  * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
- * Runs on the workspace's write connection with the table's lock held.
+ * Runs on the workspace's write connection with the table's lock held. `columns` are the table's
+ * columns as the caller has just read them under that lock (undefined: no table yet); a retry reads
+ * them again.
  */
-export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite): Promise<WriteOutcome> {
+export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite, columns: CatalogColumn[] | undefined): Promise<WriteOutcome> {
   const inferred = inferColumns(write.records);
   for (let attempt = 1; ; attempt++) {
-    const plan = planWrite(await catalogColumns(connection, write.table), inferred);
+    const plan = planWrite(attempt === 1 ? columns : await catalogColumns(connection, write.table), inferred);
     const staging = `write_${Bun.randomUUIDv7().replaceAll('-', '')}`;
     const staged = await stageRecords(connection, stagingDir, staging, plan, write.records, write.primaryKey);
     const { rowCount } = staged;
