@@ -1,10 +1,11 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Logger } from '../logging/logger';
+import type { StreamSelection } from '../connectors/connector';
 import { SourceError } from '../connectors/source-error';
 import { AppError } from '../errors/app-error';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { findConnectionById, findSyncJob } from '../connections/queries';
-import type { PlannedStream, RefusedStream } from '../connections/stream-plan';
+import type { RefusedStream } from '../connections/stream-plan';
 import { progressOf, syncStream, type StreamProgress, type StreamSyncDeps } from '../connections/stream-sync';
 import { ConnectionGone, type JobEnd, type StreamReport, type SyncJobLifecycle } from '../connections/sync-job-lifecycle';
 import type { SyncCompleted, SyncListener } from '../connections/sync-listeners';
@@ -15,7 +16,7 @@ export type { StreamReport } from '../connections/sync-job-lifecycle';
 
 /** What a job runs: its streams, on which task queue, how many at once, for how long at most. */
 export interface SyncPlan {
-  streams: PlannedStream[];
+  streams: StreamSelection[];
   refused: RefusedStream[];
   taskQueue: string;
   parallelism: number;
@@ -74,7 +75,7 @@ export interface StreamActivityDeps extends StreamSyncDeps {
 /** A stream's sync, on the sync task queue (its worker's slots bound the engines running syncs). */
 export function createConnectionStreamActivities(deps: StreamActivityDeps) {
   return {
-    async syncConnectionStream(input: { jobId: string; connectionId: string; stream: PlannedStream }): Promise<StreamReport> {
+    async syncConnectionStream(input: { jobId: string; connectionId: string; stream: StreamSelection }): Promise<StreamReport> {
       const context = Context.current();
       const job = await deps.store.first(findSyncJob, { id: input.jobId });
       const connection = await deps.store.first(findConnectionById, { id: input.connectionId });
@@ -93,16 +94,9 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         void deps.notice.progress(workflowId, input.stream.name, next).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
       };
       try {
-        const outcome = await syncStream(deps, {
-          jobId: job.id,
-          connection,
-          stream: input.stream,
-          signal: context.cancellationSignal,
-          onProgress,
-          beforeWrites: () => deps.storage.assertRoom(job.workspace_id, 'background'),
-          background: (work) => afterAnswer(work, (error) => deps.logger.warn('a sync instance did not close', { job_id: job.id, stream: input.stream.name, error })),
-        });
-        await deps.lifecycle.streamSucceeded(job, outcome.stream, outcome);
+        await deps.storage.assertRoom(job.workspace_id, 'background');
+        const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, onProgress });
+        await deps.lifecycle.streamSucceeded(job, input.stream, outcome);
         return {
           name: outcome.name,
           sync_mode: outcome.sync_mode,
@@ -123,14 +117,6 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
       }
     },
   };
-}
-
-/**
- * Runs work once the activity has answered: closing a DuckDB instance holds the event loop for a while
- * (10 to 20 ms), which the activity's answer and the job's end must not wait behind.
- */
-function afterAnswer(work: () => Promise<void>, failed: (error: unknown) => void): void {
-  setTimeout(() => void work().catch(failed), 0);
 }
 
 /**

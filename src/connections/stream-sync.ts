@@ -12,9 +12,7 @@ import { lakeAlias } from '../engine/catalog-names';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { ConnectionRow } from './queries';
-import type { SourceSession, SourceSessions } from './source-sessions';
-import { checkStream, type PlannedStream } from './stream-plan';
-import { AppError } from '../errors/app-error';
+import type { SourceSessions } from './source-sessions';
 import { columnDifferences, StreamWrites, type BatchTarget } from './stream-writes';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
 
@@ -25,8 +23,6 @@ export interface StreamProgress {
 }
 
 export interface StreamOutcome {
-  /** The stream as it was synced: checked against the source, with its key. */
-  stream: StreamSelection;
   name: string;
   sync_mode: SyncMode;
   totals: StreamTotals;
@@ -52,16 +48,9 @@ export interface StreamSyncDeps {
 export interface StreamRun {
   jobId: string;
   connection: ConnectionRow;
-  stream: PlannedStream;
+  stream: StreamSelection;
   signal?: AbortSignal;
   onProgress(progress: StreamProgress): void;
-  /** Must pass before the stream writes anything (the storage limit): asked while the source describes the stream. */
-  beforeWrites?: () => Promise<void>;
-  /**
-   * Takes work that must still happen once the stream's data is committed but that the stream's end
-   * need not wait for (closing the sync instance); without it the stream waits for that work.
-   */
-  background?: (work: () => Promise<void>) => void;
 }
 
 /**
@@ -74,94 +63,72 @@ export interface StreamRun {
 export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<StreamOutcome> {
   const startedAt = performance.now();
   const session = await deps.sessions.open(run.connection, { withLake: true, signal: run.signal });
-  let outcome: StreamOutcome;
   try {
-    outcome = await syncInSession(deps, run, session, startedAt);
-  } catch (error) {
+    const instance = await session.lake();
+    const { connection, stream, jobId } = run;
+    const target: TableName = { schema: connection.name, table: stream.name };
+    const overwrite = stream.syncMode === 'full_refresh_overwrite';
+    const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
+    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, signal: run.signal };
+    const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
+
+    const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
+    let totals = resumed ? totalsAfter(resumed) : zeroTotals;
+    let schemaChanges = resumed?.sync_schema_changes ?? [];
+    let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
+    let batchNumber = resumed?.sync_batch ?? 0;
+    let replaced = false;
+    const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
+    if (!resumed) cursor = since;
+
+    if (resumed?.sync_phase !== 'done') {
+      if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, target.schema, stream.name, table.table);
+      const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
+      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
+      for await (const batch of session.connector.read(session.context, request)) {
+        batchNumber += 1;
+        cursor = batch.cursor ?? cursor;
+        const info: SyncCommitInfo = {
+          ...base,
+          sync_batch: batchNumber,
+          sync_position: batch.position,
+          sync_cursor: cursor,
+          sync_before: totals,
+          sync_batch_read: batch.kind === 'records' ? batch.recordsRead : null,
+          sync_batch_bytes: batch.bytesRead ?? null,
+          sync_bytes_per_row: batch.kind === 'relation' ? (batch.bytesPerRow ?? 0) : 0,
+          sync_schema_changes: schemaChanges,
+        };
+        // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
+        const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
+        const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
+        replaced ||= replacing;
+        totals = totalsAfter({ ...info, records_written: written.rows });
+        run.onProgress(progressOf(totals));
+      }
+      if (overwrite && !replaced) {
+        schemaChanges = await replacedColumns(instance, table, target);
+        await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      }
+    }
+    // An overwritten table holds exactly the rows this job wrote: no need to count them again.
+    const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
+    return {
+      name: stream.name,
+      sync_mode: stream.syncMode,
+      totals,
+      schemaChanges,
+      table: `${target.schema}.${target.table}`,
+      changed: overwrite || totals.rows > 0,
+      cursor,
+      recordsTotal,
+      snapshotId: await currentSnapshotId(instance.connection, instance.metadataSchema!),
+      engineMs: Math.round(performance.now() - startedAt),
+    };
+  } finally {
     await session.close();
-    throw error;
   }
-  if (run.background) run.background(() => session.close());
-  else await session.close();
-  return outcome;
-}
-
-async function syncInSession(deps: StreamSyncDeps, run: StreamRun, session: SourceSession, startedAt: number): Promise<StreamOutcome> {
-  const instance = await session.lake();
-  // The lake is attached first: a new workspace's catalog is then never set up by two instances at once.
-  const [stream] = await Promise.all([checkedStream(session, run.stream), run.beforeWrites?.()]);
-  const { connection, jobId } = run;
-  const target: TableName = { schema: connection.name, table: stream.name };
-  const overwrite = stream.syncMode === 'full_refresh_overwrite';
-  const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
-  const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, signal: run.signal };
-  const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
-
-  const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
-  let totals = resumed ? totalsAfter(resumed) : zeroTotals;
-  let schemaChanges = resumed?.sync_schema_changes ?? [];
-  let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
-  let batchNumber = resumed?.sync_batch ?? 0;
-  let replaced = false;
-  const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
-  if (!resumed) cursor = since;
-
-  if (resumed?.sync_phase !== 'done') {
-    if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, instance.metadataSchema!, target.schema, stream.name, table.table);
-    const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
-    const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
-    for await (const batch of session.connector.read(session.context, request)) {
-      batchNumber += 1;
-      cursor = batch.cursor ?? cursor;
-      const info: SyncCommitInfo = {
-        ...base,
-        sync_batch: batchNumber,
-        sync_position: batch.position,
-        sync_cursor: cursor,
-        sync_before: totals,
-        sync_batch_read: batch.kind === 'records' ? batch.recordsRead : null,
-        sync_batch_bytes: batch.bytesRead ?? null,
-        sync_bytes_per_row: batch.kind === 'relation' ? (batch.bytesPerRow ?? 0) : 0,
-        sync_schema_changes: schemaChanges,
-      };
-      // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
-      const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
-      const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
-      if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
-      replaced ||= replacing;
-      totals = totalsAfter({ ...info, records_written: written.rows });
-      run.onProgress(progressOf(totals));
-    }
-    if (overwrite && !replaced) {
-      schemaChanges = await replacedColumns(instance, table, target);
-      await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
-    }
-  }
-  // An overwritten table holds exactly the rows this job wrote: no need to count them again.
-  const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
-  return {
-    stream,
-    name: stream.name,
-    sync_mode: stream.syncMode,
-    totals,
-    schemaChanges,
-    table: `${target.schema}.${target.table}`,
-    changed: overwrite || totals.rows > 0,
-    cursor,
-    recordsTotal,
-    snapshotId: await currentSnapshotId(instance.connection, instance.metadataSchema!),
-    engineMs: Math.round(performance.now() - startedAt),
-  };
-}
-
-/** A stream the plan left unchecked, checked against the source's description of it (refused: 400, as the plan refuses). */
-async function checkedStream(session: SourceSession, stream: PlannedStream): Promise<StreamSelection> {
-  if (!stream.unchecked) return stream;
-  const { connector, context } = session;
-  const info = connector.discoverStream ? await connector.discoverStream(context, stream.name) : (await connector.discover(context)).find((candidate) => candidate.name === stream.name);
-  const checked = checkStream(stream, info);
-  if ('refused' in checked) throw new AppError('BAD_REQUEST', checked.refused.error);
-  return checked.plan;
 }
 
 export function progressOf(totals: StreamTotals): StreamProgress {

@@ -1,11 +1,10 @@
 import { openSyncJob } from './open-sync-job';
 import type { SchemaChange } from '../engine/sync/relation-write';
-import type { StreamInfo, StreamSelection } from '../connectors/connector';
-import { connectorOf } from '../connectors/registry';
+import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
 import type { UsageRecorder } from '../query/usage-recorder';
 import type { Clock } from '../util/clock';
-import type { ConfiguredStream, PlannedStream, RefusedStream, SyncRequest } from './stream-plan';
+import type { ConfiguredStream, RefusedStream, SyncRequest } from './stream-plan';
 import { planStreams } from './stream-plan';
 import type { SourceSessions } from './source-sessions';
 import type { StreamOutcome, StreamProgress } from './stream-sync';
@@ -68,36 +67,25 @@ export class SyncJobLifecycle {
     return 'created' in opened ? opened.created.id : null;
   }
 
-  /**
-   * Marks the job running and decides its streams: from the source's own (discovered) ones, or, when
-   * the trigger or the connection names them and the connector describes one stream at a time, from
-   * the names alone (each stream's activity checks its own: discovering the whole source first costs
-   * a session of its own on the way to every stream).
-   */
-  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: PlannedStream[]; refused: RefusedStream[] }> {
+  /** Marks the job running and decides its streams from the source's own (discovered) ones. */
+  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; refused: RefusedStream[] }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const connection = await this.store.first(findConnectionById, { id: job.connection_id });
     if (!connection) throw new ConnectionGone();
     await this.store.run(claimSyncJob, { id: jobId, now: this.now() });
-    const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
-    const request = job.request ? (JSON.parse(job.request) as SyncRequest) : {};
-    const named = request.streams !== undefined || configured !== null;
-    const discovered = named && connectorOf(connection.connector_type)?.discoverStream ? undefined : await this.discover(connection);
-    const { plans, refused } = planStreams(discovered, configured, request);
-    return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
-  }
-
-  private async discover(connection: ConnectionRow): Promise<StreamInfo[]> {
     const session = await this.sessions.open(connection);
     try {
-      return await session.connector.discover(session.context);
+      const discovered = await session.connector.discover(session.context);
+      const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
+      const { plans, refused } = planStreams(discovered, configured, job.request ? (JSON.parse(job.request) as SyncRequest) : {});
+      return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
     } finally {
       await session.close();
     }
   }
 
-  async streamStarted(job: SyncJobRow, stream: Pick<StreamSelection, 'name' | 'syncMode'>): Promise<void> {
+  async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {
     await this.store.run(markSyncStateRunning, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id });
   }
 

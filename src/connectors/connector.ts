@@ -113,12 +113,6 @@ export interface Connector<Spec = unknown> {
   /** Connects and reads as little as possible; throws SourceError with a useful message. */
   check(context: ConnectorContext<Spec>): Promise<void>;
   discover(context: ConnectorContext<Spec>): Promise<StreamInfo[]>;
-  /**
-   * One stream as `discover` describes it (undefined when the source has none of that name), asking
-   * the source about that stream only. With it, a job whose streams are named skips the discovery of
-   * the whole source: each stream's activity describes its own stream in the session it reads with.
-   */
-  discoverStream?(context: ConnectorContext<Spec>, name: string): Promise<StreamInfo | undefined>;
   read(context: ConnectorContext<Spec>, request: ReadRequest): AsyncGenerator<Batch>;
   /** What a live connection attaches; only when `supportsLive`. */
   live?(context: ConnectorContext<Spec>): LiveAttachment;

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { attachPostgres, type PostgresSource } from '../engine/sync/source-attachments';
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
-import { sqlIdentifier, sqlString } from '../engine/sql-literals';
+import { sqlString } from '../engine/sql-literals';
 import { syncModes, type Connector, type ConnectorContext, type StreamInfo, type SyncMode } from './connector';
 import { sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
 import { readRelation } from './postgres/read';
@@ -62,20 +62,9 @@ export const postgresConnector: Connector<PostgresSpec> = {
     });
   },
 
-  async discoverStream(context, name) {
-    const connection = await attached(context);
-    return fromSource(async () => {
-      const relation = (await relationsOf(context, connection)).find((candidate) => candidate.stream === name);
-      if (!relation) return undefined;
-      const keys = await sourcePrimaryKeys(connection, [relation.schema], relation.table);
-      const columns = await relationColumns(connection, relation);
-      return streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns);
-    });
-  },
-
   async *read(context, request) {
     const connection = await attached(context);
-    const relation = await fromSource(async () => (await relationsOf(context, connection)).find((candidate) => candidate.stream === request.stream.name));
+    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === request.stream.name));
     if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${request.stream.name}`);
     const batches = readRelation(connection, relation, request);
     for (;;) {
@@ -102,33 +91,11 @@ function sourceOf(context: ConnectorContext<PostgresSpec>): PostgresSource {
   };
 }
 
-/** The session's instance with the source attached (once a session: a stream's check and its read share it). */
-function attached(context: ConnectorContext<PostgresSpec>): Promise<EngineConnection> {
-  let connection = attachments.get(context);
-  if (!connection) {
-    connection = (async () => {
-      const engine = await context.engine();
-      await fromSource(() => attachPostgres(engine, sourceAlias, sourceOf(context)));
-      return engine;
-    })();
-    attachments.set(context, connection);
-  }
+async function attached(context: ConnectorContext<PostgresSpec>): Promise<EngineConnection> {
+  const connection = await context.engine();
+  await fromSource(() => attachPostgres(connection, sourceAlias, sourceOf(context)));
   return connection;
 }
-
-const attachments = new WeakMap<object, Promise<EngineConnection>>();
-
-/** The source's relations, looked up once a session: a stream's activity checks its stream, then reads it. */
-function relationsOf(context: ConnectorContext<PostgresSpec>, connection: EngineConnection): Promise<SourceRelation[]> {
-  let relations = sessionRelations.get(context);
-  if (!relations) {
-    relations = sourceRelations(connection, context.spec.schemas);
-    sessionRelations.set(context, relations);
-  }
-  return relations;
-}
-
-const sessionRelations = new WeakMap<object, Promise<SourceRelation[]>>();
 
 /** Column types as DuckDB reads them from the source (what lands in the lake), by `schema.table`. */
 async function duckdbColumns(connection: EngineConnection, schemas: string[]): Promise<Map<string, { name: string; type: string; nullable: boolean }[]>> {
@@ -142,16 +109,6 @@ async function duckdbColumns(connection: EngineConnection, schemas: string[]): P
     columns.set(key, [...(columns.get(key) ?? []), { name: String(row.column_name), type: String(row.data_type), nullable: row.is_nullable === true }]);
   }
   return columns;
-}
-
-/**
- * One relation's columns as `duckdbColumns` gives them: DESCRIBE binds that relation alone, where
- * listing duckdb_columns() loads every catalog the instance has attached (a sync's lake too): 48 ms
- * against 5 for a table of ten columns.
- */
-async function relationColumns(connection: EngineConnection, relation: SourceRelation): Promise<{ name: string; type: string; nullable: boolean }[]> {
-  const rows = await connection.read(`DESCRIBE ${[sourceAlias, relation.schema, relation.table].map(sqlIdentifier).join('.')}`);
-  return (rows.getRowObjectsJS() as { column_name: string; column_type: string; null: string }[]).map((row) => ({ name: row.column_name, type: row.column_type, nullable: row.null === 'YES' }));
 }
 
 function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { name: string; type: string; nullable: boolean }[]): StreamInfo {

@@ -26,8 +26,6 @@ export class ConnectionSyncClient implements SyncWorkflows, SyncSchedules, SyncP
       args: [{ workspaceId: job.workspace_id, connectionId: job.connection_id, trigger: 'manual', jobId: job.id }],
       memo: { workspace_id: job.workspace_id, connection_id: job.connection_id },
       labels: { kind: 'sync', workspaceId: job.workspace_id, objectId: job.connection_id, trigger: 'manual' },
-      // A client waits on a manual sync: its first workflow task goes straight to this process's worker, if any.
-      eager: true,
     });
   }
 

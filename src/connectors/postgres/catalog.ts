@@ -93,8 +93,8 @@ export async function sourceColumns(connection: EngineConnection, relation: Sour
   return rows.map((row) => ({ name: String(row.name), sourceType: String(row.source_type), notNull: row.not_null === true }));
 }
 
-/** Primary keys of the schemas' tables (of one table only, if named), by `schema.table`, columns in key order. */
-export async function sourcePrimaryKeys(connection: EngineConnection, schemas: string[], table?: string): Promise<Map<string, string[]>> {
+/** Primary keys of the schemas' tables, by `schema.table`, columns in key order. */
+export async function sourcePrimaryKeys(connection: EngineConnection, schemas: string[]): Promise<Map<string, string[]>> {
   const rows = await sourceRows(
     connection,
     `SELECT n.nspname AS schema_name, c.relname AS table_name, a.attname AS column_name, array_position(i.indkey::int2[], a.attnum) AS position
@@ -102,7 +102,7 @@ export async function sourcePrimaryKeys(connection: EngineConnection, schemas: s
      JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
      JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
      JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum = ANY (i.indkey)
-     WHERE i.indisprimary AND n.nspname IN (${schemas.map(pgLiteral).join(', ')})${table === undefined ? '' : ` AND c.relname = ${pgLiteral(table)}`}
+     WHERE i.indisprimary AND n.nspname IN (${schemas.map(pgLiteral).join(', ')})
      ORDER BY 1, 2, 4`,
   );
   const keys = new Map<string, string[]>();

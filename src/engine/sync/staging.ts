@@ -65,17 +65,12 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
   }
 }
 
-/**
- * Drops the stream's staging tables other jobs left behind (their jobs failed or were cancelled). They
- * are looked up in DuckLake's own tables (`metadata`): listing the attached lake's tables would load
- * its whole catalog first, which took 25 to 40 ms of a sync that mostly finds none.
- */
-export async function dropAbandonedStaging(connection: EngineConnection, metadata: string, schema: string, stream: string, keep: string): Promise<void> {
+/** Drops the stream's staging tables other jobs left behind (their jobs failed or were cancelled). */
+export async function dropAbandonedStaging(connection: EngineConnection, schema: string, stream: string, keep: string): Promise<void> {
   const suffix = `_${streamDigest(stream)}`;
   const rows = await connection.read(
-    `SELECT t.table_name FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id
-     WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL AND s.schema_name = $schema AND t.table_name LIKE '\\_\\_sync\\_%' ESCAPE '\\'`,
-    { schema },
+    `SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = $catalog AND schema_name = $schema AND table_name LIKE '\\_\\_sync\\_%' ESCAPE '\\'`,
+    { catalog: lakeAlias, schema },
   );
   for (const [name] of rows.getRows()) {
     const table = String(name);

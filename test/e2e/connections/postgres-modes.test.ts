@@ -18,7 +18,6 @@ import {
 } from '../../support/connections';
 import type { SyncCompleted } from '../../../src/connections/sync-listeners';
 import { namedQuery } from '../../../src/store/named-query';
-import { stagingTableName } from '../../../src/engine/sync/staging';
 
 const useBusinessPlan = namedQuery<{ id: string }>('test.modes_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const usageOf = namedQuery<{ job_id: string }, { source: string; status: string; rows_returned: number; cpu_ms: number }>(
@@ -83,62 +82,6 @@ describe('postgres sync modes', () => {
     expect(await queryRows(t, user, workspaceId, "SELECT count(*) AS n, count(DISTINCT id) AS d, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events")).toEqual([{ n: 1_005, d: 1_005, c: 5 }]);
     const metadata = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/ded.ded_events/metadata`, { token: user.accessToken }));
     expect(metadata.primary_key).toEqual(['id']);
-  });
-
-  test('named streams are checked by their own activity: a table gone since, a deduplicated stream without a key; the others sync', async () => {
-    await table('named_ok', 30);
-    await table('named_gone', 10);
-    await source.sql.unsafe(`CREATE TABLE named_keyless (n int, updated_at timestamptz NOT NULL); INSERT INTO named_keyless SELECT g, now() FROM generate_series(1, 5) g`);
-    const connection = await connect('named', [], [
-      { name: 'named_ok', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' },
-      { name: 'named_gone' },
-      { name: 'named_keyless', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' },
-    ]);
-    await source.sql.unsafe('DROP TABLE named_gone');
-    const job = await waitForSync(t, user, workspaceId, connection.id, await triggerSyncOk(t, user, workspaceId, connection.id));
-    expect(job.status).toBe('failed');
-    expect(job.error).toMatchObject({ code: 'BAD_REQUEST' });
-    const byName = Object.fromEntries(job.streams.map((stream: { name: string }) => [stream.name, stream]));
-    expect(byName.named_ok).toMatchObject({ status: 'succeeded', records_written: 30 });
-    expect(byName.named_gone).toMatchObject({ status: 'failed', error: 'The source has no stream named_gone' });
-    expect(byName.named_keyless).toMatchObject({ status: 'failed', error: 'Stream named_keyless has no primary key, which incremental_append_deduped needs: configure one' });
-    // The key the source has, taken by the stream's own check: the table is keyed on it.
-    const metadata = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/named.named_ok/metadata`, { token: user.accessToken }));
-    expect(metadata.primary_key).toEqual(['id']);
-    const states = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/sync-status`, { token: user.accessToken }));
-    expect(states.map((state: { stream: string; status: string }) => [state.stream, state.status])).toEqual([
-      ['named_gone', 'failed'],
-      ['named_keyless', 'failed'],
-      ['named_ok', 'succeeded'],
-    ]);
-  });
-
-  test('a full refresh that overwrites drops the staging tables earlier jobs of its stream left, and only those', async () => {
-    await table('tidy', 20);
-    const connection = await connect('tidy', ['tidy', 'other']);
-    const stagingTables = () =>
-      t.services.engine.engines.with(workspaceId, (engine) =>
-        engine.read(async (reader) => {
-          const rows = await reader.read(
-            `SELECT t.table_name FROM ${engine.metadataSchema}.ducklake_table t JOIN ${engine.metadataSchema}.ducklake_schema s ON s.schema_id = t.schema_id
-             WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL AND s.schema_name = 'tidy' ORDER BY 1`,
-          );
-          return rows.getRows().map(([name]) => String(name));
-        }),
-      );
-    // What a job killed mid-refresh leaves: a staging table of this stream, and one of another stream.
-    const abandoned = stagingTableName(Bun.randomUUIDv7(), 'tidy');
-    const otherStream = stagingTableName(Bun.randomUUIDv7(), 'other');
-    await t.services.engine.engines.with(workspaceId, (engine) =>
-      engine.writeTable('tidy.abandoned', async (writer) => {
-        await writer.run('CREATE SCHEMA IF NOT EXISTS lake.tidy');
-        for (const name of [abandoned, otherStream]) await writer.run(`CREATE TABLE lake.tidy.${name} (id bigint)`);
-      }),
-    );
-    expect(await stagingTables()).toEqual([abandoned, otherStream].sort());
-    const job = await syncOk(t, user, workspaceId, connection.id, { streams: ['tidy'] });
-    expect(job.records_written).toBe(20);
-    expect(await stagingTables()).toEqual([otherStream, 'tidy'].sort());
   });
 
   test('full_refresh_append adds every row again; full_refresh_overwrite replaces the table; a table without a key is read in one batch', async () => {
