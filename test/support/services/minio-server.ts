@@ -15,20 +15,18 @@ export interface MinioServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The services start side by side, each on ports found free a moment before it binds them, and
+ * another process can take such a port in between (seen once: "Specified port is already in use").
+ * MinIO then exits at once saying so, and is started again on other ports.
+ */
+const portAttempts = 3;
+
 /** A real S3 server (MinIO) over a temp dir on a free port, with one bucket for the tests. */
 export async function startMinio(binary: string): Promise<MinioServer> {
   const dir = mkdtempSync(join(tmpdir(), 'oxbow-minio-'));
-  const [port, consolePort] = [await freePort(), await freePort()];
   const credentials = { accessKeyId: 'oxbow-test', secretAccessKey: randomBytes(18).toString('hex') };
-  const server = ManagedProcess.spawn({
-    name: 'minio',
-    argv: [binary, 'server', join(dir, 'data'), '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
-    env: { MINIO_ROOT_USER: credentials.accessKeyId, MINIO_ROOT_PASSWORD: credentials.secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
-    logFile: join(dir, 'minio.log'),
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  await waitUntilReady(server, async () => (await fetch(`${endpoint}/minio/health/live`)).ok, 60_000);
-
+  const { server, endpoint } = await startOnFreePorts(binary, dir, credentials);
   const region = 'us-east-1';
   const bucket = 'oxbow-test';
   const s3 = new S3Client({ region, endpoint, forcePathStyle: true, credentials });
@@ -45,4 +43,24 @@ export async function startMinio(binary: string): Promise<MinioServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+async function startOnFreePorts(binary: string, dir: string, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<{ server: ManagedProcess; endpoint: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const [port, consolePort] = [await freePort(), await freePort()];
+    const server = ManagedProcess.spawn({
+      name: 'minio',
+      argv: [binary, 'server', join(dir, 'data'), '--address', `127.0.0.1:${port}`, '--console-address', `127.0.0.1:${consolePort}`, '--quiet'],
+      env: { MINIO_ROOT_USER: credentials.accessKeyId, MINIO_ROOT_PASSWORD: credentials.secretAccessKey, MINIO_BROWSER: 'off', MINIO_UPDATE: 'off' },
+      logFile: join(dir, `minio-${attempt}.log`),
+    });
+    const endpoint = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilReady(server, async () => (await fetch(`${endpoint}/minio/health/live`)).ok, 60_000);
+      return { server, endpoint };
+    } catch (error) {
+      await server.stop({ graceMs: 1_000 });
+      if (attempt === portAttempts || !/port is already in use/i.test(String(error))) throw error;
+    }
+  }
 }
