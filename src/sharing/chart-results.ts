@@ -72,7 +72,8 @@ export class ChartResults {
         if (this.entries.get(key) === entry) this.entries.delete(key);
       });
     }
-    setBounded(this.entries, key, entry, this.capacity);
+    // A dropped load is still awaited by whoever asked for it, and its failure is handled above.
+    void setBounded(this.entries, key, entry, this.capacity);
     try {
       return (await entry).result;
     } catch (error) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EngineConnection } from './engine-connection';
-import { lowerEngineThreadPriority, withInstanceThreads } from './engine-threads';
+import { withInstanceThreads } from './engine-threads';
 
 /** Every extension an engine instance may load; they come from the tools folder, never from the network. */
 export const engineExtensions = ['ducklake', 'httpfs', 'sqlite_scanner', 'postgres_scanner'] as const;
@@ -41,9 +41,8 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
   if (options.threads) settings.threads = String(options.threads);
   if (options.tempDirectory) settings.temp_directory = options.tempDirectory;
 
-  const { created: instance, threads } = await withInstanceThreads(() => DuckDBInstance.create(':memory:', settings));
+  const { created: instance, threads } = await withInstanceThreads(() => DuckDBInstance.create(':memory:', settings), options.threadNice ?? 0);
   startedThreads.set(instance, threads);
-  lowerEngineThreadPriority(options.threadNice ?? 0, threads.length > 0 ? threads : undefined);
   const connection = new EngineConnection(await instance.connect());
   try {
     // Timestamps without an offset mean UTC, whatever the host's time zone; connections opened later inherit it.

@@ -37,9 +37,8 @@ export class EngineConnection {
    * A second connection of the same instance, held with this one, that keeps no query profile: a
    * query whose scans and CPU time are known without a profile runs there (see WorkspaceEngine).
    */
-  pairWith(twin: EngineConnection): this {
+  pairWith(twin: EngineConnection): void {
     this.twin = twin;
-    return this;
   }
 
   get unprofiled(): EngineConnection | undefined {

@@ -24,14 +24,17 @@ function engineThreadIds(): number[] {
 const creating = new AsyncMutex();
 
 /**
- * Creates a DuckDB instance and tells which threads it started: those that appeared while it was
- * created. Instances are created one at a time in the process, so no other creation's threads mix in.
+ * Creates a DuckDB instance, runs the threads it started at niceness `nice` (see below) and tells
+ * which they are: those that appeared while it was created. Instances are created one at a time in the
+ * process, so no other creation's threads mix in.
  */
-export function withInstanceThreads<T>(create: () => Promise<T>): Promise<{ created: T; threads: number[] }> {
+export function withInstanceThreads<T>(create: () => Promise<T>, nice: number): Promise<{ created: T; threads: number[] }> {
   return creating.runExclusive(async () => {
     const before = new Set(engineThreadIds());
     const created = await create();
-    return { created, threads: engineThreadIds().filter((tid) => !before.has(tid)) };
+    const threads = engineThreadIds().filter((tid) => !before.has(tid));
+    lowerPriority(threads, nice);
+    return { created, threads };
   });
 }
 
@@ -41,7 +44,7 @@ export function withInstanceThreads<T>(create: () => Promise<T>): Promise<{ crea
  * compete with them for it; among themselves DuckDB's threads still share it evenly. Tenants' queries
  * are never starved (they get whatever the service leaves), but a login no longer waits for them.
  */
-export function lowerEngineThreadPriority(nice: number, threads: readonly number[] = engineThreadIds()): void {
+function lowerPriority(threads: readonly number[], nice: number): void {
   if (nice <= 0) return;
   for (const tid of threads) {
     try {

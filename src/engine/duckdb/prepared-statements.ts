@@ -1,4 +1,5 @@
 import type { DuckDBPreparedStatement } from '@duckdb/node-api';
+import { setBounded } from '../../util/bounded-map';
 
 /**
  * A connection's prepared statements, by text, for texts run again and again (the same dashboard
@@ -21,12 +22,7 @@ export class PreparedStatements {
 
   /** Keeps a statement that ran to the end, as the newest; the oldest past the capacity is destroyed. */
   keep(sql: string, prepared: DuckDBPreparedStatement): void {
-    this.byText.get(sql)?.destroySync();
-    this.byText.set(sql, prepared);
-    if (this.byText.size <= this.capacity) return;
-    const [oldestText, oldest] = this.byText.entries().next().value!;
-    this.byText.delete(oldestText);
-    oldest.destroySync();
+    setBounded(this.byText, sql, prepared, this.capacity)?.destroySync();
   }
 
   /** Destroys every kept statement (before the connection closes). */

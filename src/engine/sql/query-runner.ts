@@ -80,7 +80,7 @@ interface Executed {
   columns: QueryColumn[];
   rowCount: number;
   profile: QueryProfile | undefined;
-  /** When the query ran without a profile: its CPU time as its instance's threads counted it. */
+  /** Its CPU time as its instance's threads counted it; the profile's, where there is one, is reported instead. */
   cpuMs?: number;
 }
 

@@ -1,7 +1,7 @@
 import { DuckDBInstance, type DuckDBPreparedStatement } from '@duckdb/node-api';
 import { ConnectionPool } from '../connection-pool';
 import { EngineConnection } from '../duckdb/engine-connection';
-import { lowerEngineThreadPriority, withInstanceThreads } from '../duckdb/engine-threads';
+import { withInstanceThreads } from '../duckdb/engine-threads';
 import { parseQuery, serializeSqlStatement, type AstNode, type SqlSerializer } from './parse-query';
 
 /** Writes a parse tree back as SQL text. */
@@ -71,7 +71,7 @@ export class SqlParser {
 
   private open() {
     this.pool ??= (async () => {
-      const { created: instance, threads } = await withInstanceThreads(() => DuckDBInstance.create(':memory:', {
+      const settings = {
         autoinstall_known_extensions: 'false',
         autoload_known_extensions: 'false',
         enable_external_access: 'false',
@@ -79,8 +79,8 @@ export class SqlParser {
         // One thread of DuckDB's own executes the parses (nothing else runs tasks: see pending-statement.ts).
         threads: '1',
         external_threads: '0',
-      }));
-      lowerEngineThreadPriority(this.options.threadNice ?? 0, threads.length > 0 ? threads : undefined);
+      };
+      const { created: instance } = await withInstanceThreads(() => DuckDBInstance.create(':memory:', settings), this.options.threadNice ?? 0);
       const connections = await Promise.all(Array.from({ length: this.options.connections ?? 2 }, () => SerializingConnection.open(instance)));
       return { instance, pool: new ConnectionPool(connections) };
     })();

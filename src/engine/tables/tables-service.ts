@@ -77,7 +77,7 @@ export class TablesService {
       engine.writeTable(qualifiedName(name), async (connection) => {
         const [stats] = await tableStats(connection, engine.metadataSchema, name);
         if (!stats) throw notFound(name);
-        await droppedOnce(() => connection.run(`DROP TABLE ${sqlIdentifier(name.schema)}.${sqlIdentifier(name.table)}`));
+        await retriedWhileCatalogLocked(() => connection.run(`DROP TABLE ${sqlIdentifier(name.schema)}.${sqlIdentifier(name.table)}`), dropAttempts);
         await this.lake.deletePrefix(`${workspaceDataPrefix(workspaceId)}${stats.table_path}`);
         await new TableRegistry(this.store).dropped(workspaceId, name);
       }),
@@ -89,17 +89,13 @@ function listing(stats: TableStats): TableListing {
   return { name: stats.name, schema_name: stats.schema_name, row_count: stats.row_count, size_bytes: stats.size_bytes, column_count: stats.column_count };
 }
 
-/** Attempts at a drop that a concurrent commit to the catalog got in the way of. */
-const dropAttempts = 6;
-
 /**
- * A drop is one commit, and a maintenance run (scheduled, or started right after the writes that left
- * the table many small files) may commit to the same table meanwhile, on the workspace's background
- * instance: the drop is tried again from a fresh transaction, as writes are, instead of failing.
+ * Attempts at a drop. A drop is one commit, and a maintenance run (scheduled, or started right after
+ * the writes that left the table many small files) may commit to the same table meanwhile, on the
+ * workspace's background instance: the drop is tried again from a fresh transaction, as writes are,
+ * instead of failing.
  */
-function droppedOnce(drop: () => Promise<void>): Promise<void> {
-  return retriedWhileCatalogLocked(drop, dropAttempts);
-}
+const dropAttempts = 6;
 
 function notFound(name: TableName): AppError {
   return new AppError('NOT_FOUND', `Table ${qualifiedName(name)} does not exist`);
