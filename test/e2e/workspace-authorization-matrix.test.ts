@@ -31,7 +31,7 @@ const everyRole = (status: number) => ({ OWNER: status, ADMIN: status, MEMBER: s
 const managers = (status: number) => ({ OWNER: status, ADMIN: status });
 const writers = (status: number) => ({ OWNER: status, ADMIN: status, MEMBER: status });
 
-// Every workspace and member endpoint; later features add theirs here.
+// Every workspace and member endpoint, and what each later feature reads (its own suite tests its writes by role).
 const endpoints: Endpoint[] = [
   { name: 'list workspaces', request: () => ({ method: 'GET', path: '/api/v1/workspaces' }), allowed: { ...everyRole(200), 'non-member': 200 } },
   { name: 'create a workspace', request: () => ({ method: 'POST', path: '/api/v1/workspaces', json: { name: 'x', slug: uniqueSlug('matrix') } }), allowed: { ...everyRole(201), 'non-member': 201 } },
@@ -67,6 +67,18 @@ const endpoints: Endpoint[] = [
   { name: 'billing status', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/billing/status` }), allowed: everyRole(200) },
   { name: 'set up billing', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/setup` }), allowed: managers(200) },
   { name: 'billing portal session', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/portal-session` }), allowed: managers(200) },
+  { name: 'list connections', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/connections` }), allowed: everyRole(200) },
+  { name: 'list sync jobs', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/connections/sync-jobs` }), allowed: everyRole(200) },
+  {
+    name: 'OAuth consent URL',
+    request: (f) => ({ method: 'GET', path: `/api/v1/oauth/hubspot/authorize?workspace_id=${f.workspaceId}&connection_name=matrix_crm` }),
+    allowed: writers(200),
+  },
+  { name: 'list transforms', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/transforms` }), allowed: everyRole(200) },
+  { name: 'transform DAG', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/transforms/dag` }), allowed: everyRole(200) },
+  { name: 'list saved queries', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/saved-queries` }), allowed: everyRole(200) },
+  { name: 'list charts', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/charts` }), allowed: everyRole(200) },
+  { name: 'list pages', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/pages` }), allowed: everyRole(200) },
 ];
 
 function expectedStatus(endpoint: Endpoint, actor: Actor): { status: number; code?: string } {
@@ -84,7 +96,15 @@ for (const backend of backends) {
 
     beforeAll(async () => {
       // Billing set up against stripe-mock: setup and the portal answer their managers.
-      t = await startTestApp(backend, { env: { STRIPE_SECRET_KEY: 'sk_test_matrix', STRIPE_API_BASE: testEnv.stripeApiBase() } });
+      // HubSpot configured (its consent URL is only built, never followed): authorize answers its writers.
+      const hubspot = {
+        OAUTH_HUBSPOT_CLIENT_ID: 'matrix-client',
+        OAUTH_HUBSPOT_CLIENT_SECRET: 'matrix-secret',
+        OAUTH_HUBSPOT_AUTHORIZE_URL: 'http://127.0.0.1:9/oauth/authorize',
+        OAUTH_HUBSPOT_TOKEN_URL: 'http://127.0.0.1:9/oauth/v1/token',
+        OAUTH_HUBSPOT_API_BASE: 'http://127.0.0.1:9',
+      };
+      t = await startTestApp(backend, { env: { STRIPE_SECRET_KEY: 'sk_test_matrix', STRIPE_API_BASE: testEnv.stripeApiBase(), ...hubspot } });
       for (const role of ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'target'] as const) people[role] = await createVerifiedUser(t, role.toLowerCase());
     });
     afterAll(() => t.stop());
