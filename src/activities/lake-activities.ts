@@ -22,7 +22,7 @@ export function createLakeActivities(deps: LakeActivityDeps) {
         const report = await deps.engines.with(
           workspaceId,
           (engine) =>
-            engine.writeCatalog((connection) =>
+            engine.maintain((connection) =>
               runMaintenance(connection, engine.metadataSchema, { timeTravelDays: plan.time_travel_days, targetFileSizeBytes: deps.targetFileSizeBytes }),
             ),
           'background',

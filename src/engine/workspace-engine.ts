@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { KeyedMutex } from '../util/keyed-mutex';
+import { AsyncMutex } from '../util/async-mutex';
 import type { Admission, StatementScheduler } from './admission/statement-scheduler';
 import { attachCatalog } from './attach-catalog';
 import { catalogSchemaName, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
@@ -52,6 +53,7 @@ export interface WorkspaceEngineOptions {
  */
 export class WorkspaceEngine {
   private readonly tableLocks = new KeyedMutex();
+  private readonly maintenanceTurn = new AsyncMutex();
   /** The workspace's table names between queries; every write through this engine clears it. */
   readonly tableNames = new TableNameCache();
   /** An embedded catalog's files, watched so that a query can tell it unchanged without reading it. */
@@ -186,7 +188,16 @@ export class WorkspaceEngine {
     });
   }
 
-  /** Maintenance and other catalog-wide work, on a write connection. */
+  /**
+   * Lake maintenance, one run at a time: the scheduled run and one that writes started would rewrite
+   * the same files side by side, and the later of two conflicting commits fails its run.
+   */
+  maintain<T>(work: (connection: EngineConnection) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.maintenanceTurn.runExclusive(() => this.writeCatalog(work));
+  }
+
+  /** Catalog-wide work, on a write connection. */
   async writeCatalog<T>(work: (connection: EngineConnection) => Promise<T>, onReturned?: () => void): Promise<T> {
     this.assertOpen();
     try {

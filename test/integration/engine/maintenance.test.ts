@@ -6,6 +6,7 @@ import { pushOk, query } from '../../support/lake';
 import { maintenanceScheduleId } from '../../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
 import { workspaceMaintenanceStatusQuery } from '../../../src/workflows/workspace-maintenance';
+import { createLakeActivities } from '../../../src/activities/lake-activities';
 
 describe('lake maintenance', () => {
   let t: TestApp;
@@ -33,5 +34,17 @@ describe('lake maintenance', () => {
     // What an operator asks in the UI's Queries tab.
     expect(await handle.query(workspaceMaintenanceStatusQuery)).toEqual({ workspaceId: workspace.id, state: 'done', report });
     expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, sum(i)::INTEGER AS total FROM small.bits')).toEqual([{ n: 12, total: 66 }]);
+  }, 60_000);
+
+  test('a scheduled run and one started by writes take turns: the later one finds the merge done and fails nothing', async () => {
+    const workspace = await createWorkspace(t, user);
+    for (let i = 0; i < 8; i++) await pushOk(t, workspace.id, user, { table: 'small.turns', records: [{ i }] });
+    const activities = createLakeActivities({ store: t.infra.store, engines: t.services.engine.engines, targetFileSizeBytes: t.services.config.maintenance.targetFileSizeBytes, logger: t.services.logger });
+    const reports = (await Promise.all([activities.maintainWorkspaceLake(workspace.id), activities.maintainWorkspaceLake(workspace.id)])) as MaintenanceReport[];
+    expect(reports.map((report) => [report.dataFilesBefore, report.dataFilesAfter])).toEqual([
+      [8, 1],
+      [1, 1],
+    ]);
+    expect(await query(t, workspace.id, 'SELECT count(*)::INTEGER AS n, sum(i)::INTEGER AS total FROM small.turns')).toEqual([{ n: 8, total: 28 }]);
   }, 60_000);
 });
