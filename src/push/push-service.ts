@@ -62,7 +62,10 @@ export class PushService {
   }
 
   private async write(workspaceId: string, table: ReturnType<typeof parseTableName>, request: PushRequest, commitInfo: Record<string, unknown>): Promise<PushResponse> {
-    await this.storage.assertRoom(workspaceId);
+    // The storage check reads the catalog on a read connection while the write stages its records;
+    // nothing is written before it has passed.
+    const room = this.storage.assertRoom(workspaceId);
+    room.catch(() => {}); // awaited by the write before its statements; one refused earlier leaves it unread
     const plan = await this.planOf(workspaceId);
     const written = await this.writer.writeRecords(workspaceId, {
       table,
@@ -71,6 +74,7 @@ export class PushService {
       primaryKey: request.primary_key,
       source: 'push',
       commitInfo,
+      writeAllowed: room,
       admission: { limit: plan.max_concurrent_queries, deadline: performance.now() + admissionWaitMs },
     });
     return { records_written: written.rowsWritten, table: written.table };

@@ -198,6 +198,13 @@ describe('pushed input', () => {
       await expect422(response, ['body'], 'json_invalid');
     });
 
+    test('a body that starts with a UTF-8 byte-order mark is read as the JSON after it', async () => {
+      const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"table":"u.ok_bom","records":[{"a":"é"}]}')]);
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ records_written: 1, table: 'u.ok_bom' });
+    });
+
     test('a body of a type no route takes is a 422 naming the type', async () => {
       const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: 'a,b\n1,2', headers: { 'content-type': 'text/csv', authorization: `Bearer ${user.accessToken}` } });
       expect(response.status).toBe(422);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { RequestValidationError, type ValidationIssue } from '../../errors/app-error';
 
 /**
@@ -12,13 +13,8 @@ type Loc = (string | number)[];
 
 /** Parses a JSON body, then refuses what it cannot keep (see assertKeepable). */
 export function parseJsonInput(bytes: Uint8Array): unknown {
-  let text: string;
+  const text = utf8Text(bytes);
   let value: unknown;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw RequestValidationError.at(['body'], 'The request body is not valid UTF-8', 'json_invalid');
-  }
   try {
     value = JSON.parse(text);
   } catch {
@@ -29,6 +25,16 @@ export function parseJsonInput(bytes: Uint8Array): unknown {
   // which halves the check of a large push.
   if (hasProblem(value, 0, text.includes('\\u'))) throw new RequestValidationError(locateProblems(value, ['body']));
   return value;
+}
+
+/**
+ * The body's text; a leading byte-order mark dropped, as a TextDecoder drops it. Checked first, then
+ * decoded without checks: a fatal TextDecoder takes 9 ms over an 18 MB push, these two 1.5 ms.
+ */
+function utf8Text(bytes: Uint8Array): string {
+  if (!isUtf8(bytes)) throw RequestValidationError.at(['body'], 'The request body is not valid UTF-8', 'json_invalid');
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**

@@ -60,10 +60,11 @@ export async function writeRelation(connection: EngineConnection, write: Relatio
   try {
     const incoming = await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
     for (let attempt = 1; ; attempt++) {
-      const existing = await catalogColumns(connection, write.table);
-      const plan = write.replace ? replacementPlan(existing, incoming, qualified(write.table)) : planColumns(existing, incoming, qualified(write.table));
       try {
         await connection.run('BEGIN TRANSACTION');
+        // Read inside the transaction: DuckLake loads its catalog once per transaction.
+        const existing = await catalogColumns(connection, write.table);
+        const plan = write.replace ? replacementPlan(existing, incoming, qualified(write.table)) : planColumns(existing, incoming, qualified(write.table));
         const statements = write.replace ? replacementStatements(write.table, plan) : ddlStatements(write.table, existing, plan);
         for (const statement of statements) await connection.run(statement, undefined, write.watch);
         const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;

@@ -41,10 +41,11 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
   const staging: TableName = { schema: swap.schema, table: swap.staging };
   const target: TableName = { schema: swap.schema, table: swap.target };
   for (let attempt = 1; ; attempt++) {
-    const hasStaging = (await catalogColumns(connection, staging)) !== undefined;
-    const hasTarget = (await catalogColumns(connection, target)) !== undefined;
     try {
       await connection.run('BEGIN TRANSACTION');
+      // Read inside the transaction: what it sees is what it swaps, and DuckLake loads its catalog once.
+      const hasStaging = (await catalogColumns(connection, staging)) !== undefined;
+      const hasTarget = (await catalogColumns(connection, target)) !== undefined;
       await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(swap.message)}, extra_info => ${sqlString(JSON.stringify(swap.commitInfo))})`);
       if (hasStaging) {
         if (hasTarget) await connection.run(`DROP TABLE ${qualified(target)}`);

@@ -2,7 +2,7 @@ import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
-import { catalogColumns } from '../tables/catalog-columns';
+import type { CatalogColumn } from '../tables/catalog-columns';
 import { TableRegistry } from '../tables/table-registry';
 import { findCommit, type CommitInfo } from './committed-write';
 import { checkKeyPresence, checkRecords, sameKey } from './record-checks';
@@ -22,6 +22,8 @@ export interface RecordsWriteRequest {
   commitInfo: Record<string, unknown>;
   /** A tenant's write waits for its turn among the process's statements. */
   admission?: Admission;
+  /** Settled before the write's statements run: a rejection abandons it (a check the caller runs meanwhile). */
+  writeAllowed?: Promise<void>;
   /** Durable work (a sync) writes on the workspace's background instance, apart from its requests. */
   lane?: EngineLane;
 }
@@ -56,15 +58,17 @@ export class LakeWriter {
       engine.writeTable(
         qualifiedName(table),
         async (connection) => {
-          const columns = await catalogColumns(connection, table);
-          const exists = columns !== undefined;
-          const tableKey = exists ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
-          if (exists && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
           // A key inherited from the table binds this write's records as much as one it names itself.
-          if (tableKey.length > 0) checkKeyPresence(records, tableKey);
-          const result = await writeRecords(connection, engine.stagingDir, { source: request.source, table, records, mode: request.mode, primaryKey: tableKey, commitInfo: request.commitInfo }, columns);
+          const keyOf = async (columns: CatalogColumn[] | undefined) => {
+            const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
+            if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
+            if (tableKey.length > 0) checkKeyPresence(records, tableKey);
+            return tableKey;
+          };
+          const { source, mode, commitInfo, writeAllowed } = request;
+          const result = await writeRecords(connection, engine.stagingDir, { source, table, records, mode, keyOf, commitInfo, writeAllowed });
           const now = this.clock.now().toISOString();
-          if (result.createdTable) await registry.created(workspaceId, table, tableKey, now);
+          if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
           else await registry.written(workspaceId, table, now);
           return result;
         },

@@ -4,7 +4,7 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import type { WritePlan } from './plan-write';
 
-interface StagedRecords {
+export interface StagedRecords {
   /** What the write reads its rows from, with the table's column names and types. */
   source: string;
   rowCount: number;

@@ -5,7 +5,7 @@ import { lakeAlias } from '../catalog-names';
 import { catalogColumns, type CatalogColumn } from '../tables/catalog-columns';
 import { inferColumns } from './infer-schema';
 import { planWrite, type WritePlan } from './plan-write';
-import { stageRecords } from './stage-records';
+import { stageRecords, type StagedRecords } from './stage-records';
 import type { TableName } from './table-name';
 
 export interface RecordsWrite {
@@ -14,15 +14,22 @@ export interface RecordsWrite {
   table: TableName;
   records: Record<string, unknown>[];
   mode: 'append' | 'overwrite';
-  /** Columns of the table's key; with one, the write upserts. */
-  primaryKey: string[];
+  /**
+   * The key the write upserts on, given the table's columns as the write's transaction reads them
+   * (undefined: no table yet); asked once, on the first attempt. Throwing refuses the write.
+   */
+  keyOf(columns: CatalogColumn[] | undefined): Promise<string[]>;
   /** Recorded with the snapshot, so a retried write can tell that an earlier attempt committed (see findCommit). */
   commitInfo: Record<string, unknown>;
+  /** Settled before the write's statements run: a rejection abandons it (a check that ran while it staged its records). */
+  writeAllowed?: Promise<void>;
 }
 
 export interface WriteOutcome {
   rowsWritten: number;
   createdTable: boolean;
+  /** The key the write upserted on (see keyOf). */
+  primaryKey: string[];
 }
 
 const maxAttempts = 5;
@@ -31,38 +38,42 @@ const maxAttempts = 5;
  * Writes the records as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
  * delete or the upsert's replacement of existing keys, and the new rows all commit together or not at
  * all. A commit that loses a race with another writer is retried from a fresh read of the schema.
- * Runs on the workspace's write connection with the table's lock held. `columns` are the table's
- * columns as the caller has just read them under that lock (undefined: no table yet); a retry reads
- * them again.
+ * Runs on the workspace's write connection with the table's lock held. The table's columns are read
+ * inside the write's transaction: DuckLake loads its catalog once per transaction, and a read of its
+ * own would load it once more (5–20 ms of a push).
  */
-export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite, columns: CatalogColumn[] | undefined): Promise<WriteOutcome> {
+export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite): Promise<WriteOutcome> {
   const inferred = inferColumns(write.records);
+  let primaryKey: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
-    const plan = planWrite(attempt === 1 ? columns : await catalogColumns(connection, write.table), inferred);
-    const staging = `write_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-    const staged = await stageRecords(connection, stagingDir, staging, plan, write.records, write.primaryKey);
-    const { rowCount } = staged;
+    let staged: StagedRecords | undefined;
+    await connection.run('BEGIN TRANSACTION');
     try {
-      await connection.run('BEGIN TRANSACTION');
+      const columns = await catalogColumns(connection, write.table);
+      primaryKey ??= await write.keyOf(columns);
+      const plan = planWrite(columns, inferred);
+      staged = await stageRecords(connection, stagingDir, `write_${Bun.randomUUIDv7().replaceAll('-', '')}`, plan, write.records, primaryKey);
+      const { rowCount } = staged;
       await connection.run(
         `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...write.commitInfo, records_written: rowCount }))})`,
       );
-      for (const statement of writeStatements(write, plan, staged.source)) await connection.run(statement);
+      await write.writeAllowed;
+      for (const statement of writeStatements(write.table, write.mode, primaryKey, plan, staged.source)) await connection.run(statement);
       await connection.run('COMMIT');
-      return { rowsWritten: rowCount, createdTable: plan.createTable };
+      return { rowsWritten: rowCount, createdTable: plan.createTable, primaryKey };
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => {});
       if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
       await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
     } finally {
-      await staged.release();
+      await staged?.release();
     }
   }
 }
 
-function writeStatements(write: RecordsWrite, plan: WritePlan, rows: string): string[] {
-  const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
-  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(write.table.schema)}`];
+function writeStatements(table: TableName, mode: RecordsWrite['mode'], primaryKey: string[], plan: WritePlan, rows: string): string[] {
+  const target = `${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`;
+  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(table.schema)}`];
   if (plan.createTable) {
     statements.push(`CREATE TABLE ${target} (${plan.columns.map((column) => `${sqlIdentifier(column.name)} ${column.type}`).join(', ')})`);
   }
@@ -72,9 +83,9 @@ function writeStatements(write: RecordsWrite, plan: WritePlan, rows: string): st
     const casts = plan.columns.map((column) => `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}`);
     statements.push(`CREATE OR REPLACE TABLE ${target} AS SELECT ${casts.join(', ')} FROM ${target}`);
   }
-  if (write.mode === 'overwrite') statements.push(`DELETE FROM ${target}`);
-  else if (write.primaryKey.length > 0 && !plan.createTable) {
-    const keyColumns = write.primaryKey.map((field) => plan.incoming.find((entry) => entry.field === field)!.column.name);
+  if (mode === 'overwrite') statements.push(`DELETE FROM ${target}`);
+  else if (primaryKey.length > 0 && !plan.createTable) {
+    const keyColumns = primaryKey.map((field) => plan.incoming.find((entry) => entry.field === field)!.column.name);
     const matches = keyColumns.map((column) => `${target}.${sqlIdentifier(column)} = incoming.${sqlIdentifier(column)}`).join(' AND ');
     statements.push(`DELETE FROM ${target} USING ${rows} AS incoming WHERE ${matches}`);
   }
