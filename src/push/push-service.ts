@@ -5,7 +5,7 @@ import type { PlanRow } from '../plans/plan-queries';
 
 /** Refuses a write to a workspace whose lake already holds its plan's storage limit (403 STORAGE_LIMIT_REACHED). */
 export interface StorageCheck {
-  assertRoom(workspaceId: string): Promise<void>;
+  assertRoom(workspaceId: string, lane: 'interactive', plan: PlanRow): Promise<void>;
 }
 
 export interface PushRequest {
@@ -62,11 +62,11 @@ export class PushService {
   }
 
   private async write(workspaceId: string, table: ReturnType<typeof parseTableName>, request: PushRequest, commitInfo: Record<string, unknown>): Promise<PushResponse> {
+    const plan = await this.planOf(workspaceId);
     // The storage check reads the catalog on a read connection while the write stages its records;
     // nothing is written before it has passed.
-    const room = this.storage.assertRoom(workspaceId);
+    const room = this.storage.assertRoom(workspaceId, 'interactive', plan);
     room.catch(() => {}); // awaited by the write before its statements; one refused earlier leaves it unread
-    const plan = await this.planOf(workspaceId);
     const written = await this.writer.writeRecords(workspaceId, {
       table,
       records: request.records,

@@ -26,8 +26,9 @@ export class StorageQuota {
     return { usedBytes, limitBytes: planRow.storage_limit_gb * bytesPerGb };
   }
 
-  async assertRoom(workspaceId: string, lane: EngineLane = 'interactive'): Promise<void> {
-    const plan = await this.planOf(workspaceId);
+  /** `plan` is the workspace's plan when the caller has read it already. */
+  async assertRoom(workspaceId: string, lane: EngineLane = 'interactive', plan?: PlanRow): Promise<void> {
+    plan ??= await this.planOf(workspaceId);
     const { usedBytes, limitBytes } = await this.use(workspaceId, lane, plan);
     if (usedBytes < limitBytes) return;
     throw new AppError('STORAGE_LIMIT_REACHED', `The workspace's tables hold ${gb(usedBytes)} GB, the ${plan.name} plan's limit is ${plan.storage_limit_gb} GB`, {
