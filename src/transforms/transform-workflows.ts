@@ -6,11 +6,17 @@ export interface LiveNode {
   status: RunStatus;
 }
 
+/** A running DAG run's own answer: its state and each node's. */
+export interface LiveDagRun {
+  status: DagRunStatus | 'planning';
+  nodes: LiveNode[];
+}
+
 /** What the transforms service needs of the DAG run workflows and their schedule. */
 export interface TransformDagWorkflows {
   start(run: { workspaceId: string; dagRunId: string; request: DagRunRequest; trigger: RunTrigger; objectId: string }): Promise<void>;
   /** The running workflow's own answer; undefined once it has closed (the records answer then). */
-  live(dagRunId: string): Promise<{ status: DagRunStatus | 'planning'; nodes: LiveNode[] } | undefined>;
+  live(dagRunId: string): Promise<LiveDagRun | undefined>;
   cancel(dagRunId: string): Promise<void>;
 }
 

@@ -1,6 +1,7 @@
 import { WorkflowNotFoundError, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
+import { RecentAnswers } from '../temporal/recent-answers';
 import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
 import { startWorkflowOnce } from '../temporal/start-workflow';
 import { connectionSyncCancelSignal, connectionSyncProgressSignal, connectionSyncStatusQuery, connectionSyncWorkflow } from '../workflows/connection-sync';
@@ -15,6 +16,8 @@ export const connectionSyncScheduleId = (connectionId: string) => `connection-sy
  * cancelled.
  */
 export class ConnectionSyncClient implements SyncWorkflows, SyncSchedules, SyncProgressNotice {
+  private readonly answers = new RecentAnswers<LiveSyncStatus | undefined>(RecentAnswers.statusMaxAgeMs);
+
   constructor(
     private readonly temporal: TemporalClient,
     private readonly logger: Logger,
@@ -29,7 +32,11 @@ export class ConnectionSyncClient implements SyncWorkflows, SyncSchedules, SyncP
     });
   }
 
-  async live(workflowId: string): Promise<LiveSyncStatus | undefined> {
+  live(workflowId: string): Promise<LiveSyncStatus | undefined> {
+    return this.answers.get(workflowId, () => this.ask(workflowId));
+  }
+
+  private async ask(workflowId: string): Promise<LiveSyncStatus | undefined> {
     try {
       const state = await this.temporal.call(() => this.temporal.client.workflow.getHandle(workflowId).query(connectionSyncStatusQuery), 3_000);
       return { status: state.status, startedAt: state.startedAt, streams: state.streams };

@@ -1,10 +1,11 @@
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
+import { RecentAnswers } from '../temporal/recent-answers';
 import { deleteSchedule, ensureSchedule, type ScheduleTiming } from '../temporal/schedules';
 import { startWorkflowOnce } from '../temporal/start-workflow';
 import type { DagRunRequest } from '../transforms/dag-run-plan';
 import type { RunTrigger } from '../transforms/transform-queries';
-import type { LiveNode, TransformDagWorkflows, TransformSchedules } from '../transforms/transform-workflows';
+import type { LiveDagRun, LiveNode, TransformDagWorkflows, TransformSchedules } from '../transforms/transform-workflows';
 import { transformDagStatusQuery, transformDagWorkflow, type TransformDagInput } from '../workflows/transform-dag';
 
 export const dagWorkflowId = (dagRunId: string) => `transform-dag-${dagRunId}`;
@@ -17,6 +18,8 @@ export interface DagRunLimits {
 
 /** The DAG run workflows: started under the DAG run's id, asked for their live state, cancelled. */
 export class TransformDagClient implements TransformDagWorkflows {
+  private readonly answers = new RecentAnswers<LiveDagRun | undefined>(RecentAnswers.statusMaxAgeMs);
+
   constructor(
     private readonly temporal: TemporalClient,
     private readonly limits: DagRunLimits,
@@ -33,7 +36,11 @@ export class TransformDagClient implements TransformDagWorkflows {
     });
   }
 
-  async live(dagRunId: string) {
+  live(dagRunId: string): Promise<LiveDagRun | undefined> {
+    return this.answers.get(dagRunId, () => this.ask(dagRunId));
+  }
+
+  private async ask(dagRunId: string): Promise<LiveDagRun | undefined> {
     try {
       const state = await this.temporal.call(() => this.temporal.client.workflow.getHandle(dagWorkflowId(dagRunId)).query(transformDagStatusQuery), 3_000);
       return { status: state.status, nodes: state.nodes.map((node): LiveNode => ({ runId: node.runId, status: node.status })) };
