@@ -1,6 +1,6 @@
 import type { JsonValue, StreamSelection, SyncMode } from '../connectors/connector';
 import type { SchemaChange } from '../engine/sync/relation-write';
-import { dropAbandonedStaging, stagingTableName } from '../engine/sync/staging';
+import { stagingTableName } from '../engine/sync/staging';
 import type { SyncInstance } from '../engine/sync/sync-instance';
 import { catalogColumns } from '../engine/tables/catalog-columns';
 import { currentSnapshotId } from '../engine/tables/lake-metadata';
@@ -82,7 +82,6 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     if (!resumed) cursor = since;
 
     if (resumed?.sync_phase !== 'done') {
-      if (overwrite && !resumed) await dropAbandonedStaging(instance.connection, target.schema, stream.name, table.table);
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
       const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
       for await (const batch of session.connector.read(session.context, request)) {

@@ -3,7 +3,7 @@ import type { LakeWriter } from '../engine/write/lake-writer';
 import type { Store } from '../store/store';
 import type { SyncInstance } from '../engine/sync/sync-instance';
 import { writeRelation, type SchemaChange } from '../engine/sync/relation-write';
-import { swapInStaging } from '../engine/sync/staging';
+import { dropAbandonedStaging, swapInStaging } from '../engine/sync/staging';
 import { catalogColumns, type CatalogColumn } from '../engine/tables/catalog-columns';
 import { TableRegistry } from '../engine/tables/table-registry';
 import type { TableName } from '../engine/write/table-name';
@@ -54,6 +54,8 @@ export class StreamWrites {
         // A replacement's snapshot says how the new table differs from the old one, as a swap's does.
         commitInfo: replace ? (changes) => ({ ...info, sync_schema_changes: changes }) : { ...info },
         watch: { signal: into.signal },
+        // A replacement ends the stream's full refresh, as a swap does: what abandoned ones left goes with it.
+        alsoInTransaction: replace ? (connection) => dropAbandonedStaging(connection, into.target.schema, into.stream.name, info.sync_job) : undefined,
       });
       written = { rows: result.rowsWritten, schemaChanges: result.schemaChanges, created: result.createdTable };
     } else {

@@ -31,6 +31,8 @@ export interface RelationWrite {
   message: string;
   commitInfo: Record<string, unknown> | ((changes: SchemaChange[]) => Record<string, unknown>);
   watch?: StatementWatch;
+  /** More work that commits with the batch, run in its transaction after the rows are written. */
+  alsoInTransaction?(connection: EngineConnection): Promise<void>;
 }
 
 export interface RelationWritten {
@@ -71,6 +73,7 @@ export async function writeRelation(connection: EngineConnection, write: Relatio
         if (write.upsert && existing && !write.replace) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
         const inserted = await connection.read(insertStatement(write.table, plan.columns, incoming, source), undefined, write.watch);
         const rowsWritten = Number(inserted.scalar() ?? 0);
+        await write.alsoInTransaction?.(connection);
         // Set last, so that it can say how many rows the snapshot holds (a resumed sync counts from it).
         const commitInfo = typeof write.commitInfo === 'function' ? write.commitInfo(plan.changes) : write.commitInfo;
         const info = JSON.stringify({ ...commitInfo, records_written: rowsWritten });

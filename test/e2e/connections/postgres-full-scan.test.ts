@@ -6,6 +6,7 @@ import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, type SourceDatabase } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
+import { stagingTableName } from '../../../src/engine/sync/staging';
 
 const useBusinessPlan = namedQuery<{ id: string }>('test.full_scan_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
@@ -128,6 +129,32 @@ for (const backend of backends) {
       expect(await queryRows(t, user, workspaceId, "SELECT count(*) AS n, sum(id) AS ids, count(*) FILTER (WHERE extra = 'x') AS extras FROM changes.change_whole")).toEqual([{ n: 500, ids: 125_250, extras: 500 }]);
       // Nothing staged for the table read in one batch; 41 batches of 100 for the other.
       expect(await stagingBatches(second.id)).toBe(41);
+    }, 180_000);
+
+    test('staging tables abandoned jobs left go with the next full refresh, replaced in one batch or swapped in; other streams’ stay', async () => {
+      await table('left_whole', 300);
+      await table('left_staged', 4_100);
+      const streams = ['left_whole', 'left_staged'];
+      const connection = await createConnectionOk(t, user, workspaceId, { name: 'leftover', connector_type: 'postgres', spec: postgresSpec(source), streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_overwrite' })) });
+      const abandoned = [...streams, 'other_stream'].map((stream) => stagingTableName(crypto.randomUUID(), stream));
+      const tablesOfSchema = () =>
+        t.services.engine.engines.with(workspaceId, (engine) =>
+          engine.read(async (connection) =>
+            (await connection.read("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake' AND schema_name = 'leftover' ORDER BY table_name")).getRows().map(([name]) => String(name)),
+          ),
+        );
+      await t.services.engine.engines.with(workspaceId, (engine) =>
+        engine.writeCatalog(async (connection) => {
+          await connection.run('CREATE SCHEMA lake.leftover');
+          for (const name of abandoned) await connection.run(`CREATE TABLE lake.leftover."${name}" (half_written INTEGER)`);
+        }),
+      );
+      expect(await tablesOfSchema()).toEqual([...abandoned].sort());
+
+      const job = await syncOk(t, user, workspaceId, connection.id);
+      expect(job.records_written).toBe(300 + 4_100);
+      expect(await stagingBatches(job.id)).toBe(0 + 41);
+      expect(await tablesOfSchema()).toEqual([abandoned[2]!, 'left_staged', 'left_whole'].sort());
     }, 180_000);
 
     test('types of the source’s own (an enum, a domain, arrays, json) arrive as a read by query brings them', async () => {
