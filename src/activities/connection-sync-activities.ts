@@ -93,9 +93,15 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         signalled = Date.now();
         void deps.notice.progress(workflowId, input.stream.name, next).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
       };
+      // The storage check runs while the stream opens its source and the lake; nothing is read before it passed.
+      const room = deps.storage.assertRoom(job.workspace_id, 'background');
+      room.catch(() => {});
       try {
-        await deps.storage.assertRoom(job.workspace_id, 'background');
-        const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, onProgress });
+        // A workspace at its limit fails for that reason, whatever else went wrong meanwhile.
+        const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, writeAllowed: room, onProgress }).catch(async (error: unknown) => {
+          await room;
+          throw error;
+        });
         await deps.lifecycle.streamSucceeded(job, input.stream, outcome);
         return {
           name: outcome.name,

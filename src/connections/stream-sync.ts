@@ -50,6 +50,8 @@ export interface StreamRun {
   connection: ConnectionRow;
   stream: StreamSelection;
   signal?: AbortSignal;
+  /** Settled before the first batch is read: a rejection abandons the stream (a check that ran while it opened its source). */
+  writeAllowed?: Promise<void>;
   onProgress(progress: StreamProgress): void;
 }
 
@@ -84,6 +86,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     if (resumed?.sync_phase !== 'done') {
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
       const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
+      await run.writeAllowed;
       for await (const batch of session.connector.read(session.context, request)) {
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
