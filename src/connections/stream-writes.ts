@@ -55,7 +55,7 @@ export class StreamWrites {
         commitInfo: replace ? (changes) => ({ ...info, sync_schema_changes: changes }) : { ...info },
         watch: { signal: into.signal },
         // A replacement ends the stream's full refresh, as a swap does: what abandoned ones left goes with it.
-        alsoInTransaction: replace ? (connection) => dropAbandonedStaging(connection, into.target.schema, into.stream.name, info.sync_job) : undefined,
+        alsoInTransaction: replace ? (connection) => dropAbandonedStaging(connection, this.instance.metadataSchema!, into.target.schema, into.stream.name, info.sync_job) : undefined,
       });
       written = { rows: result.rowsWritten, schemaChanges: result.schemaChanges, created: result.createdTable };
     } else {
@@ -80,6 +80,7 @@ export class StreamWrites {
   /** Swaps the staging table in (one snapshot); the registry then knows the stream's table, not the staging one. */
   async swap(into: BatchTarget, info: SyncCommitInfo): Promise<void> {
     const targetExists = await swapInStaging(this.instance.connection, {
+      metadataSchema: this.instance.metadataSchema!,
       schema: into.target.schema,
       staging: into.table.table,
       target: into.target.table,

@@ -4,6 +4,7 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { catalogColumns } from '../tables/catalog-columns';
+import { liveTableNames } from '../tables/lake-metadata';
 import type { TableName } from '../write/table-name';
 
 /**
@@ -25,6 +26,8 @@ export function isStagingTableName(name: string): boolean {
 }
 
 export interface StagingSwap {
+  /** Where DuckLake keeps the lake's own tables. */
+  metadataSchema: string;
   schema: string;
   staging: string;
   target: string;
@@ -57,7 +60,7 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
         // Nothing to replace and nothing to swap in: the snapshot still records the stream's end.
         await connection.run(`CREATE SCHEMA IF NOT EXISTS ${lakeAlias}.${sqlIdentifier(swap.schema)}`);
       }
-      await dropStagingBeside(connection, swap.schema, swap.staging);
+      await dropStagingBeside(connection, swap.metadataSchema, swap.schema, swap.staging);
       await connection.run('COMMIT');
       return hasStaging || hasTarget;
     } catch (error) {
@@ -73,19 +76,17 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
  * inside the transaction that replaces the stream's table, where DuckLake has its catalog loaded
  * already: on its own it would load it once more (25 ms of a sync).
  */
-export async function dropAbandonedStaging(connection: EngineConnection, schema: string, stream: string, jobId: string): Promise<void> {
-  await dropStagingBeside(connection, schema, stagingTableName(jobId, stream));
+export async function dropAbandonedStaging(connection: EngineConnection, metadataSchema: string, schema: string, stream: string, jobId: string): Promise<void> {
+  await dropStagingBeside(connection, metadataSchema, schema, stagingTableName(jobId, stream));
 }
 
-/** Drops the staging tables of the same stream as `keep` (its suffix), but `keep`. */
-async function dropStagingBeside(connection: EngineConnection, schema: string, keep: string): Promise<void> {
+/**
+ * Drops the staging tables of the same stream as `keep` (its suffix), but `keep`. The catalog's latest
+ * snapshot names them; one the transaction does not see any more is already gone.
+ */
+async function dropStagingBeside(connection: EngineConnection, metadataSchema: string, schema: string, keep: string): Promise<void> {
   const suffix = keep.slice(keep.lastIndexOf('_'));
-  const rows = await connection.read(
-    `SELECT table_name FROM system.main.duckdb_tables() WHERE database_name = $catalog AND schema_name = $schema AND table_name LIKE '\\_\\_sync\\_%' ESCAPE '\\'`,
-    { catalog: lakeAlias, schema },
-  );
-  for (const [name] of rows.getRows()) {
-    const table = String(name);
+  for (const table of await liveTableNames(connection, metadataSchema, schema, '__sync_')) {
     if (table !== keep && isStagingTableName(table) && table.endsWith(suffix)) await connection.run(`DROP TABLE IF EXISTS ${qualified({ schema, table })}`);
   }
 }

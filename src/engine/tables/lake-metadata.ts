@@ -80,6 +80,21 @@ export async function lakeStorageBytes(connection: EngineConnection, metadata: s
   return Number(reader.getRows()[0]?.[0] ?? 0);
 }
 
+/**
+ * The names of a schema's tables as the catalog's latest snapshot has them, starting with `prefix`.
+ * Read from DuckLake's own tables: `duckdb_tables()` works out every table's size of every attached
+ * database as it lists them (15 ms with ten tables).
+ */
+export async function liveTableNames(connection: EngineConnection, metadata: string, schema: string, prefix: string): Promise<string[]> {
+  const reader = await connection.read(
+    `SELECT t.table_name FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id
+     WHERE t.end_snapshot IS NULL AND s.end_snapshot IS NULL AND s.schema_name = $schema AND starts_with(t.table_name, $prefix)
+     ORDER BY t.table_name`,
+    { schema, prefix },
+  );
+  return reader.getRows().map(([name]) => String(name));
+}
+
 /** The catalog's current snapshot id. */
 export async function currentSnapshotId(connection: EngineConnection, metadata: string): Promise<number> {
   const reader = await connection.read(`SELECT max(snapshot_id) FROM ${metadata}.ducklake_snapshot`);
