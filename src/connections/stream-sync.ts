@@ -87,7 +87,10 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
       const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
       await run.writeAllowed;
+      // The lake's catalog loads while the source is asked what to read (the source's work touches no lake).
+      const lakeLoaded = instance.loadLakeCatalog();
       for await (const batch of session.connector.read(session.context, request)) {
+        await lakeLoaded;
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
         const info: SyncCommitInfo = {
@@ -109,6 +112,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         totals = totalsAfter({ ...info, records_written: written.rows });
         run.onProgress(progressOf(totals));
       }
+      await lakeLoaded;
       if (overwrite && !replaced) {
         schemaChanges = await replacedColumns(instance, table, target);
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });

@@ -7,6 +7,7 @@ import { lakeAlias } from '../catalog-names';
 import { createDuckDBInstance } from '../duckdb/create-instance';
 import { EngineConnection } from '../duckdb/engine-connection';
 import { createInstanceFolder } from '../duckdb/instance-folders';
+import { sqlString } from '../sql-literals';
 
 export interface SyncInstanceSettings {
   extensionDir: string;
@@ -61,6 +62,7 @@ export class SyncInstances {
 
 export class SyncInstance {
   private closed = false;
+  private lakeLoading: Promise<void> | undefined;
 
   constructor(
     private readonly instance: DuckDBInstance,
@@ -72,10 +74,34 @@ export class SyncInstance {
     readonly metadataSchema: string | undefined,
   ) {}
 
+  /**
+   * DuckLake reads a catalog's schemas, tables and columns the first time a transaction uses it: 30 to
+   * 40 ms on a new instance, which a sync would wait for at its first write. This first look, on a
+   * connection of its own, has that happen while the sync asks its source what to read; later
+   * transactions find the catalog loaded. Started once; it never fails (the sync's own use of the lake
+   * reports what is wrong). Nothing else may use the lake until it has settled: two connections opening
+   * an embedded catalog at once can wait on each other for a second.
+   */
+  loadLakeCatalog(): Promise<void> {
+    this.lakeLoading ??= (async () => {
+      let connection: EngineConnection | undefined;
+      try {
+        connection = new EngineConnection(await this.instance.connect());
+        await connection.read(`SELECT count(*) FROM system.main.duckdb_schemas() WHERE database_name = ${sqlString(lakeAlias)}`);
+      } catch {
+        // Reported by the sync's own use of the lake.
+      } finally {
+        connection?.closeSync();
+      }
+    })();
+    return this.lakeLoading;
+  }
+
   /** Waits for an abandoned statement to stop, then closes the instance and removes its folder. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.lakeLoading;
     await this.connection.idle();
     this.connection.closeSync();
     this.instance.closeSync();
