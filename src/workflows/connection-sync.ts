@@ -1,4 +1,15 @@
-import { ActivityCancellationType, CancellationScope, defineQuery, defineSignal, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  defineQuery,
+  defineSignal,
+  isCancellation,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { ConnectionStreamActivities, ConnectionSyncActivities, StreamReport, SyncPlan } from '../activities/connection-sync-activities';
 import type { StreamProgress } from '../connections/stream-sync';
 import type { SyncJobStatus, SyncTrigger } from '../connections/queries';
@@ -32,7 +43,14 @@ export const connectionSyncCancelSignal = defineSignal('cancel');
 /** A stream's activity reports its counts after each batch. */
 export const connectionSyncProgressSignal = defineSignal<[{ stream: string; progress: StreamProgress }]>('progress');
 
-const jobs = proxyActivities<ConnectionSyncActivities>({ startToCloseTimeout: '5 minutes', retry: { initialInterval: '2 seconds', maximumAttempts: 5 } });
+const bookkeeping = { startToCloseTimeout: '5 minutes', retry: { initialInterval: '2 seconds', maximumAttempts: 5 } } as const;
+/**
+ * The job's bookkeeping (its record, the plan, the end) runs in the workflow's own worker: short work
+ * on the service's store, which as activities the server would hand out one by one, a round trip each
+ * (about 25 ms of every sync). Runs started before this are replayed as they ran (see `patched`).
+ */
+const localJobs = proxyLocalActivities<ConnectionSyncActivities>(bookkeeping);
+const scheduledJobs = proxyActivities<ConnectionSyncActivities>(bookkeeping);
 
 /**
  * One sync job of one connection: its streams, each an activity on the sync task queue (a bound at
@@ -53,6 +71,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
     if (live?.status === 'running') Object.assign(live, progress);
   });
 
+  const jobs = patched('sync-bookkeeping-local') ? localJobs : scheduledJobs;
   const jobId = input.jobId ?? (await jobs.openScheduledSyncJob({ workspaceId: input.workspaceId, connectionId: input.connectionId, workflowId: workflowInfo().workflowId }));
   if (!jobId) return 'skipped';
   state.jobId = jobId;
