@@ -88,6 +88,7 @@ function sourceOf(context: ConnectorContext<PostgresSpec>): PostgresSource {
     password: settings.password,
     sslMode: settings.ssl_mode,
     connectTimeoutSeconds: 10,
+    schema: settings.schemas.length === 1 ? settings.schemas[0] : undefined,
   };
 }
 
