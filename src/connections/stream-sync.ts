@@ -3,7 +3,7 @@ import type { SchemaChange } from '../engine/sync/relation-write';
 import { stagingTableName } from '../engine/sync/staging';
 import type { SyncInstance } from '../engine/sync/sync-instance';
 import { catalogColumns } from '../engine/tables/catalog-columns';
-import { currentSnapshotId } from '../engine/tables/lake-metadata';
+import { currentSnapshotId, lastCommittedSnapshotId } from '../engine/tables/lake-metadata';
 import { findCommit } from '../engine/write/committed-write';
 import type { LakeWriter } from '../engine/write/lake-writer';
 import type { TableName } from '../engine/write/table-name';
@@ -129,7 +129,9 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       changed: overwrite || totals.rows > 0,
       cursor,
       recordsTotal,
-      snapshotId: await currentSnapshotId(instance.connection, instance.metadataSchema!),
+      // The snapshot the stream's last write made; with none of its own (nothing new, or records written
+      // through the workspace's instance), the lake's current one.
+      snapshotId: (await lastCommittedSnapshotId(instance.connection)) ?? (await currentSnapshotId(instance.connection, instance.metadataSchema!)),
       engineMs: Math.round(performance.now() - startedAt),
     };
   } finally {

@@ -1,5 +1,7 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import type { TableName } from '../write/table-name';
+import { lakeAlias } from '../catalog-names';
+import { sqlString } from '../sql-literals';
 
 export interface TableStats {
   schema_name: string;
@@ -93,6 +95,16 @@ export async function liveTableNames(connection: EngineConnection, metadata: str
     { schema, prefix },
   );
   return reader.getRows().map(([name]) => String(name));
+}
+
+/**
+ * The snapshot the instance's own last commit to the lake made, undefined before its first. DuckLake
+ * remembers it in memory: no read of the catalog (which costs 5 to 10 ms on an embedded one).
+ */
+export async function lastCommittedSnapshotId(connection: EngineConnection): Promise<number | undefined> {
+  const reader = await connection.read(`SELECT id FROM ducklake_last_committed_snapshot(${sqlString(lakeAlias)})`);
+  const id = reader.getRows()[0]?.[0];
+  return id === null || id === undefined ? undefined : Number(id);
 }
 
 /** The catalog's current snapshot id. */

@@ -74,12 +74,16 @@ describe('postgres sync modes', () => {
   test('incremental_append_deduped upserts changed rows on the primary key', async () => {
     await table('ded_events', 1_000);
     const connection = await connect('ded', [], [{ name: 'ded_events', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' }]);
-    await syncOk(t, user, workspaceId, connection.id);
+    const first = await syncOk(t, user, workspaceId, connection.id);
     await source.sql.unsafe(`UPDATE ded_events SET kind = 'changed', updated_at = now() WHERE id <= 5`);
     await source.sql.unsafe(`INSERT INTO ded_events SELECT g, 'new', 1, now() FROM generate_series(1001, 1005) g`);
     const second = await syncOk(t, user, workspaceId, connection.id);
     expect(second.records_written).toBe(10);
     expect(await queryRows(t, user, workspaceId, "SELECT count(*) AS n, count(DISTINCT id) AS d, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events")).toEqual([{ n: 1_005, d: 1_005, c: 5 }]);
+    // Each job names the snapshot its writes made: the table as that sync left it.
+    const asFirstLeftIt = `SELECT count(*) AS n, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events AT (VERSION => ${first.snapshot_id})`;
+    expect(await queryRows(t, user, workspaceId, asFirstLeftIt)).toEqual([{ n: 1_000, c: 0 }]);
+    expect(second.snapshot_id).toBeGreaterThan(first.snapshot_id);
     const metadata = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/ded.ded_events/metadata`, { token: user.accessToken }));
     expect(metadata.primary_key).toEqual(['id']);
   });
