@@ -9,6 +9,7 @@ import { inferColumns } from '../engine/write/infer-schema';
 import { RecordsRejected } from '../engine/write/write-errors';
 import type { ConnectionRow } from './queries';
 import type { SourceSessions } from './source-sessions';
+import type { DiscoveredStreams } from './discovered-streams';
 
 export interface TestResult {
   success: boolean;
@@ -25,7 +26,10 @@ export interface Preview {
 
 /** Asking a connection's source something without syncing: whether it answers, its streams, a stream's first rows. */
 export class SourceProbes {
-  constructor(private readonly sessions: SourceSessions) {}
+  constructor(
+    private readonly sessions: SourceSessions,
+    private readonly discovered: DiscoveredStreams,
+  ) {}
 
   /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS…). */
   async test(row: ConnectionRow): Promise<TestResult> {
@@ -41,7 +45,7 @@ export class SourceProbes {
   }
 
   async streams(row: ConnectionRow): Promise<StreamInfo[]> {
-    return this.asRequestError(() => this.withSession(row, (session) => session.connector.discover(session.context)));
+    return this.asRequestError(() => this.discovered.discover(row));
   }
 
   /** A stream's first rows, read as a full refresh would read them; nothing is written. */

@@ -30,7 +30,7 @@ export const defaultSyncMode: SyncMode = 'full_refresh_overwrite';
  * overwrites (`full_refresh: true` makes every stream that). Keys default to the source's own.
  */
 export function planStreams(discovered: StreamInfo[], configured: ConfiguredStream[] | null, request: SyncRequest): { plans: StreamSelection[]; refused: RefusedStream[] } {
-  const names = request.streams ?? configured?.map((stream) => stream.name) ?? discovered.map((stream) => stream.name);
+  const names = namedStreams(configured, request) ?? discovered.map((stream) => stream.name);
   const plans: StreamSelection[] = [];
   const refused: RefusedStream[] = [];
   for (const name of [...new Set(names)]) {
@@ -53,4 +53,9 @@ export function planStreams(discovered: StreamInfo[], configured: ConfiguredStre
     plans.push({ name, syncMode, cursorField: settings?.cursor_field, primaryKey });
   }
   return { plans, refused };
+}
+
+/** The streams a job syncs when the trigger or the connection names them; undefined: every stream the source has. */
+export function namedStreams(configured: ConfiguredStream[] | null, request: SyncRequest): string[] | undefined {
+  return request.streams ?? configured?.map((stream) => stream.name);
 }

@@ -5,8 +5,8 @@ import type { Store } from '../store/store';
 import type { UsageRecorder } from '../query/usage-recorder';
 import type { Clock } from '../util/clock';
 import type { ConfiguredStream, RefusedStream, SyncRequest } from './stream-plan';
-import { planStreams } from './stream-plan';
-import type { SourceSessions } from './source-sessions';
+import { namedStreams, planStreams } from './stream-plan';
+import type { DiscoveredStreams } from './discovered-streams';
 import type { StreamOutcome, StreamProgress } from './stream-sync';
 import {
   claimSyncJob,
@@ -49,7 +49,7 @@ export interface JobEnd {
 export class SyncJobLifecycle {
   constructor(
     private readonly store: Store,
-    private readonly sessions: SourceSessions,
+    private readonly discovered: DiscoveredStreams,
     private readonly usage: UsageRecorder,
     private readonly clock: Clock,
   ) {}
@@ -67,22 +67,18 @@ export class SyncJobLifecycle {
     return 'created' in opened ? opened.created.id : null;
   }
 
-  /** Marks the job running and decides its streams from the source's own (discovered) ones. */
+  /** Marks the job running and decides its streams from the source's own (discovered, see DiscoveredStreams). */
   async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; refused: RefusedStream[] }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const connection = await this.store.first(findConnectionById, { id: job.connection_id });
     if (!connection) throw new ConnectionGone();
     await this.store.run(claimSyncJob, { id: jobId, now: this.now() });
-    const session = await this.sessions.open(connection);
-    try {
-      const discovered = await session.connector.discover(session.context);
-      const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
-      const { plans, refused } = planStreams(discovered, configured, job.request ? (JSON.parse(job.request) as SyncRequest) : {});
-      return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
-    } finally {
-      await session.close();
-    }
+    const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
+    const request = job.request ? (JSON.parse(job.request) as SyncRequest) : {};
+    const discovered = await this.discovered.naming(connection, namedStreams(configured, request));
+    const { plans, refused } = planStreams(discovered, configured, request);
+    return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
   }
 
   async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {

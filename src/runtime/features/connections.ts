@@ -5,6 +5,7 @@ import { LiveConnections } from '../../connections/live-connections';
 import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
 import { SourceProbes } from '../../connections/source-probes';
 import { SourceSessions } from '../../connections/source-sessions';
+import { DiscoveredStreams } from '../../connections/discovered-streams';
 import { SyncJobLifecycle } from '../../connections/sync-job-lifecycle';
 import { SyncJobsService } from '../../connections/sync-jobs-service';
 import type { SyncListener } from '../../connections/sync-listeners';
@@ -64,7 +65,8 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     minScheduleIntervalMs: config.syncs.minScheduleIntervalMs,
     logger: log,
   });
-  const lifecycle = new SyncJobLifecycle(store, sessions, new UsageRecorder(store, clock), clock);
+  const discovered = new DiscoveredStreams(sessions);
+  const lifecycle = new SyncJobLifecycle(store, discovered, new UsageRecorder(store, clock), clock);
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
@@ -92,7 +94,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
       rows: [deleteWorkspaceSyncStates, deleteWorkspaceSyncJobs, deleteWorkspaceConnections],
     },
   } satisfies FeatureWiring;
-  return { connections, syncJobs: new SyncJobsService(store, client, clock, log), probes: new SourceProbes(sessions), syncWorker, wiring };
+  return { connections, syncJobs: new SyncJobsService(store, client, clock, log), probes: new SourceProbes(sessions, discovered), syncWorker, wiring };
 }
 
 /** The service's own metadata database, Temporal and lake bucket: no connection may point there. */

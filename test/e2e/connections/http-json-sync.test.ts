@@ -116,6 +116,39 @@ describe('http_json connections', () => {
     expect(missing.status).toBe(404);
   });
 
+  test('a sync that names its streams plans from the last discovery; a changed connection and the streams endpoint ask the source again', async () => {
+    // A source that counts the requests for its first page: a discovery asks for it once, and so does a sync's read.
+    let firstPages = 0;
+    const counted = Bun.serve({
+      port: 0,
+      hostname: '127.0.0.1',
+      fetch(request) {
+        const page = Number(new URL(request.url).searchParams.get('page') ?? 1);
+        if (page === 1) firstPages += 1;
+        return Response.json(page === 1 ? items.slice(0, 5) : []);
+      },
+    });
+    try {
+      const connection = await create('rediscovered', styles[0]![1], styles[0]![2], { streams: [{ name: 'items' }] }, counted);
+      const asked = async (work: () => Promise<unknown>) => {
+        const before = firstPages;
+        await work();
+        return firstPages - before;
+      };
+      const base = `${connectionsPath(workspaceId)}/${connection.id}`;
+      expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(2);
+      expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(1);
+      expect(await asked(() => t.request(`${base}/streams`, { token: user.accessToken }))).toBe(1);
+      expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(1);
+      const patched = await t.request(base, { method: 'PATCH', json: { streams: [{ name: 'items', sync_mode: 'full_refresh_append' }] }, token: user.accessToken });
+      expect(patched.status).toBe(200);
+      expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(2);
+      expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n FROM rediscovered.items')).toEqual([{ n: 10 }]);
+    } finally {
+      await counted.stop(true);
+    }
+  });
+
   test('a wrong token: the test says authentication failed, discovery is 400 SOURCE_ERROR', async () => {
     const connection = await createConnectionOk(t, user, workspaceId, {
       name: 'locked_out',
