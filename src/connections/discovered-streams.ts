@@ -18,7 +18,8 @@ const capacity = 1_000;
  * a stream whose table went away fails its read with the source's own answer.
  */
 export class DiscoveredStreams {
-  private readonly recent = new Map<string, { streams: StreamInfo[]; discoveredAt: number }>();
+  /** By connection id: the last discovery, of the connection as it was then (its `updated_at`). */
+  private readonly recent = new Map<string, { version: string; streams: StreamInfo[]; discoveredAt: number }>();
 
   constructor(
     private readonly sessions: SourceSessions,
@@ -27,25 +28,16 @@ export class DiscoveredStreams {
 
   /** Asks the source for its streams, and remembers the answer. */
   async discover(row: ConnectionRow): Promise<StreamInfo[]> {
-    const session = await this.sessions.open(row);
-    try {
-      const streams = await session.connector.discover(session.context);
-      setBounded(this.recent, versionOf(row), { streams, discoveredAt: this.now() }, capacity);
-      return streams;
-    } finally {
-      await session.close();
-    }
+    const streams = await this.sessions.use(row, (session) => session.connector.discover(session.context));
+    setBounded(this.recent, row.id, { version: row.updated_at, streams, discoveredAt: this.now() }, capacity);
+    return streams;
   }
 
   /** The last discovery when it is recent and found every stream named, else a new one (`undefined`: every stream, always new). */
   async naming(row: ConnectionRow, names: readonly string[] | undefined): Promise<StreamInfo[]> {
-    const recent = this.recent.get(versionOf(row));
-    const fresh = recent !== undefined && this.now() - recent.discoveredAt < maxAgeMs;
+    const recent = this.recent.get(row.id);
+    const fresh = recent !== undefined && recent.version === row.updated_at && this.now() - recent.discoveredAt < maxAgeMs;
     if (fresh && names !== undefined && names.every((name) => recent.streams.some((stream) => stream.name === name))) return recent.streams;
     return this.discover(row);
   }
-}
-
-function versionOf(row: ConnectionRow): string {
-  return `${row.id}@${row.updated_at}`;
 }

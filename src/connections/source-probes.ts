@@ -36,7 +36,7 @@ export class SourceProbes {
     const startedAt = performance.now();
     const latency = () => Math.round(performance.now() - startedAt);
     try {
-      await this.withSession(row, (session) => session.connector.check(session.context));
+      await this.sessions.use(row, (session) => session.connector.check(session.context));
       return { success: true, message: 'Connected', latency_ms: latency() };
     } catch (error) {
       if (!(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
@@ -51,7 +51,7 @@ export class SourceProbes {
   /** A stream's first rows, read as a full refresh would read them; nothing is written. */
   async preview(row: ConnectionRow, stream: string, limit: number): Promise<Preview> {
     return this.asRequestError(() =>
-      this.withSession(row, async (session) => {
+      this.sessions.use(row, async (session) => {
         const read = session.connector.read(session.context, { stream: { name: stream, syncMode: 'full_refresh_overwrite', primaryKey: [] }, position: null, cursor: null, batchRows: limit });
         try {
           for await (const batch of read) {
@@ -71,15 +71,6 @@ export class SourceProbes {
         }
       }),
     );
-  }
-
-  private async withSession<T>(row: ConnectionRow, work: (session: Awaited<ReturnType<SourceSessions['open']>>) => Promise<T>): Promise<T> {
-    const session = await this.sessions.open(row);
-    try {
-      return await work(session);
-    } finally {
-      await session.close();
-    }
   }
 
   /** A source's failure in an answer: 404 for a stream it does not have, 400 SOURCE_ERROR otherwise. */

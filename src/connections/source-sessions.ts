@@ -60,6 +60,16 @@ export class SourceSessions {
     };
   }
 
+  /** Opens the source for `work` (no lake) and closes it when the work has ended, however it ended. */
+  async use<T>(row: ConnectionRow, work: (session: SourceSession) => Promise<T>): Promise<T> {
+    const session = await this.open(row);
+    try {
+      return await work(session);
+    } finally {
+      await session.close();
+    }
+  }
+
   private credentialsOf(row: ConnectionRow, connector: AnyConnector): ConnectorCredentials {
     if (connector.auth !== 'oauth') return specOnlyCredentials;
     const { oauth } = this.deps;
