@@ -4,18 +4,21 @@ import type { EngineConnection } from './duckdb/engine-connection';
 import { isCatalogInitializationRace, isCatalogLocked } from './duckdb/duckdb-error';
 import { retriedWhileCatalogLocked } from './catalog-retry';
 import { attachCatalogStatements, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import { guardWholeCatalogScans } from './whole-catalog-scans';
 
 /** Attaches a workspace's DuckLake catalog on a connection, creating local directories it needs first. */
 export async function attachCatalog(connection: EngineConnection, location: CatalogLocation, alias: string): Promise<void> {
+  let file: string | undefined;
   if (location.catalog.kind === 'sqlite') {
     mkdirSync(location.catalog.dir, { recursive: true });
-    const file = sqliteCatalogFile(location.catalog.dir, location.workspaceId);
+    file = sqliteCatalogFile(location.catalog.dir, location.workspaceId);
     if (!existsSync(file)) createWithWriteAheadLog(file);
   }
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
   // The statements are idempotent (CREATE OR REPLACE, ATTACH IF NOT EXISTS): trying again is safe.
   const attach = attachCatalogStatements(location, alias).join(';\n');
   await retriedWhileCatalogLocked(() => connection.configure(attach), 5, (error) => isCatalogLocked(error) || isCatalogInitializationRace(error));
+  if (file) await guardWholeCatalogScans(connection, alias, file);
 }
 
 /**
