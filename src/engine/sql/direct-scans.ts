@@ -31,7 +31,9 @@ const currentSnapshot = namedQuery<Record<never, never>, { snapshot_id: CatalogN
 /**
  * The table as of the snapshot, and whether anything makes its files differ from its rows: live delete
  * files, a column added, dropped, renamed or retyped since the table was created (older files then
- * hold other columns), partitioning, or rows inlined into the catalog.
+ * hold other columns), partitioning, or rows inlined into the catalog. A renamed table (a full refresh
+ * swaps its staging table in so) keeps its id and columns under a newer row: it was created with the
+ * oldest row of its id.
  */
 const tableAtSnapshot = namedQuery<
   { snapshot: number; schema: string; table: string },
@@ -42,7 +44,8 @@ const tableAtSnapshot = namedQuery<
           CASE WHEN EXISTS (SELECT 1 FROM {catalog}.ducklake_delete_file d
                             WHERE d.table_id = t.table_id AND d.begin_snapshot <= :snapshot AND (d.end_snapshot IS NULL OR d.end_snapshot > :snapshot))
                  OR EXISTS (SELECT 1 FROM {catalog}.ducklake_column c
-                            WHERE c.table_id = t.table_id AND (c.end_snapshot IS NOT NULL OR c.begin_snapshot <> t.begin_snapshot))
+                            WHERE c.table_id = t.table_id AND (c.end_snapshot IS NOT NULL OR c.begin_snapshot <> (
+                              SELECT min(created.begin_snapshot) FROM {catalog}.ducklake_table created WHERE created.table_id = t.table_id)))
                  OR EXISTS (SELECT 1 FROM {catalog}.ducklake_partition_info p WHERE p.table_id = t.table_id)
                  OR EXISTS (SELECT 1 FROM {catalog}.ducklake_inlined_data_tables i WHERE i.table_id = t.table_id)
                THEN 1 ELSE 0 END AS changed

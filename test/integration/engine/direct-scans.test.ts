@@ -214,6 +214,26 @@ for (const backend of backends) {
       expect(await query(t, workspaceId, sql)).toEqual([{ n: 4, s: 10 }]);
     });
 
+    test('a table renamed into place, as a full refresh swaps its staging table in, is read directly; a column added since is not', async () => {
+      for (const id of [1, 2]) await pushOk(t, workspaceId, user, { table: 'shop.staged', records: [{ id }] });
+      const location = await t.services.engine.engines.with(workspaceId, async (engine) => engine.location);
+      const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
+      const connection = new EngineConnection(await instance.connect());
+      try {
+        await attachCatalog(connection, location, 'other');
+        await connection.run('ALTER TABLE other.shop.staged RENAME TO swapped');
+        const sql = 'SELECT count(*) AS n, sum(id) AS s FROM shop.swapped';
+        expect((await plan(sql)).readsLake).toBe(false);
+        expect(await query(t, workspaceId, sql)).toEqual([{ n: 2, s: 3 }]);
+        await connection.run('ALTER TABLE other.shop.swapped ADD COLUMN note VARCHAR');
+        expect((await plan(sql)).readsLake).toBe(true);
+        expect(await query(t, workspaceId, sql)).toEqual([{ n: 2, s: 3 }]);
+      } finally {
+        connection.closeSync();
+        instance.closeSync();
+      }
+    });
+
     test('a commit made by another process shows in the next query, also after the snapshot was taken from the unchanged catalog', async () => {
       await pushOk(t, workspaceId, user, { table: 'shop.elsewhere', records: [{ id: 1 }] });
       // Long enough after the push for the catalog's files to vouch for the snapshot (see CatalogChangeWatch).
