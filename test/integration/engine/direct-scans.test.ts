@@ -4,14 +4,11 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
-import { pushOk, query, runQuery } from '../../support/lake';
+import { pushOk, query, runQuery, withCatalogElsewhere } from '../../support/lake';
 import { checkQuery } from '../../../src/engine/sql/check-query';
 import { DirectScans } from '../../../src/engine/sql/direct-scans';
 import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 import { runMaintenance } from '../../../src/engine/maintenance/run-maintenance';
-import { attachCatalog } from '../../../src/engine/attach-catalog';
-import { createDuckDBInstance } from '../../../src/engine/duckdb/create-instance';
-import { EngineConnection } from '../../../src/engine/duckdb/engine-connection';
 
 for (const backend of backends) {
   describe(`direct scans on ${backend}`, () => {
@@ -216,22 +213,15 @@ for (const backend of backends) {
 
     test('a table renamed into place, as a full refresh swaps its staging table in, is read directly; a column added since is not', async () => {
       for (const id of [1, 2]) await pushOk(t, workspaceId, user, { table: 'shop.staged', records: [{ id }] });
-      const location = await t.services.engine.engines.with(workspaceId, async (engine) => engine.location);
-      const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
-      const connection = new EngineConnection(await instance.connect());
-      try {
-        await attachCatalog(connection, location, 'other');
+      const sql = 'SELECT count(*) AS n, sum(id) AS s FROM shop.swapped';
+      await withCatalogElsewhere(t, workspaceId, 'other', async (connection) => {
         await connection.run('ALTER TABLE other.shop.staged RENAME TO swapped');
-        const sql = 'SELECT count(*) AS n, sum(id) AS s FROM shop.swapped';
         expect((await plan(sql)).readsLake).toBe(false);
         expect(await query(t, workspaceId, sql)).toEqual([{ n: 2, s: 3 }]);
         await connection.run('ALTER TABLE other.shop.swapped ADD COLUMN note VARCHAR');
-        expect((await plan(sql)).readsLake).toBe(true);
-        expect(await query(t, workspaceId, sql)).toEqual([{ n: 2, s: 3 }]);
-      } finally {
-        connection.closeSync();
-        instance.closeSync();
-      }
+      });
+      expect((await plan(sql)).readsLake).toBe(true);
+      expect(await query(t, workspaceId, sql)).toEqual([{ n: 2, s: 3 }]);
     });
 
     test('a commit made by another process shows in the next query, also after the snapshot was taken from the unchanged catalog', async () => {
@@ -241,16 +231,7 @@ for (const backend of backends) {
       expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 1 }]);
       expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 1 }]);
       // A worker process commits through an instance of its own.
-      const location = await t.services.engine.engines.with(workspaceId, async (engine) => engine.location);
-      const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
-      const connection = new EngineConnection(await instance.connect());
-      try {
-        await attachCatalog(connection, location, 'other');
-        await connection.run('INSERT INTO other.shop.elsewhere VALUES (2)');
-      } finally {
-        connection.closeSync();
-        instance.closeSync();
-      }
+      await withCatalogElsewhere(t, workspaceId, 'other', (connection) => connection.run('INSERT INTO other.shop.elsewhere VALUES (2)'));
       expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.elsewhere')).toEqual([{ n: 2 }]);
     });
 

@@ -3,10 +3,7 @@ import { backends } from '../../support/backends';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
-import { pushOk, query } from '../../support/lake';
-import { attachCatalog } from '../../../src/engine/attach-catalog';
-import { createDuckDBInstance } from '../../../src/engine/duckdb/create-instance';
-import { EngineConnection } from '../../../src/engine/duckdb/engine-connection';
+import { pushOk, query, withCatalogElsewhere } from '../../support/lake';
 
 for (const backend of backends) {
   describe(`reads beside a merge on ${backend}`, () => {
@@ -24,12 +21,8 @@ for (const backend of backends) {
     test('a statement whose snapshot was read before a merge of its table committed reads every row, in the files the snapshot had', async () => {
       for (const id of [1, 2, 3, 4, 5, 6]) await pushOk(t, workspaceId, user, { table: 'shop.items', records: [{ id }] });
       for (const id of [1, 2]) await pushOk(t, workspaceId, user, { table: 'shop.notes', records: [{ id }] });
-      const location = await t.services.engine.engines.with(workspaceId, async (engine) => engine.location);
       // Maintenance commits through a connection of its own, as a worker's would.
-      const instance = await createDuckDBInstance({ extensionDir: t.backend.config.duckdb.extensionDir });
-      const merger = new EngineConnection(await instance.connect());
-      try {
-        await attachCatalog(merger, location, 'merger');
+      await withCatalogElsewhere(t, workspaceId, 'merger', async (merger) => {
         // Another table's merge first: its file is then listed after the table's own in the catalog.
         await merger.run("CALL ducklake_merge_adjacent_files('merger', 'notes', schema => 'shop')");
         const seen = await t.services.engine.engines.with(workspaceId, (engine) =>
@@ -47,10 +40,7 @@ for (const backend of backends) {
         expect(Number(files.scalar())).toBe(1);
         // Time travel to the snapshot the statement read sees the same rows, from the merged file.
         expect(await query(t, workspaceId, `SELECT count(*) AS n FROM shop.items AT (VERSION => ${seen.snapshot})`)).toEqual([{ n: 6 }]);
-      } finally {
-        merger.closeSync();
-        instance.closeSync();
-      }
+      });
     });
   });
 }
