@@ -12,8 +12,9 @@ import { sqlIdentifier, sqlString } from './sql-literals';
  * snapshot was read before the merge committed and whose file list after it then finds neither the
  * old files nor the merged one: the table reads empty for that statement.
  *
- * The scanner reads a table whole, from its latest commit, when the table has a negative row id. Each
- * catalog table that a merge deletes from and inserts into gets one row at row id -1 that DuckLake
+ * The scanner reads a table whole, from its latest commit, when the table has a negative row id. The
+ * catalog tables a merge rewrites and a read of a table takes its files from (data files, delete
+ * files, column statistics; the lake has no partitions) each get one row at row id -1 that DuckLake
  * never selects: a table id no table has, no begin snapshot (so no snapshot is ever within its life)
  * and no end snapshot (snapshot expiry only collects rows that ended). A count of live files over all
  * tables leaves table id -1 out. The latest commit is what DuckLake expects to read (it filters every
