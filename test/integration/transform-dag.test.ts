@@ -206,8 +206,11 @@ for (const backend of backends) {
       const started = await runAll(t, ws, user);
       expect(started.order[0]).toBe(ids.a);
       expect(started.order.at(-1)).toBe(ids.d);
-      expect(await waitForDagRun(t, started.dag_run_id, 120_000)).toBe('succeeded');
+      const endedAs = await waitForDagRun(t, started.dag_run_id, 120_000);
       const runs = await recordedRuns(started.dag_run_id);
+      // A failure names the nodes that did not succeed, and why.
+      const unsucceeded = [...runs.values()].filter((run) => run.status !== 'succeeded').map(({ transform_name, status, error_code, error_message }) => ({ transform_name, status, error_code, error_message }));
+      expect({ endedAs, unsucceeded }).toEqual({ endedAs: 'succeeded', unsucceeded: [] });
       expect([...runs.values()].every((run) => run.status === 'succeeded' && run.attempts === 1)).toBe(true);
       const span = (name: string) => ({ start: Date.parse(runs.get(name)!.started_at!), end: Date.parse(runs.get(name)!.finished_at!) });
       for (const edge of dag.edges as { from: string; to: string }[]) {
