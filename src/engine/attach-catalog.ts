@@ -9,16 +9,18 @@ import { guardWholeCatalogScans } from './whole-catalog-scans';
 /** Attaches a workspace's DuckLake catalog on a connection, creating local directories it needs first. */
 export async function attachCatalog(connection: EngineConnection, location: CatalogLocation, alias: string): Promise<void> {
   let file: string | undefined;
+  let created = false;
   if (location.catalog.kind === 'sqlite') {
     mkdirSync(location.catalog.dir, { recursive: true });
     file = sqliteCatalogFile(location.catalog.dir, location.workspaceId);
-    if (!existsSync(file)) createWithWriteAheadLog(file);
+    created = !existsSync(file);
+    if (created) createWithWriteAheadLog(file);
   }
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
   // The statements are idempotent (CREATE OR REPLACE, ATTACH IF NOT EXISTS): trying again is safe.
   const attach = attachCatalogStatements(location, alias).join(';\n');
   await retriedWhileCatalogLocked(() => connection.configure(attach), 5, (error) => isCatalogLocked(error) || isCatalogInitializationRace(error));
-  if (file) await guardWholeCatalogScans(connection, alias, file);
+  if (file) await guardWholeCatalogScans(connection, alias, file, created);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { LakeConfig, MetadataConfig } from '../config';
 import { sqlIdentifier, sqlString } from './sql-literals';
+import { lakeAlias, metadataDatabase } from './catalog-names';
 
 /** Where DuckLake catalogs live: SQLite files in a directory, or schemas of the Postgres metadata database. */
 export type CatalogStore = { kind: 'sqlite'; dir: string } | { kind: 'postgres'; url: string };
@@ -38,6 +39,11 @@ export function workspaceDataPath(location: CatalogLocation): string {
 /** The Postgres schema holding one workspace's DuckLake tables. */
 export function catalogSchemaName(workspaceId: string): string {
   return `ducklake_${checkedId(workspaceId).replaceAll('-', '')}`;
+}
+
+/** Where the lake's own tables are, qualified, for a workspace's catalog attached as the lake. */
+export function lakeMetadataSchema(store: CatalogStore, workspaceId: string): string {
+  return `${metadataDatabase(lakeAlias)}.${store.kind === 'postgres' ? catalogSchemaName(workspaceId) : 'main'}`;
 }
 
 export function sqliteCatalogFile(dir: string, workspaceId: string): string {

@@ -2,7 +2,7 @@ import postgres from 'postgres';
 import type { DuckDBPreparedStatement } from '@duckdb/node-api';
 import { bindParameters, compileQuery, namedQuery, type NamedQuery, type SqlParams } from '../store/named-query';
 import { catalogSchemaName, type CatalogStore } from './catalog-attachment';
-import { lakeAlias } from './catalog-names';
+import { lakeAlias, metadataDatabase } from './catalog-names';
 import type { ConnectionPool } from './connection-pool';
 import type { EngineConnection } from './duckdb/engine-connection';
 
@@ -30,7 +30,7 @@ export class CatalogReaders {
    * embedded catalog is read on the given connections of the workspace's instance.
    */
   open(workspaceId: string, engineConnections: ConnectionPool<EngineConnection>): CatalogReader {
-    if (this.store.kind === 'sqlite') return new EmbeddedCatalogReader(engineConnections, `__ducklake_metadata_${lakeAlias}.`);
+    if (this.store.kind === 'sqlite') return new EmbeddedCatalogReader(engineConnections, `${metadataDatabase(lakeAlias)}.`);
     this.pool ??= postgres(this.store.url, { max: 4, idle_timeout: 60, onnotice: () => {}, connection: { application_name: 'oxbow-catalog' } });
     return new PostgresCatalogReader(this.pool, `"${catalogSchemaName(workspaceId)}".`);
   }

@@ -1,6 +1,7 @@
 import type { EngineConnection } from './duckdb/engine-connection';
 import { retriedWhileCatalogLocked } from './catalog-retry';
 import { sqlIdentifier, sqlString } from './sql-literals';
+import { metadataDatabase } from './catalog-names';
 
 /**
  * DuckDB's SQLite scanner reads a table of an attached file in row-id ranges: it takes the table's
@@ -35,12 +36,14 @@ const guarded = new Map<string, Promise<void>>();
 
 /**
  * Makes sure the embedded catalog attached as `alias` has its guard rows (once per file and process):
- * a read, and a write only for a catalog just created or made before they existed.
+ * a read, and a write only for a catalog just created or made before they existed. `created` says the
+ * attach made the file: one guarded before under the same path (a purged workspace's) is gone.
  */
-export function guardWholeCatalogScans(connection: EngineConnection, alias: string, catalogFile: string): Promise<void> {
+export function guardWholeCatalogScans(connection: EngineConnection, alias: string, catalogFile: string, created: boolean): Promise<void> {
+  if (created) guarded.delete(catalogFile);
   let done = guarded.get(catalogFile);
   if (!done) {
-    done = retriedWhileCatalogLocked(() => writeGuardRows(connection, `__ducklake_metadata_${alias}`), 5);
+    done = retriedWhileCatalogLocked(() => writeGuardRows(connection, metadataDatabase(alias)), 5);
     guarded.set(catalogFile, done);
     done.catch(() => guarded.delete(catalogFile));
   }

@@ -5,7 +5,7 @@ import { KeyedMutex } from '../util/keyed-mutex';
 import { AsyncMutex } from '../util/async-mutex';
 import type { Admission, StatementScheduler } from './admission/statement-scheduler';
 import { attachCatalog } from './attach-catalog';
-import { catalogSchemaName, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
+import { lakeMetadataSchema, sqliteCatalogFile, workspaceDataPath, type CatalogLocation } from './catalog-attachment';
 import { CatalogChangeWatch } from './catalog-change-watch';
 import type { CatalogReader, CatalogReaders } from './catalog-reader';
 import { ConnectionPool } from './connection-pool';
@@ -165,8 +165,7 @@ export class WorkspaceEngine {
 
   /** Where DuckLake keeps this catalog's own tables, for the engine's internal metadata reads. */
   get metadataSchema(): string {
-    const schema = this.location.catalog.kind === 'postgres' ? catalogSchemaName(this.workspaceId) : 'main';
-    return `__ducklake_metadata_${lakeAlias}.${schema}`;
+    return lakeMetadataSchema(this.location.catalog, this.workspaceId);
   }
 
   /**

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { LakeConfig } from '../../config';
 import { attachCatalog } from '../attach-catalog';
-import { catalogSchemaName, type CatalogStore } from '../catalog-attachment';
+import { lakeMetadataSchema, type CatalogStore } from '../catalog-attachment';
 import { lakeAlias } from '../catalog-names';
 import { createDuckDBInstance } from '../duckdb/create-instance';
 import { EngineConnection } from '../duckdb/engine-connection';
@@ -49,8 +49,7 @@ export class SyncInstances {
       });
       connection = new EngineConnection(await instance.connect());
       if (workspaceId) await attachCatalog(connection, { workspaceId, catalog: settings.catalog, lake: settings.lake }, lakeAlias);
-      const metadataSchema = workspaceId && `__ducklake_metadata_${lakeAlias}.${settings.catalog.kind === 'postgres' ? catalogSchemaName(workspaceId) : 'main'}`;
-      return new SyncInstance(instance, connection, tempDir, metadataSchema || undefined);
+      return new SyncInstance(instance, connection, tempDir, workspaceId ? lakeMetadataSchema(settings.catalog, workspaceId) : undefined);
     } catch (error) {
       connection?.closeSync();
       instance?.closeSync();
