@@ -46,8 +46,19 @@ function integer(value: DuckDBValue): number | string {
   return big <= maxSafe && big >= -maxSafe ? Number(big) : big.toString();
 }
 
+/** 10^0 to 10^22: every one of them a double exactly. */
+const exactPowersOfTen = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
+const exactDecimalBound = 10 ** exactDecimalDigits;
+
 /** Decimals as numbers when a double holds them exactly, as their exact digits beyond (DECIMAL(38) and the like). */
 function decimal(value: DuckDBValue): number | string {
+  const { value: scaled, scale } = value as DuckDBDecimalValue;
+  if (scale < exactPowersOfTen.length) {
+    // Below 10^15 the scaled integer has at most 15 significant digits and is a double exactly, as
+    // is 10^scale, so their quotient (rounded once, as IEEE division is) is the double its digits parse to.
+    const integer = Number(scaled);
+    if (Math.abs(integer) < exactDecimalBound) return integer / exactPowersOfTen[scale]!;
+  }
   const text = (value as DuckDBDecimalValue).toString();
   const significant = text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
   return significant.length <= exactDecimalDigits ? Number(text) : text;
@@ -140,12 +151,28 @@ const jsonValueConverter: DuckDBValueConverter<JsonValue> = createDuckDBValueCon
  * `__proto__` would set their prototype instead of holding its value.
  */
 export function encodeChunkRows(chunk: DuckDBDataChunk): JsonValue[][] {
-  const rows: JsonValue[][] = Array.from({ length: chunk.rowCount }, () => new Array<JsonValue>(chunk.columnCount));
-  for (let column = 0; column < chunk.columnCount; column++) {
-    const vector = chunk.getColumnVector(column);
-    for (let row = 0; row < chunk.rowCount; row++) rows[row]![column] = vectorItem(vector, row);
+  const { rowCount, columnCount } = chunk;
+  const rows: JsonValue[][] = new Array<JsonValue[]>(rowCount);
+  for (let row = 0; row < rowCount; row++) rows[row] = new Array<JsonValue>(columnCount);
+  for (let column = 0; column < columnCount; column++) {
+    const item = itemReader(chunk.getColumnVector(column));
+    for (let row = 0; row < rowCount; row++) rows[row]![column] = item(row);
   }
   return rows;
+}
+
+/** Reads a vector's items as JSON values, with the work that depends only on the vector's type done once. */
+function itemReader(vector: DuckDBVector): (index: number) => JsonValue {
+  if (vector instanceof DuckDBStructVector || vector instanceof DuckDBListVector) return (index) => vectorItem(vector, index);
+  const { type } = vector;
+  // Texts arrive as strings: nothing to convert.
+  if (type.typeId === DuckDBTypeId.VARCHAR) return (index) => vector.getItem(index) as string | null;
+  const convert = converters[type.typeId];
+  if (!convert) throw new Error(`No converter for typeId: ${type.typeId}`);
+  return (index) => {
+    const value = vector.getItem(index);
+    return value == null ? null : convert(value, type, jsonValueConverter);
+  };
 }
 
 function vectorItem(vector: DuckDBVector, index: number): JsonValue {
