@@ -25,6 +25,13 @@ export const abandonAfterMs = 500;
 const interruptEveryMs = 100;
 /** The longest pause between two looks at a running statement; also the most its end is noticed late. */
 const maxPauseMs = 5;
+/**
+ * How long a new statement is looked at on every turn of the event loop before the pauses begin. A
+ * `SELECT 1` or an indexed catalog read ends within a tenth of a millisecond; looking on every turn
+ * keeps the event loop's thread busy, which takes a core from DuckDB's threads (niceness 10) while a
+ * longer statement has just started: a millisecond of it cost each TPC-H query a millisecond of CPU.
+ */
+const youngMs = 0.25;
 /** An abandoned statement is looked at this often until it has stopped. */
 const drainPauseMs = 100;
 
@@ -72,13 +79,13 @@ function stateOf(pending: DuckDBPendingResult): PendingState {
 }
 
 /**
- * Short pauses while a statement is young (most end within a millisecond), longer ones as it ages:
- * past the timer's floor of a millisecond, a pause is at most a two-hundredth of the time the
- * statement has run, so noticing its end late adds half a percent to it at most (a fortieth cost an
- * analytical query of 50 to 200 ms about 1 %), and a look costs microseconds.
+ * No pause while a statement is young (most end within a tenth of a millisecond), then pauses that
+ * grow as it ages: past the timer's floor of a millisecond, a pause is at most a two-hundredth of
+ * the time the statement has run, so noticing its end late adds half a percent to it at most (a
+ * fortieth cost an analytical query of 50 to 200 ms about 1 %), and a look costs microseconds.
  */
 function pause(elapsedMs: number): Promise<void> {
-  if (elapsedMs < 1) return new Promise((resolve) => setImmediate(resolve));
+  if (elapsedMs < youngMs) return new Promise((resolve) => setImmediate(resolve));
   return Bun.sleep(Math.min(maxPauseMs, Math.max(1, elapsedMs / 200)));
 }
 
