@@ -27,9 +27,11 @@ const interruptEveryMs = 100;
 const maxPauseMs = 5;
 /**
  * How long a new statement is looked at on every turn of the event loop before the pauses begin. A
- * `SELECT 1` or an indexed catalog read ends within a tenth of a millisecond; looking on every turn
- * keeps the event loop's thread busy, which takes a core from DuckDB's threads (niceness 10) while a
- * longer statement has just started: a millisecond of it cost each TPC-H query a millisecond of CPU.
+ * `SELECT 1` or an indexed catalog read ends within a tenth of a millisecond while DuckDB's threads
+ * are awake (after a pause they take about a millisecond to start, and the first pause's look finds
+ * it done); looking on every turn keeps the event loop's thread busy, which takes a core from DuckDB's
+ * threads (niceness 10) while a longer statement has just started: a millisecond of it cost each
+ * TPC-H query a millisecond of CPU.
  */
 const youngMs = 0.25;
 /** An abandoned statement is looked at this often until it has stopped. */
