@@ -21,7 +21,7 @@ export class Authenticator {
     if (token.startsWith(apiKeyPrefix)) {
       throw new AppError('INVALID_TOKEN', 'This endpoint takes an access token, not an API key', { hint: 'Exchange the key with POST /api/v1/auth/session-token.' });
     }
-    const claims = await this.accessTokens.verify(token);
+    const claims = this.accessTokens.verify(token);
     const user = await this.store.first(findActiveUserById, { id: claims.userId });
     // A password change, reset or account deletion raises the epoch and so ends every outstanding token.
     if (!user || user.session_epoch !== claims.epoch) throw new AppError('INVALID_TOKEN', 'The session has ended', { hint: 'Log in again.' });

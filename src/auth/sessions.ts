@@ -86,7 +86,7 @@ export class Sessions {
       expires_at: isoAfter(this.clock, refreshTokenTtlMs),
     });
     return {
-      access_token: await this.accessTokens.issue(user.id, user.session_epoch),
+      access_token: this.accessTokens.issue(user.id, user.session_epoch),
       refresh_token: refreshToken,
       token_type: 'bearer',
       expires_in: accessTokenTtlSeconds,
