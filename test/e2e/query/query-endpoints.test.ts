@@ -5,6 +5,7 @@ import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { startHttpServer } from '../../../src/api/server';
 
 const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: string; error_code: string | null; bytes_scanned: number; rows_returned: number; api_key_id: string | null; user_id: string }>(
   'test.usage_of',
@@ -65,6 +66,27 @@ describe('query endpoints', () => {
     expect(response.headers.get('content-type')).toStartWith('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="query-.*\.csv"$/);
     expect(await response.text()).toBe('id,customer,tags\r\n1,"Ann, ""the first""","[""a"",""b""]"\r\n2,Bob,[]\r\n9007199254740992,,\r\n');
+  });
+
+  test('over HTTP a small result is one body with its length, a large one is streamed, and both read the same', async () => {
+    const server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
+    const own = (await createWorkspace(t, user)).id;
+    const sql = (rows: number) => `SELECT i::INTEGER AS i, repeat('é', 60) AS s FROM range(${rows}) t(i) ORDER BY i`;
+    for (const [rows, format] of [[10, 'json'], [6_000, 'json'], [10, 'csv'], [6_000, 'csv']] as const) {
+      const response = await fetch(`${server.url}/api/v1/workspaces/${own}/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+        body: JSON.stringify({ sql: sql(rows), format }),
+      });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      const whole = rows === 10;
+      expect(response.headers.get('content-length')).toBe(whole ? String(Buffer.byteLength(text)) : null);
+      const values = format === 'json' ? (JSON.parse(text) as { rows: unknown[][] }).rows : text.trim().split('\r\n').slice(1).map((line) => line.split(','));
+      expect(values).toHaveLength(rows);
+      expect(values[rows - 1]).toEqual(format === 'json' ? [rows - 1, 'é'.repeat(60)] : [String(rows - 1), 'é'.repeat(60)]);
+    }
+    await server.stop();
   });
 
   test('integers beyond ±2^53 are strings; JSON, lists, structs, blobs and intervals encode as documented', async () => {
