@@ -63,7 +63,7 @@ export class EngineConnection {
   /** Runs one statement and returns all of its rows. */
   async read(sql: string, values?: StatementValues, watch?: StatementWatch, options: ReadOptions = {}): Promise<MaterializedRows> {
     const kept = options.reuse ? this.prepared.take(sql) : undefined;
-    const prepared = kept ?? (await this.prepareWithin(sql, watch));
+    const prepared = kept?.statement ?? (await this.prepareWithin(sql, watch));
     try {
       if (values) prepared.bind(values);
       else if (kept) prepared.clearBindings();
@@ -71,8 +71,10 @@ export class EngineConnection {
       prepared.destroySync();
       throw error;
     }
-    const keep = options.reuse ? () => this.prepared.keep(sql, prepared) : undefined;
-    return this.execute(prepared, watch, { destroyAfter: true, keep });
+    const keep = options.reuse ? (lastRunMs: number) => this.prepared.keep(sql, { statement: prepared, lastRunMs }) : undefined;
+    // The same text usually runs about as long as it did last time: its end is looked for closely then.
+    const watched = kept ? { ...watch, expectedMs: kept.lastRunMs } : watch;
+    return this.execute(prepared, watched, { destroyAfter: true, keep });
   }
 
   /**
@@ -131,9 +133,10 @@ export class EngineConnection {
 
   /**
    * Executes a prepared statement with the values bound to it. `keep` takes the statement over once
-   * it has run to the end; otherwise it is destroyed after the run when `destroyAfter` says so.
+   * it has run to the end (given how long it executed); otherwise it is destroyed after the run when
+   * `destroyAfter` says so.
    */
-  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: () => void } = {}): Promise<MaterializedRows> {
+  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: (ranMs: number) => void } = {}): Promise<MaterializedRows> {
     let destroy = options.destroyAfter === true;
     let counted: (() => number) | undefined;
     this.lastCpuMs = undefined;
@@ -141,6 +144,7 @@ export class EngineConnection {
       this.assertNotBusy();
       counted = this.cpu?.start();
       const pending = prepared.start();
+      const startedAt = performance.now();
       try {
         await awaitPending(this.connection, pending, watch);
       } catch (error) {
@@ -152,10 +156,11 @@ export class EngineConnection {
         }
         throw error;
       }
+      const ranMs = performance.now() - startedAt;
       // Execution is complete, so this only collects the materialized result.
       const rows = new MaterializedRows((await pending.getResult()) as DuckDBMaterializedResult);
       if (options.keep) {
-        options.keep();
+        options.keep(ranMs);
         destroy = false;
       }
       return rows;

@@ -64,6 +64,14 @@ describe('prepared statements kept for texts run again', () => {
     expect(Number((await connection.read(short, undefined, { deadline: performance.now() + 10_000 }, reuse)).scalar())).toBe(143);
   });
 
+  test('a kept statement that runs far longer than last time is awaited to its end, or to its deadline', async () => {
+    const count = 'SELECT count(*) FROM range($rows::BIGINT) a(x) WHERE x % 7 = 3';
+    expect(Number((await connection.read(count, { rows: 1_000 }, undefined, reuse)).scalar())).toBe(143);
+    expect(Number((await connection.read(count, { rows: 30_000_000 }, undefined, reuse)).scalar())).toBe(4_285_714);
+    expect(await failureOf(connection.read(count, { rows: 100_000_000_000 }, { deadline: performance.now() + 100 }, reuse))).toMatch(/nterrupt/);
+    await connection.idle();
+  });
+
   test('transactions of reads begin and end with kept statements, one after the other', async () => {
     for (let run = 0; run < 3; run++) {
       const inside = await connection.readTransaction(async () => Number((await connection.read('SELECT count(*) FROM range(10)', undefined, undefined, reuse)).scalar()));
@@ -76,15 +84,15 @@ describe('prepared statements kept for texts run again', () => {
   test('past its capacity the oldest kept statement is destroyed and the rest stay', async () => {
     const kept = new PreparedStatements(2);
     const texts = ['SELECT 1', 'SELECT 2', 'SELECT 3'];
-    for (const text of texts) kept.keep(text, await connection.prepare(text));
+    for (const [index, text] of texts.entries()) kept.keep(text, { statement: await connection.prepare(text), lastRunMs: index });
     expect(kept.take('SELECT 1')).toBeUndefined();
     const second = kept.take('SELECT 2');
     const third = kept.take('SELECT 3');
-    expect(second?.columnName(0)).toBe('2');
-    expect(third?.columnName(0)).toBe('3');
+    expect([second?.statement.columnName(0), second?.lastRunMs]).toEqual(['2', 1]);
+    expect([third?.statement.columnName(0), third?.lastRunMs]).toEqual(['3', 2]);
     // Taken out, a statement is no longer kept: a run that fails does not leave it behind.
     expect(kept.take('SELECT 3')).toBeUndefined();
-    second?.destroySync();
-    third?.destroySync();
+    second?.statement.destroySync();
+    third?.statement.destroySync();
   });
 });
