@@ -8,6 +8,7 @@ import type { ResultSink } from '../engine/sql/result-sink';
 import type { LakeTableRef } from '../engine/sql/check-query';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limiter';
 import type { UsageEntry, UsageRecorder, UsageSource } from './usage-recorder';
+import type { UsageBatches } from './usage-batches';
 
 /** Who runs a query, and under which kind its usage is recorded. */
 export interface QueryCaller {
@@ -55,6 +56,8 @@ export class QueryGate {
     private readonly runner: QueryRunner,
     private readonly limiter: RateLimiter,
     private readonly usage: UsageRecorder,
+    /** The records of queries answered now, written off the request path. */
+    private readonly answered: UsageBatches,
     private readonly limits: QueryLimits,
     private readonly observe: (kind: UsageSource, outcome: string, bytesScanned: number) => void = () => {},
   ) {}
@@ -63,7 +66,10 @@ export class QueryGate {
     return workspacePlan(this.store, workspaceId);
   }
 
-  /** A query answered now: counted, run into the sink under the plan's limits, its usage recorded. */
+  /**
+   * A query answered now: counted, run into the sink under the plan's limits, its usage recorded
+   * (right after the answer, see UsageBatches).
+   */
   async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
     const planRow = options.plan ?? (await this.plan(query.workspaceId));
     const rate = await this.limiter.consume(query.workspaceId, planRow);
@@ -80,13 +86,13 @@ export class QueryGate {
         parameters: query.parameters,
       });
     } catch (error) {
-      await this.usage.record(failedUsage(caller, query, error, performance.now() - startedAt));
+      this.answered.add(failedUsage(caller, query, error, performance.now() - startedAt));
       this.observe(caller.kind, error instanceof AppError ? error.code : 'INTERNAL_ERROR', 0);
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
       throw error;
     }
     const costEur = costOf(outcome.bytesScanned, planRow);
-    await this.usage.record(succeededUsage(caller, query, outcome, costEur));
+    this.answered.add(succeededUsage(caller, query, outcome, costEur));
     this.observe(caller.kind, 'succeeded', outcome.bytesScanned);
     return { outcome, costEur, plan: planRow, rate };
   }

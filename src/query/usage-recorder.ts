@@ -20,6 +20,8 @@ export interface UsageEntry {
   durationMs: number;
   costEur: number;
   jobId?: string;
+  /** When the query was answered, for a record written later (see UsageBatches); now otherwise. */
+  recordedAt?: Date;
 }
 
 const insertUsage = namedQuery<{
@@ -57,7 +59,7 @@ export class UsageRecorder {
   }
 
   private async recordWithin(db: Queryable, entry: UsageEntry): Promise<void> {
-    const now = this.clock.now().toISOString();
+    const now = (entry.recordedAt ?? this.clock.now()).toISOString();
     const durationMs = Math.round(entry.durationMs);
     const inserted = await db.run(insertUsage, {
       id: Bun.randomUUIDv7(),

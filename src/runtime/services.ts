@@ -74,7 +74,9 @@ export interface Services {
   /** The sync streams' worker: its own task queue, its slots the sync concurrency. */
   syncWorker: TaskQueueActivities;
   schedules: ScheduleDefinition[];
-  /** Releases what the services hold open (engine instances); the infrastructure closes the rest. */
+  /** Writes the usage records of answered queries that wait to be written (see UsageBatches). */
+  usageRecorded(): Promise<void>;
+  /** Writes what waits to be written and releases what the services hold open (engine instances); the infrastructure closes the rest. */
   close(): Promise<void>;
 }
 
@@ -101,7 +103,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   // …and starts the workspace's maintenance when those tables gathered many small or delete files.
   const maintainAfterSync: SyncListener = { afterSync: (event) => lake.afterWrite.afterWrite(event.workspaceId, event.changedTables, { trigger: 'after_sync', lane: 'background' }) };
-  const usage = usageFeature({ ...deps, storage: lake.storage, connectorCount: connectionCount });
+  const usage = usageFeature({ ...deps, usageRecorded: queries.usageRecorded, storage: lake.storage, connectorCount: connectionCount });
   const oauthTokens = oauthTokenSource(deps);
   const connections = connectionsFeature({
     ...deps,
@@ -162,7 +164,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     queryJobWorker: jobs.queryWorker,
     syncWorker: connections.syncWorker,
     schedules: [...housekeeping.schedules, ...features.flatMap((feature) => feature.schedules ?? [])],
+    usageRecorded: queries.usageRecorded,
     close: async () => {
+      await queries.usageRecorded();
       await lake.engine.engines.close();
       await lake.engine.parser.close();
     },

@@ -29,6 +29,8 @@ export class UsageExport {
   constructor(
     private readonly db: Queryable,
     private readonly today: () => string,
+    /** Writes the records of the queries answered so far that wait to be written (see UsageBatches). */
+    private readonly recorded: () => Promise<void>,
     private readonly pageSize = 1_000,
   ) {}
 
@@ -45,6 +47,7 @@ export class UsageExport {
 
   private async *records(workspaceId: string, period: DayRange): AsyncGenerator<ExportedUsageRecord[]> {
     const { from, through } = instantsOf(period);
+    await this.recorded();
     let after = { at: from, id: '' };
     for (;;) {
       const rows = await this.db.all(usageRecordsPage, { workspace_id: workspaceId, through, after_at: after.at, after_id: after.id, limit: this.pageSize });

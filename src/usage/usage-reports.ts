@@ -33,6 +33,8 @@ export class UsageReports {
   constructor(
     private readonly db: Queryable,
     private readonly clock: Clock,
+    /** Writes the records of the queries answered so far that wait to be written (see UsageBatches). */
+    private readonly recorded: () => Promise<void>,
   ) {}
 
   today(): string {
@@ -46,6 +48,7 @@ export class UsageReports {
 
   async daily(workspaceId: string, bounds: DateBounds): Promise<DailyUsage[]> {
     const period = trailingPeriod(bounds, this.today(), defaultDailyDays);
+    await this.recorded();
     const rows = await this.db.all(dailyUsageRows, { workspace_id: workspaceId, first_day: period.first, last_day: period.last });
     const byDay = new Map<string, DailyUsageRow[]>();
     for (const row of rows) {
@@ -79,6 +82,7 @@ export class UsageReports {
   }
 
   async totals(workspaceId: string, period: DayRange): Promise<UsageTotals> {
+    await this.recorded();
     return totalsOf(await this.db.all(usageByKind, { workspace_id: workspaceId, first_day: period.first, last_day: period.last }));
   }
 }

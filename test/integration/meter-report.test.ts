@@ -30,6 +30,7 @@ describe('overage reported as meter events', () => {
     for (let index = 0; index < count; index++) {
       expect((await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: `SELECT ${index}` }, token: user.accessToken })).status).toBe(200);
     }
+    await t.services.usageRecorded();
   };
   const meterEvents = () => stripe.requests.filter((request) => request.path === '/v1/billing/meter_events').map((request) => new URLSearchParams(request.body));
 

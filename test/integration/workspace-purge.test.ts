@@ -74,6 +74,7 @@ for (const backend of backends) {
       expect(await catalogExists(t, workspace.id)).toBe(true);
       expect((await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken })).status).toBe(200);
       await t.infra.store.run(openBilling, { workspace_id: workspace.id, provider: 'stripe', now: new Date().toISOString() });
+      await t.services.usageRecorded();
       expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 1, daily: 1, billing: 1 });
 
       expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);

@@ -8,6 +8,8 @@ import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 
 export interface UsageFeatureDeps extends FeatureDeps {
+  /** Writes the usage records of answered queries that wait to be written: provided by the queries feature. */
+  usageRecorded: () => Promise<void>;
   storage: StorageQuota;
   /** How many connectors a workspace has: provided by the connections feature. */
   connectorCount: ConnectorCount;
@@ -24,13 +26,13 @@ export interface UsageServices {
 }
 
 /** Usage reports from the daily roll-ups, the export of the records, and the plan limits on storage and connectors. */
-export function usageFeature({ infra, clock, storage, connectorCount }: UsageFeatureDeps) {
-  const reports = new UsageReports(infra.store, clock);
+export function usageFeature({ infra, clock, usageRecorded, storage, connectorCount }: UsageFeatureDeps) {
+  const reports = new UsageReports(infra.store, clock, usageRecorded);
   const connectors = new ConnectorQuota(infra.store, connectorCount);
   const usage: UsageServices = {
     reports,
     dashboards: new UsageDashboards(infra.store, reports, storage, connectors),
-    exports: new UsageExport(infra.store, () => reports.today()),
+    exports: new UsageExport(infra.store, () => reports.today(), usageRecorded),
     storage,
     connectors,
   };

@@ -104,6 +104,7 @@ describe('query endpoints', () => {
   });
 
   test('estimate_only returns the scan estimate without running, and counts no query', async () => {
+    await t.services.usageRecorded();
     const before = (await t.infra.store.all(usageOf, { workspace_id: workspaceId })).length;
     const body = await bodyOf(await post('/api/v1/query', { sql: 'SELECT amount FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken));
     expect(body).toEqual({
@@ -119,6 +120,7 @@ describe('query endpoints', () => {
     expect(body.bytes_scanned_estimate).toBeGreaterThan(0);
     const all = await bodyOf(await post('/api/v1/query', { sql: 'SELECT * FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken));
     expect(all.bytes_scanned_estimate).toBeGreaterThan(body.bytes_scanned_estimate);
+    await t.services.usageRecorded();
     expect((await t.infra.store.all(usageOf, { workspace_id: workspaceId })).length).toBe(before);
   });
 
@@ -127,6 +129,7 @@ describe('query endpoints', () => {
     await pushOk(t, own, user, { table: 'u.t', records: [{ a: 1 }, { a: 2 }] });
     await post(`/api/v1/workspaces/${own}/query`, { sql: 'SELECT * FROM u.t' }, {}, user.accessToken);
     await post('/api/v1/execute', { sql: 'SELECT nope FROM u.t', workspace_id: own }, { 'x-api-key': apiKey });
+    await t.services.usageRecorded();
     const usage = await t.infra.store.all(usageOf, { workspace_id: own });
     expect(usage).toEqual([
       { source: 'query', status: 'succeeded', error_code: null, bytes_scanned: expect.any(Number), rows_returned: 2, api_key_id: null, user_id: user.userId },

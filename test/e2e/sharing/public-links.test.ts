@@ -115,9 +115,11 @@ for (const backend of backends) {
     test('views are served from the cache while the tables it reads are unchanged (a write to another table runs nothing); a push shows on the next view; the runs count as usage of kind chart', async () => {
       const token = await publish('charts', 'revenue');
       await view(`/c/${token}`);
+      await t.services.usageRecorded();
       const before = (await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n;
       await Promise.all(Array.from({ length: 20 }, () => view(`/c/${token}/data`)));
       await view(`/c/${token}`);
+      await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before);
       // A write to a table the chart does not read changes nothing it shows: no run.
       const firstSeen = (await bodyOf(await view(`/c/${token}/data`))).refreshed_at;
@@ -125,17 +127,21 @@ for (const backend of backends) {
       await Promise.all(Array.from({ length: 5 }, () => view(`/c/${token}/data`)));
       const unrelated = await bodyOf(await view(`/c/${token}/data`));
       expect({ rows: unrelated.row_count, refreshed_at: unrelated.refreshed_at }).toEqual({ rows: 3, refreshed_at: firstSeen });
+      await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before);
       await pushOk(t, workspaceId, owner, { table: 'secret_schema.sales_table', records: [{ month: '2026-03', product: 'plums', revenue: 7, note: 'new' }] });
       const fresh = await bodyOf(await view(`/c/${token}/data`));
       expect(fresh.row_count).toBe(4);
+      await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 1);
       await Promise.all(Array.from({ length: 10 }, () => view(`/c/${token}/data`)));
+      await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 1);
       // A table dropped and made again under the same name is another table: its rows show.
       expect((await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       await pushOk(t, workspaceId, owner, { table: 'secret_schema.sales_table', records: [{ month: '2027-01', product: 'figs', revenue: 1, note: 'again' }] });
       expect((await bodyOf(await view(`/c/${token}/data`))).rows).toEqual([['2027-01', 'figs', 1]]);
+      await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 2);
     });
 

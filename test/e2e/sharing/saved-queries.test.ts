@@ -108,6 +108,7 @@ describe('saved queries', () => {
     const csv = await run('by-region', { parameters: { region: 'south' }, format: 'csv' });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     expect(await csv.text()).toBe('id,amount\r\n2,20\r\n');
+    await t.services.usageRecorded();
     const usage = await t.infra.store.all(usageOf, { workspace_id: workspaceId });
     expect(usage.filter((entry) => entry.source === 'saved_query').length).toBeGreaterThanOrEqual(3);
   });
