@@ -139,6 +139,11 @@ export class EngineConnection {
   async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: (ranMs: number) => void } = {}): Promise<MaterializedRows> {
     let destroy = options.destroyAfter === true;
     let counted: (() => number) | undefined;
+    const stopCounting = () => {
+      const cpuMs = counted?.();
+      counted = undefined;
+      return cpuMs;
+    };
     this.lastCpuMs = undefined;
     try {
       this.assertNotBusy();
@@ -157,15 +162,18 @@ export class EngineConnection {
         throw error;
       }
       const ranMs = performance.now() - startedAt;
-      // Execution is complete, so this only collects the materialized result.
-      const rows = new MaterializedRows((await pending.getResult()) as DuckDBMaterializedResult);
+      // Execution is complete, so this only collects the materialized result, on a thread of the
+      // shared pool: the statement's CPU time is final and is read meanwhile.
+      const result = pending.getResult();
+      this.lastCpuMs = stopCounting();
+      const rows = new MaterializedRows((await result) as DuckDBMaterializedResult);
       if (options.keep) {
         options.keep(ranMs);
         destroy = false;
       }
       return rows;
     } finally {
-      this.lastCpuMs = counted?.();
+      if (counted) this.lastCpuMs = stopCounting();
       if (destroy) prepared.destroySync();
     }
   }
