@@ -20,7 +20,7 @@ import { runsOf, summarize, type EngineMeasurements } from './tpch/report';
 // BENCH_TPCH_POSTGRES=0 leaves Postgres out (its two timeouts alone take four minutes).
 const scaleFactor = Number(process.env.BENCH_TPCH_SCALE_FACTOR ?? 1);
 const withPostgres = process.env.BENCH_TPCH_POSTGRES !== '0';
-const options: MeasureOptions = { runs: 3, slowMs: 20_000 };
+const options: MeasureOptions = { runs: 5, slowMs: 20_000 };
 const postgresTimeoutMs = 120_000;
 const extensionDir = join(testEnv.toolsDir(), 'duckdb-extensions');
 /** Each table in 25 appends, then one row in a hundred upserted to the same values. */

@@ -46,7 +46,11 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
   const connection = new EngineConnection(await instance.connect());
   try {
     // Timestamps without an offset mean UTC, whatever the host's time zone; connections opened later inherit it.
-    await connection.configure(["SET GLOBAL TimeZone = 'UTC'", ...extensions.map((name) => `LOAD ${name}`)].join('; '));
+    // A lake file is never rewritten in place (a new version is a new file), so its Parquet footer is
+    // read and decoded once per instance: every statement over a file binds it again when it starts
+    // (DuckDB keeps no plan of a file scan), which read the footer anew each time, 0.4 of the 0.8 ms
+    // a reference to TPC-H's lineitem took to start.
+    await connection.configure(["SET GLOBAL TimeZone = 'UTC'", 'SET GLOBAL parquet_metadata_cache = true', ...extensions.map((name) => `LOAD ${name}`)].join('; '));
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
