@@ -32,36 +32,21 @@ import {
   type DuckDBVector,
 } from '@duckdb/node-api';
 import { dateText, intervalText, timestampText } from '../values/temporal-text';
+import { flatColumnReader } from './flat-vectors';
+import { decimalJson, integerJson } from './json-numbers';
 
 /** A JSON value as the query endpoints return it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
-// Any decimal of up to 15 significant digits survives the trip through a double and back unchanged.
-const exactDecimalDigits = 15;
-
 /** Integers as numbers while JSON can hold them exactly (±2^53), as strings beyond. */
 function integer(value: DuckDBValue): number | string {
-  const big = typeof value === 'bigint' ? value : BigInt(value as number);
-  return big <= maxSafe && big >= -maxSafe ? Number(big) : big.toString();
+  return integerJson(value as bigint | number);
 }
-
-/** 10^0 to 10^22: every one of them a double exactly. */
-const exactPowersOfTen = Array.from({ length: 23 }, (_, exponent) => 10 ** exponent);
-const exactDecimalBound = 10 ** exactDecimalDigits;
 
 /** Decimals as numbers when a double holds them exactly, as their exact digits beyond (DECIMAL(38) and the like). */
 function decimal(value: DuckDBValue): number | string {
-  const { value: scaled, scale } = value as DuckDBDecimalValue;
-  if (scale < exactPowersOfTen.length) {
-    // Below 10^15 the scaled integer has at most 15 significant digits and is a double exactly, as
-    // is 10^scale, so their quotient (rounded once, as IEEE division is) is the double its digits parse to.
-    const integer = Number(scaled);
-    if (Math.abs(integer) < exactDecimalBound) return integer / exactPowersOfTen[scale]!;
-  }
-  const text = (value as DuckDBDecimalValue).toString();
-  const significant = text.replace(/[-.]/g, '').replace(/^0+/, '').replace(/0+$/, '');
-  return significant.length <= exactDecimalDigits ? Number(text) : text;
+  const { value: scaled, width, scale } = value as DuckDBDecimalValue;
+  return decimalJson(scaled, width, scale);
 }
 
 function interval(value: DuckDBValue): string {
@@ -155,7 +140,7 @@ export function encodeChunkRows(chunk: DuckDBDataChunk): JsonValue[][] {
   const rows: JsonValue[][] = new Array<JsonValue[]>(rowCount);
   for (let row = 0; row < rowCount; row++) rows[row] = new Array<JsonValue>(columnCount);
   for (let column = 0; column < columnCount; column++) {
-    const item = itemReader(chunk.getColumnVector(column));
+    const item = flatColumnReader(chunk, column) ?? itemReader(chunk.getColumnVector(column));
     for (let row = 0; row < rowCount; row++) rows[row]![column] = item(row);
   }
   return rows;
