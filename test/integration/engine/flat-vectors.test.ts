@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import {
   DuckDBDateValue,
   DuckDBDecimalValue,
-  DuckDBInstance,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
-  type DuckDBConnection,
   type DuckDBDataChunk,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { flatColumnReader } from '../../../src/engine/sql/flat-vectors';
 import { dateText, timestampText } from '../../../src/engine/values/temporal-text';
+import { memoryDuckDB } from '../../support/memory-duckdb';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -31,19 +30,10 @@ function documented(value: DuckDBValue): unknown {
 }
 
 describe('flat columns read from DuckDB memory', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-  beforeAll(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-  });
-  afterAll(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const connection = memoryDuckDB();
 
   async function chunksOf(sql: string): Promise<DuckDBDataChunk[]> {
-    const result = await connection.run(sql);
+    const result = await connection().run(sql);
     return Array.from({ length: result.chunkCount }, (_, index) => result.getChunk(index));
   }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { describe, expect, test } from 'bun:test';
 import { encodeChunkRows, type JsonValue } from '../../../src/engine/sql/encode-values';
+import { memoryDuckDB } from '../../support/memory-duckdb';
 
 /**
  * The documented rule: a decimal of at most 15 significant digits is the number its digits parse to,
@@ -49,19 +49,10 @@ function seeded(seed: number): () => number {
 }
 
 describe('result values', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-  beforeAll(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-  });
-  afterAll(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const connection = memoryDuckDB();
 
   async function encoded(sql: string): Promise<JsonValue[][]> {
-    const result = await connection.run(sql);
+    const result = await connection().run(sql);
     const rows: JsonValue[][] = [];
     for (let index = 0; index < result.chunkCount; index++) rows.push(...encodeChunkRows(result.getChunk(index)));
     return rows;
