@@ -28,6 +28,8 @@ const safeHighWord = 2 ** 21;
  */
 export function flatColumnReader(chunk: DuckDBDataChunk, column: number): Read | undefined {
   const rowCount = chunk.rowCount;
+  // Nothing to read, and perhaps no memory to point at (Bun refuses a pointer into an empty array).
+  if (rowCount === 0) return () => null;
   const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
   const logicalType = duckdb.vector_get_column_type(vector);
   const read = valueReader(vector, logicalType, rowCount);

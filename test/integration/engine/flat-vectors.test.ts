@@ -1,12 +1,15 @@
 import { describe, expect, test } from 'bun:test';
 import {
+  DuckDBDataChunk,
   DuckDBDateValue,
   DuckDBDecimalValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
-  type DuckDBDataChunk,
+  INTEGER,
+  VARCHAR,
   type DuckDBValue,
 } from '@duckdb/node-api';
+import { encodeChunkRows } from '../../../src/engine/sql/encode-values';
 import { flatColumnReader } from '../../../src/engine/sql/flat-vectors';
 import { dateText, timestampText } from '../../../src/engine/values/temporal-text';
 import { memoryDuckDB } from '../../support/memory-duckdb';
@@ -102,6 +105,11 @@ describe('flat columns read from DuckDB memory', () => {
     const [chunk] = await chunksOf(`SELECT t FROM (VALUES ${values}, (NULL)) v(t)`);
     const read = flatColumnReader(chunk!, 0)!;
     expect(Array.from({ length: chunk!.rowCount }, (_, row) => read(row))).toEqual([...texts, null]);
+  });
+
+  test('a chunk of no rows reads as no rows', () => {
+    const chunk = DuckDBDataChunk.create([VARCHAR, INTEGER], 0);
+    expect(encodeChunkRows(chunk)).toEqual([]);
   });
 
   test('types with no flat reading are left to the bindings', async () => {
