@@ -15,6 +15,34 @@ describe('ISO 8601 text of DuckDB dates and timestamps', () => {
     }
   });
 
+  test('exact to the tick on both sides of ±2^53 ticks, given as numbers or as bigints, and a tick before midnight', () => {
+    const perSecond = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n } as const;
+    /** From Date, whole seconds, and the digits of the rest. */
+    const expected = (ticks: bigint, unit: keyof typeof perSecond): string => {
+      let seconds = ticks / perSecond[unit];
+      if (seconds * perSecond[unit] > ticks) seconds -= 1n;
+      const nanos = Number(((ticks - seconds * perSecond[unit]) * 1_000_000_000n) / perSecond[unit]);
+      const digits = String(nanos).padStart(9, '0');
+      const fraction = nanos % 1_000_000 === 0 ? digits.slice(0, 3) : nanos % 1_000 === 0 ? digits.slice(0, 6) : digits;
+      return new Date(Number(seconds) * 1000).toISOString().replace('.000Z', `.${fraction}`);
+    };
+    const edge = 2n ** 53n;
+    const microsPerDay = 86_400_000_000n;
+    const cases: [bigint, keyof typeof perSecond][] = [];
+    for (const unit of ['us', 'ns'] as const) for (const base of [edge - 3n, -edge - 3n]) for (let step = 0n; step < 7n; step++) cases.push([base + step, unit]);
+    for (const days of [1n, 100_000n, -100_000n, 104_249n, -104_249n]) cases.push([days * microsPerDay - 1n, 'us'], [days * microsPerDay, 'us']);
+    for (let i = 0; i < 5_000; i++) {
+      cases.push([BigInt(Math.round((Math.random() * 2 - 1) * 2 ** 53)), 'us'], [BigInt(Math.round((Math.random() * 2 - 1) * 8.64e12)), 's']);
+      cases.push([BigInt(Math.round((Math.random() * 2 - 1) * 2 ** 53)), 'ns'], [BigInt(Math.round((Math.random() * 2 - 1) * 8.64e15)), 'ms']);
+    }
+    const wrong = cases.flatMap(([ticks, unit]) => {
+      const want = expected(ticks, unit);
+      const asNumber = ticks >= -(edge - 1n) && ticks <= edge - 1n ? timestampText(Number(ticks), unit, true) : want + 'Z';
+      return timestampText(ticks, unit, true) === `${want}Z` && asNumber === `${want}Z` ? [] : [{ ticks, unit, want }];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   test.each([
     [0n, 'us', '1970-01-01T00:00:00.000'],
     [-1n, 'us', '1969-12-31T23:59:59.999999'],

@@ -32,7 +32,7 @@ import {
   type DuckDBVector,
 } from '@duckdb/node-api';
 import { dateText, intervalText, timestampText } from '../values/temporal-text';
-import { flatColumnReader } from './flat-vectors';
+import { readFlatColumn } from './flat-vectors';
 import { decimalJson, integerJson } from './json-numbers';
 
 /** A JSON value as the query endpoints return it. */
@@ -140,7 +140,8 @@ export function encodeChunkRows(chunk: DuckDBDataChunk): JsonValue[][] {
   const rows: JsonValue[][] = new Array<JsonValue[]>(rowCount);
   for (let row = 0; row < rowCount; row++) rows[row] = new Array<JsonValue>(columnCount);
   for (let column = 0; column < columnCount; column++) {
-    const item = flatColumnReader(chunk, column) ?? itemReader(chunk.getColumnVector(column));
+    if (readFlatColumn(chunk, column, rows)) continue;
+    const item = itemReader(chunk.getColumnVector(column));
     for (let row = 0; row < rowCount; row++) rows[row]![column] = item(row);
   }
   return rows;

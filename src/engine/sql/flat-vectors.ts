@@ -4,11 +4,6 @@ import { CString, ptr, type Pointer } from 'bun:ffi';
 import { dateText, timestampText } from '../values/temporal-text';
 import { decimalJson, floatJson, integerJson } from './json-numbers';
 
-/** The JSON values a flat column of a result's common types becomes. */
-type FlatJson = string | number | boolean | null;
-
-type Read = (row: number) => FlatJson;
-
 /** DuckDB keeps a text as 16 bytes: its length, then the text itself when it fits in 12 bytes, else a prefix and a pointer. */
 const textEntryBytes = 16;
 const inlineTextBytes = 12;
@@ -16,141 +11,176 @@ const twoTo32 = 2 ** 32;
 /** A 64-bit integer whose upper half lies strictly within ±2^21 is within ±2^53 and a double exactly. */
 const safeHighWord = 2 ** 21;
 
+/** Where a column's values go: `rows[row][column]`, NULL where the validity bits say so. */
+interface Target {
+  rows: unknown[][];
+  column: number;
+  rowCount: number;
+  /** A bit per row in little-endian 64-bit words; none at all when every row is valid. */
+  validity: Uint8Array | undefined;
+}
+
 /**
- * Reads one column of a result's chunk straight from DuckDB's memory, for the types results mostly
- * hold: texts, integers, floating point, decimals of up to 18 digits, booleans, dates and timestamps.
- * The bindings' vectors make a value object of every item, test validity with BigInt arithmetic and
- * copy each text longer than 12 bytes into a buffer of its own before decoding it: an 18,000-row
- * result of two texts and two integers took 12 ms to read that way, 1 ms this way. The values are
- * the ones encode-values' converters give. Any other type answers undefined, to be read through the
- * bindings. A chunk of a result is flat (DuckDB's C API hands out no dictionary or constant vectors),
- * and the chunk keeps its memory alive while the reader is used.
+ * Writes one column of a result's chunk into its rows straight from DuckDB's memory, for the types
+ * results mostly hold: texts, integers, floating point, decimals of up to 18 digits, booleans, dates
+ * and timestamps. The bindings' vectors make a value object of every item, test validity with BigInt
+ * arithmetic and copy each text longer than 12 bytes into a buffer of its own before decoding it: an
+ * 18,000-row result of two texts and two integers took 12 ms to read that way. Each type has its own
+ * loop, so the runtime compiles each for the one type it reads. The values are the ones
+ * encode-values' converters give. For any other type nothing is written and the answer is false, to
+ * be read through the bindings. A chunk of a result is flat (DuckDB's C API hands out no dictionary or
+ * constant vectors), and the chunk keeps its memory alive while it is read.
  */
-export function flatColumnReader(chunk: DuckDBDataChunk, column: number): Read | undefined {
+export function readFlatColumn(chunk: DuckDBDataChunk, column: number, rows: unknown[][]): boolean {
   const rowCount = chunk.rowCount;
   // Nothing to read, and perhaps no memory to point at (Bun refuses a pointer into an empty array).
-  if (rowCount === 0) return () => null;
+  if (rowCount === 0) return true;
   const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
   const logicalType = duckdb.vector_get_column_type(vector);
-  const read = valueReader(vector, logicalType, rowCount);
-  if (!read) return undefined;
-  // Validity is a bit per row, in little-endian 64-bit words; none at all when every row is valid.
-  // Checked before the value is read: a NULL text's entry holds no valid pointer.
   const validity: Uint8Array | null | undefined = duckdb.vector_get_validity(vector, Math.ceil(rowCount / 64) * 8);
-  if (!validity) return read;
-  return (row) => ((validity[row >> 3]! >> (row & 7)) & 1 ? read(row) : null);
-}
-
-function valueReader(vector: duckdb.Vector, logicalType: duckdb.LogicalType, rowCount: number): Read | undefined {
-  const typeId = duckdb.get_type_id(logicalType) as number as DuckDBTypeId;
+  const target: Target = { rows, column, rowCount, validity: validity ?? undefined };
   const data = (bytesPerRow: number) => duckdb.vector_get_data(vector, rowCount * bytesPerRow);
-  switch (typeId) {
+  switch (duckdb.get_type_id(logicalType) as number as DuckDBTypeId) {
     case DuckDBTypeId.VARCHAR:
-      return textReader(data(textEntryBytes), rowCount);
-    case DuckDBTypeId.BOOLEAN: {
-      const values = data(1);
-      return (row) => values[row] !== 0;
-    }
+      fillTexts(target, data(textEntryBytes));
+      return true;
+    case DuckDBTypeId.BOOLEAN:
+      fillBooleans(target, data(1));
+      return true;
     case DuckDBTypeId.TINYINT:
-      return numbers(view(Int8Array, data(1), rowCount));
+      fillNumbers(target, view(Int8Array, data(1), rowCount));
+      return true;
     case DuckDBTypeId.UTINYINT:
-      return numbers(data(1));
+      fillNumbers(target, data(1));
+      return true;
     case DuckDBTypeId.SMALLINT:
-      return numbers(view(Int16Array, data(2), rowCount));
+      fillNumbers(target, view(Int16Array, data(2), rowCount));
+      return true;
     case DuckDBTypeId.USMALLINT:
-      return numbers(view(Uint16Array, data(2), rowCount));
+      fillNumbers(target, view(Uint16Array, data(2), rowCount));
+      return true;
     case DuckDBTypeId.INTEGER:
-      return numbers(view(Int32Array, data(4), rowCount));
+      fillNumbers(target, view(Int32Array, data(4), rowCount));
+      return true;
     case DuckDBTypeId.UINTEGER:
-      return numbers(view(Uint32Array, data(4), rowCount));
+      fillNumbers(target, view(Uint32Array, data(4), rowCount));
+      return true;
     case DuckDBTypeId.BIGINT:
-      return signed64Reader(data(8), rowCount, integerJson);
-    case DuckDBTypeId.UBIGINT: {
-      const bytes = data(8);
-      const words = view(Uint32Array, bytes, rowCount * 2);
-      const bigs = view(BigUint64Array, bytes, rowCount);
-      return (row) => (words[2 * row + 1]! < safeHighWord ? words[2 * row + 1]! * twoTo32 + words[2 * row]! : integerJson(bigs[row]!));
-    }
-    case DuckDBTypeId.FLOAT: {
-      const values = view(Float32Array, data(4), rowCount);
-      return (row) => floatJson(values[row]!);
-    }
-    case DuckDBTypeId.DOUBLE: {
-      const values = view(Float64Array, data(8), rowCount);
-      return (row) => floatJson(values[row]!);
-    }
+      fillIntegers(target, data(8));
+      return true;
+    case DuckDBTypeId.UBIGINT:
+      fillUnsignedIntegers(target, data(8));
+      return true;
+    case DuckDBTypeId.FLOAT:
+      fillFloats(target, view(Float32Array, data(4), rowCount));
+      return true;
+    case DuckDBTypeId.DOUBLE:
+      fillFloats(target, view(Float64Array, data(8), rowCount));
+      return true;
     case DuckDBTypeId.DECIMAL:
-      return decimalReader(data, logicalType, rowCount);
-    case DuckDBTypeId.DATE: {
-      const days = view(Int32Array, data(4), rowCount);
-      return (row) => dateText(days[row]!);
-    }
+      return fillDecimals(target, data, duckdb.decimal_width(logicalType), duckdb.decimal_scale(logicalType));
+    case DuckDBTypeId.DATE:
+      fillDates(target, view(Int32Array, data(4), rowCount));
+      return true;
     case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_TZ: {
-      const micros = view(BigInt64Array, data(8), rowCount);
-      const zoned = typeId === DuckDBTypeId.TIMESTAMP_TZ;
-      return (row) => timestampText(micros[row]!, 'us', zoned);
-    }
+      fillTimestamps(target, data(8), false);
+      return true;
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      fillTimestamps(target, data(8), true);
+      return true;
     default:
-      return undefined;
+      return false;
   }
 }
 
-function decimalReader(data: (bytesPerRow: number) => Uint8Array, logicalType: duckdb.LogicalType, rowCount: number): Read | undefined {
-  const width = duckdb.decimal_width(logicalType);
-  const scale = duckdb.decimal_scale(logicalType);
-  // DuckDB stores a decimal as a 16-, 32-, 64- or 128-bit integer by its width; the last is read through the bindings.
-  if (width <= 4) {
-    const scaled = view(Int16Array, data(2), rowCount);
-    return (row) => decimalJson(scaled[row]!, width, scale);
-  }
-  if (width <= 9) {
-    const scaled = view(Int32Array, data(4), rowCount);
-    return (row) => decimalJson(scaled[row]!, width, scale);
-  }
-  if (width <= 18) return signed64Reader(data(8), rowCount, (scaled) => decimalJson(scaled, width, scale));
-  return undefined;
-}
-
-/** A 64-bit integer column, handed to `json` as a number when it is one exactly, as a bigint otherwise. */
-function signed64Reader(bytes: Uint8Array, rowCount: number, json: (value: number | bigint) => FlatJson): Read {
-  const words = view(Int32Array, bytes, rowCount * 2);
-  const bigs = view(BigInt64Array, bytes, rowCount);
-  return (row) => {
-    const high = words[2 * row + 1]!;
-    return high > -safeHighWord && high < safeHighWord ? json(high * twoTo32 + (words[2 * row]! >>> 0)) : json(bigs[row]!);
-  };
+function isNull(validity: Uint8Array | undefined, row: number): boolean {
+  return validity !== undefined && ((validity[row >> 3]! >> (row & 7)) & 1) === 0;
 }
 
 /**
  * Texts are decoded from UTF-8 by the runtime straight out of DuckDB's memory, the short ones inside
- * their entry and the long ones where the entry points: one call and no copy per text.
+ * their entry and the long ones where the entry points: one call and no copy per text. The validity
+ * is tested first: a NULL's entry holds no valid pointer.
  */
-function textReader(entries: Uint8Array, rowCount: number): Read {
+function fillTexts({ rows, column, rowCount, validity }: Target, entries: Uint8Array): void {
   const words = view(Uint32Array, entries, rowCount * 4);
   const base = ptr(entries);
-  return (row) => {
+  for (let row = 0; row < rowCount; row++) {
     const at = row * 4;
     const length = words[at]!;
+    let text: string | null;
+    if (isNull(validity, row)) text = null;
     // A CString of length 0 would read up to the next NUL instead.
-    if (length === 0) return '';
-    if (length <= inlineTextBytes) return new CString(base, row * textEntryBytes + 4, length).toString();
-    return new CString((words[at + 2]! + words[at + 3]! * twoTo32) as Pointer, 0, length).toString();
-  };
+    else if (length === 0) text = '';
+    else if (length <= inlineTextBytes) text = new CString(base, row * textEntryBytes + 4, length).toString();
+    else text = new CString((words[at + 2]! + words[at + 3]! * twoTo32) as Pointer, 0, length).toString();
+    rows[row]![column] = text;
+  }
 }
 
-function numbers(values: ArrayLike<number>): Read {
-  return (row) => values[row]!;
+function fillBooleans({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : bytes[row] !== 0;
+}
+
+function fillNumbers({ rows, column, rowCount, validity }: Target, values: ArrayLike<number>): void {
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : values[row]!;
+}
+
+function fillFloats({ rows, column, rowCount, validity }: Target, values: Float32Array | Float64Array): void {
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : floatJson(values[row]!);
+}
+
+function fillDates({ rows, column, rowCount, validity }: Target, days: Int32Array): void {
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : dateText(days[row]!);
+}
+
+function fillIntegers({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
+  const read = signed64(bytes, rowCount);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : integerJson(read(row));
+}
+
+function fillUnsignedIntegers({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
+  const words = view(Uint32Array, bytes, rowCount * 2);
+  const bigs = view(BigUint64Array, bytes, rowCount);
+  for (let row = 0; row < rowCount; row++) {
+    const high = words[2 * row + 1]!;
+    rows[row]![column] = isNull(validity, row) ? null : high < safeHighWord ? high * twoTo32 + words[2 * row]! : integerJson(bigs[row]!);
+  }
+}
+
+function fillTimestamps({ rows, column, rowCount, validity }: Target, bytes: Uint8Array, zoned: boolean): void {
+  const read = signed64(bytes, rowCount);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : timestampText(read(row), 'us', zoned);
+}
+
+/** DuckDB stores a decimal as a 16-, 32-, 64- or 128-bit integer by its width; the last is left to the bindings. */
+function fillDecimals(target: Target, data: (bytesPerRow: number) => Uint8Array, width: number, scale: number): boolean {
+  const { rows, column, rowCount, validity } = target;
+  if (width > 18) return false;
+  if (width > 9) {
+    const read = signed64(data(8), rowCount);
+    for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : decimalJson(read(row), width, scale);
+    return true;
+  }
+  const scaled = width > 4 ? view(Int32Array, data(4), rowCount) : view(Int16Array, data(2), rowCount);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : decimalJson(scaled[row]!, width, scale);
+  return true;
+}
+
+/** A 64-bit integer column's values: numbers when they are ones exactly, bigints otherwise. */
+function signed64(bytes: Uint8Array, rowCount: number): (row: number) => number | bigint {
+  const words = view(Int32Array, bytes, rowCount * 2);
+  const bigs = view(BigInt64Array, bytes, rowCount);
+  return (row) => {
+    const high = words[2 * row + 1]!;
+    return high > -safeHighWord && high < safeHighWord ? high * twoTo32 + (words[2 * row]! >>> 0) : bigs[row]!;
+  };
 }
 
 type TypedArrayOf<T> = { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 /** A typed view of a vector's data; DuckDB aligns its vectors, a copy is made if one ever is not. */
 function view<T>(Type: TypedArrayOf<T>, bytes: Uint8Array, length: number): T {
-  const source = aligned(bytes, Type.BYTES_PER_ELEMENT);
+  const source = bytes.byteOffset % Type.BYTES_PER_ELEMENT === 0 ? bytes : new Uint8Array(bytes);
   return new Type(source.buffer, source.byteOffset, length);
-}
-
-function aligned(bytes: Uint8Array, alignment: number): Uint8Array {
-  return bytes.byteOffset % alignment === 0 ? bytes : new Uint8Array(bytes);
 }

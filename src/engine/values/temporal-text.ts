@@ -12,6 +12,8 @@ const infiniteTimestamp = 2n ** 63n - 1n;
 const infiniteDate = 2 ** 31 - 1;
 
 const ticksPerSecond: Record<TimestampUnit, bigint> = { s: 1n, ms: 1_000n, us: 1_000_000n, ns: 1_000_000_000n };
+const ticksPerSecondNumber: Record<TimestampUnit, number> = { s: 1, ms: 1_000, us: 1_000_000, ns: 1_000_000_000 };
+const maxExactTicks = BigInt(Number.MAX_SAFE_INTEGER);
 const secondsPerDay = 86_400n;
 
 /** `YYYY-MM-DD`; years outside 0000–9999 in the expanded form (`+275760-09-13`, `-000001-12-31`). */
@@ -24,18 +26,43 @@ export function dateText(days: number): string {
 
 /**
  * `YYYY-MM-DDTHH:MM:SS.fff`, with six or nine fraction digits when the value has them, and `Z` for a
- * zoned timestamp (DuckDB keeps those in UTC).
+ * zoned timestamp (DuckDB keeps those in UTC). Ticks given as a number must be an exact integer.
  */
-export function timestampText(ticks: bigint, unit: TimestampUnit, zoned: boolean): string {
-  if (ticks === infiniteTimestamp) return 'infinity';
-  if (ticks === -infiniteTimestamp) return '-infinity';
+export function timestampText(ticks: bigint | number, unit: TimestampUnit, zoned: boolean): string {
+  if (typeof ticks === 'bigint') {
+    if (ticks === infiniteTimestamp) return 'infinity';
+    if (ticks === -infiniteTimestamp) return '-infinity';
+    if (ticks > maxExactTicks || ticks < -maxExactTicks) return wideTimestampText(ticks, unit, zoned);
+  }
+  // Within ±2^53 ticks (±285 years of microseconds around 1970) the arithmetic is exact in doubles,
+  // and BigInt's, several times slower, is kept for the rest of DuckDB's range.
+  const exact = Number(ticks);
+  const perSecond = ticksPerSecondNumber[unit];
+  const perDay = 86_400 * perSecond;
+  let days = Math.floor(exact / perDay);
+  let ofDay = exact - days * perDay;
+  // The quotient is rounded before the floor; within ±2^53 ticks that never crosses to the next day, and if it did the day is taken back.
+  if (ofDay < 0) {
+    days -= 1;
+    ofDay += perDay;
+  }
+  const seconds = Math.floor(ofDay / perSecond);
+  const nanos = (ofDay - seconds * perSecond) * (1_000_000_000 / perSecond);
+  return formatTimestamp(days, seconds, nanos, zoned);
+}
+
+function wideTimestampText(ticks: bigint, unit: TimestampUnit, zoned: boolean): string {
   const perDay = secondsPerDay * ticksPerSecond[unit];
   const days = floorDiv(ticks, perDay);
   const ofDay = ticks - days * perDay;
   const seconds = Number(ofDay / ticksPerSecond[unit]);
   const nanos = Number(((ofDay % ticksPerSecond[unit]) * 1_000_000_000n) / ticksPerSecond[unit]);
+  return formatTimestamp(Number(days), seconds, nanos, zoned);
+}
+
+function formatTimestamp(days: number, seconds: number, nanos: number, zoned: boolean): string {
   const clock = `${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
-  return `${dateText(Number(days))}T${clock}.${fractionText(nanos)}${zoned ? 'Z' : ''}`;
+  return `${dateText(days)}T${clock}.${fractionText(nanos)}${zoned ? 'Z' : ''}`;
 }
 
 /** ISO 8601 durations as Postgres writes them with IntervalStyle iso_8601: `P1Y2M3DT4H5M6.5S`, `PT-1H-30M`. */
@@ -72,9 +99,9 @@ function yearText(year: number): string {
 }
 
 function fractionText(nanos: number): string {
-  const digits = String(nanos).padStart(9, '0');
-  if (nanos % 1_000_000 === 0) return digits.slice(0, 3);
-  return nanos % 1_000 === 0 ? digits.slice(0, 6) : digits;
+  if (nanos % 1_000_000 === 0) return `${1000 + nanos / 1_000_000}`.slice(1);
+  if (nanos % 1_000 === 0) return `${1_000_000 + nanos / 1_000}`.slice(1);
+  return `${1_000_000_000 + nanos}`.slice(1);
 }
 
 function secondsText(micros: bigint): string {
@@ -91,5 +118,5 @@ function floorDiv(a: bigint, b: bigint): bigint {
 }
 
 function two(value: number): string {
-  return String(value).padStart(2, '0');
+  return value < 10 ? `0${value}` : `${value}`;
 }

@@ -10,7 +10,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { encodeChunkRows } from '../../../src/engine/sql/encode-values';
-import { flatColumnReader } from '../../../src/engine/sql/flat-vectors';
+import { readFlatColumn } from '../../../src/engine/sql/flat-vectors';
 import { dateText, timestampText } from '../../../src/engine/values/temporal-text';
 import { memoryDuckDB } from '../../support/memory-duckdb';
 
@@ -48,13 +48,12 @@ describe('flat columns read from DuckDB memory', () => {
     const wrong: unknown[] = [];
     flat.forEach((chunk, index) => {
       const expected = reference[index]!.getRows();
+      const got = Array.from({ length: chunk.rowCount }, () => new Array<unknown>(chunk.columnCount));
       for (let column = 0; column < chunk.columnCount; column++) {
-        const read = flatColumnReader(chunk, column);
-        if (!read) throw new Error(`column ${column} is not read flat`);
+        if (!readFlatColumn(chunk, column, got)) throw new Error(`column ${column} is not read flat`);
         for (let row = 0; row < chunk.rowCount; row++) {
-          const got = read(row);
           const want = documented(expected[row]![column]!);
-          if (!Object.is(got, want)) wrong.push({ column, row, got, want });
+          if (!Object.is(got[row]![column], want)) wrong.push({ column, row, got: got[row]![column], want });
         }
       }
       rows += chunk.rowCount;
@@ -103,8 +102,9 @@ describe('flat columns read from DuckDB memory', () => {
     const texts = ['', 'a', '123456789012', '1234567890123', 'ééééé12', 'éééééé', 'éééééé1', 'a\u0000b', 'a\u0000bcdefghijklmnop', '😀😀😀', '😀😀😀😀', "quote \" and \\ back", 'x'.repeat(100_000) + 'é'];
     const values = texts.map((text) => `(${text.includes('\u0000') ? text.split('\u0000').map((part) => `'${part}'`).join(' || chr(0) || ') : `'${text.replaceAll("'", "''")}'`})`).join(', ');
     const [chunk] = await chunksOf(`SELECT t FROM (VALUES ${values}, (NULL)) v(t)`);
-    const read = flatColumnReader(chunk!, 0)!;
-    expect(Array.from({ length: chunk!.rowCount }, (_, row) => read(row))).toEqual([...texts, null]);
+    const got = Array.from({ length: chunk!.rowCount }, () => [] as unknown[]);
+    expect(readFlatColumn(chunk!, 0, got)).toBe(true);
+    expect(got.map(([text]) => text)).toEqual([...texts, null]);
   });
 
   test('a chunk of no rows reads as no rows', () => {
@@ -114,6 +114,8 @@ describe('flat columns read from DuckDB memory', () => {
 
   test('types with no flat reading are left to the bindings', async () => {
     const [chunk] = await chunksOf("SELECT INTERVAL 1 DAY, 1::HUGEINT, 1.5::DECIMAL(38,2), [1, 2], gen_random_uuid(), TIME '12:00', {'a': 1}, 'a'::ENUM ('a', 'b'), '\\x00'::BLOB, TIMESTAMP_NS '2020-01-01'");
-    expect(Array.from({ length: chunk!.columnCount }, (_, column) => flatColumnReader(chunk!, column))).toEqual(Array.from({ length: chunk!.columnCount }, () => undefined));
+    const rows = [new Array<unknown>(chunk!.columnCount)];
+    expect(Array.from({ length: chunk!.columnCount }, (_, column) => readFlatColumn(chunk!, column, rows))).toEqual(Array.from({ length: chunk!.columnCount }, () => false));
+    expect(rows[0]!.every((value) => value === undefined)).toBe(true);
   });
 });
