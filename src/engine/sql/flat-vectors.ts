@@ -40,30 +40,18 @@ export function readFlatColumn(chunk: DuckDBDataChunk, column: number, rows: unk
   const validity: Uint8Array | null | undefined = duckdb.vector_get_validity(vector, Math.ceil(rowCount / 64) * 8);
   const target: Target = { rows, column, rowCount, validity: validity ?? undefined };
   const data = (bytesPerRow: number) => duckdb.vector_get_data(vector, rowCount * bytesPerRow);
-  switch (duckdb.get_type_id(logicalType) as number as DuckDBTypeId) {
+  const typeId = duckdb.get_type_id(logicalType) as number as DuckDBTypeId;
+  const numbers = numberArrays[typeId];
+  if (numbers) {
+    fillNumbers(target, view(numbers, data(numbers.BYTES_PER_ELEMENT), rowCount));
+    return true;
+  }
+  switch (typeId) {
     case DuckDBTypeId.VARCHAR:
       fillTexts(target, data(textEntryBytes));
       return true;
     case DuckDBTypeId.BOOLEAN:
       fillBooleans(target, data(1));
-      return true;
-    case DuckDBTypeId.TINYINT:
-      fillNumbers(target, view(Int8Array, data(1), rowCount));
-      return true;
-    case DuckDBTypeId.UTINYINT:
-      fillNumbers(target, data(1));
-      return true;
-    case DuckDBTypeId.SMALLINT:
-      fillNumbers(target, view(Int16Array, data(2), rowCount));
-      return true;
-    case DuckDBTypeId.USMALLINT:
-      fillNumbers(target, view(Uint16Array, data(2), rowCount));
-      return true;
-    case DuckDBTypeId.INTEGER:
-      fillNumbers(target, view(Int32Array, data(4), rowCount));
-      return true;
-    case DuckDBTypeId.UINTEGER:
-      fillNumbers(target, view(Uint32Array, data(4), rowCount));
       return true;
     case DuckDBTypeId.BIGINT:
       fillIntegers(target, data(8));
@@ -83,15 +71,23 @@ export function readFlatColumn(chunk: DuckDBDataChunk, column: number, rows: unk
       fillDates(target, view(Int32Array, data(4), rowCount));
       return true;
     case DuckDBTypeId.TIMESTAMP:
-      fillTimestamps(target, data(8), false);
-      return true;
     case DuckDBTypeId.TIMESTAMP_TZ:
-      fillTimestamps(target, data(8), true);
+      fillTimestamps(target, data(8), typeId === DuckDBTypeId.TIMESTAMP_TZ);
       return true;
     default:
       return false;
   }
 }
+
+/** The integer types JSON holds exactly, as the typed arrays that read them. */
+const numberArrays: Partial<Record<DuckDBTypeId, TypedArrayOf<ArrayLike<number>>>> = {
+  [DuckDBTypeId.TINYINT]: Int8Array,
+  [DuckDBTypeId.UTINYINT]: Uint8Array,
+  [DuckDBTypeId.SMALLINT]: Int16Array,
+  [DuckDBTypeId.USMALLINT]: Uint16Array,
+  [DuckDBTypeId.INTEGER]: Int32Array,
+  [DuckDBTypeId.UINTEGER]: Uint32Array,
+};
 
 function isNull(validity: Uint8Array | undefined, row: number): boolean {
   return validity !== undefined && ((validity[row >> 3]! >> (row & 7)) & 1) === 0;
