@@ -9,6 +9,7 @@ import {
   type DuckDBType,
   type DuckDBUnionType,
 } from '@duckdb/node-api';
+import { rowIsValid } from './validity-bits';
 
 /** DuckDB keeps every string, blob and bit value as a 16-byte entry whose first four bytes are its length. */
 const stringEntryBytes = 16;
@@ -57,8 +58,7 @@ function stringBytes(vector: duckdb.Vector, count: number): number {
   const validity = duckdb.vector_get_validity(vector, Math.ceil(count / 64) * 8);
   let bytes = 0;
   for (let row = 0; row < count; row++) {
-    // A bit per row in little-endian 64-bit words, read here rather than by a call into the bindings per row.
-    if (validity && !((validity[row >> 3]! >> (row & 7)) & 1)) continue;
+    if (!rowIsValid(validity, row)) continue;
     bytes += view.getUint32(row * stringEntryBytes, true) + stringEntryBytes;
   }
   return bytes;

@@ -18,7 +18,6 @@ import {
   DuckDBTimestampValue,
   DuckDBTypeId,
   fromVariantValue,
-  jsonNumberFromValue,
   nullConverter,
   numberFromValue,
   objectArrayFromMapValue,
@@ -33,7 +32,7 @@ import {
 } from '@duckdb/node-api';
 import { dateText, intervalText, timestampText } from '../values/temporal-text';
 import { readFlatColumn } from './flat-vectors';
-import { decimalJson, integerJson } from './json-numbers';
+import { decimalJson, floatJson, integerJson } from './json-numbers';
 
 /** A JSON value as the query endpoints return it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -89,8 +88,8 @@ const converters: Converters = {
   [DuckDBTypeId.HUGEINT]: integer,
   [DuckDBTypeId.UHUGEINT]: integer,
   [DuckDBTypeId.BIGNUM]: integer,
-  [DuckDBTypeId.FLOAT]: jsonNumberFromValue,
-  [DuckDBTypeId.DOUBLE]: jsonNumberFromValue,
+  [DuckDBTypeId.FLOAT]: (value) => floatJson(value as number),
+  [DuckDBTypeId.DOUBLE]: (value) => floatJson(value as number),
   [DuckDBTypeId.DECIMAL]: decimal,
   [DuckDBTypeId.TIMESTAMP]: (value) => timestampText((value as DuckDBTimestampValue).micros, 'us', false),
   [DuckDBTypeId.TIMESTAMP_TZ]: (value) => timestampText((value as DuckDBTimestampTZValue).micros, 'us', true),

@@ -1,6 +1,7 @@
 import duckdb from '@duckdb/node-bindings';
 import { DuckDBTypeId, type DuckDBDataChunk } from '@duckdb/node-api';
 import { CString, ptr, type Pointer } from 'bun:ffi';
+import { rowIsValid } from '../duckdb/validity-bits';
 import { dateText, timestampText } from '../values/temporal-text';
 import { decimalJson, floatJson, integerJson } from './json-numbers';
 
@@ -16,8 +17,7 @@ interface Target {
   rows: unknown[][];
   column: number;
   rowCount: number;
-  /** A bit per row in little-endian 64-bit words; none at all when every row is valid. */
-  validity: Uint8Array | undefined;
+  validity: Uint8Array | null | undefined;
 }
 
 /**
@@ -33,12 +33,11 @@ interface Target {
  */
 export function readFlatColumn(chunk: DuckDBDataChunk, column: number, rows: unknown[][]): boolean {
   const rowCount = chunk.rowCount;
-  // Nothing to read, and perhaps no memory to point at (Bun refuses a pointer into an empty array).
+  // Nothing to read: no call into DuckDB, and no pointer taken into an empty array.
   if (rowCount === 0) return true;
   const vector = duckdb.data_chunk_get_vector(chunk.chunk, column);
   const logicalType = duckdb.vector_get_column_type(vector);
-  const validity: Uint8Array | null | undefined = duckdb.vector_get_validity(vector, Math.ceil(rowCount / 64) * 8);
-  const target: Target = { rows, column, rowCount, validity: validity ?? undefined };
+  const target: Target = { rows, column, rowCount, validity: duckdb.vector_get_validity(vector, Math.ceil(rowCount / 64) * 8) };
   const data = (bytesPerRow: number) => duckdb.vector_get_data(vector, rowCount * bytesPerRow);
   const typeId = duckdb.get_type_id(logicalType) as number as DuckDBTypeId;
   const numbers = numberArrays[typeId];
@@ -89,10 +88,6 @@ const numberArrays: Partial<Record<DuckDBTypeId, TypedArrayOf<ArrayLike<number>>
   [DuckDBTypeId.UINTEGER]: Uint32Array,
 };
 
-function isNull(validity: Uint8Array | undefined, row: number): boolean {
-  return validity !== undefined && ((validity[row >> 3]! >> (row & 7)) & 1) === 0;
-}
-
 /**
  * Texts are decoded from UTF-8 by the runtime straight out of DuckDB's memory, the short ones inside
  * their entry and the long ones where the entry points: one call and no copy per text. The validity
@@ -105,7 +100,7 @@ function fillTexts({ rows, column, rowCount, validity }: Target, entries: Uint8A
     const at = row * 4;
     const length = words[at]!;
     let text: string | null;
-    if (isNull(validity, row)) text = null;
+    if (!rowIsValid(validity, row)) text = null;
     // A CString of length 0 would read up to the next NUL instead.
     else if (length === 0) text = '';
     else if (length <= inlineTextBytes) text = new CString(base, row * textEntryBytes + 4, length).toString();
@@ -115,24 +110,24 @@ function fillTexts({ rows, column, rowCount, validity }: Target, entries: Uint8A
 }
 
 function fillBooleans({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : bytes[row] !== 0;
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? bytes[row] !== 0 : null;
 }
 
 function fillNumbers({ rows, column, rowCount, validity }: Target, values: ArrayLike<number>): void {
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : values[row]!;
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? values[row]! : null;
 }
 
 function fillFloats({ rows, column, rowCount, validity }: Target, values: Float32Array | Float64Array): void {
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : floatJson(values[row]!);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? floatJson(values[row]!) : null;
 }
 
 function fillDates({ rows, column, rowCount, validity }: Target, days: Int32Array): void {
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : dateText(days[row]!);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? dateText(days[row]!) : null;
 }
 
 function fillIntegers({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
   const read = signed64(bytes, rowCount);
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : integerJson(read(row));
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? integerJson(read(row)) : null;
 }
 
 function fillUnsignedIntegers({ rows, column, rowCount, validity }: Target, bytes: Uint8Array): void {
@@ -140,13 +135,14 @@ function fillUnsignedIntegers({ rows, column, rowCount, validity }: Target, byte
   const bigs = view(BigUint64Array, bytes, rowCount);
   for (let row = 0; row < rowCount; row++) {
     const high = words[2 * row + 1]!;
-    rows[row]![column] = isNull(validity, row) ? null : high < safeHighWord ? high * twoTo32 + words[2 * row]! : integerJson(bigs[row]!);
+    if (!rowIsValid(validity, row)) rows[row]![column] = null;
+    else rows[row]![column] = high < safeHighWord ? high * twoTo32 + words[2 * row]! : integerJson(bigs[row]!);
   }
 }
 
 function fillTimestamps({ rows, column, rowCount, validity }: Target, bytes: Uint8Array, zoned: boolean): void {
   const read = signed64(bytes, rowCount);
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : timestampText(read(row), 'us', zoned);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? timestampText(read(row), 'us', zoned) : null;
 }
 
 /** DuckDB stores a decimal as a 16-, 32-, 64- or 128-bit integer by its width; the last is left to the bindings. */
@@ -155,11 +151,11 @@ function fillDecimals(target: Target, data: (bytesPerRow: number) => Uint8Array,
   if (width > 18) return false;
   if (width > 9) {
     const read = signed64(data(8), rowCount);
-    for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : decimalJson(read(row), width, scale);
+    for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? decimalJson(read(row), width, scale) : null;
     return true;
   }
   const scaled = width > 4 ? view(Int32Array, data(4), rowCount) : view(Int16Array, data(2), rowCount);
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = isNull(validity, row) ? null : decimalJson(scaled[row]!, width, scale);
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? decimalJson(scaled[row]!, width, scale) : null;
   return true;
 }
 
