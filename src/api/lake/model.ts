@@ -78,4 +78,14 @@ export const tablePathParams = {
   table: documentedAs(t.String(), { type: 'string', pattern: identifierPattern }),
 };
 
+/** The push's body: a JSON PushRequest, or an upload (see push-routes.ts), which the route tells apart. */
+export const pushBody = documentedAs(t.Unknown(), { $ref: '#/components/schemas/PushRequest' });
+
+/** An upload's table and how it is written; a JSON body names them itself. */
+export const pushUploadQuery = t.Object({
+  table: t.Optional(documentedAs(text({ minLength: 3, maxLength: 127 }), { type: 'string', minLength: 3, maxLength: 127, pattern: tableNamePattern, description: 'Uploads only (required there): `<namespace>.<table>`' })),
+  mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { description: 'Uploads only: `append` (default) or `overwrite`' })),
+  primary_key: t.Optional(text({ minLength: 1, maxLength: 10_000, description: 'Uploads only: the key columns, separated by commas' })),
+});
+
 export const workspaceQuery = t.Object({ workspace: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })) });
