@@ -46,6 +46,16 @@ export const lakeModels = {
     mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { default: 'append' })),
   }),
   PushResponse: t.Object({ records_written: t.Integer(), table: t.String() }),
+  TableSnapshot: t.Object(
+    {
+      snapshot_id: t.Integer(),
+      committed_at: t.String({ format: 'date-time' }),
+      changes: t.Array(t.String(), { description: '`created`, `inserted`, `deleted`, `altered`, `dropped`, `compacted`…' }),
+      message: t.Nullable(t.String({ description: 'The writer’s note, e.g. `push append 100 rows`' })),
+      records_written: t.Nullable(t.Integer()),
+    },
+    { description: 'A snapshot that changed the table; `FOR SYSTEM_TIME AS OF` its `committed_at` reads the table as it left it' },
+  ),
   TableEntry,
   TablesResponse: t.Object({ tables: t.Array(TableEntry) }),
   TableColumn,

@@ -155,3 +155,33 @@ describe('push of NDJSON, CSV and Parquet bodies', () => {
     expect(await locs(response)).toEqual([['body', 'mode']]);
   });
 });
+
+describe('table history', () => {
+  let t: TestApp;
+  let user: TestUser;
+  let workspaceId: string;
+  beforeAll(async () => {
+    t = await startTestApp('local');
+    user = await createVerifiedUser(t, 'history');
+    workspaceId = (await createWorkspace(t, user)).id;
+  });
+  afterAll(() => t.stop());
+
+  test('lists the snapshots that changed a table, newest first, across a rebuild, with the writer’s note', async () => {
+    await pushOk(t, workspaceId, user, { table: 'hist.t', records: [{ a: 1 }] });
+    await pushOk(t, workspaceId, user, { table: 'hist.other', records: [{ a: 1 }] });
+    await upload(t, workspaceId, user, ndjsonOf([{ a: 'text now' }, { a: 'and more' }]), 'application/x-ndjson', { table: 'hist.t' });
+    await pushOk(t, workspaceId, user, { table: 'hist.t', records: [{ a: 'x' }], mode: 'overwrite' });
+    const response = await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/hist.t/history`, { token: user.accessToken });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-total-count')).toBe('3');
+    const history = await bodyOf(response);
+    expect(history.map((entry: { message: string }) => entry.message)).toEqual(['push overwrite 1 rows', 'push append 2 rows', 'push append 1 rows']);
+    expect(history.map((entry: { records_written: number }) => entry.records_written)).toEqual([1, 2, 1]);
+    expect(history[2].changes).toContain('created');
+    expect(history[1].changes).toEqual(expect.arrayContaining(['created', 'dropped', 'inserted']));
+    const paged = await bodyOf(await t.request(`/api/v1/query/tables/hist.t/history?workspace=${workspaceId}&limit=1&offset=1`, { token: user.accessToken }));
+    expect(paged).toEqual([history[1]]);
+    expect((await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/hist.nope/history`, { token: user.accessToken })).status).toBe(404);
+  });
+});
