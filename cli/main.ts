@@ -1,0 +1,28 @@
+#!/usr/bin/env bun
+// `oxbow`: the command line of Oxbow (docs/cli.md). Compiled to one binary by the set-up
+// (.tools/bin/oxbow); also runs as `bun cli/main.ts` and `npx oxbow`.
+import { CommanderError } from '@commander-js/extra-typings';
+import { CliError, exitCodes } from './src/exit-codes';
+import { Output } from './src/output/output';
+import { buildProgram } from './src/program';
+
+process.on('SIGINT', () => {
+  process.stderr.write('\ninterrupted\n');
+  process.exit(exitCodes.interrupted);
+});
+
+const argv = process.argv;
+const json = argv.includes('--json');
+try {
+  await buildProgram().parseAsync(argv);
+  process.exitCode = exitCodes.ok;
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (or the help); help and --version are no failure.
+    process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? exitCodes.ok : exitCodes.usage;
+  } else {
+    const failure = error instanceof CliError ? error : new CliError(`Unexpected: ${(error as Error)?.stack ?? String(error)}`, exitCodes.failure);
+    new Output(json ? 'json' : 'plain').error(failure);
+    process.exitCode = failure.exitCode;
+  }
+}
