@@ -90,7 +90,7 @@ async function loginInBrowser(ctx: CommandContext, url: string, openIt: boolean,
     ctx.out.note('Waiting for the browser…');
     return await login.key;
   } finally {
-    login.stop();
+    await login.stop();
   }
 }
 

@@ -6,7 +6,8 @@ export interface BrowserLogin {
   url: string;
   /** Resolves with the API key the service handed to the local callback, once its state matched. */
   key: Promise<string>;
-  stop(): void;
+  /** Stops listening once the answer to the browser has gone out. */
+  stop(): Promise<void>;
 }
 
 const page = (title: string, text: string) =>
@@ -43,9 +44,9 @@ export function startBrowserLogin(serviceUrl: string, timeoutMs: number): Browse
     },
   });
   const timer = setTimeout(() => settle?.reject(new CliError('The browser login was not completed in time', exitCodes.auth, 'Run `oxbow login` again, or pass --api-key.')), timeoutMs);
-  const stop = () => {
+  const stop = async () => {
     clearTimeout(timer);
-    void server.stop(true);
+    await server.stop(false);
   };
   const loginUrl = new URL(`${serviceUrl}/api/v1/auth/cli-login`);
   loginUrl.searchParams.set('callback_port', String(server.port));
