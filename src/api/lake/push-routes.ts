@@ -4,6 +4,7 @@ import type { Services } from '../../runtime/services';
 import { RequestValidationError } from '../../errors/app-error';
 import type { PushRequest, PushTarget } from '../../push/push-service';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { requestMeta } from '../plugins/request-context';
 import { operation } from '../openapi/operation';
 import { UploadBody, uploadMediaTypes } from '../request-body/upload-body';
 import { receiveUpload } from '../request-body/receive-upload';
@@ -22,13 +23,17 @@ const pushRequestCheck = TypeCompiler.Compile(m.PushRequest);
 export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'push' | 'maintenance'>) {
   return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
     pushRoutePath,
-    async ({ membership, body, headers, query }) => {
+    async ({ membership, body, headers, query, request }) => {
       const key = headers['idempotency-key'];
       const { workspaceId } = membership;
-      const result =
-        body instanceof UploadBody
-          ? await pushUpload(services, workspaceId, uploadTarget(query), body, key)
-          : await asRequestErrors(() => services.push.push(workspaceId, checkedPushRequest(body), key));
+      const keepAlive = () => requestMeta(request).keepAlive?.();
+      let result;
+      if (body instanceof UploadBody) result = await pushUpload(services, workspaceId, uploadTarget(query), body, key, keepAlive);
+      else {
+        // The JSON body has been read whole: what remains is the write, however long it takes.
+        keepAlive();
+        result = await asRequestErrors(() => services.push.push(workspaceId, checkedPushRequest(body), key));
+      }
       // Not awaited: the push has committed and answers; the check (and a run it starts) follows on its own.
       void services.maintenance.afterWrite(workspaceId, [result.table], { trigger: 'after_push', lane: 'interactive' });
       return result;
@@ -53,10 +58,13 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
   );
 }
 
-async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string, target: PushTarget, body: UploadBody, key: string | undefined) {
+async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string, target: PushTarget, body: UploadBody, key: string | undefined, received: () => void) {
   return asRequestErrors(
     async () => {
       const upload = await receiveUpload(body, services.push.uploadFolder());
+      // While the body streams, a client that stalls is cut off by the idle timeout; once it is all
+      // here, writing a large file may take longer than that, and the answer must still reach the client.
+      received();
       try {
         return await services.push.pushUpload(workspaceId, target, upload, key);
       } finally {

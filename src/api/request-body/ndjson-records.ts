@@ -59,6 +59,7 @@ export class NdjsonRecords {
     const line = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (line.trim().length === 0) return;
     const index = this.records++;
+    if (line.length > maxRecordBytes) throw RequestValidationError.at(['body', index], `Line ${this.line} is longer than ${maxRecordBytes} bytes`, 'too_long');
     let value: unknown;
     try {
       value = JSON.parse(line);
