@@ -19,7 +19,8 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     // Commander has printed its message (or the help); help and --version are no failure.
-    process.exitCode = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? exitCodes.ok : exitCodes.usage;
+    // Commander's own exit code is 0 for help asked for (`--help`, `help`, `--version`), 1 otherwise.
+    process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
   } else {
     const failure = error instanceof CliError ? error : new CliError(`Unexpected: ${(error as Error)?.stack ?? String(error)}`, exitCodes.failure);
     new Output(json ? 'json' : 'plain').error(failure);
