@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
+import { backends } from '../../support/backends';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
@@ -10,12 +11,13 @@ const ndjson = 'application/x-ndjson';
 const csv = 'text/csv';
 const parquet = 'application/vnd.apache.parquet';
 
-describe('push of NDJSON, CSV and Parquet bodies', () => {
+// The lake writer runs against both catalogs (SQLite embedded, Postgres in production).
+for (const backend of backends) describe(`push of NDJSON, CSV and Parquet bodies on ${backend}`, () => {
   let t: TestApp;
   let user: TestUser;
   let workspaceId: string;
   beforeAll(async () => {
-    t = await startTestApp('local');
+    t = await startTestApp(backend);
     user = await createVerifiedUser(t, 'uploader');
     workspaceId = (await createWorkspace(t, user)).id;
   });
