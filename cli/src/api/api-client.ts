@@ -3,7 +3,7 @@ import type { TokenCache } from './token-cache';
 
 export interface RequestOptions {
   json?: unknown;
-  body?: string | Uint8Array<ArrayBuffer>;
+  body?: string | Uint8Array<ArrayBuffer> | Blob;
   query?: Record<string, string | number | undefined>;
   headers?: Record<string, string>;
   /** `token` (the default): an access token exchanged for the key; `key`: the key itself; `none`. */

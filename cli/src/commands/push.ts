@@ -63,6 +63,7 @@ export function registerPush(program: Command<[], GlobalOptions>): void {
               mediaType: mediaTypes[entry.format],
               body: chunk.body,
               gzip: Boolean(options.gzip),
+              gzipped: chunk.gzipped,
               idempotencyKey: chunkKey(fileHash, chunk, { table, mode, primaryKey: options.primaryKey ?? '', limits }),
             });
             result.chunks += 1;

@@ -8,8 +8,13 @@ export const mediaTypes: Record<PushFormat, string> = {
 
 export interface Chunk {
   index: number;
-  /** The records of the chunk as the service takes them (a CSV chunk starts with the header row). */
-  body: Uint8Array;
+  /**
+   * The records of the chunk as the service takes them (a CSV chunk starts with the header row). A
+   * Parquet file is the file itself, streamed from disk as it is sent.
+   */
+  body: Uint8Array | Blob;
+  /** The body is gzip already (a `.parquet.gz` file, sent as it is). */
+  gzipped: boolean;
   /** Records in the chunk (undefined for a Parquet file, sent whole). */
   rows: number | undefined;
   /** Bytes of the file read so far, for the progress line. */
@@ -55,8 +60,8 @@ async function* fileBytes(path: string, gzip: boolean, onRead: (bytes: number) =
 export async function* chunksOf(path: string, format: PushFormat, gzip: boolean, limits: ChunkLimits): AsyncGenerator<Chunk> {
   let read = 0;
   if (format === 'parquet') {
-    const bytes = new Uint8Array(await Bun.file(path).arrayBuffer());
-    yield { index: 0, body: gzip ? Bun.gunzipSync(bytes) : bytes, rows: undefined, readBytes: bytes.byteLength };
+    const file = Bun.file(path);
+    yield { index: 0, body: file, gzipped: gzip, rows: undefined, readBytes: file.size };
     return;
   }
   let header: Uint8Array | undefined;
@@ -69,7 +74,7 @@ export async function* chunksOf(path: string, format: PushFormat, gzip: boolean,
   const flush = (): Chunk | undefined => {
     if (rows === 0) return undefined;
     const parts = header ? [header, ...pieces] : pieces;
-    const chunk = { index: index++, body: Buffer.concat(parts), rows, readBytes: read };
+    const chunk = { index: index++, body: Buffer.concat(parts), gzipped: false, rows, readBytes: read };
     pieces = [];
     pieceBytes = 0;
     rows = 0;

@@ -7,8 +7,11 @@ export interface ChunkRequest {
   mode: 'append' | 'overwrite';
   primaryKey: string | undefined;
   mediaType: string;
-  body: Uint8Array;
+  body: Uint8Array | Blob;
+  /** Compress the body for the way (a Blob, a Parquet file, goes as it is: it is compressed inside). */
   gzip: boolean;
+  /** The body is gzip already. */
+  gzipped: boolean;
   idempotencyKey: string;
 }
 
@@ -20,13 +23,15 @@ const attempts = 5;
  * since the service writes a key's records once and answers every retry with that first answer.
  */
 export async function sendChunk(api: ApiClient, chunk: ChunkRequest): Promise<{ records_written: number; table: string }> {
-  const body = chunk.gzip ? Bun.gzipSync(chunk.body as Uint8Array<ArrayBuffer>) : chunk.body;
+  const compress = chunk.gzip && !chunk.gzipped && !(chunk.body instanceof Blob);
+  const body = compress ? Bun.gzipSync(chunk.body as Uint8Array<ArrayBuffer>) : chunk.body;
+  const encoded = compress || chunk.gzipped;
   for (let attempt = 1; ; attempt++) {
     try {
       const answer = await api.request<{ records_written: number; table: string }>('POST', `/workspaces/${chunk.workspaceId}/push`, {
         query: { table: chunk.table, mode: chunk.mode, primary_key: chunk.primaryKey },
-        headers: { 'content-type': chunk.mediaType, 'idempotency-key': chunk.idempotencyKey, ...(chunk.gzip ? { 'content-encoding': 'gzip' } : {}) },
-        body: body as Uint8Array<ArrayBuffer>,
+        headers: { 'content-type': chunk.mediaType, 'idempotency-key': chunk.idempotencyKey, ...(encoded ? { 'content-encoding': 'gzip' } : {}) },
+        body: body as Uint8Array<ArrayBuffer> | Blob,
       });
       return answer.body;
     } catch (error) {

@@ -61,6 +61,8 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
     expectExit(await home.run(['push', 'crm.people', upsert, '--gzip']), 0);
     const parquet = file('sales.parquet', await parquetOf('SELECT range AS id, range * 1.5 AS amount FROM range(40)'));
     expectExit(await home.run(['push', 'shop.sales', parquet, parquet, '--mode', 'overwrite']), 0);
+    const packed = file('sales.parquet.gz', Bun.gzipSync(readFileSync(parquet)));
+    expect(JSON.parse(expectExit(await home.run(['push', 'shop.packed', packed, '--json']), 0).stdout).records_written).toBe(40);
 
     const tables = JSON.parse(expectExit(await home.run(['tables', 'ls', '--json']), 0).stdout);
     const rows = Object.fromEntries(tables.map((entry: { schema_name: string; name: string; row_count: number }) => [`${entry.schema_name}.${entry.name}`, entry.row_count]));
