@@ -2,7 +2,8 @@ import { Elysia, t, ValidationError } from 'elysia';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Services } from '../../runtime/services';
 import { RequestValidationError } from '../../errors/app-error';
-import type { PushRequest, PushTarget } from '../../push/push-service';
+import { parseTableName } from '../../engine/write/table-name';
+import type { PushRequest, PushResponse, PushTarget } from '../../push/push-service';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { requestMeta } from '../plugins/request-context';
 import { operation } from '../openapi/operation';
@@ -27,7 +28,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       const key = headers['idempotency-key'];
       const { workspaceId } = membership;
       const keepAlive = () => requestMeta(request).keepAlive?.();
-      let result;
+      let result: PushResponse;
       if (body instanceof UploadBody) result = await pushUpload(services, workspaceId, uploadTarget(query), body, key, keepAlive);
       else {
         // The JSON body has been read whole: what remains is the write, however long it takes.
@@ -61,6 +62,8 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
 async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string, target: PushTarget, body: UploadBody, key: string | undefined, received: () => void) {
   return asRequestErrors(
     async () => {
+      // A name the push would refuse is refused before the body is read, not after.
+      parseTableName(target.table);
       const upload = await receiveUpload(body, services.push.uploadFolder());
       // While the body streams, a client that stalls is cut off by the idle timeout; once it is all
       // here, writing a large file may take longer than that, and the answer must still reach the client.
