@@ -60,6 +60,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
           [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
         },
         raw: [`${apiPrefix}${webhookRoutePath}`],
+        uploads: { routes: [`${apiPrefix}${pushRoutePath}`], limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' } },
       }),
     )
     .use(keepableParameters())

@@ -1,5 +1,6 @@
 import type { Server } from 'bun';
 import type { App } from './app';
+import { requestMeta } from './plugins/request-context';
 
 export interface HttpServer {
   url: string;
@@ -18,7 +19,10 @@ export function startHttpServer(app: App, options: { host: string; port: number 
     hostname: options.host,
     port: options.port,
     maxRequestBodySize: maxRequestBodyBytes,
-    fetch: (request) => app.handle(request),
+    fetch: (request, bun) => {
+      requestMeta(request).keepAlive = () => bun.timeout(request, 0);
+      return app.handle(request);
+    },
   });
   return {
     url: server.url.href.replace(/\/$/, ''),

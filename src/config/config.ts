@@ -45,7 +45,7 @@ export interface Config {
     /** Admission of tenants' statements (queries, pushes) in one process. */
     statements: { running: number; queued: number; queuedPerWorkspace: number };
   };
-  push: { maxBodyBytes: number };
+  push: { maxBodyBytes: number; maxUploadBytes: number };
   transforms: {
     /** Nodes of one DAG run that run at once, at most. */
     maxParallel: number;
@@ -175,7 +175,11 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       timeoutMs: env.duration('QUERY_JOB_TIMEOUT', '10m'),
       resultRetentionMs: env.duration('JOB_RESULT_RETENTION', '7d'),
     },
-    push: { maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }) },
+    push: {
+      maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
+      // An upload streams to disk, never into memory: its limit bounds the disk one request may take.
+      maxUploadBytes: env.integer('PUSH_MAX_UPLOAD_BYTES', 10 * 1024 * 1024 * 1024, { min: 1024, max: 2 ** 50 }),
+    },
     maintenance: {
       every: env.string('MAINTENANCE_INTERVAL', '6h'),
       targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 512 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),

@@ -4,6 +4,7 @@ import { parseTableName } from '../../engine/write/table-name';
 import { requestErrorOf } from './write-errors';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
+import { paginationQuery } from '../query-params';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
 
 const tags = ['Tables'];
@@ -22,6 +23,10 @@ function tableNameAt(text: string, loc: string[]) {
   } catch (error) {
     throw requestErrorOf(error, loc);
   }
+}
+
+function page(query: { limit?: number; offset?: number }) {
+  return { limit: query.limit ?? 50, offset: query.offset ?? 0 };
 }
 
 /**
@@ -55,6 +60,21 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
         detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404] }),
       },
     )
+    .get(
+      '/query/tables/:table_name/history',
+      async ({ membership, params, query, set }) => {
+        const { total, snapshots } = await tables.history(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), page(query));
+        set.headers['x-total-count'] = String(total);
+        return snapshots;
+      },
+      {
+        workspace: { permission: 'data:read', from: byQuery },
+        query: t.Object({ ...workspaceQuery.properties, ...paginationQuery(50).properties }),
+        params: t.Object({ table_name: tablePathParams.reference }),
+        response: t.Array(m.TableSnapshot),
+        detail: operation({ id: 'getTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [400, 403, 404], list: true }),
+      },
+    )
     .delete(
       '/query/tables/:schema_name/:table_name',
       async ({ membership, params, set }) => {
@@ -82,6 +102,21 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
         params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
         detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404] }),
+      },
+    )
+    .get(
+      '/workspaces/:workspace_id/query/tables/:table_name/history',
+      async ({ membership, params, query, set }) => {
+        const { total, snapshots } = await tables.history(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), page(query));
+        set.headers['x-total-count'] = String(total);
+        return snapshots;
+      },
+      {
+        workspace: 'data:read',
+        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
+        query: paginationQuery(50),
+        response: t.Array(m.TableSnapshot),
+        detail: operation({ id: 'getWorkspaceTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [403, 404], list: true }),
       },
     );
 }

@@ -45,7 +45,7 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
       tags: doc.tags,
       ...(security?.length ? { security } : {}),
       parameters: [...parameters(route.hooks.params, 'path', writer), ...parameters(route.hooks.query, 'query', writer), ...parameters(route.hooks.headers, 'header', writer)],
-      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels, !doc.optionalBody) } : {}),
+      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels, !doc.optionalBody, doc.uploads) } : {}),
       responses: responsesOf(
         {
           method: route.method,
@@ -84,11 +84,13 @@ function parameters(schema: unknown, location: 'path' | 'query' | 'header', writ
   }));
 }
 
-function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>, required: boolean): OpenAPIV3_1.RequestBodyObject {
+function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>, required: boolean, uploads: string[] = []): OpenAPIV3_1.RequestBodyObject {
   const written = writer.write(schema);
   const refs = [written, ...((written.anyOf as JsonSchemaObject[] | undefined) ?? [])].map((part) => part.$ref).filter((ref): ref is string => typeof ref === 'string');
   for (const ref of refs) requestModels.add(ref.split('/').pop()!);
-  return { required, content: { [mediaType]: { schema: refs.length ? written : takingUnknownFields(written) } } };
+  // An upload's bytes have no JSON Schema: the media type says what they are.
+  const raw = Object.fromEntries(uploads.map((type) => [type, {}]));
+  return { required, content: { [mediaType]: { schema: refs.length ? written : takingUnknownFields(written) }, ...raw } };
 }
 
 /** A body's fields that its schema does not name are dropped, not refused: the document says so. */

@@ -39,6 +39,8 @@ export interface OperationDoc {
   optionalBody?: boolean;
   /** The body's media type when it is not JSON. */
   requestBody?: 'application/x-www-form-urlencoded';
+  /** Media types the body may also be sent as, as raw bytes (an upload of records). */
+  uploads?: string[];
   /** Its listed errors are HTML pages (a public page's 404), not the JSON envelope. */
   errorBody?: 'html';
   /** Headers that come with every answer the operation gives itself (its successes and listed errors). */
