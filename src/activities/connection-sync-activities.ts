@@ -5,7 +5,7 @@ import { SourceError } from '../connectors/source-error';
 import { AppError } from '../errors/app-error';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { findConnectionById, findSyncJob } from '../connections/queries';
-import type { RefusedStream } from '../connections/stream-plan';
+import type { RefusedStream, SkippedStream } from '../connections/stream-plan';
 import { progressOf, syncStream, type StreamProgress, type StreamSyncDeps } from '../connections/stream-sync';
 import { ConnectionGone, type JobEnd, type StreamReport, type SyncJobLifecycle } from '../connections/sync-job-lifecycle';
 import type { SyncCompleted, SyncListener } from '../connections/sync-listeners';
@@ -18,6 +18,8 @@ export type { StreamReport } from '../connections/sync-job-lifecycle';
 export interface SyncPlan {
   streams: StreamSelection[];
   refused: RefusedStream[];
+  /** Absent in plans made before streams could be skipped. */
+  skipped?: SkippedStream[];
   taskQueue: string;
   parallelism: number;
   streamTimeoutMs: number;
@@ -44,8 +46,8 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
 
     async startSyncJob(jobId: string): Promise<SyncPlan> {
       try {
-        const { job, streams, refused } = await deps.lifecycle.start(jobId);
-        return { streams, refused, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+        const { job, streams, refused, skipped } = await deps.lifecycle.start(jobId);
+        return { streams, refused, skipped, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
       } catch (error) {
         throw failureOf(error);
       }
@@ -116,6 +118,11 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         };
       } catch (error) {
         if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+        // The credentials may not read this stream (a scope taken away since discovery): skipped, the others go on.
+        if (error instanceof SourceError && error.failure === 'not_permitted') {
+          await deps.lifecycle.streamSkipped(job, input.stream, error.message);
+          return { name: input.stream.name, sync_mode: input.stream.syncMode, status: 'skipped', progress, reason: error.message };
+        }
         deps.logger.warn('stream sync failed', { job_id: job.id, stream: input.stream.name, attempt: context.info.attempt, error });
         throw failureOf(error);
       } finally {

@@ -3,7 +3,7 @@ import type { AnyConnector, SyncMode } from '../connectors/connector';
 import { connectorOf, connectorTypes } from '../connectors/registry';
 import { validateSpec } from '../connectors/spec-values';
 import { identifierPattern, reservedNamespacePattern } from '../engine/write/table-name';
-import { parseSyncSchedule, type SyncSchedule } from './schedule-spec';
+import { parseSchedule, type Schedule } from '../schedules/schedule';
 import type { ConfiguredStream } from './stream-plan';
 import type { QueryMode } from './queries';
 
@@ -45,9 +45,9 @@ export function checkedQueryMode(connector: AnyConnector, mode: QueryMode): Quer
   return mode;
 }
 
-export function checkedSchedule(text: string | null, minimumMs: number): SyncSchedule | null {
+export function checkedSchedule(text: string | null, minimumMs: number): Schedule | null {
   if (text === null) return null;
-  const schedule = parseSyncSchedule(text, minimumMs);
+  const schedule = parseSchedule(text, { minimumIntervalMs: minimumMs });
   if ('problem' in schedule) throw RequestValidationError.at(['body', 'sync_schedule'], schedule.problem, 'value_error');
   return schedule;
 }

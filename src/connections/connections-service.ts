@@ -11,7 +11,7 @@ import type { TablesService } from '../engine/tables/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
 import { checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
-import type { SyncSchedule } from './schedule-spec';
+import type { Schedule } from '../schedules/schedule';
 import type { ConfiguredStream } from './stream-plan';
 import type { SyncSchedules, SyncWorkflows } from './sync-workflows';
 import {
@@ -29,6 +29,7 @@ import {
   updateConnection,
   type ConnectionRow,
   type ConnectionStatus,
+  type DeletionMode,
   type QueryMode,
 } from './queries';
 
@@ -39,6 +40,7 @@ export interface CreateConnection {
   spec: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
+  deletion_mode?: DeletionMode;
   streams?: ConfiguredStream[] | null;
 }
 
@@ -49,6 +51,7 @@ export interface UpdateConnection {
   spec?: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
+  deletion_mode?: DeletionMode;
   streams?: ConfiguredStream[] | null;
   status?: 'active' | 'paused';
 }
@@ -94,8 +97,9 @@ export class ConnectionsService {
       connector_type: connector.type,
       ...this.deps.secrets.seal(id, connector, spec),
       streams: streams && JSON.stringify(streams),
-      sync_schedule: input.sync_schedule?.trim() ?? null,
+      sync_schedule: schedule?.text ?? null,
       query_mode: queryMode,
+      deletion_mode: input.deletion_mode ?? 'delete',
       status: 'active',
       last_sync_at: null,
       last_sync_status: null,
@@ -117,17 +121,17 @@ export class ConnectionsService {
       throw error;
     }
     if (queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
-    return connectionView(row, this.deps.secrets);
+    return connectionView(row, this.deps.secrets, this.deps.clock.now());
   }
 
   async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ connections: ConnectionView[]; total: number }> {
     const rows = await this.deps.store.all(listConnections, { workspace_id: workspaceId, ...page });
     const total = Number((await this.deps.store.first(countConnections, { workspace_id: workspaceId }))?.count ?? 0);
-    return { connections: rows.map((row) => connectionView(row, this.deps.secrets)), total };
+    return { connections: rows.map((row) => connectionView(row, this.deps.secrets, this.deps.clock.now())), total };
   }
 
   async get(workspaceId: string, id: string): Promise<ConnectionView> {
-    return connectionView(await this.row(workspaceId, id), this.deps.secrets);
+    return connectionView(await this.row(workspaceId, id), this.deps.secrets, this.deps.clock.now());
   }
 
   /** The stored row of a connection of the workspace; 404 for any other id. */
@@ -145,8 +149,8 @@ export class ConnectionsService {
     const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), checkedObject(input.spec), secretPaths(connector.spec)));
     if (spec) await this.checkAddresses(connector, spec);
     const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
-    const scheduleText = input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule?.trim() ?? null);
-    const schedule = checkedSchedule(scheduleText, this.deps.minScheduleIntervalMs);
+    const schedule = checkedSchedule(input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule ?? null), this.deps.minScheduleIntervalMs);
+    const scheduleText = schedule?.text ?? null;
     const streams = input.streams === undefined ? current.streams : (checkedStreams(connector, input.streams) && JSON.stringify(input.streams));
     if (input.status && current.status === 'needs_reauth') throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can be resumed or paused');
     const status: ConnectionStatus = input.status ?? current.status;
@@ -156,6 +160,7 @@ export class ConnectionsService {
       streams,
       sync_schedule: scheduleText,
       query_mode: queryMode,
+      deletion_mode: input.deletion_mode ?? current.deletion_mode,
       status,
       updated_at: this.deps.clock.now().toISOString(),
     };
@@ -167,7 +172,7 @@ export class ConnectionsService {
       throw error;
     }
     if (current.query_mode === 'live' || queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
-    return connectionView(updated, this.deps.secrets);
+    return connectionView(updated, this.deps.secrets, this.deps.clock.now());
   }
 
   /**
@@ -199,8 +204,8 @@ export class ConnectionsService {
   }
 
   /** The schedule as the row says: created or updated (paused with the connection), or removed. */
-  private async applySchedule(row: ConnectionRow, schedule: SyncSchedule | null): Promise<void> {
-    if (schedule) await this.deps.schedules.ensure(row, 'cron' in schedule ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
+  private async applySchedule(row: ConnectionRow, schedule: Schedule | null): Promise<void> {
+    if (schedule) await this.deps.schedules.ensure(row, schedule.kind === 'cron' ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
     else await this.deps.schedules.remove(row.id);
   }
 

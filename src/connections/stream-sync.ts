@@ -19,6 +19,7 @@ import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncComm
 export interface StreamProgress {
   records_read: number;
   records_written: number;
+  records_deleted?: number;
   bytes_read: number;
 }
 
@@ -71,7 +72,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     const target: TableName = { schema: connection.name, table: stream.name };
     const overwrite = stream.syncMode === 'full_refresh_overwrite';
     const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
-    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, signal: run.signal };
+    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, deletionMode: connection.deletion_mode, signal: run.signal };
     const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
 
     const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
@@ -109,7 +110,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
         if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
         replaced ||= replacing;
-        totals = totalsAfter({ ...info, records_written: written.rows });
+        totals = totalsAfter({ ...info, records_written: written.rows, records_deleted: written.deleted });
         run.onProgress(progressOf(totals));
       }
       await lakeLoaded;
@@ -126,7 +127,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       totals,
       schemaChanges,
       table: `${target.schema}.${target.table}`,
-      changed: overwrite || totals.rows > 0,
+      changed: overwrite || totals.rows > 0 || (totals.deleted ?? 0) > 0,
       cursor,
       recordsTotal,
       // The snapshot the stream's last write made; with none of its own (nothing new, or records written
@@ -140,7 +141,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
 }
 
 export function progressOf(totals: StreamTotals): StreamProgress {
-  return { records_read: totals.read, records_written: totals.rows, bytes_read: totals.bytes };
+  return { records_read: totals.read, records_written: totals.rows, records_deleted: totals.deleted ?? 0, bytes_read: totals.bytes };
 }
 
 /**

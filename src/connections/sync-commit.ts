@@ -29,17 +29,20 @@ export interface SyncCommitInfo {
   sync_batch_bytes: number | null;
   sync_bytes_per_row: number;
   sync_schema_changes: SchemaChange[];
-  /** Set by the writers: the rows this snapshot wrote. */
+  /** Set by the writers: the rows this snapshot wrote, and those it deleted or marked (records deleted at the source). */
   records_written?: number;
+  records_deleted?: number;
 }
 
 export interface StreamTotals {
   rows: number;
   read: number;
   bytes: number;
+  /** Absent in commits made before deletions were synced. */
+  deleted?: number;
 }
 
-export const zeroTotals: StreamTotals = { rows: 0, read: 0, bytes: 0 };
+export const zeroTotals: StreamTotals = { rows: 0, read: 0, bytes: 0, deleted: 0 };
 
 /** The stream's totals once the commit's batch is in. */
 export function totalsAfter(info: SyncCommitInfo): StreamTotals {
@@ -48,6 +51,7 @@ export function totalsAfter(info: SyncCommitInfo): StreamTotals {
     rows: info.sync_before.rows + written,
     read: info.sync_before.read + (info.sync_batch_read ?? written),
     bytes: info.sync_before.bytes + Math.round(info.sync_batch_bytes ?? written * info.sync_bytes_per_row),
+    deleted: (info.sync_before.deleted ?? 0) + (info.records_deleted ?? 0),
   };
 }
 

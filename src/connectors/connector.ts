@@ -25,6 +25,11 @@ export interface StreamInfo {
   cursor_candidates: string[];
   supported_sync_modes: SyncMode[];
   row_estimate?: number;
+  /** The source keeps its own modification stamp (`default_cursor_field`): incremental modes use it, no other. */
+  source_defined_cursor?: boolean;
+  default_cursor_field?: string;
+  /** Why the credentials cannot read the stream (a missing scope, an object absent or not permitted); absent: readable. */
+  unavailable?: string;
 }
 
 /** How one stream is synced in one job. */
@@ -46,6 +51,12 @@ export interface ReadRequest {
   /** Rows a batch holds when the source reads each one by a scan of the whole table (larger: each costs a pass). */
   scanBatchRows?: number;
   signal?: AbortSignal;
+}
+
+/** A record deleted at the source: its key fields, and when it was deleted (ISO 8601). */
+export interface DeletedRecord {
+  key: Record<string, unknown>;
+  deletedAt: string;
 }
 
 /** Read progress that goes with every batch. */
@@ -74,7 +85,14 @@ export type Batch =
       /** …or an estimate per row written. */
       bytesPerRow?: number;
     })
-  | (BatchEnd & { kind: 'records'; records: Record<string, unknown>[]; recordsRead: number; bytesRead: number });
+  | (BatchEnd & {
+      kind: 'records';
+      records: Record<string, unknown>[];
+      recordsRead: number;
+      bytesRead: number;
+      /** Records the source says were deleted (archived, in the recycle bin): deleted or marked in the lake with this batch. */
+      deleted?: DeletedRecord[];
+    });
 
 /** The source as a connector sees it: its spec (secrets opened), its credentials, its checked addresses, an engine. */
 export interface ConnectorContext<Spec> {

@@ -89,6 +89,7 @@ export const httpJsonConnector: Connector<HttpSpec> = {
         name: stream.name,
         columns: columns.map((column) => ({ name: column.name, type: column.type, nullable: !primaryKey.includes(column.name) })),
         primary_key: primaryKey,
+        ...(stream.cursor_field ? { default_cursor_field: stream.cursor_field } : {}),
         cursor_candidates: columns.filter((column) => ['BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMPTZ'].includes(column.type)).map((column) => column.name),
         supported_sync_modes: modes,
       });
@@ -150,9 +151,12 @@ async function firstRecords(context: ConnectorContext<HttpSpec>, stream: StreamS
   return recordsOf(page.body, stream);
 }
 
+/** The stream's URL: `base_url` itself for an empty path (not `base_url/`, another URL), else the path under it. */
 function streamUrl(settings: HttpSpec, stream: StreamSpec): URL {
+  const path = stream.path.replace(/^\/+/, '');
+  if (path === '') return new URL(settings.base_url);
   const base = settings.base_url.endsWith('/') ? settings.base_url : `${settings.base_url}/`;
-  return new URL(stream.path.replace(/^\/+/, ''), base);
+  return new URL(path, base);
 }
 
 function headersOf(settings: HttpSpec): Record<string, string> {

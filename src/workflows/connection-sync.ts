@@ -12,7 +12,7 @@ import {
 } from '@temporalio/workflow';
 import type { ConnectionStreamActivities, ConnectionSyncActivities, StreamReport, SyncPlan } from '../activities/connection-sync-activities';
 import type { StreamProgress } from '../connections/stream-sync';
-import type { SyncJobStatus, SyncTrigger } from '../connections/queries';
+import type { StreamStatus, SyncJobStatus, SyncTrigger } from '../connections/queries';
 
 export interface ConnectionSyncInput {
   workspaceId: string;
@@ -25,8 +25,9 @@ export interface ConnectionSyncInput {
 /** One stream as the status query shows it while the job runs. */
 export interface LiveStream extends StreamProgress {
   name: string;
-  status: SyncJobStatus;
+  status: StreamStatus;
   sync_mode: string;
+  reason?: string;
   error?: string;
 }
 
@@ -89,6 +90,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   state.streams = [
     ...plan.streams.map((stream): LiveStream => ({ name: stream.name, status: 'pending', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0 })),
     ...plan.refused.map((stream): LiveStream => ({ name: stream.name, status: 'failed', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, error: stream.error })),
+    ...(plan.skipped ?? []).map((stream): LiveStream => ({ name: stream.name, status: 'skipped', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, reason: stream.reason })),
   ];
 
   const streamActivities = proxyActivities<ConnectionStreamActivities>({
@@ -108,7 +110,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
         live.status = 'running';
         try {
           const report = await streamActivities.syncConnectionStream({ jobId, connectionId: input.connectionId, stream });
-          Object.assign(live, report.progress, { status: report.status });
+          Object.assign(live, report.progress, { status: report.status }, report.reason ? { reason: report.reason } : {});
           reports.push(report);
         } catch (error) {
           live.status = isCancellation(error) ? 'cancelled' : 'failed';
@@ -123,7 +125,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
     cancelled = true;
   }
   cancelled ||= cancelRequested;
-  const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports, refused: plan.refused, cancelled }));
+  const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports, refused: plan.refused, skipped: plan.skipped, cancelled }));
   state.status = outcome.status;
   if (outcome.changedTables.length > 0) {
     await CancellationScope.nonCancellable(() =>

@@ -26,11 +26,14 @@ export interface RecordsWriteRequest {
   writeAllowed?: Promise<void>;
   /** Durable work (a sync) writes on the workspace's background instance, apart from its requests. */
   lane?: EngineLane;
+  /** Records deleted at the source (a sync): their rows deleted or marked in the same snapshot (see applyDeletions). */
+  deleted?: { records: Record<string, unknown>[]; mark: boolean };
 }
 
 export interface RecordsWritten {
   table: string;
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
 }
 
@@ -48,7 +51,8 @@ export class LakeWriter {
   ) {}
 
   async writeRecords(workspaceId: string, request: RecordsWriteRequest): Promise<RecordsWritten> {
-    const records = checkRecords(request.records);
+    // A batch of a sync may hold deletions only.
+    const records = request.records.length === 0 && request.deleted ? [] : checkRecords(request.records);
     const requestedKey = request.primaryKey ?? [];
     if (new Set(requestedKey).size !== requestedKey.length) throw new RecordsRejected([{ message: 'Primary key columns must be distinct', type: 'value_error' }]);
     checkKeyPresence(records, requestedKey);
@@ -65,18 +69,18 @@ export class LakeWriter {
             if (tableKey.length > 0) checkKeyPresence(records, tableKey);
             return tableKey;
           };
-          const { source, mode, commitInfo, writeAllowed } = request;
-          const result = await writeRecords(connection, engine.stagingDir, { source, table, records, mode, keyOf, commitInfo, writeAllowed });
+          const { source, mode, commitInfo, writeAllowed, deleted } = request;
+          const result = await writeRecords(connection, engine.stagingDir, { source, table, records, mode, keyOf, commitInfo, writeAllowed, deleted });
           const now = this.clock.now().toISOString();
           if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
-          else await registry.written(workspaceId, table, now);
+          else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
           return result;
         },
         request.admission,
       ),
       request.lane,
     );
-    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, createdTable: outcome.createdTable };
+    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, rowsDeleted: outcome.rowsDeleted, createdTable: outcome.createdTable };
   }
 
   /** The newest write whose commit information holds these fields (see findCommit). */

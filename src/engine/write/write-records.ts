@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EngineConnection } from '../duckdb/engine-connection';
+import { applyDeletions, deletedRecordsRelation } from './apply-deletions';
 import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
@@ -23,10 +26,13 @@ export interface RecordsWrite {
   commitInfo: Record<string, unknown>;
   /** Settled before the write's statements run: a rejection abandons it (a check that ran while it staged its records). */
   writeAllowed?: Promise<void>;
+  /** Records deleted at the source (key fields and `_deleted_at`): deleted or marked in the same snapshot, after the upsert. */
+  deleted?: { records: Record<string, unknown>[]; mark: boolean };
 }
 
 export interface WriteOutcome {
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
   /** The key the write upserted on (see keyOf). */
   primaryKey: string[];
@@ -44,30 +50,38 @@ const maxAttempts = 5;
  */
 export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite): Promise<WriteOutcome> {
   const inferred = inferColumns(write.records);
+  const deletedFile = write.deleted?.records.length ? join(stagingDir, `deleted_${Bun.randomUUIDv7().replaceAll('-', '')}.json`) : undefined;
+  if (deletedFile) await Bun.write(deletedFile, JSON.stringify(write.deleted!.records));
   let primaryKey: string[] | undefined;
-  for (let attempt = 1; ; attempt++) {
-    let staged: StagedRecords | undefined;
-    await connection.run('BEGIN TRANSACTION');
-    try {
-      const columns = await catalogColumns(connection, write.table);
-      primaryKey ??= await write.keyOf(columns);
-      const plan = planWrite(columns, inferred);
-      staged = await stageRecords(connection, stagingDir, `write_${Bun.randomUUIDv7().replaceAll('-', '')}`, plan, write.records, primaryKey);
-      const { rowCount } = staged;
-      await connection.run(
-        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...write.commitInfo, records_written: rowCount }))})`,
-      );
-      await write.writeAllowed;
-      for (const statement of writeStatements(write.table, write.mode, primaryKey, plan, staged.source)) await connection.run(statement);
-      await connection.run('COMMIT');
-      return { rowsWritten: rowCount, createdTable: plan.createTable, primaryKey };
-    } catch (error) {
-      await connection.run('ROLLBACK').catch(() => {});
-      if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
-      await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
-    } finally {
-      await staged?.release();
+  try {
+    for (let attempt = 1; ; attempt++) {
+      let staged: StagedRecords | undefined;
+      await connection.run('BEGIN TRANSACTION');
+      try {
+        const columns = await catalogColumns(connection, write.table);
+        primaryKey ??= await write.keyOf(columns);
+        const plan = planWrite(columns, inferred);
+        const rowCount = write.records.length ? (staged = await stageRecords(connection, stagingDir, `write_${Bun.randomUUIDv7().replaceAll('-', '')}`, plan, write.records, primaryKey)).rowCount : 0;
+        await write.writeAllowed;
+        if (staged) for (const statement of writeStatements(write.table, write.mode, primaryKey, plan, staged.source)) await connection.run(statement);
+        // Deletions of a table that does not exist yet have nothing to take out.
+        const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
+        const after = deletedFile && (staged || columns) ? await catalogColumns(connection, write.table) : undefined;
+        const rowsDeleted = after ? await applyDeletions(connection, target, primaryKey, after, { source: { relation: deletedRecordsRelation(deletedFile!, primaryKey, after) }, mark: write.deleted!.mark }) : 0;
+        const info = { ...write.commitInfo, records_written: rowCount, records_deleted: rowsDeleted };
+        await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify(info))})`);
+        await connection.run('COMMIT');
+        return { rowsWritten: rowCount, rowsDeleted, createdTable: plan.createTable && staged !== undefined, primaryKey };
+      } catch (error) {
+        await connection.run('ROLLBACK').catch(() => {});
+        if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
+        await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
+      } finally {
+        await staged?.release();
+      }
     }
+  } finally {
+    if (deletedFile) rmSync(deletedFile, { force: true });
   }
 }
 

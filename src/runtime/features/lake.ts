@@ -18,7 +18,7 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
   const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
   const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage);
-  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
+  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.schedule, logger.child({ component: 'maintenance' }));
   const afterWrite = new AfterWriteMaintenance(
     engine.engines,
     maintenance,
