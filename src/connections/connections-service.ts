@@ -3,7 +3,8 @@ import type { Logger } from '../logging/logger';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Membership } from '../workspaces/workspace-view';
-import type { AnyConnector } from '../connectors/connector';
+import type { AnyConnector, StreamInfo } from '../connectors/connector';
+import { assertCursors, configuredAsked } from './cursor-checks';
 import type { SourceAddressPolicy } from '../connectors/source-address';
 import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
@@ -65,11 +66,22 @@ export interface ConnectionsServiceDeps {
   tables: TablesService;
   /** The workspace's live connections changed: its query instance reopens with them. */
   liveChanged(workspaceId: string): void;
+  /** The source's streams, asked of a connection as it would be stored (to name a stream's cursor candidates). */
+  discover(row: ConnectionRow): Promise<StreamInfo[]>;
+  /** Drops what a connection's change log holds on its source (its replication slot and publication), if it made any. */
+  dropChangeLog(row: ConnectionRow): Promise<void>;
   /** The plan's connector limit, asked in the transaction that creates a connection. */
   connectorRoom: { assertRoom(workspaceId: string, db: Queryable): Promise<void> };
   clock: Clock;
   minScheduleIntervalMs: number;
   logger: Logger;
+}
+
+/** Whether the connection reads streams from its source's change log (logical replication, a deduplicated stream without a cursor). */
+function replicates(row: ConnectionRow): boolean {
+  const spec = JSON.parse(row.spec) as { replication_method?: string };
+  const streams = row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : [];
+  return spec.replication_method === 'logical' && streams.some((stream) => stream.sync_mode === 'incremental_append_deduped' && stream.cursor_field === undefined);
 }
 
 /** How long a delete that drops the tables waits for a running sync to stop writing first. */
@@ -107,6 +119,7 @@ export class ConnectionsService {
       created_at: now,
       updated_at: now,
     };
+    await assertCursors(connector, spec, configuredAsked(streams), () => this.deps.discover(row));
     await store.transaction(async (tx) => {
       await tx.lock(`connections:${membership.workspaceId}`);
       await this.deps.connectorRoom.assertRoom(membership.workspaceId, tx);
@@ -164,6 +177,9 @@ export class ConnectionsService {
       status,
       updated_at: this.deps.clock.now().toISOString(),
     };
+    if (input.streams !== undefined || spec) {
+      await assertCursors(connector, spec ?? this.deps.secrets.open(current), configuredAsked(updated.streams ? (JSON.parse(updated.streams) as ConfiguredStream[]) : null), () => this.deps.discover(updated));
+    }
     await this.deps.store.run(updateConnection, updated);
     try {
       await this.applySchedule(updated, schedule);
@@ -172,6 +188,9 @@ export class ConnectionsService {
       throw error;
     }
     if (current.query_mode === 'live' || queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
+    // Its change log no longer wanted there (logical replication turned off, no stream reading it, the source moved): the old source lets its WAL go.
+    const moved = spec !== undefined && JSON.stringify(connector.addresses(this.deps.secrets.open(current))) !== JSON.stringify(connector.addresses(spec));
+    if (replicates(current) && (moved || !replicates(updated))) await this.releaseChangeLog(current);
     return connectionView(updated, this.deps.secrets, this.deps.clock.now());
   }
 
@@ -187,8 +206,10 @@ export class ConnectionsService {
     if (open) {
       await workflows.cancel(open.workflow_id);
       if (!(await workflows.isRunning(open.workflow_id))) await store.run(cancelOpenSyncJob, { id: open.id, now: clock.now().toISOString() });
-      if (dropTables) await this.untilClosed(open.id);
+      // A slot in use by the sync cannot be dropped: the sync stops first.
+      if (dropTables || replicates(row)) await this.untilClosed(open.id);
     }
+    await this.releaseChangeLog(row);
     if (dropTables) {
       for (const state of await store.all(listSyncStates, { connection_id: id })) {
         await this.deps.tables.drop(membership.workspaceId, { schema: row.name, table: state.stream }).catch((error: unknown) => {
@@ -201,6 +222,15 @@ export class ConnectionsService {
       await tx.run(deleteConnection, { id });
     });
     if (row.query_mode === 'live') this.deps.liveChanged(membership.workspaceId);
+  }
+
+  /** Best effort: an unreachable source keeps its slot (the log says so), which its owner drops by hand. */
+  private async releaseChangeLog(row: ConnectionRow): Promise<void> {
+    try {
+      await this.deps.dropChangeLog(row);
+    } catch (error) {
+      this.deps.logger.warn('the replication slot and publication of a connection could not be dropped on its source; drop them there by hand', { connection_id: row.id, error });
+    }
   }
 
   /** The schedule as the row says: created or updated (paused with the connection), or removed. */

@@ -164,7 +164,7 @@ async function replacedColumns(instance: SyncInstance, staging: TableName, targe
   return before && after ? columnDifferences(target, before, after, 'retyped') : [];
 }
 
-async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
+export async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
   if (!(await catalogColumns(instance.connection, table))) return 0;
   const rows = await instance.connection.read(`SELECT count(*) FROM ${lakeAlias}.${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`);
   return Number(rows.scalar() ?? 0);

@@ -8,13 +8,14 @@ import type { SchemaChange } from '../engine/sync/relation-write';
  * committed, and the next job starts from the cursor the last write to the table committed with.
  *
  * Phases: `staging` batches went into a full refresh's staging table (the target is unchanged),
- * `batch` ones into the target itself, `done` is the staging table swapped in.
+ * `batch` ones into the target itself, `done` is the staging table swapped in, `changes` a batch of a
+ * source's change log (its position is the log's, never a cursor a later read could start from).
  */
 export interface SyncCommitInfo {
   sync_connection: string;
   sync_stream: string;
   sync_job: string;
-  sync_phase: 'staging' | 'batch' | 'done';
+  sync_phase: 'staging' | 'batch' | 'done' | 'changes';
   sync_batch: number;
   /** Where the next batch of this job starts. */
   sync_position: JsonValue;

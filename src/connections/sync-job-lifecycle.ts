@@ -2,6 +2,7 @@ import { openSyncJob } from './open-sync-job';
 import type { SchemaChange } from '../engine/sync/relation-write';
 import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
+import { connectorOf } from '../connectors/registry';
 import type { UsageRecorder } from '../query/usage-recorder';
 import type { Clock } from '../util/clock';
 import type { ConfiguredStream, RefusedStream, SkippedStream, SyncRequest } from './stream-plan';
@@ -71,8 +72,11 @@ export class SyncJobLifecycle {
     return 'created' in opened ? opened.created.id : null;
   }
 
-  /** Marks the job running and decides its streams from the source's own (discovered, see DiscoveredStreams). */
-  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] }> {
+  /**
+   * Marks the job running and decides its streams from the source's own (discovered, see
+   * DiscoveredStreams): those read from the source's change log apart, as they share its one slot.
+   */
+  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; changeLogStreams: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const connection = await this.store.first(findConnectionById, { id: job.connection_id });
@@ -82,7 +86,11 @@ export class SyncJobLifecycle {
     const request = job.request ? (JSON.parse(job.request) as SyncRequest) : {};
     const discovered = await this.discovered.naming(connection, namedStreams(configured, request));
     const { plans, refused, skipped } = planStreams(discovered, configured, request);
-    return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused, skipped };
+    const changeLog = connectorOf(connection.connector_type)?.changeLog;
+    const spec = JSON.parse(connection.spec) as Record<string, unknown>;
+    const fromLog = plans.filter((plan) => changeLog?.reads(spec, plan) === true);
+    const started = (await this.store.first(findSyncJob, { id: jobId }))!;
+    return { job: started, connection, streams: plans.filter((plan) => !fromLog.includes(plan)), changeLogStreams: fromLog, refused, skipped };
   }
 
   async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {

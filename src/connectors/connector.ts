@@ -3,6 +3,7 @@ import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import type { LiveSource } from '../engine/live/live-sources';
 import type { ConnectorCredentials } from './credentials';
 import type { CheckedAddress, SourceAddress } from './source-address';
+import type { ChangeLog } from './change-log';
 
 /** Airbyte's words: how a stream's rows reach its lake table. */
 export const syncModes = ['full_refresh_overwrite', 'full_refresh_append', 'incremental_append', 'incremental_append_deduped'] as const;
@@ -134,6 +135,10 @@ export interface Connector<Spec = unknown> {
   read(context: ConnectorContext<Spec>, request: ReadRequest): AsyncGenerator<Batch>;
   /** What a live connection attaches; only when `supportsLive`. */
   live?(context: ConnectorContext<Spec>): LiveAttachment;
+  /** Streams read from the source's own change log (with their deletions), when the source keeps one. */
+  changeLog?: ChangeLog<Spec>;
+  /** Every stream's incremental cursor is the source's own modification stamp (a CRM): none is ever chosen. */
+  ownCursors?: boolean;
 }
 
 /**
