@@ -25,7 +25,7 @@ export interface ChangeLogRun {
   onProgress(stream: string, progress: StreamProgress): void;
 }
 
-/** Changes read from the log per batch at most (whole transactions: a larger one comes whole). */
+/** Changes read from the log per batch at most (whole transactions: a larger one comes whole), whatever the batch size: each key is a literal of the query that reads the rows back. */
 const maxChangesPerBatch = 20_000;
 
 /**
@@ -62,7 +62,7 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
       positions.set(stream.name, null);
     }
     await run.writeAllowed;
-    const changes = changeLog.changes(session.context, { streams: run.streams, names, maxChanges: maxChangesPerBatch, signal: run.signal });
+    const changes = changeLog.changes(session.context, { streams: run.streams, names, maxChanges: Math.min(maxChangesPerBatch, deps.batchRows), signal: run.signal });
     for await (const batch of changes) {
       for (const part of batch.streams) {
         const stream = run.streams.find((candidate) => candidate.name === part.stream)!;

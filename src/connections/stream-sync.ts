@@ -13,7 +13,8 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { ConnectionRow } from './queries';
 import type { SourceSessions } from './source-sessions';
-import { columnDifferences, StreamWrites, type BatchTarget } from './stream-writes';
+import { columnDifferences, StreamWrites, type BatchTarget, type BatchWritten } from './stream-writes';
+import { watchBatchProgress } from './batch-progress';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
 
 export interface StreamProgress {
@@ -107,7 +108,13 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         };
         // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
         const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
-        const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        const watch = watchBatchProgress(instance.connection, batch, totals, (progress) => run.onProgress(progress));
+        let written: BatchWritten;
+        try {
+          written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        } finally {
+          watch.stop();
+        }
         if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
         replaced ||= replacing;
         totals = totalsAfter({ ...info, records_written: written.rows, records_deleted: written.deleted });

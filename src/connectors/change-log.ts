@@ -17,7 +17,7 @@ export interface StreamChanges {
   truncated: boolean;
   /** Changes of this stream the batch read from the log. */
   changes: number;
-  /** Estimated bytes of the rows read back. */
+  /** Bytes of the rows read back, as the source stores them. */
   bytesRead: number;
 }
 

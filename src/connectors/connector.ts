@@ -85,6 +85,8 @@ export type Batch =
       bytesRead?: number;
       /** …or an estimate per row written. */
       bytesPerRow?: number;
+      /** How many rows the batch holds, exactly or as the source estimates it: a long batch's progress is told from it. */
+      expectedRows?: number;
     })
   | (BatchEnd & {
       kind: 'records';

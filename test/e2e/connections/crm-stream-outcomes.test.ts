@@ -69,8 +69,8 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
       expect(await queryRows(t, user, workspace.id, 'SELECT (SELECT count(*) FROM hs_scopes.contacts) AS contacts, (SELECT count(*) FROM hs_scopes.companies) AS companies, (SELECT count(*) FROM hs_scopes.deals) AS deals')).toEqual([
         { contacts: 30, companies: 4, deals: 3 },
       ]);
-      const tables = await queryRows(t, user, workspace.id, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'hs_scopes' ORDER BY 1");
-      expect(tables.map((row) => row.table_name)).toEqual(['companies', 'contacts', 'deals']);
+      const missing = await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT * FROM hs_scopes.tickets' }, token: user.accessToken });
+      expect((await bodyOf(missing)).detail.error.code).toBe('UNDEFINED_TABLE');
 
       const streams = await get(`/${id}/streams`);
       expect(streams.find((stream: any) => stream.name === 'tickets')).toMatchObject({ status: 'unavailable' });

@@ -106,13 +106,13 @@ export async function stageChanges(connection: EngineConnection, stream: LoggedS
   const values = [...changes.keys.values()].map(({ values: key, at }) => `(${pgLiteral(at.toISOString())}::timestamptz, ${key.map(literal).join(', ')})`);
   const table = `${pgIdentifier(stream.relation.schema)}.${pgIdentifier(stream.relation.table)}`;
   const join = stream.key.map((column, index) => `t.${pgIdentifier(column)} = k.${keyNames[index]}`).join(' AND ');
-  const query = `SELECT k.__oxbow_at, ${keyNames.map((name) => `k.${name}`).join(', ')}, t.* FROM (VALUES ${values.join(', ')}) AS k(__oxbow_at, ${keyNames.join(', ')})
+  const query = `SELECT k.__oxbow_at, ${keyNames.map((name) => `k.${name}`).join(', ')}, pg_column_size(t.*) AS __oxbow_size, t.* FROM (VALUES ${values.join(', ')}) AS k(__oxbow_at, ${keyNames.join(', ')})
     LEFT JOIN (SELECT true AS __oxbow_present, * FROM ${table}) AS t ON ${join}`;
   const temp = `changes_${Bun.randomUUIDv7().replaceAll('-', '')}`;
   await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(temp)} AS SELECT * FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})`);
-  const [present] = (await connection.read(`SELECT count(*) FILTER (WHERE __oxbow_present) FROM temp.main.${sqlIdentifier(temp)}`)).getRows();
+  const [bytes] = (await connection.read(`SELECT coalesce(sum(__oxbow_size), 0) FROM temp.main.${sqlIdentifier(temp)}`)).getRows();
   const staged = `temp.main.${sqlIdentifier(temp)}`;
-  const upserts = `SELECT * EXCLUDE (__oxbow_at, __oxbow_present, ${keyNames.join(', ')}) FROM ${staged} WHERE __oxbow_present`;
+  const upserts = `SELECT * EXCLUDE (__oxbow_at, __oxbow_size, __oxbow_present, ${keyNames.join(', ')}) FROM ${staged} WHERE __oxbow_present`;
   const deleted = `SELECT ${keyNames.map((name, index) => `${name} AS ${sqlIdentifier(stream.key[index]!)}`).join(', ')}, __oxbow_at AS ${sqlIdentifier(deletedAt)} FROM ${staged} WHERE __oxbow_present IS NULL`;
-  return { part: { ...empty, upserts, deleted, bytesRead: Math.round(Number(present?.[0] ?? 0) * stream.relation.bytesPerRow) }, temp };
+  return { part: { ...empty, upserts, deleted, bytesRead: Number(bytes?.[0] ?? 0) }, temp };
 }
