@@ -19,9 +19,9 @@ describe('a replication sync survives its worker being killed', () => {
   let source: SourceDatabase;
   let workers: ServiceProcess[] = [];
 
-  // Batches of 1,000 changes: the changes below make dozens of them, seconds of work to be killed in.
+  // Batches of 1,000 changes: the changes below make dozens of them, seconds of work to be killed in (the first full read is one scan).
   const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000', SYNC_SCAN_BATCH_ROWS: '1000' }, { waitForHealth: false });
+    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000', SYNC_SCAN_BATCH_ROWS: '100000' }, { waitForHealth: false });
     workers.push(worker);
     return worker;
   };
