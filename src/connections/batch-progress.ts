@@ -1,6 +1,5 @@
 import type { Batch } from '../connectors/connector';
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
-import type { StreamProgress } from './stream-sync';
 import type { StreamTotals } from './sync-commit';
 
 /** How often a long batch's progress is looked at. */
@@ -12,7 +11,7 @@ const pollMs = 500;
  * to what the stream committed before. Estimates only move forward; the batch's commit then gives the
  * exact counts. A batch whose size is unknown, or a statement DuckDB cannot measure, tells nothing.
  */
-export function watchBatchProgress(connection: EngineConnection, batch: Batch, before: StreamTotals, report: (progress: StreamProgress) => void): { stop(): void } {
+export function watchBatchProgress(connection: EngineConnection, batch: Batch, before: StreamTotals, report: (totals: StreamTotals) => void): { stop(): void } {
   if (batch.kind !== 'relation' || !batch.expectedRows) return { stop: () => {} };
   const expected = batch.expectedRows;
   const perRow = batch.bytesPerRow ?? 0;
@@ -23,7 +22,7 @@ export function watchBatchProgress(connection: EngineConnection, batch: Batch, b
     const rows = Math.min(expected, Math.floor((percentage / 100) * expected));
     if (rows <= shown) return;
     shown = rows;
-    report({ records_read: before.read + rows, records_written: before.rows + rows, records_deleted: before.deleted ?? 0, bytes_read: before.bytes + Math.round(rows * perRow) });
+    report({ read: before.read + rows, rows: before.rows + rows, deleted: before.deleted ?? 0, bytes: before.bytes + Math.round(rows * perRow) });
   }, pollMs);
   return { stop: () => clearInterval(timer) };
 }

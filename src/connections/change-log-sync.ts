@@ -1,5 +1,4 @@
-import type { StreamSelection } from '../connectors/connector';
-import type { StreamChanges } from '../connectors/change-log';
+import type { StreamChanges, StreamSelection } from '../connectors/connector';
 import { writeRelation } from '../engine/sync/relation-write';
 import type { SyncInstance } from '../engine/sync/sync-instance';
 import { currentSnapshotId, lastCommittedSnapshotId } from '../engine/tables/lake-metadata';

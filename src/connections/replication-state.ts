@@ -1,4 +1,4 @@
-import type { ReplicationNames } from '../connectors/change-log';
+import type { ReplicationNames } from '../connectors/connector';
 import { namedQuery } from '../store/named-query';
 import type { Store } from '../store/store';
 

@@ -108,7 +108,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         };
         // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
         const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
-        const watch = watchBatchProgress(instance.connection, batch, totals, (progress) => run.onProgress(progress));
+        const watch = watchBatchProgress(instance.connection, batch, totals, (estimate) => run.onProgress(progressOf(estimate)));
         let written: BatchWritten;
         try {
           written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);

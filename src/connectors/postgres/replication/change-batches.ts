@@ -1,6 +1,6 @@
 import type { EngineConnection } from '../../../engine/duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../../../engine/sql-literals';
-import type { StreamChanges } from '../../change-log';
+import type { StreamChanges } from '../../connector';
 import { SourceError } from '../../source-error';
 import { pgIdentifier, pgLiteral, sourceAlias, streamName, type SourceColumn, type SourceRelation } from '../catalog';
 import { decodeMessage, type LogRelation, type LogValue } from './pgoutput';

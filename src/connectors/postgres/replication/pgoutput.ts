@@ -108,23 +108,22 @@ class MessageReader {
   }
 
   int16(): number {
-    this.need(2);
-    const value = this.view.getInt16(this.offset);
-    this.offset += 2;
-    return value;
+    return this.fixed(2, (offset) => this.view.getInt16(offset));
   }
 
   int32(): number {
-    this.need(4);
-    const value = this.view.getInt32(this.offset);
-    this.offset += 4;
-    return value;
+    return this.fixed(4, (offset) => this.view.getInt32(offset));
   }
 
   int64(): bigint {
-    this.need(8);
-    const value = this.view.getBigInt64(this.offset);
-    this.offset += 8;
+    return this.fixed(8, (offset) => this.view.getBigInt64(offset));
+  }
+
+  /** A big-endian field of `bytes` bytes, read and stepped over. */
+  private fixed<T>(bytes: number, read: (offset: number) => T): T {
+    this.need(bytes);
+    const value = read(this.offset);
+    this.offset += bytes;
     return value;
   }
 

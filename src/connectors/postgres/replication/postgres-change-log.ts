@@ -1,7 +1,6 @@
 import type { EngineConnection } from '../../../engine/duckdb/engine-connection';
 import { sqlIdentifier } from '../../../engine/sql-literals';
-import type { ChangeBatch, ChangeLog } from '../../change-log';
-import type { ConnectorContext, StreamSelection } from '../../connector';
+import type { ChangeBatch, ChangeLog, ConnectorContext, StreamSelection } from '../../connector';
 import { SourceError } from '../../source-error';
 import { sourceColumns, sourceRelations } from '../catalog';
 import { fromSource } from '../source-errors';

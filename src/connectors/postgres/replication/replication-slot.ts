@@ -1,6 +1,6 @@
 import type { EngineConnection } from '../../../engine/duckdb/engine-connection';
 import { sqlString } from '../../../engine/sql-literals';
-import type { ReplicationNames } from '../../change-log';
+import type { ReplicationNames } from '../../connector';
 import { SourceError } from '../../source-error';
 import { pgIdentifier, pgLiteral, sourceRows, type SourceRelation } from '../catalog';
 import { fromSource } from '../source-errors';
