@@ -7,8 +7,10 @@ import { formatDuration, parseDuration } from '../util/duration';
  */
 export type Schedule = { kind: 'every'; text: string; every: string; everyMs: number } | { kind: 'cron'; text: string; cron: string };
 
-/** Fields of the cron subset every reader of it (croner here, Temporal's server) takes alike: values, names, `*`, ranges, lists, steps. */
-const cronField = /^(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?(,(\*|[0-9A-Za-z]+(-[0-9A-Za-z]+)?)(\/\d+)?)*$/;
+/** Fields of the cron subset every reader of it (croner here, Temporal's server) takes alike: numbers, three-letter names, `*`, ranges, lists, steps. */
+const cronValue = '(\\d+|[A-Za-z]{3})';
+const cronPart = `(\\*|${cronValue}(-${cronValue})?)(\\/\\d+)?`;
+const cronField = new RegExp(`^${cronPart}(,${cronPart})*$`);
 const fieldNames = ['minute', 'hour', 'day of month', 'month', 'day of week'];
 /** Runs looked at to find the shortest gap of a cron (a minute-level cron repeats within a day, a calendar one within years). */
 const gapSample = 64;

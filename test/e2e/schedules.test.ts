@@ -7,6 +7,9 @@ import { connectionsPath, createConnection, createSourceDatabase, postgresSpec, 
 import { transformsPath } from '../support/transforms';
 import { connectionSyncScheduleId } from '../../src/workflow-clients/connection-sync';
 import { dagScheduleId } from '../../src/workflow-clients/transform-dag';
+import { namedQuery } from '../../src/store/named-query';
+
+const useBusinessPlan = namedQuery<{ id: string }>('test.schedules_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 /**
  * Every schedule of the service reads the same syntax: a connection's and a workspace's transform
@@ -28,6 +31,7 @@ describe('schedules', () => {
     t = await startTestApp('local');
     user = await createVerifiedUser(t, 'schedules');
     workspaceId = (await createWorkspace(t, user, 'schedules')).id;
+    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
   });
   afterAll(async () => {
     await t.stop();
