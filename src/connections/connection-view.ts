@@ -18,6 +18,7 @@ export interface ConnectionView {
   next_runs: string[];
   query_mode: QueryMode;
   deletion_mode: DeletionMode;
+  key_comparison_every: string | null;
   status: ConnectionStatus;
   streams: ConfiguredStream[] | null;
   last_sync_at: string | null;
@@ -41,6 +42,7 @@ export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets, n
     next_runs: row.status === 'active' ? upcomingRuns(row.sync_schedule, now) : [],
     query_mode: row.query_mode,
     deletion_mode: row.deletion_mode,
+    key_comparison_every: row.key_comparison_every,
     status: row.status,
     streams: row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : null,
     last_sync_at: row.last_sync_at,

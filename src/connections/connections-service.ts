@@ -10,7 +10,7 @@ import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
 import type { TablesService } from '../engine/tables/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
-import { checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
+import { checkedComparison, checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
 import type { Schedule } from '../schedules/schedule';
 import type { ConfiguredStream } from './stream-plan';
@@ -42,6 +42,7 @@ export interface CreateConnection {
   sync_schedule?: string | null;
   query_mode?: QueryMode;
   deletion_mode?: DeletionMode;
+  key_comparison_every?: string | null;
   streams?: ConfiguredStream[] | null;
 }
 
@@ -53,6 +54,7 @@ export interface UpdateConnection {
   sync_schedule?: string | null;
   query_mode?: QueryMode;
   deletion_mode?: DeletionMode;
+  key_comparison_every?: string | null;
   streams?: ConfiguredStream[] | null;
   status?: 'active' | 'paused';
 }
@@ -112,6 +114,7 @@ export class ConnectionsService {
       sync_schedule: schedule?.text ?? null,
       query_mode: queryMode,
       deletion_mode: input.deletion_mode ?? 'delete',
+      key_comparison_every: checkedComparison(input.key_comparison_every ?? null),
       status: 'active',
       last_sync_at: null,
       last_sync_status: null,
@@ -174,6 +177,7 @@ export class ConnectionsService {
       sync_schedule: scheduleText,
       query_mode: queryMode,
       deletion_mode: input.deletion_mode ?? current.deletion_mode,
+      key_comparison_every: input.key_comparison_every === undefined ? current.key_comparison_every : checkedComparison(input.key_comparison_every),
       status,
       updated_at: this.deps.clock.now().toISOString(),
     };

@@ -21,6 +21,8 @@ export interface ConnectionRow {
   sync_schedule: string | null;
   query_mode: QueryMode;
   deletion_mode: DeletionMode;
+  /** How often deduplicated streams read by a cursor compare their keys with the source's (`24h`); null: never. */
+  key_comparison_every: string | null;
   status: ConnectionStatus;
   last_sync_at: string | null;
   last_sync_status: SyncJobStatus | null;
@@ -65,6 +67,8 @@ export interface SyncStateRow {
   status: string;
   /** Why a skipped stream could not be read. */
   reason: string | null;
+  /** When the stream's keys were last compared with the source's. */
+  keys_compared_at: string | null;
 }
 
 type Id = { id: string };
@@ -73,14 +77,14 @@ type Page = { limit: number; offset: number };
 
 export const insertConnection = namedQuery<Omit<ConnectionRow, 'last_sync_at' | 'last_sync_status'>>(
   'connections.insert',
-  `INSERT INTO connections (id, workspace_id, name, connector_type, spec, secrets_sealed, streams, sync_schedule, query_mode, deletion_mode, status, created_by, created_at, updated_at)
-   VALUES (:id, :workspace_id, :name, :connector_type, :spec, :secrets_sealed, :streams, :sync_schedule, :query_mode, :deletion_mode, :status, :created_by, :created_at, :updated_at)`,
+  `INSERT INTO connections (id, workspace_id, name, connector_type, spec, secrets_sealed, streams, sync_schedule, query_mode, deletion_mode, key_comparison_every, status, created_by, created_at, updated_at)
+   VALUES (:id, :workspace_id, :name, :connector_type, :spec, :secrets_sealed, :streams, :sync_schedule, :query_mode, :deletion_mode, :key_comparison_every, :status, :created_by, :created_at, :updated_at)`,
 );
 
-export const updateConnection = namedQuery<Pick<ConnectionRow, 'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'deletion_mode' | 'status' | 'updated_at'>>(
+export const updateConnection = namedQuery<Pick<ConnectionRow, 'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'deletion_mode' | 'key_comparison_every' | 'status' | 'updated_at'>>(
   'connections.update',
   `UPDATE connections SET spec = :spec, secrets_sealed = :secrets_sealed, streams = :streams, sync_schedule = :sync_schedule, query_mode = :query_mode,
-     deletion_mode = :deletion_mode, status = :status, updated_at = :updated_at
+     deletion_mode = :deletion_mode, key_comparison_every = :key_comparison_every, status = :status, updated_at = :updated_at
    WHERE id = :id`,
 );
 
@@ -153,7 +157,7 @@ export const cancelOpenSyncJob = namedQuery<Id & { now: string }>(
   "UPDATE sync_jobs SET status = 'cancelled', finished_at = :now WHERE id = :id AND status IN ('pending', 'running')",
 );
 
-export const upsertSyncState = namedQuery<Omit<SyncStateRow, 'reason'>>(
+export const upsertSyncState = namedQuery<Omit<SyncStateRow, 'reason' | 'keys_compared_at'>>(
   'sync_states.upsert',
   `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, cursor_field, cursor_value, primary_key, records_total, last_job_id, last_synced_at, status)
    VALUES (:connection_id, :workspace_id, :stream, :sync_mode, :cursor_field, :cursor_value, :primary_key, :records_total, :last_job_id, :last_synced_at, :status)
@@ -173,6 +177,14 @@ export const markSyncStateEnded = namedQuery<{ connection_id: string; workspace_
   `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, records_total, last_job_id, last_synced_at, status, reason)
    VALUES (:connection_id, :workspace_id, :stream, :sync_mode, 0, :job_id, :now, :status, :reason)
    ON CONFLICT (connection_id, stream) DO UPDATE SET status = excluded.status, reason = excluded.reason, last_job_id = excluded.last_job_id, last_synced_at = excluded.last_synced_at`,
+);
+export const findSyncState = namedQuery<{ connection_id: string; stream: string }, SyncStateRow>(
+  'sync_states.find',
+  'SELECT * FROM sync_states WHERE connection_id = :connection_id AND stream = :stream',
+);
+export const markKeysCompared = namedQuery<{ connection_id: string; stream: string; now: string }>(
+  'sync_states.mark_keys_compared',
+  'UPDATE sync_states SET keys_compared_at = :now WHERE connection_id = :connection_id AND stream = :stream',
 );
 export const listSyncStates = namedQuery<{ connection_id: string }, SyncStateRow>(
   'sync_states.list',

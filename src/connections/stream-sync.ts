@@ -15,6 +15,7 @@ import type { ConnectionRow } from './queries';
 import type { SourceSessions } from './source-sessions';
 import { columnDifferences, StreamWrites, type BatchTarget, type BatchWritten } from './stream-writes';
 import { watchBatchProgress } from './batch-progress';
+import { compareKeys, keyComparisonDue, keysCompared } from './key-comparison';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
 
 export interface StreamProgress {
@@ -81,6 +82,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     let schemaChanges = resumed?.sync_schema_changes ?? [];
     let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
     let batchNumber = resumed?.sync_batch ?? 0;
+    let position: JsonValue = resumed?.sync_position ?? null;
     let replaced = false;
     const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
     if (!resumed) cursor = since;
@@ -95,6 +97,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         await lakeLoaded;
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
+        position = batch.position;
         const info: SyncCommitInfo = {
           ...base,
           sync_batch: batchNumber,
@@ -125,6 +128,12 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         schemaChanges = await replacedColumns(instance, table, target);
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       }
+    }
+    if (session.connector.keys && (await keyComparisonDue(deps.store, connection, stream, deps.clock.now()))) {
+      const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: 'batch', sync_since: since } as const;
+      totals = await compareKeys(instance, session, { connection, stream, target, signal: run.signal }, { ...base, sync_batch: batchNumber + 1, sync_position: position, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      run.onProgress(progressOf(totals));
+      await keysCompared(deps.store, connection, stream, deps.clock.now());
     }
     // An overwritten table holds exactly the rows this job wrote: no need to count them again.
     const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);

@@ -140,7 +140,12 @@ export interface Connector<Spec = unknown> {
   changeLog?: ChangeLog<Spec>;
   /** Every stream's incremental cursor is the source's own modification stamp (a CRM): none is ever chosen. */
   ownCursors?: boolean;
+  /** Every key the stream's source holds now, for sources that cannot tell their deletions (see key comparisons). */
+  keys?(context: ConnectorContext<Spec>, stream: StreamSelection): Promise<KeyListing>;
 }
+
+/** A stream's keys: a relation over the sync instance (SQL the service wrote), or records holding the key fields. */
+export type KeyListing = { relation: string } | { records: Record<string, unknown>[] };
 
 /**
  * A connector of any type, as the rest of the service holds it: a spec reaches a connector only

@@ -98,6 +98,16 @@ export const httpJsonConnector: Connector<HttpSpec> = {
   },
 
   read: (context, request) => readStream(context, request),
+
+  /** Every page of the stream, its records' key fields only: the endpoint has no cheaper way to list them. */
+  async keys(context, stream) {
+    const records: Record<string, unknown>[] = [];
+    const read = readStream(context, { stream: { ...stream, syncMode: 'full_refresh_overwrite' }, position: null, cursor: null, batchRows: 10_000 });
+    for await (const batch of read) {
+      if (batch.kind === 'records') for (const record of batch.records) records.push(Object.fromEntries(stream.primaryKey.map((name) => [name, record[name] ?? null])));
+    }
+    return { records };
+  },
 };
 
 async function* readStream(context: ConnectorContext<HttpSpec>, request: ReadRequest): AsyncGenerator<Batch> {

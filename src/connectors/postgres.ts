@@ -3,7 +3,7 @@ import { attachPostgres, type PostgresSource } from '../engine/sync/source-attac
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import { sqlString } from '../engine/sql-literals';
 import { syncModes, type Connector, type ConnectorContext, type StreamInfo, type SyncMode } from './connector';
-import { sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
+import { pgIdentifier, sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
 import { readRelation } from './postgres/read';
 import { fromSource } from './postgres/source-errors';
 import { postgresChangeLog } from './postgres/replication/postgres-change-log';
@@ -85,6 +85,14 @@ export const postgresConnector: Connector<PostgresSpec> = {
   },
 
   live: (context) => ({ postgres: sourceOf(context), schemas: context.spec.schemas, tableName: streamName }),
+
+  async keys(context, stream) {
+    const connection = await attached(context);
+    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === stream.name));
+    if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${stream.name}`);
+    const query = `SELECT ${stream.primaryKey.map(pgIdentifier).join(', ')} FROM ${pgIdentifier(relation.schema)}.${pgIdentifier(relation.table)}`;
+    return { relation: `SELECT * FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})` };
+  },
 
   changeLog: postgresChangeLog<PostgresSpec>({
     source: attached,

@@ -36,6 +36,9 @@ const StreamStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Lite
 const DeletionMode = t.Union([t.Literal('delete'), t.Literal('mark')], {
   description: 'What a record deleted at the source does to its lake row: delete removes it (default); mark keeps it with `_deleted_at` set',
 });
+const KeyComparison = t.Nullable(
+  text({ minLength: 2, maxLength: 16, description: 'How often streams in incremental_append_deduped read by a cursor list every key of the source and delete (or mark) the rows whose key is gone: a duration of 1h or more (24h, 7d); null: never' }),
+);
 const SyncJobStream = t.Object({
   name: t.String(),
   status: StreamStatus,
@@ -78,6 +81,7 @@ export const connectionModels = {
     sync_schedule: t.Optional(schedule),
     query_mode: t.Optional(QueryMode),
     deletion_mode: t.Optional(DeletionMode),
+    key_comparison_every: t.Optional(KeyComparison),
     streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000, description: 'The streams to sync and how; null: every stream, full_refresh_overwrite. An incremental mode needs a cursor_field unless the source has its own (422 names the candidates)' }))),
   }),
   UpdateConnectionRequest: t.Object({
@@ -87,6 +91,7 @@ export const connectionModels = {
     sync_schedule: t.Optional(schedule),
     query_mode: t.Optional(QueryMode),
     deletion_mode: t.Optional(DeletionMode),
+    key_comparison_every: t.Optional(KeyComparison),
     streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000 }))),
     status: t.Optional(t.Union([t.Literal('active'), t.Literal('paused')], { description: 'paused: the schedule starts nothing' })),
   }),
@@ -101,6 +106,7 @@ export const connectionModels = {
     next_runs: t.Array(t.String({ format: 'date-time' }), { description: 'The next times the schedule starts a sync (UTC); empty when paused or manual' }),
     query_mode: QueryMode,
     deletion_mode: DeletionMode,
+    key_comparison_every: t.Nullable(t.String()),
     status: t.Union([t.Literal('active'), t.Literal('paused'), t.Literal('needs_reauth')]),
     streams: t.Nullable(t.Array(ConfiguredStream)),
     last_sync_at: t.Nullable(t.String({ format: 'date-time' })),

@@ -7,6 +7,7 @@ import { connectionsPath, createConnection, createConnectionOk, createSourceData
 import { namedQuery } from '../../../src/store/named-query';
 
 const useBusinessPlan = namedQuery<{ id: string }>('test.replication_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+const comparedLongAgo = namedQuery<{ connection_id: string }>('test.keys_compared_long_ago', "UPDATE sync_states SET keys_compared_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
 
 /**
  * Postgres sources that replicate logically (the test cluster runs with wal_level=logical): a stream in
@@ -147,5 +148,27 @@ describe('postgres logical replication', () => {
     expect(trigger.status).toBe(422);
     expect((await bodyOf(trigger)).detail[0]).toMatchObject({ loc: ['body', 'sync_mode', 'cursor_items'] });
     expect((await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${full.id}/sync-jobs`, { token: user.accessToken })))).toEqual([]);
+  });
+
+  test('where the source does not replicate, a periodic key comparison deletes the rows whose keys are gone', async () => {
+    await items('compared_items', 30);
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'compared',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      key_comparison_every: '24h',
+      streams: [{ name: 'compared_items', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' }],
+    });
+    expect(connection.key_comparison_every).toBe('24h');
+    expect((await syncOk(t, user, workspaceId, connection.id)).streams[0]).toMatchObject({ records_written: 30, records_deleted: 0 });
+    await source.sql.unsafe('DELETE FROM compared_items WHERE id IN (4, 5, 6)');
+    // Compared a moment ago: not due yet, the rows stay.
+    expect((await syncOk(t, user, workspaceId, connection.id)).streams[0].records_deleted).toBe(0);
+    expect((await lakeRows('compared.compared_items')).length).toBe(30);
+    await t.infra.store.run(comparedLongAgo, { connection_id: connection.id });
+    expect((await syncOk(t, user, workspaceId, connection.id)).streams[0].records_deleted).toBe(3);
+    expect(await lakeRows('compared.compared_items')).toEqual(await sourceRows('compared_items'));
+    const refused = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { key_comparison_every: '5m' }, token: user.accessToken });
+    expect(refused.status).toBe(422);
   });
 });
