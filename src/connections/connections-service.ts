@@ -228,6 +228,11 @@ export class ConnectionsService {
     if (row.query_mode === 'live') this.deps.liveChanged(membership.workspaceId);
   }
 
+  /** Drops what the connection's change log holds on its source (a workspace being purged), never failing. */
+  async dropChangeLogQuietly(row: ConnectionRow): Promise<void> {
+    await this.releaseChangeLog(row);
+  }
+
   /** Best effort: an unreachable source keeps its slot (the log says so), which its owner drops by hand. */
   private async releaseChangeLog(row: ConnectionRow): Promise<void> {
     try {

@@ -2,7 +2,7 @@ import { createConnectionStreamActivities, createConnectionSyncActivities, type 
 import { ConnectionSecrets } from '../../connections/connection-secrets';
 import { ConnectionsService, type ConnectionsServiceDeps } from '../../connections/connections-service';
 import { LiveConnections } from '../../connections/live-connections';
-import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
+import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findConnectionById, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
 import { SourceProbes } from '../../connections/source-probes';
 import { SourceSessions } from '../../connections/source-sessions';
 import { DiscoveredStreams } from '../../connections/discovered-streams';
@@ -96,6 +96,9 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
           await client.remove(id);
           const open = await store.first(findOpenSyncJob, { connection_id: id });
           if (open) await client.cancel(open.workflow_id);
+          // A replication slot left on a source would hold its WAL back for ever: dropped while the spec is still known.
+          const row = await store.first(findConnectionById, { id });
+          if (row) await connections.dropChangeLogQuietly(row);
         }
       },
       rows: [deleteWorkspaceSyncStates, deleteWorkspaceSyncJobs, deleteWorkspaceReplicationSlots, deleteWorkspaceConnections],
