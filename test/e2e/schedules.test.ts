@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import { createWorkspace, useBusinessPlan } from '../support/workspaces';
 import { bodyOf } from '../support/http';
 import { connectionsPath, createConnection, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { transformsPath } from '../support/transforms';
 import { connectionSyncScheduleId } from '../../src/workflow-clients/connection-sync';
 import { dagScheduleId } from '../../src/workflow-clients/transform-dag';
-import { namedQuery } from '../../src/store/named-query';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.schedules_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 /**
  * Every schedule of the service reads the same syntax: a connection's and a workspace's transform
@@ -31,7 +29,7 @@ describe('schedules', () => {
     t = await startTestApp('local');
     user = await createVerifiedUser(t, 'schedules');
     workspaceId = (await createWorkspace(t, user, 'schedules')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    await useBusinessPlan(t, workspaceId);
   });
   afterAll(async () => {
     await t.stop();

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, queryRows, syncOk, waitForSync } from '../../support/connections';
 import { connectedId, connectThroughProvider } from '../../support/oauth';
 import { FakeHubSpot } from '../../support/fake-crm/fake-hubspot';
 import { FakeSalesforce } from '../../support/fake-crm/fake-salesforce';
-import { namedQuery } from '../../../src/store/named-query';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.crm_outcomes_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 /**
  * Streams the credentials cannot read are skipped while the others sync, and records deleted in the
@@ -47,7 +45,7 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
     t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), ...salesforce.env() } });
     user = await createVerifiedUser(t, 'crm-outcomes');
     workspace = await createWorkspace(t, user, 'crm-outcomes');
-    await t.infra.store.run(useBusinessPlan, { id: workspace.id });
+    await useBusinessPlan(t, workspace.id);
   });
   afterAll(async () => {
     await t.stop();

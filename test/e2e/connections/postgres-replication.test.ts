@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, triggerSync, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.replication_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const comparedLongAgo = namedQuery<{ connection_id: string }>('test.keys_compared_long_ago', "UPDATE sync_states SET keys_compared_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
 
 /**
@@ -41,7 +40,7 @@ describe('postgres logical replication', () => {
     t = await startTestApp('local', { worker: true, env: { SYNC_BATCH_ROWS: '400', SYNC_SCAN_BATCH_ROWS: '400' } });
     user = await createVerifiedUser(t, 'pg-replication');
     workspaceId = (await createWorkspace(t, user, 'pg-replication')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    await useBusinessPlan(t, workspaceId);
   });
   afterAll(async () => {
     await t.stop();

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, triggerSyncOk, type SourceDatabase } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.progress_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 /** A long read tells how far it is while it runs: the job's counts move, and the stream it is on is named. */
 describe('sync progress', () => {
@@ -25,7 +23,7 @@ describe('sync progress', () => {
     t = await startTestApp('local', { worker: true });
     user = await createVerifiedUser(t, 'sync-progress');
     workspaceId = (await createWorkspace(t, user, 'sync-progress')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    await useBusinessPlan(t, workspaceId);
   });
   afterAll(async () => {
     await t.stop();

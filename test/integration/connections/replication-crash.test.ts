@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { serviceEnvOf } from '../../support/service-env';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process';
+import { WorkerProcesses } from '../../support/service-process';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
 
 /**
@@ -17,14 +17,8 @@ describe('a replication sync survives its worker being killed', () => {
   let user: TestUser;
   let workspaceId: string;
   let source: SourceDatabase;
-  let workers: ServiceProcess[] = [];
-
   // Batches of 1,000 changes: the changes below make dozens of them, seconds of work to be killed in (the first full read is one scan).
-  const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000', SYNC_SCAN_BATCH_ROWS: '100000' }, { waitForHealth: false });
-    workers.push(worker);
-    return worker;
-  };
+  const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000', SYNC_SCAN_BATCH_ROWS: '100000' }));
 
   beforeAll(async () => {
     source = await createSourceDatabase();
@@ -34,11 +28,7 @@ describe('a replication sync survives its worker being killed', () => {
     user = await createVerifiedUser(t, 'replication-crash');
     workspaceId = (await createWorkspace(t, user, 'replication-crash')).id;
   });
-  afterEach(async () => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.child.exited));
-    workers = [];
-  });
+  afterEach(() => workers.killAll());
   afterAll(async () => {
     await t.stop();
     await source.drop();
@@ -56,7 +46,7 @@ describe('a replication sync survives its worker being killed', () => {
       spec: postgresSpec(source, { replication_method: 'logical' }),
       streams: [{ name: 'ledger', sync_mode: 'incremental_append_deduped' }],
     });
-    let worker = await startWorkerProcess();
+    await workers.start();
     const first = await waitForSync(t, user, workspaceId, connection.id, await triggerSyncOk(t, user, workspaceId, connection.id), undefined, 150_000);
     expect(first.status).toBe('succeeded');
 
@@ -75,11 +65,9 @@ describe('a replication sync survives its worker being killed', () => {
       if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
       await Bun.sleep(20);
     }
-    worker.child.kill('SIGKILL');
-    await worker.child.exited;
-    workers = workers.filter((running) => running !== worker);
+    await workers.killAll();
     expect((await syncJob(t, user, workspaceId, connection.id, jobId)).status).toBe('running');
-    worker = await startWorkerProcess();
+    await workers.start();
     const done = await waitForSync(t, user, workspaceId, connection.id, jobId, ['succeeded', 'failed', 'cancelled'], 180_000);
     expect(done.status).toBe('succeeded');
     const { lake, source: expected } = await state();
