@@ -32,6 +32,9 @@ function startSource(items: Item[]): Server<undefined> {
       const url = new URL(request.url);
       const size = Number(url.searchParams.get('per_page') ?? url.searchParams.get('limit') ?? 7);
       switch (url.pathname) {
+        // The base URL itself answers; `/api/` (another URL) does not.
+        case '/api':
+          return Response.json(items);
         case '/api/pages': {
           const page = Number(url.searchParams.get('page') ?? 1);
           return Response.json(pageOf((page - 1) * size, size));
@@ -82,6 +85,13 @@ describe('http_json connections', () => {
   afterAll(async () => {
     await t.stop();
     await server.stop(true);
+  });
+
+  test('a stream with the default empty path requests base_url itself, not base_url + "/"', async () => {
+    const connection = await create('at_base', {}, {});
+    expect(connection.spec.streams[0].path).toBe('');
+    const job = await syncOk(t, user, workspaceId, connection.id);
+    expect(job.records_written).toBe(40);
   });
 
   const styles: [string, Record<string, unknown>, Record<string, unknown>][] = [
