@@ -4,6 +4,8 @@ import { EnvReader, type EnvSource } from './env-reader';
 import { readSecrets, type Secrets } from './secrets';
 import { parseLakeUrl, type LakeConfig } from './lake-config';
 import { readOAuthConfig, type OAuthConfig } from './oauth-config';
+import { parseSchedule, type Schedule } from '../schedules/schedule';
+import { parseDuration } from '../util/duration';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SignupMode = 'open' | 'waitlist' | 'closed';
@@ -61,7 +63,10 @@ export interface Config {
     timeoutMs: number;
     resultRetentionMs: number;
   };
-  maintenance: { every: string; targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
+  maintenance: {
+    /** When each workspace's lake maintenance runs: `every <duration>` (a bare duration reads the same) or a 5-field cron in UTC. */
+    schedule: Schedule;
+    targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
   syncs: {
     /** Whether sources may be private or loopback addresses (never the service's own database, bucket or Temporal). */
     privateNetworks: 'allow' | 'deny';
@@ -181,7 +186,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       maxUploadBytes: env.integer('PUSH_MAX_UPLOAD_BYTES', 10 * 1024 * 1024 * 1024, { min: 1024, max: 2 ** 50 }),
     },
     maintenance: {
-      every: env.string('MAINTENANCE_INTERVAL', '6h'),
+      schedule: scheduleSetting(env, 'MAINTENANCE_INTERVAL', 'every 6h'),
       targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 512 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),
       afterWriteSmallFiles: env.integer('MAINTENANCE_AFTER_WRITE_SMALL_FILES', 64, { min: 0, max: 1_000_000 }),
       afterWriteDeleteFiles: env.integer('MAINTENANCE_AFTER_WRITE_DELETE_FILES', 16, { min: 0, max: 1_000_000 }),
@@ -236,6 +241,14 @@ function defaultProfileDir(dataDir: string): string {
 }
 
 /** A duration kept as its text (a Temporal interval such as `10m`), checked here like the others. */
+/** A schedule setting, by the rules of every schedule of the service; a bare duration (`6h`) means `every 6h`. */
+function scheduleSetting(env: EnvReader, name: string, fallback: string): Schedule {
+  const text = env.string(name, fallback).trim();
+  const schedule = parseSchedule(parseDuration(text) === undefined ? text : `every ${text}`, { minimumIntervalMs: 60_000 });
+  if ('problem' in schedule) return env.reject(name, schedule.problem, parseSchedule(fallback, { minimumIntervalMs: 0 }) as Schedule);
+  return schedule;
+}
+
 function durationText(env: EnvReader, name: string, fallback: string): string {
   env.duration(name, fallback);
   return env.string(name, fallback);

@@ -47,3 +47,27 @@ export async function startServiceProcess(mode: string, env: Record<string, stri
   }
   return service;
 }
+
+/** Worker processes a test starts (`bun src/main.ts worker`), each killed with SIGKILL when the test ends. */
+export class WorkerProcesses {
+  private running: ServiceProcess[] = [];
+
+  constructor(private readonly env: () => Record<string, string | undefined>) {}
+
+  async start(): Promise<ServiceProcess> {
+    const worker = await startServiceProcess('worker', this.env(), { waitForHealth: false });
+    this.running.push(worker);
+    return worker;
+  }
+
+  /** kill -9: the worker gets no chance to finish or record anything. */
+  async kill(worker: ServiceProcess): Promise<void> {
+    worker.child.kill('SIGKILL');
+    await worker.child.exited;
+    this.running = this.running.filter((running) => running !== worker);
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.running.map((worker) => this.kill(worker)));
+  }
+}

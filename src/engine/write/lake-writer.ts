@@ -31,6 +31,8 @@ interface WriteRequest {
   writeAllowed?: Promise<void>;
   /** Durable work (a sync) writes on the workspace's background instance, apart from its requests. */
   lane?: EngineLane;
+  /** Records deleted at the source (a sync): their rows deleted or marked in the same snapshot (see applyDeletions). */
+  deleted?: { records: Record<string, unknown>[]; mark: boolean };
 }
 
 export interface RecordsWriteRequest extends WriteRequest {
@@ -45,6 +47,7 @@ export interface FileWriteRequest extends WriteRequest {
 export interface RecordsWritten {
   table: string;
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
 }
 
@@ -62,6 +65,11 @@ export class LakeWriter {
   ) {}
 
   async writeRecords(workspaceId: string, request: RecordsWriteRequest): Promise<RecordsWritten> {
+    // A batch of a sync may hold deletions only.
+    if (request.records.length === 0 && request.deleted) {
+      this.distinctKey(request.primaryKey);
+      return this.write(workspaceId, request, () => undefined);
+    }
     const source = recordsSource(checkRecords(request.records));
     // Known before the write: a key the write names itself is checked against the records first.
     source.checkKey(this.distinctKey(request.primaryKey), []);
@@ -88,7 +96,7 @@ export class LakeWriter {
     return key;
   }
 
-  private async write(workspaceId: string, request: WriteRequest, sourceIn: (stagingDir: string) => WriteSource): Promise<RecordsWritten> {
+  private async write(workspaceId: string, request: WriteRequest, sourceIn: (stagingDir: string) => WriteSource | undefined): Promise<RecordsWritten> {
     const requestedKey = request.primaryKey ?? [];
     const { table } = request;
     const registry = new TableRegistry(this.store);
@@ -101,21 +109,21 @@ export class LakeWriter {
           const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
             const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
             if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
-            if (tableKey.length > 0) input.checkKey(tableKey, incoming);
+            if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
             return tableKey;
           };
-          const { source, mode, commitInfo, writeAllowed } = request;
-          const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed });
+          const { source, mode, commitInfo, writeAllowed, deleted } = request;
+          const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted });
           const now = this.clock.now().toISOString();
           if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
-          else await registry.written(workspaceId, table, now);
+          else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
           return result;
         },
         request.admission,
       ),
       request.lane,
     );
-    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, createdTable: outcome.createdTable };
+    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, rowsDeleted: outcome.rowsDeleted, createdTable: outcome.createdTable };
   }
 
   /** The newest write whose commit information holds these fields (see findCommit). */

@@ -1,4 +1,7 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { EngineConnection } from '../duckdb/engine-connection';
+import { applyDeletions, deletedRecordsRelation } from './apply-deletions';
 import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
 import { lakeAlias } from '../catalog-names';
@@ -14,8 +17,8 @@ export interface RecordsWrite {
   /** Who writes, for the snapshot's commit message (`push`, `sync`…). */
   source: string;
   table: TableName;
-  /** The rows: records in memory or a file DuckDB reads (see WriteSource). */
-  input: WriteSource;
+  /** The rows: records in memory or a file DuckDB reads (see WriteSource); none for a sync's batch of deletions only. */
+  input: WriteSource | undefined;
   mode: 'append' | 'overwrite';
   /**
    * The key the write upserts on, given the table's columns as the write's transaction reads them
@@ -26,10 +29,13 @@ export interface RecordsWrite {
   commitInfo: Record<string, unknown>;
   /** Settled before the write's statements run: a rejection abandons it (a check that ran while it staged its records). */
   writeAllowed?: Promise<void>;
+  /** Records deleted at the source (key fields and `_deleted_at`): deleted or marked in the same snapshot, after the upsert. */
+  deleted?: { records: Record<string, unknown>[]; mark: boolean };
 }
 
 export interface WriteOutcome {
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
   /** The key the write upserted on (see keyOf). */
   primaryKey: string[];
@@ -46,8 +52,19 @@ const maxAttempts = 5;
  * own would load it once more (5–20 ms of a push).
  */
 export async function writeRecords(connection: EngineConnection, stagingDir: string, write: RecordsWrite): Promise<WriteOutcome> {
+  const deletedFile = write.deleted?.records.length ? join(stagingDir, `deleted_${Bun.randomUUIDv7().replaceAll('-', '')}.json`) : undefined;
+  if (deletedFile) await Bun.write(deletedFile, JSON.stringify(write.deleted!.records));
+  try {
+    return await writeInTransaction(connection, stagingDir, write, deletedFile);
+  } finally {
+    if (deletedFile) rmSync(deletedFile, { force: true });
+  }
+}
+
+async function writeInTransaction(connection: EngineConnection, stagingDir: string, write: RecordsWrite, deletedFile: string | undefined): Promise<WriteOutcome> {
+  const { input } = write;
   let thorough = false;
-  let inferred = await write.input.columns(connection, thorough);
+  let inferred = input ? await input.columns(connection, thorough) : [];
   let primaryKey: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
     let staged: StagedRecords | undefined;
@@ -56,27 +73,35 @@ export async function writeRecords(connection: EngineConnection, stagingDir: str
       const columns = await catalogColumns(connection, write.table);
       primaryKey ??= await write.keyOf(columns, inferred);
       const plan = planWrite(columns, inferred);
-      staged = await stageRecords(connection, stagingDir, write.input, plan, primaryKey);
-      await write.writeAllowed;
-      const statements = writeStatements(write.table, write.mode, primaryKey, plan, staged.source);
-      for (const statement of statements.slice(0, -1)) await connection.run(statement);
-      const inserted = await connection.read(statements.at(-1)!);
-      const rowCount = Number(inserted.getRows()[0]?.[0] ?? 0);
-      if (rowCount === 0) throw new RecordsRejected([{ message: 'The input holds no records', type: 'too_short' }]);
+      let rowCount = 0;
+      if (input) {
+        staged = await stageRecords(connection, stagingDir, input, plan, primaryKey);
+        await write.writeAllowed;
+        const statements = writeStatements(write.table, write.mode, primaryKey, plan, staged.source);
+        for (const statement of statements.slice(0, -1)) await connection.run(statement);
+        const inserted = await connection.read(statements.at(-1)!);
+        rowCount = Number(inserted.getRows()[0]?.[0] ?? 0);
+        if (rowCount === 0) throw new RecordsRejected([{ message: 'The input holds no records', type: 'too_short' }]);
+      } else {
+        await write.writeAllowed;
+      }
+      // Deletions of a table that does not exist yet have nothing to take out.
+      const after = deletedFile && (staged || columns) ? await catalogColumns(connection, write.table) : undefined;
+      const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
+      const rowsDeleted = after ? await applyDeletions(connection, target, primaryKey, after, { source: { relation: deletedRecordsRelation(deletedFile!, primaryKey, after) }, mark: write.deleted!.mark }) : 0;
       // Set last, when the count is known (a file's rows are counted by its INSERT); any time before COMMIT will do.
-      await connection.run(
-        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify({ ...write.commitInfo, records_written: rowCount }))})`,
-      );
+      const info = { ...write.commitInfo, records_written: rowCount, records_deleted: rowsDeleted };
+      await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify(info))})`);
       await connection.run('COMMIT');
-      return { rowsWritten: rowCount, createdTable: plan.createTable, primaryKey };
+      return { rowsWritten: rowCount, rowsDeleted, createdTable: plan.createTable && staged !== undefined, primaryKey };
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => {});
-      const meaning = write.input.rejection(error, thorough);
+      const meaning = input?.rejection(error, thorough);
       if (meaning && 'rejected' in meaning) throw meaning.rejected;
-      if (meaning?.readAgainThoroughly) {
+      if (input && meaning?.readAgainThoroughly) {
         // A type read from a sample of the input did not hold for all of it: read all of it, once.
         thorough = true;
-        inferred = await write.input.columns(connection, thorough);
+        inferred = await input.columns(connection, thorough);
         attempt--;
         continue;
       }

@@ -22,7 +22,7 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
   let uploads: string | undefined;
   const uploadFolder = () => (uploads ??= createInstanceFolder(config.duckdb.tempDir, 'uploads'));
   const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage, uploadFolder);
-  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
+  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.schedule, logger.child({ component: 'maintenance' }));
   const afterWrite = new AfterWriteMaintenance(
     engine.engines,
     maintenance,
