@@ -10,6 +10,7 @@ import type { PushService } from '../push/push-service';
 import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
+import { Readiness } from '../api/health/readiness';
 import type { Infrastructure } from './infrastructure';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { combineActivities, workspacePurgeSteps, type FeatureWiring } from './feature';
@@ -66,6 +67,8 @@ export interface Services {
   sourceProbes: SourceProbes;
   oauth: OAuthService;
   healthProbes: Record<string, HealthProbe>;
+  /** `/readyz`: the dependencies queries need, the ones that only some features need, and whether a shutdown began. */
+  readiness: Readiness;
   metrics: ServiceMetrics;
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
@@ -149,6 +152,12 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       lake: () => infra.lake.ping(),
       temporal: () => infra.temporal.ping(),
     },
+    readiness: new Readiness({
+      metadata: { probe: () => infra.store.ping(), required: true, serves: ['api'] },
+      lake: { probe: () => infra.lake.ping(), required: true, serves: ['queries', 'push', 'tables'] },
+      // Without Temporal, queries and pushes still work: what waits is durable work.
+      temporal: { probe: () => infra.temporal.ping(), required: false, serves: ['query_jobs', 'syncs', 'transform_runs', 'deletions'] },
+    }),
     activities: combineActivities(
       housekeeping.activities,
       purge.activities,
