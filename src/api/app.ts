@@ -8,6 +8,7 @@ import { requestBodies } from './plugins/request-bodies';
 import { routeMethods } from './route-methods';
 import { openapiDocs } from './openapi/docs-routes';
 import { openapiDocument } from './openapi/document';
+import { createdLocations, type LocatableRoute } from './openapi/created-location';
 import { healthRoutes, probeRoutes } from './health';
 import { metricsRoutes } from './metrics';
 import { authRoutes } from './auth';
@@ -69,6 +70,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
       }),
     )
     .use(keepableParameters())
+    .use(createdLocations((): readonly LocatableRoute[] => app.routes))
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
     .use(probeRoutes(services.readiness))
     .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
