@@ -33,7 +33,7 @@ export function locationOf(rule: LocationRule, params: Record<string, string>, b
   if (rule.kind === 'url') return typeof body.url === 'string' ? body.url : undefined;
   const value = body[rule.field];
   if (typeof value !== 'string' || value === '') return undefined;
-  const filled = rule.itemPath.replace(/:([^/]+)/g, (whole, name: string) => (name in params ? encodeURIComponent(params[name]!) : whole));
+  const filled = rule.itemPath.replace(/:([^/]+)/g, (whole, name: string) => (Object.hasOwn(params, name) ? encodeURIComponent(params[name]!) : whole));
   return filled.replace(/\/:[^/]+$/, `/${encodeURIComponent(value)}`);
 }
 
@@ -47,7 +47,7 @@ export function createdLocations(routes: () => readonly LocatableRoute[]) {
   return new Elysia({ name: 'created-locations' }).onAfterHandle({ as: 'global' }, ({ request, route, set, params, response }) => {
     if (set.status !== 201 || request.method !== 'POST' || !response || typeof response !== 'object') return;
     const rule = ruleOf(route);
-    const location = rule && locationOf(rule, params as Record<string, string>, response as Record<string, unknown>);
+    const location = rule && locationOf(rule, (params ?? {}) as Record<string, string>, response as Record<string, unknown>);
     if (location) set.headers.location = location;
   });
 }
