@@ -13,6 +13,9 @@ import type { HealthProbe } from '../api/health/service';
 import { Readiness } from '../api/health/readiness';
 import type { Infrastructure } from './infrastructure';
 import { ServiceMetrics } from '../metrics/service-metrics';
+import { engineVersion } from '../engine/engine-version';
+import { taskQueueStats } from '../temporal/task-queue-stats';
+import packageJson from '../../package.json';
 import { combineActivities, workspacePurgeSteps, type FeatureWiring } from './feature';
 import type { FeatureDeps } from './features/deps';
 import { mailFeature } from './features/mail';
@@ -90,13 +93,13 @@ export interface ServiceExtensions {
 
 /** The composition root: builds each feature, then assembles their activities, schedules, purges and prunes. */
 export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock, extensions: ServiceExtensions = {}): Services {
-  const metrics = new ServiceMetrics();
+  const metrics = new ServiceMetrics({ version: packageJson.version, runtime: `bun ${Bun.version}`, duckdb: engineVersion() });
   const deps: FeatureDeps = { config, infra, logger, clock, metrics };
   const mail = mailFeature(deps);
   const sources = connectionSources(deps);
   const lake = lakeFeature({ ...deps, liveSources: sources.live });
   const { engines } = lake.engine;
-  metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load });
+  metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load, memory: () => engines.memoryByLane(1_000) });
   const workspaces = workspacesFeature({ ...deps, mail, onCreated: (workspaceId) => lake.maintenance.ensure(workspaceId) });
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
@@ -119,6 +122,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
   const sharing = sharingFeature(deps, queries.gate, queries.queries);
   const billing = billingFeature(deps);
+  metrics.watchTaskQueues(
+    taskQueueStats(infra.temporal, config.temporal.namespace, { main: config.temporal.taskQueue, query_jobs: jobs.queryWorker.taskQueue, syncs: connections.syncWorker.taskQueue }),
+  );
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
   const features: FeatureWiring[] = [

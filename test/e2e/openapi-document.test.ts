@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
     for (const name of ['ErrorEnvelope', 'ValidationError', 'PushRecord', 'QueryResponse', 'JobStatusResponse', 'WorkspaceRole', 'ResultColumn']) expect(schemas).toHaveProperty(name);
     const push = find('pushRecords').requestBody as OpenAPIV3_1.ReferenceObject;
     expect(push).toEqual({ $ref: '#/components/requestBodies/PushRequest' });
-    const pushRequest = (document.components?.requestBodies?.PushRequest as OpenAPIV3_1.RequestBodyObject).content['application/json']!.schema as {
+    const pushRequest = (document.components!.requestBodies!.PushRequest as OpenAPIV3_1.RequestBodyObject).content['application/json']!.schema as {
       properties: Record<string, { items?: unknown; pattern?: string }>;
     };
     expect(pushRequest.properties.records!.items).toEqual({ $ref: '#/components/schemas/PushRecord' });
