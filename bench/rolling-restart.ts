@@ -11,6 +11,7 @@ import { startTestApp } from '../test/support/test-app';
 import { pushOk } from '../test/support/lake';
 import { submitJobOk } from '../test/support/jobs';
 import { startServiceProcess, type ServiceProcess } from '../test/support/service-process';
+import { serviceEnvOf } from '../test/support/service-env';
 import { freePort } from '../src/process/ports';
 import { openBenchWorkspace } from './bench-workspace';
 import { percentile, report } from './support';
@@ -33,23 +34,8 @@ await setup.infra.store.run(roomyPlan, {});
 await pushOk(setup, workspace.id, user, { table: 'bench.events', records: Array.from({ length: 1_000 }, (_, i) => ({ id: i, kind: ['a', 'b', 'c'][i % 3], amount: i % 97 })) });
 for (let table = 0; table < pushTables; table++) await pushOk(setup, workspace.id, user, { table: `bench.pushed_${table}`, records: [{ id: 0, kind: 'seed', amount: 0 }] });
 const jobIds = await Promise.all(Array.from({ length: 5 }, (_, i) => submitJobOk(setup, user, { sql: `SELECT kind, sum(amount) + ${i} AS total FROM bench.events GROUP BY kind`, workspace_id: workspace.id })));
-const { config } = setup.backend;
-if (config.metadata.kind !== 'postgres' || config.lake.kind !== 's3') throw new Error('the replicas need Postgres and S3');
-const sharedEnv: Record<string, string> = {
-  DATABASE_URL: config.metadata.url,
-  LAKE_URL: `s3://${config.lake.bucket}/${config.lake.prefix}`,
-  AWS_ACCESS_KEY_ID: config.lake.accessKeyId!,
-  AWS_SECRET_ACCESS_KEY: config.lake.secretAccessKey!,
-  AWS_REGION: config.lake.region,
-  AWS_ENDPOINT_URL_S3: config.lake.endpoint!,
-  TEMPORAL_ADDRESS: config.temporal.address!,
-  TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
-  JWT_SECRET: config.secrets.jwtSecret,
-  ENCRYPTION_KEY: config.secrets.encryptionKey.toString('hex'),
-  OXBOW_TOOLS_DIR: process.env.OXBOW_TOOLS_DIR!,
-  SHUTDOWN_DRAIN: drain,
-  SHUTDOWN_GRACE: '30s',
-};
+const sharedEnv: Record<string, string> = { ...serviceEnvOf(setup), SHUTDOWN_DRAIN: drain, SHUTDOWN_GRACE: '30s' };
+if (!sharedEnv.DATABASE_URL || !sharedEnv.LAKE_URL) throw new Error('the replicas need Postgres and S3');
 // The in-process app only set things up: from here on the two replicas alone serve the deployment.
 await setup.services.close();
 await setup.infra.close();
@@ -178,7 +164,7 @@ try {
 } finally {
   probing = false;
   await Promise.all(probes);
-  await Promise.all(replicas.map((replica) => replica.process?.stop()));
+  await Promise.all(replicas.map((replica) => (replica.process ? replica.process.stop() : Promise.resolve(0))));
   for (const replica of replicas) rmSync(replica.dataDir, { recursive: true, force: true });
   await setup.backend.cleanup();
 }

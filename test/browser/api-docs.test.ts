@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
 import { bodyOf } from '../support/http';
 
-/** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
-const chromiumPath = '/usr/bin/chromium';
 
 /**
  * `/docs` in a real browser under its own strict policy: the viewer comes from the service, draws
@@ -25,11 +24,7 @@ describe('the API docs page in a real browser', () => {
     // The document names the public address as its server: "Try it out" sends its requests there.
     t = await startTestApp('local', { env: { PUBLIC_BASE_URL: origin } });
     server = startHttpServer(t.app, { host: '127.0.0.1', port });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {
