@@ -160,8 +160,9 @@ describe('the OpenAPI document', () => {
     for (const operation of operations) expect(operation.security).toBeDefined();
   });
 
-  test('every query operation documents 503 ENGINE_BUSY with Retry-After; every 201 that creates something its Location', () => {
-    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'runSavedQuery', 'pushRecords']) {
+  test('every operation that runs or plans a statement documents 429 CONCURRENCY_LIMITED and 503 ENGINE_BUSY; every 201 that creates something its Location', () => {
+    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'runSavedQuery', 'pushRecords', 'createChart', 'updateChart', 'createSavedQuery']) {
+      expect(responseOf(find(id), 429)!.description).toContain('CONCURRENCY_LIMITED');
       const busy = responseOf(find(id), 503)!;
       expect(busy.description).toContain('ENGINE_BUSY');
       expect(busy.headers).toHaveProperty('Retry-After');

@@ -25,7 +25,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' })) }),
       body: m.PushRequest,
       response: m.PushResponse,
-      detail: operation({ id: 'pushRecords', tags, summary: 'Push records into a table (created when missing; MEMBER and above)', errors: [403, 409, 429, 503] }),
+      detail: operation({ id: 'pushRecords', tags, summary: 'Push records into a table (created when missing; MEMBER and above)', errors: [403, 409], runsStatements: true }),
     },
   );
 }

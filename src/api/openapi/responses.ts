@@ -92,8 +92,11 @@ function successMeaning(success: SuccessDoc): string {
 
 function errorStatuses(route: RouteShape, doc: OperationDoc): number[] {
   const statuses = new Set<number>(doc.errors ?? []);
-  // A counted query runs a tenant's statement: the engine's admission may refuse it (ENGINE_BUSY).
-  if (doc.rateLimited) statuses.add(503);
+  // A tenant's statement waits for the engine's admission, which may refuse it.
+  if (doc.rateLimited || doc.runsStatements) {
+    statuses.add(429);
+    statuses.add(503);
+  }
   const takesBody = !methodsWithoutBody.has(route.method);
   if (route.secured) statuses.add(401);
   if (takesBody) statuses.add(413);
