@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { promisify } from 'node:util';
 import { appendHeaderToken, withHeaders, wrapResponse } from './wrap-response';
 
 export interface CompressionOptions {
@@ -20,11 +21,13 @@ const compressible = /^(text\/(?!event-stream)|application\/(json|javascript|xml
  */
 const gzipLevel = 4;
 const brotliQuality = 1;
+/** Answers that end within this many bytes are compressed whole and sent with their length. */
+const wholeAnswerBytes = 256 * 1024;
 
 /**
  * gzip or brotli, as the client's Accept-Encoding prefers (brotli on a tie), for text answers of at
- * least `minBytes`. Streamed results (large JSON and CSV) are compressed as they stream: the first
- * `minBytes` are read to decide, the rest flows through the compressor, never held whole.
+ * least `minBytes`. An answer that ends within 256 KiB goes out compressed in one piece with its
+ * length; a longer one (large JSON and CSV results) is compressed as it streams, never held whole.
  */
 export function compression(options: CompressionOptions) {
   return wrapResponse('compression', (request, answer) => Promise.resolve(answer()).then((response) => compress(request, response, options)));
@@ -43,11 +46,18 @@ async function compress(request: Request, response: Response, options: Compressi
   const reader: BodyReader = response.body.getReader();
   const head: Uint8Array[] = [];
   let size = 0;
-  while (size < options.minBytes) {
+  // Read up to the threshold, and on to the size of a whole answer: what ends within it goes out in
+  // one piece with its length, as it would have uncompressed; what goes on is compressed as it streams.
+  while (size < Math.max(options.minBytes, wholeAnswerBytes)) {
     const { done, value } = await reader.read();
     if (done) {
-      // Shorter than the threshold: the same bytes, uncompressed.
-      return new Response(Buffer.concat(head), { status: response.status, statusText: response.statusText, headers: varyingHeaders(response.headers) });
+      const bytes = Buffer.concat(head);
+      const headers = varyingHeaders(response.headers);
+      if (size < options.minBytes) return new Response(bytes, { status: response.status, statusText: response.statusText, headers });
+      const compressed = await compressWhole(bytes, encoding);
+      headers.set('content-encoding', encoding);
+      headers.set('content-length', String(compressed.byteLength));
+      return new Response(compressed, { status: response.status, statusText: response.statusText, headers });
     }
     head.push(value);
     size += value.byteLength;
@@ -56,6 +66,14 @@ async function compress(request: Request, response: Response, options: Compressi
   headers.set('content-encoding', encoding);
   headers.delete('content-length');
   return new Response(compressedStream(head, reader, encoding), { status: response.status, statusText: response.statusText, headers });
+}
+
+const gzipWhole = promisify(zlib.gzip);
+const brotliWhole = promisify(zlib.brotliCompress);
+
+/** On zlib's own threads, not the event loop's. */
+function compressWhole(bytes: Buffer, encoding: Encoding): Promise<Buffer> {
+  return encoding === 'br' ? brotliWhole(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } }) : gzipWhole(bytes, { level: gzipLevel });
 }
 
 function varyingHeaders(original: Headers): Headers {

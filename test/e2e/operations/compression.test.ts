@@ -15,12 +15,12 @@ const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompre
 describe('response compression', () => {
   let t: TestApp;
   let owner: TestUser;
-  let workspaceId: string;
   beforeAll(async () => {
     t = await startTestApp('local', { env: { COMPRESSION_MIN_BYTES: '2048' } });
     owner = await createVerifiedUser(t, 'compress');
-    workspaceId = (await createWorkspace(t, owner)).id;
   });
+  // A workspace of its own for each test that queries: a Free workspace runs 10 queries a minute.
+  const freshWorkspace = async () => (await createWorkspace(t, owner)).id;
   afterAll(() => t.stop());
 
   const send = (path: string, acceptEncoding: string | undefined, init: RequestInit & { json?: unknown } = {}) => {
@@ -65,6 +65,20 @@ describe('response compression', () => {
     expect(await none.text()).toBe(plain);
   });
 
+  test('a whole answer goes out compressed in one piece with its length; a long stream without one', async () => {
+    const workspaceId = await freshWorkspace();
+    const sql = (rows: number) => `SELECT i, repeat('x', 50) AS s FROM range(${rows}) t(i)`;
+    const small = await send('/api/v1/query', 'gzip', { method: 'POST', json: { sql: sql(100), workspace_id: workspaceId } });
+    expect(small.headers.get('content-encoding')).toBe('gzip');
+    const bytes = Buffer.from(await small.arrayBuffer());
+    expect(small.headers.get('content-length')).toBe(String(bytes.byteLength));
+    expect(JSON.parse(gunzipSync(bytes).toString('utf8')).row_count).toBe(100);
+    const large = await send('/api/v1/query', 'gzip', { method: 'POST', json: { sql: sql(20_000), workspace_id: workspaceId, format: 'csv' } });
+    expect(large.headers.get('content-encoding')).toBe('gzip');
+    expect(large.headers.get('content-length')).toBeNull();
+    expect((await decoded(large)).split('\r\n')).toHaveLength(20_002);
+  });
+
   test('an answer under the threshold goes out as it is, still saying that it varies', async () => {
     const response = await send('/livez', 'br, gzip');
     expect(response.headers.get('content-encoding')).toBeNull();
@@ -75,6 +89,7 @@ describe('response compression', () => {
   test('streamed results are compressed as they stream: large JSON and CSV', async () => {
     const sql = "SELECT i, 'row ' || i AS label, i * 0.5 AS half FROM range(60000) t(i)";
     for (const format of ['json', 'csv', 'objects'] as const) {
+      const workspaceId = await freshWorkspace();
       const body = { sql, workspace_id: workspaceId, format };
       const plain = await (await send('/api/v1/query', undefined, { method: 'POST', json: body })).text();
       for (const encoding of ['br', 'gzip']) {
@@ -95,7 +110,7 @@ describe('response compression', () => {
     expect(keys.status).toBe(201);
     expect(keys.headers.get('content-encoding')).toBeNull();
     expect((await bodyOf(keys)).key).toStartWith('oxb_');
-    const invalid = await send('/api/v1/query', 'gzip', { method: 'POST', json: { sql: `SELECT ${'1 + '.repeat(2000)} FROM`, workspace_id: workspaceId } });
+    const invalid = await send('/api/v1/query', 'gzip', { method: 'POST', json: { sql: `SELECT ${'1 + '.repeat(2000)} FROM`, workspace_id: await freshWorkspace() } });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('content-encoding')).toBe('gzip');
     expect(JSON.parse(await decoded(invalid)).detail.error.code).toBe('SYNTAX_ERROR');
