@@ -104,33 +104,44 @@ export function negotiate(acceptEncoding: string | null): Encoding | undefined {
  */
 function compressedStream(head: Uint8Array[], reader: BodyReader, encoding: Encoding): ReadableStream<Uint8Array> {
   const compressor = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } }) : zlib.createGzip({ level: gzipLevel });
+  // Once the client has gone (or the stream ended), late events of the compressor or the body change nothing.
+  let settled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      const fail = (error: unknown) => {
+        compressor.destroy();
+        if (settled) return;
+        settled = true;
+        controller.error(error);
+      };
       compressor.on('data', (chunk: Buffer) => {
+        if (settled) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 1) <= 0) compressor.pause();
       });
-      compressor.once('end', () => controller.close());
-      compressor.once('error', (error) => controller.error(error));
+      compressor.once('end', () => {
+        if (settled) return;
+        settled = true;
+        controller.close();
+      });
+      compressor.once('error', fail);
       const write = (chunk: Uint8Array) => (compressor.write(chunk) ? undefined : new Promise<void>((resolve) => compressor.once('drain', () => resolve())));
       const pump = async () => {
         for (const chunk of head) await write(chunk);
         for (;;) {
           const { done, value } = await reader.read();
-          if (done) break;
+          if (done || settled) break;
           await write(value);
         }
-        compressor.end();
+        if (!settled) compressor.end();
       };
-      pump().catch((error: unknown) => {
-        compressor.destroy();
-        controller.error(error);
-      });
+      pump().catch(fail);
     },
     pull() {
       if (compressor.isPaused()) compressor.resume();
     },
     cancel(reason) {
+      settled = true;
       compressor.destroy();
       return reader.cancel(reason);
     },

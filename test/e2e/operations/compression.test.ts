@@ -5,6 +5,7 @@ import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { negotiate } from '../../../src/api/plugins/compression';
 import { bodyOf } from '../../support/http';
+import { startHttpServer } from '../../../src/api/server';
 
 const withoutTimings = (text: string) => {
   const { execution_time_ms: _time, metadata: _metadata, ...rest } = JSON.parse(text) as Record<string, unknown>;
@@ -77,6 +78,36 @@ describe('response compression', () => {
     expect(large.headers.get('content-encoding')).toBe('gzip');
     expect(large.headers.get('content-length')).toBeNull();
     expect((await decoded(large)).split('\r\n')).toHaveLength(20_002);
+  });
+
+  test('a client that leaves in the middle of a compressed stream leaves the service as it was', async () => {
+    const server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
+    try {
+      const workspaceId = await freshWorkspace();
+      const aborted = new AbortController();
+      const response = await fetch(`${server.url}/api/v1/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.accessToken}`, 'accept-encoding': 'br' },
+        body: JSON.stringify({ sql: "SELECT i, repeat('y', 40) AS s FROM range(300000) t(i)", workspace_id: workspaceId, format: 'csv' }),
+        signal: aborted.signal,
+        decompress: false,
+      });
+      expect(response.headers.get('content-encoding')).toBe('br');
+      const reader = response.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      aborted.abort();
+      await reader.cancel().catch(() => {});
+      await Bun.sleep(200);
+      const after = await fetch(`${server.url}/api/v1/query`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.accessToken}`, 'accept-encoding': 'gzip' },
+        body: JSON.stringify({ sql: 'SELECT 42 AS answer', workspace_id: workspaceId }),
+      });
+      expect(after.status).toBe(200);
+      expect(((await after.json()) as { rows: unknown[][] }).rows).toEqual([[42]]);
+    } finally {
+      await server.stop();
+    }
   });
 
   test('an answer under the threshold goes out as it is, still saying that it varies', async () => {
