@@ -1,6 +1,7 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
 //   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions, the oxbow command line)
-//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock) and the browser tests' Chromium
+//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock), the browser tests' Chromium,
+//          promtool (checks the alert rules) and openapi-typescript (generates a client from the OpenAPI document)
 //   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
 import { readToolchain, toolPaths, projectRoot } from './toolchain';
@@ -13,6 +14,8 @@ import { installStripeMock } from './steps/stripe-mock';
 import { installSchemathesis } from './steps/schemathesis';
 import { installChromium } from './steps/chromium';
 import { buildCli } from './steps/cli';
+import { installOpenapiTypescript } from './steps/openapi-typescript';
+import { installPromtool } from './steps/promtool';
 
 const profiles = ['start', 'test', 'fuzz'] as const;
 const profile = profiles.find((name) => name === process.argv[2]) ?? 'start';
@@ -30,6 +33,8 @@ try {
     installPostgres(toolchain);
     installChromium(toolchain);
     installStripeMock(toolchain, paths);
+    installPromtool(toolchain, paths);
+    installOpenapiTypescript(process.execPath, paths);
   }
   if (profile === 'fuzz') installSchemathesis(toolchain, paths);
   console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);

@@ -23,7 +23,22 @@ export interface TemporalConfig {
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   logLevel: LogLevel;
-  http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string; trustProxy: boolean };
+  http: {
+    host: string;
+    port: number;
+    publicBaseUrl: string;
+    frontendUrl: string;
+    trustProxy: boolean;
+    /** Browser origins allowed to call the API (CORS); none by default. */
+    corsOrigins: string[];
+    /** Answers at least this large are compressed when the client accepts it (streams always are). */
+    compressionMinBytes: number;
+  };
+  /**
+   * On SIGTERM: how long the process stays reachable while reporting itself not ready (so a load
+   * balancer stops sending it requests), then how long requests and activities in flight get to finish.
+   */
+  shutdown: { drainMs: number; graceMs: number };
   /** `/metrics`: its bearer token, and a listener of its own (off the public one) when a port is given. */
   metrics: { token: string | undefined; host: string; port: number | undefined };
   dataDir: string;
@@ -139,6 +154,12 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       publicBaseUrl,
       frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
       trustProxy: env.boolean('TRUST_PROXY', false),
+      corsOrigins: readCorsOrigins(env),
+      compressionMinBytes: env.integer('COMPRESSION_MIN_BYTES', 1024, { min: 0, max: 1024 * 1024 * 1024 }),
+    },
+    shutdown: {
+      drainMs: env.duration('SHUTDOWN_DRAIN', nodeEnv === 'production' ? '5s' : '0s'),
+      graceMs: env.duration('SHUTDOWN_GRACE', '30s'),
     },
     metrics: readMetrics(env, nodeEnv === 'production'),
     dataDir,
@@ -256,6 +277,28 @@ function durationText(env: EnvReader, name: string, fallback: string): string {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/**
+ * `CORS_ALLOWED_ORIGINS`: comma-separated origins (`https://app.example.com`), exactly as a browser
+ * sends them in `Origin`; `*` is refused, since a list is what lets an operator see who may call.
+ */
+function readCorsOrigins(env: EnvReader): string[] {
+  const text = env.optionalString('CORS_ALLOWED_ORIGINS');
+  if (text === undefined) return [];
+  const origins = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      env.reject('CORS_ALLOWED_ORIGINS', `has "${origin}", which is not an origin such as https://app.example.com (scheme, host and port only, no path or trailing slash)`, undefined);
+    }
+  }
+  return origins;
 }
 
 /**

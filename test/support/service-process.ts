@@ -41,7 +41,11 @@ export async function startServiceProcess(mode: string, env: Record<string, stri
   if (options.waitForHealth ?? true) {
     const deadline = Date.now() + 60_000;
     while (!output.includes('"oxbow is up"')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service did not come up:\n${output}`);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        // Nothing may outlive the caller's failure: a process left behind would keep polling and serving.
+        child.kill('SIGKILL');
+        throw new Error(`service did not come up:\n${output}`);
+      }
       await Bun.sleep(100);
     }
   }

@@ -54,6 +54,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
           'The body is either JSON (`PushRequest`) or the records themselves: newline-delimited JSON (`application/x-ndjson`), CSV with a header row (`text/csv`) or Parquet (`application/vnd.apache.parquet`), optionally with `Content-Encoding: gzip`; `table`, `mode` and `primary_key` are then query parameters. Either way the answer is the same.',
         errors: [403, 409],
         uploads: Object.keys(uploadMediaTypes),
+        runsStatements: true,
       }),
     },
   );

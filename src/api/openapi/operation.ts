@@ -35,6 +35,11 @@ export interface OperationDoc {
   list?: boolean;
   /** Counted against the workspace's query rate limit: the X-RateLimit-* headers come with its answers. */
   rateLimited?: boolean;
+  /**
+   * Runs or plans a tenant's statement (implied by `rateLimited`): the engine's admission may refuse
+   * it, 429 CONCURRENCY_LIMITED for the workspace's own, 503 ENGINE_BUSY for the process's.
+   */
+  runsStatements?: boolean;
   /** The body may be absent (or null). */
   optionalBody?: boolean;
   /** The body's media type when it is not JSON. */
