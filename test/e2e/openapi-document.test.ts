@@ -137,6 +137,9 @@ describe('the OpenAPI document', () => {
     };
     expect(pushRequest.properties.records!.items).toEqual({ $ref: '#/components/schemas/PushRecord' });
     expect(new RegExp(pushRequest.properties.table!.pattern!).test('raw.events')).toBe(true);
+    // The records themselves are bodies too: the media types say what they are.
+    const pushMedia = Object.keys((document.components!.requestBodies!.PushRequest as OpenAPIV3_1.RequestBodyObject).content).sort();
+    expect(pushMedia).toEqual(['application/json', 'application/vnd.apache.parquet', 'application/x-ndjson', 'text/csv']);
     const members = responseOf(find('listMembers'), 200)!.content!['application/json']!.schema;
     expect(members).toEqual({ type: 'array', items: { $ref: '#/components/schemas/MemberResponse' } });
     expect(JSON.stringify(document).includes('"nullable":true')).toBe(false);

@@ -1,7 +1,7 @@
 import type { DocumentDecoration } from 'elysia';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { namedModels, securitySchemes, tagDescriptions } from './components';
-import type { JsonSchemaObject } from './documented-schema';
+import { documentationOf, type JsonSchemaObject } from './documented-schema';
 import { SchemaWriter } from './json-schema';
 import { operationDocOf } from './operation';
 import { responsesOf } from './responses';
@@ -88,18 +88,30 @@ class RequestBodies {
   private readonly written = new Map<string, OpenAPIV3_1.RequestBodyObject>();
   private readonly inline = new SchemaWriter(new Map());
 
-  constructor(private readonly names: ReadonlyMap<object, string>) {}
+  private readonly models: ReadonlyMap<string, object>;
+
+  constructor(private readonly names: ReadonlyMap<object, string>) {
+    this.models = new Map([...names].map(([schema, name]) => [name, schema]));
+  }
 
   add(schema: object, mediaType: string, required: boolean, uploads: string[] = []): OpenAPIV3_1.RequestBodyObject | OpenAPIV3_1.ReferenceObject {
+    const model = this.modelBehind(schema);
     // An upload's bytes have no JSON Schema: the media type says what they are.
     const raw = Object.fromEntries(uploads.map((type) => [type, {}]));
-    const body: OpenAPIV3_1.RequestBodyObject = { required, content: { [mediaType]: { schema: takingUnknownFields(this.inline.write(schema)) }, ...raw } };
-    const name = this.names.get(schema);
+    const body: OpenAPIV3_1.RequestBodyObject = { required, content: { [mediaType]: { schema: takingUnknownFields(this.inline.write(model)) }, ...raw } };
+    const name = this.names.get(model);
     if (name === undefined) return body;
     const existing = this.written.get(name);
     if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`request model ${name} is used with two different bodies`);
     this.written.set(name, body);
     return { $ref: `#/components/requestBodies/${name}` };
+  }
+
+  /** A body the route checks itself (documented as a named model) is written as that model. */
+  private modelBehind(schema: object): object {
+    const ref = documentationOf(schema)?.$ref;
+    const name = typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
+    return (name ? this.models.get(name) : undefined) ?? schema;
   }
 
   components(): Record<string, OpenAPIV3_1.RequestBodyObject> {
