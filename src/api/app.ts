@@ -60,6 +60,8 @@ export function createApp(services: Services, options: AppOptions = {}) {
           [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
         },
         raw: [`${apiPrefix}${webhookRoutePath}`],
+        // Among replicas, a request may be forwarded to its workspace's owner as it came.
+        keep: !services.cluster.ownership.solo,
       }),
     )
     .use(keepableParameters())

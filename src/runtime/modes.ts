@@ -24,15 +24,21 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   if (mode === 'mail-outbox') return printOutbox(config);
   const workerMetricsPort = mode === 'api' ? undefined : await freePort();
   installTemporalRuntimeLogging(logger, config.logLevel, workerMetricsPort === undefined ? undefined : `127.0.0.1:${workerMetricsPort}`);
-  const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve' });
+  // `api` and `worker` processes are replicas among others sharing Postgres; `serve` is alone.
+  const role = mode === 'api' ? 'api' : mode === 'worker' ? 'worker' : undefined;
+  const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve', role });
   const services = buildServices(config, infra, logger);
   const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
   const workerMetrics = workerMetricsPort ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text()) : undefined;
   const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), config.http);
   const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
+  // Joins once it serves: the others forward requests here from then on.
+  await infra.membership?.join(http ? internalAddress(config.cluster.internalUrl, http.url) : null);
 
   announce(mode, logger, infra, http?.url);
   const stopped = onShutdownSignal(logger, [
+    // Leaves first: the others stop forwarding here while the requests under way finish.
+    { name: 'cluster', run: async () => infra.membership?.leave() },
     { name: 'http', run: async () => http?.stop() },
     { name: 'metrics', run: async () => metricsListener?.stop() },
     { name: 'worker', run: async () => worker?.shutdown() },
@@ -46,6 +52,13 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
     process.kill(process.pid, 'SIGTERM');
   });
   await stopped;
+}
+
+/** Where the other replicas reach this one: INTERNAL_URL or HOST:PORT, with the port the listener got when PORT was 0. */
+function internalAddress(configured: URL, listening: string): string {
+  const url = new URL(configured.href);
+  if (url.port === '0') url.port = new URL(listening).port;
+  return url.origin;
 }
 
 /** /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), off the public one. */

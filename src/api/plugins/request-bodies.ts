@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { RequestValidationError } from '../../errors/app-error';
 import { assertKeepable, parseJsonInput } from '../request-body/json-input';
 import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
+import { requestMeta } from './request-context';
 
 export interface BodyLimits {
   /** Every route's limit unless it has its own. */
@@ -13,6 +14,8 @@ export interface BodyLimits {
    * signature over the body is checked against exactly what was signed.
    */
   raw?: readonly string[];
+  /** Keep every body as received, for a request forwarded to its workspace's owner (API replicas). */
+  keep?: boolean;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,6 +42,7 @@ export function requestBodies(limits: BodyLimits) {
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
+        if (limits.keep) requestMeta(request).body = bytes;
         if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
         return decodeBody(bytes, contentType);

@@ -59,7 +59,8 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     schedules: client,
     workflows: client,
     tables: engine.tables,
-    liveChanged: (workspaceId) => engine.engines.refreshLiveSources(workspaceId),
+    // Every process's query instance of the workspace attaches the sources anew.
+    liveChanged: (workspaceId) => void infra.notices.publish({ kind: 'live_connections_changed', workspaceId }),
     connectorRoom: quotas.connectors,
     clock,
     minScheduleIntervalMs: config.syncs.minScheduleIntervalMs,
