@@ -27,7 +27,8 @@ export interface SyncPlan {
 export interface SyncActivityDeps {
   lifecycle: SyncJobLifecycle;
   listeners: readonly SyncListener[];
-  streamTaskQueue: string;
+  /** Where a workspace's streams run: its shard of the streams' task queue. */
+  streamTaskQueue: (workspaceId: string) => string;
   parallelism: number;
   streamTimeoutMs: number;
   /** Counts each job's end by its status. */
@@ -45,7 +46,7 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
     async startSyncJob(jobId: string): Promise<SyncPlan> {
       try {
         const { job, streams, refused } = await deps.lifecycle.start(jobId);
-        return { streams, refused, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+        return { streams, refused, taskQueue: deps.streamTaskQueue(job.workspace_id), parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
       } catch (error) {
         throw failureOf(error);
       }

@@ -18,6 +18,11 @@ export interface TemporalConfig {
   address: string | undefined;
   namespace: string;
   taskQueue: string;
+  /**
+   * Among worker processes (the api and worker modes on Postgres), each kind of durable work of the
+   * workspaces goes to one of this many task queues, each served by one live worker (src/temporal/task-queues.ts).
+   */
+  workspaceShards: number;
   devServer: { cliPath: string; port: number; uiPort: number; dbFile: string };
 }
 
@@ -171,6 +176,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       address: env.optionalString('TEMPORAL_ADDRESS'),
       namespace: env.string('TEMPORAL_NAMESPACE', 'default'),
       taskQueue: env.string('TEMPORAL_TASK_QUEUE', 'oxbow'),
+      workspaceShards: env.integer('TEMPORAL_WORKSPACE_SHARDS', 4, { min: 1, max: 256 }),
       devServer: {
         cliPath: absolute(env.string('TEMPORAL_CLI', join(toolsDir, 'bin', 'temporal'))),
         port: env.integer('TEMPORAL_PORT', 7233, { min: 1, max: 65535 }),

@@ -76,6 +76,8 @@ export class EngineManager {
   private readonly entries = new Map<string, Entry>();
   private readonly catalogReaders: CatalogReaders;
   private readonly slots: InstanceSlots;
+  /** The instances holding a slot (opening, open or closing), by lane: what the metrics count. */
+  private readonly holders = new Map<Entry, EngineLane>();
   private readonly sweeper: Timer;
   readonly scheduler: StatementScheduler;
   private closingCount = 0;
@@ -148,10 +150,10 @@ export class EngineManager {
     return this.entries.size;
   }
 
-  /** Instances open, by lane, for the metrics. */
+  /** Instances by lane, for the metrics: those opening, open or closing (each holds its memory until closed). */
   openByLane(): Record<EngineLane, number> {
     const counts: Record<EngineLane, number> = { interactive: 0, background: 0 };
-    for (const key of this.entries.keys()) counts[key.startsWith('background:') ? 'background' : 'interactive'] += 1;
+    for (const lane of this.holders.values()) counts[lane] += 1;
     return counts;
   }
 
@@ -179,6 +181,7 @@ export class EngineManager {
       const engine = await entry.engine.catch(() => undefined);
       if (!engine) return;
       await engine.close();
+      this.holders.delete(entry);
       this.slots.give();
       this.options.logger.info('workspace engine closed', { workspace_id: engine.workspaceId, lane: laneOf(key), reason });
     } finally {
@@ -192,18 +195,17 @@ export class EngineManager {
     if (existing && !existing.stale) return existing;
     if (existing) void this.retire(key, existing, 'live connections changed');
     const startedAt = performance.now();
-    const opening = this.slots
-      .take(startedAt + defaultSlotWaitMs, () => engineBusy(this.slots.capacity))
-      .then(() =>
-        this.open(workspaceId, lane).catch((error: unknown) => {
-          this.slots.give();
-          throw error;
-        }),
-      );
-    const entry: Entry = { engine: opening.then(({ engine }) => engine), ready: undefined, leases: 0, lastUsed: startedAt, liveCheckedAt: startedAt, stale: false, retired: false };
-    void opening.then(({ engine, liveFingerprint }) => {
+    const entry: Entry = {
+      engine: this.slots.take(startedAt + defaultSlotWaitMs, () => engineBusy(this.slots.capacity)).then(() => this.openHolding(entry, workspaceId, lane)),
+      ready: undefined,
+      leases: 0,
+      lastUsed: startedAt,
+      liveCheckedAt: startedAt,
+      stale: false,
+      retired: false,
+    };
+    void entry.engine.then((engine) => {
       entry.ready = engine;
-      entry.liveFingerprint = liveFingerprint;
       this.options.logger.info('workspace engine opened', { workspace_id: workspaceId, lane, duration_ms: Math.round(performance.now() - startedAt) });
     }, () => {});
     // A failed open is not cached: the next call tries again.
@@ -213,6 +215,20 @@ export class EngineManager {
     });
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /** Opens the entry's instance on the slot it was given; a failed open gives the slot back. */
+  private async openHolding(entry: Entry, workspaceId: string, lane: EngineLane): Promise<WorkspaceEngine> {
+    this.holders.set(entry, lane);
+    try {
+      const { engine, liveFingerprint } = await this.open(workspaceId, lane);
+      entry.liveFingerprint = liveFingerprint;
+      return engine;
+    } catch (error) {
+      this.holders.delete(entry);
+      this.slots.give();
+      throw error;
+    }
   }
 
   private async open(workspaceId: string, lane: EngineLane): Promise<{ engine: WorkspaceEngine; liveFingerprint?: string }> {

@@ -42,8 +42,10 @@ export async function openInfrastructure(config: Config, logger: Logger, options
   if (applied.length > 0) logger.info('applied migrations', { migrations: applied.map((m) => `${m.version}_${m.name}`) });
 
   const lake = openLakeStorage(config.lake);
-  const temporal = createTemporalClient({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue });
   const cluster = await openCluster(config, logger, options.role);
+  // Replicas spread the workspaces' durable work over shards of each task queue; a process alone does not.
+  const shards = cluster.membership ? config.temporal.workspaceShards : 1;
+  const temporal = createTemporalClient({ address: temporalAddress, namespace: config.temporal.namespace, taskQueue: config.temporal.taskQueue, shards });
   return {
     store,
     lake,

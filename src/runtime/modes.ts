@@ -16,6 +16,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { onShutdownSignal } from './shutdown';
 import { printOutbox } from './print-outbox';
 import { buildServices, type Services } from './services';
+import { shardAssignment } from '../cluster/shard-assignment';
 
 export type Mode = 'serve' | 'api' | 'worker' | 'migrate' | 'mail-outbox';
 
@@ -74,7 +75,9 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   const { config, logger } = services;
   await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal });
+  // Among several workers, each serves its shards of the workspaces' queues besides the queues themselves.
+  const shards = infra.membership && infra.temporal.shards > 1 ? shardAssignment(infra.membership, infra.temporal.shards) : undefined;
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards });
 }
 
 /**

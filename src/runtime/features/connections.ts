@@ -18,6 +18,7 @@ import { UsageRecorder } from '../../query/usage-recorder';
 import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
 import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
+import { workspaceTaskQueue } from '../../temporal/task-queues';
 import type { FeatureDeps } from './deps';
 
 /** How many connections a workspace has, read on `db` (inside the transaction that creates one). */
@@ -77,7 +78,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     activities: createConnectionSyncActivities({
       lifecycle,
       listeners,
-      streamTaskQueue: syncWorker.taskQueue,
+      streamTaskQueue: (workspaceId) => workspaceTaskQueue(syncWorker.taskQueue, workspaceId, infra.temporal.shards),
       parallelism: config.syncs.streamParallelism,
       streamTimeoutMs: config.syncs.streamTimeoutMs,
       runEnded: (status) => metrics.runEnded('sync', status),
