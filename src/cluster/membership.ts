@@ -92,6 +92,11 @@ export class Membership {
     this.logger.info('joined the cluster', { member_id: this.self.id, role: this.self.role, address: this.self.address });
   }
 
+  /** Between join and leave: while it is a member, the process owns its share of the workspaces. */
+  get active(): boolean {
+    return this.heartbeat !== undefined && !this.left;
+  }
+
   /** The live members of a role, in a stable order (the same on every member that sees the same set). */
   members(role: MemberRole): readonly Member[] {
     return this.view.filter((member) => member.role === role);

@@ -85,9 +85,9 @@ export class ClusterOwnership implements Ownership {
   async route(workspaceId: string, forwarded: boolean): Promise<OwnerRoute> {
     if (this.held.has(workspaceId) && !this.releases.has(workspaceId) && this.mine(workspaceId)) return this.enter(workspaceId);
     const owner = this.ownerOf(workspaceId);
-    if (owner && owner.id !== this.self.id) {
+    if (!this.mine(workspaceId)) {
       if (this.held.has(workspaceId)) void this.release(workspaceId);
-      return forwarded ? moving : { kind: 'forward', member: owner };
+      return forwarded || !owner || owner.id === this.self.id ? moving : { kind: 'forward', member: owner };
     }
     if (this.releases.has(workspaceId) || !(await this.claim(workspaceId))) return moving;
     // The members may have changed while the lock was taken.
@@ -103,7 +103,9 @@ export class ClusterOwnership implements Ownership {
     if (this.held.has(workspaceId)) await this.release(workspaceId);
   }
 
+  /** A member owns its share (all of them while it knows of no other); one that left owns nothing. */
   private mine(workspaceId: string): boolean {
+    if (!this.membership.active) return false;
     const owner = this.ownerOf(workspaceId);
     return owner === undefined || owner.id === this.self.id;
   }

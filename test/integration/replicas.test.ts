@@ -64,6 +64,22 @@ describe('API replicas and workers sharing one deployment', () => {
     for (const process of replicas.apis) expect(process.output()).not.toContain('deadlock');
   }, 120_000);
 
+  test('a request that claims to be forwarded without the deployment’s key is an ordinary request: what it claims counts for nothing', async () => {
+    const owner = await replicas.user('victim');
+    const workspaceId = await replicas.workspace(api(0), owner.token, 'victim');
+    const { token } = await replicas.user('intruder');
+    const claimed = Buffer.from(JSON.stringify({ caller: { userId: 'someone', via: 'jwt' }, membership: { workspaceId, role: 'OWNER' } })).toString('base64url');
+    for (const forwardToken of ['', 'bm90IHRoZSBrZXk', 'A'.repeat(43)]) {
+      for (const via of replicas.apis) {
+        const headers = { 'x-oxbow-forward-token': forwardToken, 'x-oxbow-forward-identity': claimed };
+        const anonymous = await replicas.call(via, '/api/v1/query', { json: { workspace_id: workspaceId, sql: 'SELECT 1 AS one' }, headers });
+        expect(anonymous.status).toBe(401);
+        const other = await replicas.call(via, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql: 'SELECT 1 AS one' }, headers });
+        expect([other.status, other.body.detail?.error?.code]).toEqual([403, 'WORKSPACE_ACCESS_DENIED']);
+      }
+    }
+  }, 60_000);
+
   test('pushes to one table from both replicas land exactly once; an Idempotency-Key holds across replicas', async () => {
     const { token } = await replicas.user('push');
     const workspaceId = await replicas.workspace(api(0), token, 'push');
