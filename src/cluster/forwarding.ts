@@ -65,12 +65,14 @@ export type ForwardOutcome = { kind: 'answered'; response: Response } | { kind: 
 export class OwnerForwarder {
   constructor(private readonly key: ForwardingKey) {}
 
-  async forward(request: Request, owner: Member, body: Uint8Array | undefined, identity: ForwardedIdentity): Promise<ForwardOutcome> {
+  /** `requestId`: the id the request has here, so that both processes log it under the same one. */
+  async forward(request: Request, owner: Member, body: Uint8Array | undefined, identity: ForwardedIdentity, requestId: string): Promise<ForwardOutcome> {
     const url = new URL(request.url);
     const headers = new Headers();
     request.headers.forEach((value, name) => {
       if (!notForwarded.has(name)) headers.set(name, value);
     });
+    headers.set('x-request-id', requestId);
     headers.set(forwardHeaders.token, this.key.header);
     headers.set(forwardHeaders.identity, encodeIdentity(identity));
     let upstream: Response;

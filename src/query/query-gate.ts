@@ -73,11 +73,9 @@ export class QueryGate {
    * (right after the answer, see UsageBatches).
    */
   async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps; startedAt?: number } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
+    // The time limit counts from the request's arrival.
     const startedAt = options.startedAt ?? performance.now();
-    // The time limit counts from the request: a store slow to answer under load spends it too.
-    const deadline = startedAt + this.limits.timeoutMs;
-    const planRow = options.plan ?? (await beforeDeadline(this.plan(query.workspaceId), deadline, queryTimeout));
-    const rate = await beforeDeadline(this.limiter.consume(query.workspaceId, planRow), deadline, queryTimeout);
+    const { planRow, rate } = await this.admit(query.workspaceId, options.plan, startedAt + this.limits.timeoutMs);
     const caps = options.caps ?? this.limits;
     let outcome: RunOutcome;
     try {
@@ -108,9 +106,7 @@ export class QueryGate {
    * it is neither run nor billed.
    */
   async estimate(query: GatedQuery, plan?: PlanRow, startedAt: number = performance.now()): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
-    const deadline = startedAt + this.limits.timeoutMs;
-    const planRow = plan ?? (await beforeDeadline(this.plan(query.workspaceId), deadline, queryTimeout));
-    const rate = await beforeDeadline(this.limiter.consume(query.workspaceId, planRow), deadline, queryTimeout);
+    const { planRow, rate } = await this.admit(query.workspaceId, plan, startedAt + this.limits.timeoutMs);
     try {
       const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, startedAt, concurrency: planRow.max_concurrent_queries });
       return { compiled, costEur: costOf(compiled.estimate.bytes, planRow), plan: planRow, rate };
@@ -118,6 +114,15 @@ export class QueryGate {
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
       throw error;
     }
+  }
+
+  /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
+  private admit(workspaceId: string, plan: PlanRow | undefined, deadline: number): Promise<{ planRow: PlanRow; rate: RateLimitState }> {
+    const admitted = (async () => {
+      const planRow = plan ?? (await this.plan(workspaceId));
+      return { planRow, rate: await this.limiter.consume(workspaceId, planRow) };
+    })();
+    return beforeDeadline(admitted, deadline, queryTimeout);
   }
 
   /**

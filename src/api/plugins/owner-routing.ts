@@ -45,7 +45,7 @@ export class OwnerRouting {
         return undefined;
       }
       if (route.kind === 'moving') break;
-      const outcome = await forwarder.forward(request, route.member, meta.body, identity);
+      const outcome = await forwarder.forward(request, route.member, meta.body, identity, meta.id);
       if (outcome.kind === 'answered') return outcome.response;
       if (outcome.kind === 'broken') {
         this.logger.warn('the owner of a workspace failed while answering a forwarded request', { workspace_id: workspaceId, member_id: route.member.id, error: outcome.error });
