@@ -48,6 +48,14 @@ async function member(role: 'api' | 'worker' = 'api') {
   return { session, membership, ownership, closed };
 }
 
+/** Two API members that see each other, and a workspace the first owns. */
+async function twoReplicas() {
+  const a = await member();
+  const b = await member();
+  await eventually(() => b.membership.refresh().then(() => b.membership.members('api').length), (count) => count >= 2);
+  return { a, b, workspaceId: ownedBy(a.membership.self, b.membership.members('api')) };
+}
+
 const ids = (members: readonly { id: string }[]) => members.map((entry) => entry.id).sort();
 
 /** A workspace id whose rendezvous owner among the members is `owner`. */
@@ -88,10 +96,7 @@ describe('members sharing one Postgres', () => {
   }, 30_000);
 
   test('an owner that leaves finishes its requests, closes the workspace, then the next owner takes it', async () => {
-    const a = await member();
-    const b = await member();
-    await eventually(() => b.membership.refresh().then(() => b.membership.members('api').length), (count) => count >= 2);
-    const workspaceId = ownedBy(a.membership.self, b.membership.members('api'));
+    const { a, b, workspaceId } = await twoReplicas();
     const running = await a.ownership.route(workspaceId, false);
     expect(running.kind).toBe('local');
 
@@ -109,10 +114,7 @@ describe('members sharing one Postgres', () => {
   }, 30_000);
 
   test('an owner that dies (its session ends with it) is gone at the next read of the members, and its workspaces are taken at once', async () => {
-    const a = await member();
-    const b = await member();
-    await eventually(() => b.membership.refresh().then(() => b.membership.members('api').length), (count) => count >= 2);
-    const workspaceId = ownedBy(a.membership.self, b.membership.members('api'));
+    const { a, b, workspaceId } = await twoReplicas();
     done(await a.ownership.route(workspaceId, false));
 
     // What Postgres sees of a process killed outright: its connections close, its row stays behind.
