@@ -221,6 +221,8 @@ export class EngineManager {
   private async openHolding(entry: Entry, workspaceId: string, lane: EngineLane): Promise<WorkspaceEngine> {
     this.holders.set(entry, lane);
     try {
+      // A slot given while the process shuts down opens nothing that would outlive it.
+      if (this.closing) throw new Error('the engine manager is shutting down');
       const { engine, liveFingerprint } = await this.open(workspaceId, lane);
       entry.liveFingerprint = liveFingerprint;
       return engine;

@@ -152,8 +152,9 @@ export class Replicas {
     return sum;
   }
 
+  /** A worker bundles the workflow code as it starts (webpack): on a loaded machine that takes a while. */
   private startProcess(mode: 'api' | 'worker'): Promise<ServiceProcess> {
-    return startServiceProcess(mode, this.env);
+    return startServiceProcess(mode, this.env, { startTimeoutMs: 180_000 });
   }
 }
 
