@@ -28,7 +28,7 @@ beforeAll(async () => {
   // machine the tests share opens an instance in seconds when loaded, hence the longer time limit.
   replicas = await Replicas.start({ apis: 2, workers: 2 }, { PUBLIC_VIEWS_PER_LINK: '6', DUCKDB_MAX_INSTANCES: '2', QUERY_TIMEOUT_MS: '60000' });
   source = await createSourceDatabase();
-}, 120_000);
+}, 400_000);
 
 afterAll(async () => {
   await replicas?.stop();
