@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The only step that runs on plain Node: it installs the pinned Bun into the tools folder,
 // then hands over to the TypeScript setup (scripts/setup) and to the requested command.
-// Usage: node scripts/bootstrap.mjs start | test [bun test args…] | bench [names…] | fuzz [options…] | exec <tool> [args…]
+// Usage: node scripts/bootstrap.mjs start | test [bun test args…] | bench [names…] | fuzz [options…] | cluster [options…] | exec <tool> [args…]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -68,7 +68,7 @@ const [target = 'start', ...rest] = process.argv.slice(2);
 const bun = ensureBun();
 const localBins = `${binDir}:${join(root, 'node_modules', '.bin')}`;
 const env = { ...process.env, PATH: `${localBins}:${process.env.PATH ?? ''}`, OXBOW_TOOLS_DIR: toolsDir };
-const profile = target === 'test' || target === 'bench' ? 'test' : target === 'fuzz' ? 'fuzz' : 'start';
+const profile = target === 'test' || target === 'bench' || target === 'cluster' ? 'test' : target === 'fuzz' ? 'fuzz' : 'start';
 const setup = spawnSync(bun, [join(root, 'scripts', 'setup', 'index.ts'), profile], { stdio: 'inherit', cwd: root, env });
 if (setup.status !== 0) process.exit(setup.status ?? 1);
 
@@ -85,10 +85,13 @@ switch (target) {
   case 'fuzz':
     run(bun, [join(root, 'scripts', 'fuzz', 'run.ts'), ...rest], env);
     break;
+  case 'cluster':
+    run(bun, [join(root, 'scripts', 'cluster', 'run.ts'), ...rest], env);
+    break;
   case 'exec':
     if (!rest[0]) fail('exec needs a command.', 'node scripts/bootstrap.mjs exec <command> [args…]');
     run(rest[0], rest.slice(1), env);
     break;
   default:
-    fail(`unknown target "${target}".`, 'use start, test, bench, fuzz or exec');
+    fail(`unknown target "${target}".`, 'use start, test, bench, fuzz, cluster or exec');
 }

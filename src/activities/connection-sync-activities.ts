@@ -32,7 +32,8 @@ export interface SyncPlan {
 export interface SyncActivityDeps {
   lifecycle: SyncJobLifecycle;
   listeners: readonly SyncListener[];
-  streamTaskQueue: string;
+  /** Where a workspace's streams run: its shard of the streams' task queue. */
+  streamTaskQueue: (workspaceId: string) => string;
   parallelism: number;
   streamTimeoutMs: number;
   /** Counts each job's end by its status. */
@@ -50,7 +51,7 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
     async startSyncJob(jobId: string): Promise<SyncPlan> {
       try {
         const { job, streams, changeLogStreams, refused, skipped } = await deps.lifecycle.start(jobId);
-        return { streams, changeLogStreams, refused, skipped, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+        return { streams, changeLogStreams, refused, skipped, taskQueue: deps.streamTaskQueue(job.workspace_id), parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
       } catch (error) {
         throw failureOf(error);
       }

@@ -33,6 +33,8 @@ export class BillingWebhooks {
     private readonly clock: Clock,
     private readonly signingSecret: string | undefined,
     private readonly logger: Logger,
+    /** Told once a workspace's plan changed and committed: every process follows its limits. */
+    private readonly onPlanChanged: (workspaceId: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async receive(billingProvider: string, body: Uint8Array, signature: string | undefined): Promise<WebhookReceipt> {
@@ -41,12 +43,14 @@ export class BillingWebhooks {
     verifyStripeSignature(body, signature, this.signingSecret, this.clock.now());
     const event = parseStripeEvent(body);
     const plan = await this.planSold(event.change);
-    const outcome = await this.store.transaction((tx) => this.apply(tx, event, plan));
+    let moved: string | undefined;
+    const outcome = await this.store.transaction((tx) => this.apply(tx, event, plan, (workspaceId) => (moved = workspaceId)));
+    if (moved) await this.onPlanChanged(moved);
     this.logger.info('billing event', { event_id: event.id, event_type: event.type, outcome });
     return { received: true, event_id: event.id, event_type: event.type, outcome };
   }
 
-  private async apply(tx: Transaction, event: ProviderEvent, plan: string | null): Promise<WebhookReceipt['outcome']> {
+  private async apply(tx: Transaction, event: ProviderEvent, plan: string | null, planSet: (workspaceId: string) => void): Promise<WebhookReceipt['outcome']> {
     const now = this.clock.now().toISOString();
     const key = { provider, event_id: event.id };
     // A redelivery finds the first delivery's record (on Postgres it waits for that transaction to end).
@@ -63,7 +67,7 @@ export class BillingWebhooks {
     if (outcome === 'applied') {
       await tx.run(saveBilling, { ...next, now });
       const planId = planOf(next, defaultPlanId);
-      if (planId) await tx.run(setWorkspacePlan, { workspace_id: workspaceId, plan_id: planId, now });
+      if (planId && (await tx.run(setWorkspacePlan, { workspace_id: workspaceId, plan_id: planId, now })) > 0) planSet(workspaceId);
     }
     await tx.run(settleEvent, { ...key, workspace_id: workspaceId, outcome });
     return outcome;

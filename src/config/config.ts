@@ -6,17 +6,25 @@ import { parseLakeUrl, type LakeConfig } from './lake-config';
 import { readOAuthConfig, type OAuthConfig } from './oauth-config';
 import { parseSchedule, type Schedule } from '../schedules/schedule';
 import { parseDuration } from '../util/duration';
+import { derivedInternalUrl } from '../cluster/internal-address';
+import { parseByteSize } from '../util/byte-size';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SignupMode = 'open' | 'waitlist' | 'closed';
 
-export type MetadataConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+/** `maxConnections`: the metadata pool's size (see docs/operations.md for every Postgres connection a process opens). */
+export type MetadataConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; maxConnections: number };
 
 export interface TemporalConfig {
   /** Address of an existing cluster; when absent the service supervises a local dev server. */
   address: string | undefined;
   namespace: string;
   taskQueue: string;
+  /**
+   * Among worker processes (the api and worker modes on Postgres), each kind of durable work of the
+   * workspaces goes to one of this many task queues, each served by one live worker (src/temporal/task-queues.ts).
+   */
+  workspaceShards: number;
   devServer: { cliPath: string; port: number; uiPort: number; dbFile: string };
 }
 
@@ -45,11 +53,32 @@ export interface Config {
   metadata: MetadataConfig;
   lake: LakeConfig;
   temporal: TemporalConfig;
+  cluster: {
+    /**
+     * Where the other API replicas reach this one with the requests they forward to the owner of a
+     * workspace (the HTTP listener itself): INTERNAL_URL, or derived from HOST and PORT. Connections
+     * must never reach it.
+     */
+    internalUrl: URL;
+  };
   duckdb: {
     extensionDir: string;
-    /** Workspaces whose DuckDB instance stays open at once; the least recently used idle one closes first. */
+    /**
+     * Instances open at once in this process, at most (each workspace has up to two: its queries', its
+     * durable work's); a statement that needs another waits for one to close, within its own deadline.
+     */
     maxInstances: number;
+    /** An instance unused for this long closes. */
+    idleCloseMs: number;
     memoryLimit: string;
+    /**
+     * What the instances' memory limits may add up to in this process: DUCKDB_MEMORY_BUDGET, or three
+     * quarters of the memory the process may use (its cgroup's limit, else the machine's). Fewer
+     * instances than DUCKDB_MAX_INSTANCES open when their limits would exceed it.
+     */
+    memoryBudget: string | undefined;
+    /** Connections to a Postgres catalog each instance keeps between statements (DuckDB's pool for it). */
+    catalogConnections: number;
     threads: number;
     /** Niceness of DuckDB's worker threads: the service's own threads win the CPU over tenants' queries. */
     threadNice: number;
@@ -144,12 +173,13 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
   const port = env.integer('PORT', 3000, { min: 0, max: 65535 });
   const publicBaseUrl = trimSlash(env.url('PUBLIC_BASE_URL', `http://localhost:${port}`, ['http:', 'https:']).href);
   const databaseUrl = env.optionalUrl('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const host = env.string('HOST', '127.0.0.1');
 
   const config: Config = {
     nodeEnv,
     logLevel: env.oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error'], 'info'),
     http: {
-      host: env.string('HOST', '127.0.0.1'),
+      host,
       port,
       publicBaseUrl,
       frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
@@ -163,12 +193,16 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     },
     metrics: readMetrics(env, nodeEnv === 'production'),
     dataDir,
-    metadata: databaseUrl ? { kind: 'postgres', url: databaseUrl.href } : { kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') },
+    metadata: databaseUrl
+      ? { kind: 'postgres', url: databaseUrl.href, maxConnections: env.integer('DATABASE_MAX_CONNECTIONS', 10, { min: 1, max: 1_000 }) }
+      : { kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') },
     lake: parseLakeUrl(env, dataDir),
+    cluster: { internalUrl: env.optionalUrl('INTERNAL_URL', ['http:']) ?? derivedInternalUrl(host, port) },
     temporal: {
       address: env.optionalString('TEMPORAL_ADDRESS'),
       namespace: env.string('TEMPORAL_NAMESPACE', 'default'),
       taskQueue: env.string('TEMPORAL_TASK_QUEUE', 'oxbow'),
+      workspaceShards: env.integer('TEMPORAL_WORKSPACE_SHARDS', 4, { min: 1, max: 256 }),
       devServer: {
         cliPath: absolute(env.string('TEMPORAL_CLI', join(toolsDir, 'bin', 'temporal'))),
         port: env.integer('TEMPORAL_PORT', 7233, { min: 1, max: 65535 }),
@@ -179,7 +213,10 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     duckdb: {
       extensionDir: absolute(env.string('DUCKDB_EXTENSION_DIR', join(toolsDir, 'duckdb-extensions'))),
       maxInstances: env.integer('DUCKDB_MAX_INSTANCES', 16, { min: 1, max: 10_000 }),
-      memoryLimit: env.string('DUCKDB_MEMORY_LIMIT', '1GB'),
+      idleCloseMs: env.duration('DUCKDB_IDLE_TIMEOUT', '10m'),
+      memoryLimit: byteSize(env, 'DUCKDB_MEMORY_LIMIT', '1GB'),
+      memoryBudget: env.optionalString('DUCKDB_MEMORY_BUDGET') === undefined ? undefined : byteSize(env, 'DUCKDB_MEMORY_BUDGET', '0'),
+      catalogConnections: env.integer('DUCKDB_CATALOG_CONNECTIONS', 1, { min: 0, max: 64 }),
       threads: env.integer('DUCKDB_THREADS', 2, { min: 1, max: 256 }),
       threadNice: env.integer('DUCKDB_THREAD_NICE', 10, { min: 0, max: 19 }),
       readConnections: env.integer('DUCKDB_READ_CONNECTIONS', 8, { min: 1, max: 64 }),
@@ -273,6 +310,13 @@ function scheduleSetting(env: EnvReader, name: string, fallback: string): Schedu
 function durationText(env: EnvReader, name: string, fallback: string): string {
   env.duration(name, fallback);
   return env.string(name, fallback);
+}
+
+/** A size as DuckDB reads one (`1GB`, `512MiB`), kept as its text. */
+function byteSize(env: EnvReader, name: string, fallback: string): string {
+  const text = env.string(name, fallback);
+  if (parseByteSize(text) === undefined) env.reject(name, 'must be a size such as 512MB or 2GiB', undefined);
+  return text;
 }
 
 function trimSlash(url: string): string {

@@ -14,6 +14,8 @@ import { SqlParser } from './sql/sql-parser';
 import { TablesService } from './tables/tables-service';
 import { SyncInstances } from './sync/sync-instance';
 import type { LiveSourceProvider } from './live/live-sources';
+import { instanceBudget } from './memory-budget';
+import { parseByteSize } from '../util/byte-size';
 
 export interface EngineServices {
   engines: EngineManager;
@@ -34,14 +36,32 @@ export function createEngineServices(deps: {
   logger: Logger;
   translate: SqlTranslator;
   liveSources?: LiveSourceProvider;
+  onCatalogWritten?: (workspaceId: string) => void;
 }): EngineServices {
   const { config } = deps;
   const catalog = catalogStoreFor(config.metadata, config.dataDir);
+  const budget = instanceBudget({
+    maxInstances: config.duckdb.maxInstances,
+    memoryLimit: config.duckdb.memoryLimit,
+    budget: config.duckdb.memoryBudget,
+    // The sync instances a worker runs at once have their own memory limit.
+    reservedBytes: config.syncs.workerConcurrency * (parseByteSize(config.syncs.memoryLimit) ?? 0),
+  });
+  if (budget.limitedByMemory) {
+    deps.logger.warn('fewer engine instances than DUCKDB_MAX_INSTANCES: their memory limits would exceed the budget', {
+      instances: budget.instances,
+      max_instances: config.duckdb.maxInstances,
+      memory_limit: config.duckdb.memoryLimit,
+      budget_bytes: budget.budgetBytes,
+    });
+  }
   const engines = new EngineManager({
     catalog,
     lake: config.lake,
     extensionDir: config.duckdb.extensionDir,
-    maxInstances: config.duckdb.maxInstances,
+    maxInstances: budget.instances,
+    idleCloseMs: config.duckdb.idleCloseMs,
+    catalogConnections: config.duckdb.catalogConnections,
     memoryLimit: config.duckdb.memoryLimit,
     threads: config.duckdb.threads,
     threadNice: config.duckdb.threadNice,
@@ -50,6 +70,7 @@ export function createEngineServices(deps: {
     profileRoot: config.duckdb.profileDir,
     statements: config.duckdb.statements,
     liveSources: deps.liveSources,
+    onCatalogWritten: deps.onCatalogWritten,
     logger: deps.logger,
   });
   const parser = new SqlParser({ threadNice: config.duckdb.threadNice });

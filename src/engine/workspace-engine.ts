@@ -44,6 +44,10 @@ export interface WorkspaceEngineOptions {
   live?: LiveSource[];
   /** Where a live source that cannot be attached is reported. */
   logger?: Logger;
+  /** Connections to a Postgres catalog the instance keeps between statements. */
+  catalogConnections?: number;
+  /** Told after every write through the instance (other processes' caches of the catalog follow). */
+  onCatalogWritten?: () => void;
 }
 
 /**
@@ -74,6 +78,7 @@ export class WorkspaceEngine {
     private readonly profiles: Map<EngineConnection, string>,
     /** The tables of the workspace's live connections, by `<connection>.<table>`. */
     readonly live: LiveTables,
+    private readonly onCatalogWritten: (() => void) | undefined,
   ) {
     this.catalogChanges = location.catalog.kind === 'sqlite' ? new CatalogChangeWatch(sqliteCatalogFile(location.catalog.dir, location.workspaceId)) : undefined;
   }
@@ -102,7 +107,7 @@ export class WorkspaceEngine {
     let live = noLiveTables;
     try {
       for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect(), cpu));
-      await attachCatalog(connections[0]!, options.location, lakeAlias);
+      await attachCatalog(connections[0]!, options.location, lakeAlias, options.catalogConnections);
       // Attached while the instance can still reach the network; locked below like everything else.
       if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);
       // Session settings first: once the configuration is locked nothing can set them any more.
@@ -151,6 +156,7 @@ export class WorkspaceEngine {
       profileDir,
       profiles,
       live,
+      options.onCatalogWritten,
     );
   }
 
@@ -203,6 +209,7 @@ export class WorkspaceEngine {
       return await this.writes.use(work, onReturned);
     } finally {
       this.tableNames.invalidate();
+      this.onCatalogWritten?.();
     }
   }
 

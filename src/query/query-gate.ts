@@ -9,6 +9,8 @@ import type { LakeTableRef } from '../engine/sql/check-query';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limiter';
 import type { UsageEntry, UsageRecorder, UsageSource } from './usage-recorder';
 import type { UsageBatches } from './usage-batches';
+import { beforeDeadline } from '../util/deadline';
+import { queryTimeout } from '../engine/sql/map-duckdb-error';
 
 /** Who runs a query, and under which kind its usage is recorded. */
 export interface QueryCaller {
@@ -70,15 +72,16 @@ export class QueryGate {
    * A query answered now: counted, run into the sink under the plan's limits, its usage recorded
    * (right after the answer, see UsageBatches).
    */
-  async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
-    const planRow = options.plan ?? (await this.plan(query.workspaceId));
-    const rate = await this.limiter.consume(query.workspaceId, planRow);
-    const startedAt = performance.now();
+  async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps; startedAt?: number } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
+    // The time limit counts from the request's arrival.
+    const startedAt = options.startedAt ?? performance.now();
+    const { planRow, rate } = await this.admit(query.workspaceId, options.plan, startedAt + this.limits.timeoutMs);
     const caps = options.caps ?? this.limits;
     let outcome: RunOutcome;
     try {
       outcome = await this.runner.run(query.workspaceId, query.sql, sink, {
         timeoutMs: this.limits.timeoutMs,
+        startedAt,
         maxRows: Math.min(caps.maxResultRows, this.limits.maxResultRows),
         maxBytes: Math.min(caps.maxResultBytes, this.limits.maxResultBytes),
         scanLimitBytes: query.force ? undefined : planRow.max_scan_bytes,
@@ -102,16 +105,24 @@ export class QueryGate {
    * does (translation, parse, catalog statistics), so it takes a slot of the same per-minute limit;
    * it is neither run nor billed.
    */
-  async estimate(query: GatedQuery, plan?: PlanRow): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
-    const planRow = plan ?? (await this.plan(query.workspaceId));
-    const rate = await this.limiter.consume(query.workspaceId, planRow);
+  async estimate(query: GatedQuery, plan?: PlanRow, startedAt: number = performance.now()): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
+    const { planRow, rate } = await this.admit(query.workspaceId, plan, startedAt + this.limits.timeoutMs);
     try {
-      const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, concurrency: planRow.max_concurrent_queries });
+      const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, startedAt, concurrency: planRow.max_concurrent_queries });
       return { compiled, costEur: costOf(compiled.estimate.bytes, planRow), plan: planRow, rate };
     } catch (error) {
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
       throw error;
     }
+  }
+
+  /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
+  private admit(workspaceId: string, plan: PlanRow | undefined, deadline: number): Promise<{ planRow: PlanRow; rate: RateLimitState }> {
+    const admitted = (async () => {
+      const planRow = plan ?? (await this.plan(workspaceId));
+      return { planRow, rate: await this.limiter.consume(workspaceId, planRow) };
+    })();
+    return beforeDeadline(admitted, deadline, queryTimeout);
   }
 
   /**

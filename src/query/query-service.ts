@@ -14,6 +14,8 @@ export interface QueryInput {
   force: boolean;
   /** Values of the statement's `$name` markers: a saved query's parameters, bound, never spliced in. */
   parameters?: QueryParameters;
+  /** When the request arrived (a `performance.now()` time): the time limit counts from there. */
+  startedAt?: number;
 }
 
 export interface EstimateAnswer {
@@ -40,10 +42,10 @@ export class QueryService {
 
   async answer(caller: QueryCaller, input: QueryInput): Promise<QueryAnswer> {
     const query = { workspaceId: input.workspaceId, sql: input.sql, force: input.force, parameters: input.parameters };
-    if (input.estimateOnly) return this.estimate(query);
+    if (input.estimateOnly) return this.estimate(query, input.startedAt);
 
     const result = encoderFor(input.format);
-    const { outcome, costEur, rate } = await this.gate.run(caller, query, result);
+    const { outcome, costEur, rate } = await this.gate.run(caller, query, result, { startedAt: input.startedAt });
     const pieces = result.body({
       rowCount: outcome.rowCount,
       executionTimeMs: Math.round(outcome.elapsedMs * 100) / 100,
@@ -60,8 +62,8 @@ export class QueryService {
     return this.gate.rateLimit(workspaceId);
   }
 
-  private async estimate(query: { workspaceId: string; sql: string; force: boolean }): Promise<QueryAnswer> {
-    const { compiled, costEur, plan, rate } = await this.gate.estimate(query);
+  private async estimate(query: { workspaceId: string; sql: string; force: boolean }, startedAt: number | undefined): Promise<QueryAnswer> {
+    const { compiled, costEur, plan, rate } = await this.gate.estimate(query, undefined, startedAt);
     const body: EstimateAnswer = {
       estimate_only: true,
       bytes_scanned_estimate: compiled.estimate.bytes,

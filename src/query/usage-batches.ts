@@ -73,9 +73,7 @@ export class UsageBatches {
     if (batch.length === 0) return;
     this.waiting = [];
     try {
-      await this.store.transaction(async (tx) => {
-        for (const entry of batch) await this.recorder.record(entry, tx);
-      });
+      await this.store.transaction((tx) => this.recorder.recordAll(batch, tx));
     } catch (error) {
       this.waiting = [...batch, ...this.waiting];
       this.logger.error('usage records not written; trying again', { records: batch.length, retry_ms: this.options.retryMs, error });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import { addToDailyUsage } from '../usage/usage-queries';
+import { addToDailyUsage, type DailyUsageAddition } from '../usage/usage-queries';
 
 export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync' | 'transform';
 
@@ -54,42 +54,52 @@ export class UsageRecorder {
 
   /** `db` is the caller's transaction when the record must land together with another write (a job's outcome). */
   async record(entry: UsageEntry, db?: Queryable): Promise<void> {
-    if (db) return this.recordWithin(db, entry);
-    await this.store.transaction((tx) => this.recordWithin(tx, entry));
+    if (db) return this.recordAll([entry], db);
+    await this.store.transaction((tx) => this.recordAll([entry], tx));
   }
 
-  private async recordWithin(db: Queryable, entry: UsageEntry): Promise<void> {
-    const now = (entry.recordedAt ?? this.clock.now()).toISOString();
-    const durationMs = Math.round(entry.durationMs);
-    const inserted = await db.run(insertUsage, {
-      id: Bun.randomUUIDv7(),
-      workspace_id: entry.workspaceId,
-      user_id: entry.userId,
-      api_key_id: entry.apiKeyId,
-      source: entry.source,
-      status: entry.status,
-      error_code: entry.errorCode,
-      statement_hash: statementHash(entry.sql),
-      bytes_scanned: entry.bytesScanned,
-      cpu_ms: entry.cpuMs,
-      rows_returned: entry.rowsReturned,
-      duration_ms: durationMs,
-      cost_eur: entry.costEur,
-      job_id: entry.jobId ?? null,
-      now,
-    });
-    // A job's record that a retried activity writes again is not inserted, and must not count twice.
-    if (inserted === 0) return;
-    await db.run(addToDailyUsage, {
-      workspace_id: entry.workspaceId,
-      day: now.slice(0, 10),
-      source: entry.source,
-      failed: entry.status === 'failed' ? 1 : 0,
-      bytes_scanned: entry.bytesScanned,
-      cpu_ms: entry.cpuMs,
-      rows_returned: entry.rowsReturned,
-      duration_ms: durationMs,
-      cost_eur: entry.costEur,
-    });
+  /**
+   * Records in the caller's transaction, then what they add to each day's roll-up, once per row and in
+   * the rows' key order: two batches written side by side (by two replicas) take the roll-up rows in
+   * the same order, so neither can wait for a row the other holds while holding one it wants, which
+   * Postgres reported as deadlocks when each batch went in the order its queries were answered.
+   */
+  async recordAll(entries: readonly UsageEntry[], db: Queryable): Promise<void> {
+    const rollups = new Map<string, DailyUsageAddition>();
+    for (const entry of entries) {
+      const now = (entry.recordedAt ?? this.clock.now()).toISOString();
+      const durationMs = Math.round(entry.durationMs);
+      const inserted = await db.run(insertUsage, {
+        id: Bun.randomUUIDv7(),
+        workspace_id: entry.workspaceId,
+        user_id: entry.userId,
+        api_key_id: entry.apiKeyId,
+        source: entry.source,
+        status: entry.status,
+        error_code: entry.errorCode,
+        statement_hash: statementHash(entry.sql),
+        bytes_scanned: entry.bytesScanned,
+        cpu_ms: entry.cpuMs,
+        rows_returned: entry.rowsReturned,
+        duration_ms: durationMs,
+        cost_eur: entry.costEur,
+        job_id: entry.jobId ?? null,
+        now,
+      });
+      // A job's record that a retried activity writes again is not inserted, and must not count twice.
+      if (inserted === 0) continue;
+      const day = now.slice(0, 10);
+      const key = JSON.stringify([entry.workspaceId, day, entry.source]);
+      const rollup = rollups.get(key) ?? { workspace_id: entry.workspaceId, day, source: entry.source, queries: 0, failed: 0, bytes_scanned: 0, cpu_ms: 0, rows_returned: 0, duration_ms: 0, cost_eur: 0 };
+      rollup.queries += 1;
+      rollup.failed += entry.status === 'failed' ? 1 : 0;
+      rollup.bytes_scanned += entry.bytesScanned;
+      rollup.cpu_ms += entry.cpuMs;
+      rollup.rows_returned += entry.rowsReturned;
+      rollup.duration_ms += durationMs;
+      rollup.cost_eur += entry.costEur;
+      rollups.set(key, rollup);
+    }
+    for (const key of [...rollups.keys()].sort()) await db.run(addToDailyUsage, rollups.get(key)!);
   }
 }

@@ -16,6 +16,7 @@ import { openInfrastructure, type Infrastructure } from './infrastructure';
 import { onShutdownSignal } from './shutdown';
 import { printOutbox } from './print-outbox';
 import { buildServices, type Services } from './services';
+import { shardAssignment } from '../cluster/shard-assignment';
 
 export type Mode = 'serve' | 'api' | 'worker' | 'migrate' | 'mail-outbox';
 
@@ -24,12 +25,16 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   if (mode === 'mail-outbox') return printOutbox(config);
   const workerMetricsPort = mode === 'api' ? undefined : await freePort();
   installTemporalRuntimeLogging(logger, config.logLevel, workerMetricsPort === undefined ? undefined : `127.0.0.1:${workerMetricsPort}`);
-  const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve' });
+  // `api` and `worker` processes are replicas among others sharing Postgres; `serve` is alone.
+  const role = mode === 'api' ? 'api' : mode === 'worker' ? 'worker' : undefined;
+  const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve', role });
   const services = buildServices(config, infra, logger);
   const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
   const workerMetrics = workerMetricsPort ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text()) : undefined;
   const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), config.http);
   const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
+  // Joins once it serves: the others forward requests here from then on.
+  await infra.membership?.join(http ? internalAddress(config.cluster.internalUrl, http.url) : null);
 
   announce(mode, logger, infra, http?.url);
   const { drainMs, graceMs } = config.shutdown;
@@ -43,6 +48,8 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
         workerStopped = worker?.shutdown().catch((error: unknown) => logger.error('the worker did not stop cleanly', { error }));
       },
     },
+    // The others stop forwarding here, and take over its workspaces, while the requests under way finish.
+    { name: 'cluster', run: async () => infra.membership?.leave() },
     // Still serving while a load balancer notices the 503 and stops sending requests here.
     { name: 'drain', run: async () => (http && drainMs > 0 ? Bun.sleep(drainMs) : undefined) },
     {
@@ -65,6 +72,13 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   await stopped;
 }
 
+/** Where the other replicas reach this one: INTERNAL_URL or HOST:PORT, with the port the listener got when PORT was 0. */
+function internalAddress(configured: URL, listening: string): string {
+  const url = new URL(configured.href);
+  if (url.port === '0') url.port = new URL(listening).port;
+  return url.origin;
+}
+
 /** /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), off the public one. */
 function startMetricsListener(services: Services, workerMetrics: (() => Promise<string>) | undefined) {
   const { metrics } = services.config;
@@ -78,7 +92,9 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   const { config, logger } = services;
   await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shutdownGraceMs: config.shutdown.graceMs });
+  // Among several workers, each serves its shards of the workspaces' queues besides the queues themselves.
+  const shards = infra.membership && infra.temporal.shards > 1 ? shardAssignment(infra.membership, infra.temporal.shards) : undefined;
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards, shutdownGraceMs: config.shutdown.graceMs });
 }
 
 /**

@@ -40,6 +40,9 @@ import { usageFeature, type UsageServices } from './features/usage';
 import { billingFeature, type BillingServices } from './features/billing';
 import { oauthFeature, oauthTokenSource } from './features/oauth';
 import type { OAuthService } from '../oauth/oauth-service';
+import type { Ownership } from '../cluster/ownership';
+import type { ForwardingKey, OwnerForwarder } from '../cluster/forwarding';
+import { clusterFeature } from './features/cluster';
 
 /** A worker on one task queue: its activities, and how many run at once. */
 export interface TaskQueueActivities {
@@ -73,6 +76,8 @@ export interface Services {
   /** `/readyz`: the dependencies queries need, the ones that only some features need, and whether a shutdown began. */
   readiness: Readiness;
   metrics: ServiceMetrics;
+  /** Where each workspace's engine work runs, and how a request goes to its owner (src/cluster/README.md). */
+  cluster: { ownership: Ownership; forwarder: OwnerForwarder; forwardingKey: ForwardingKey };
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
   /** The query-job worker: its own task queue, its slots the query concurrency. */
@@ -120,7 +125,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     quotas: { connectors: usage.usage.connectors, storage: usage.usage.storage },
   });
   const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
-  const sharing = sharingFeature(deps, queries.gate, queries.queries);
+  const sharing = sharingFeature(deps, queries.gate, queries.queries, infra.membership?.self.role === 'api');
   const billing = billingFeature(deps);
   metrics.watchTaskQueues(
     taskQueueStats(infra.temporal, config.temporal.namespace, { main: config.temporal.taskQueue, query_jobs: jobs.queryWorker.taskQueue, syncs: connections.syncWorker.taskQueue }),
@@ -130,7 +135,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const features: FeatureWiring[] = [
     mail.wiring, connections.wiring, oauth.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring, usage.wiring, billing.wiring,
   ];
-  const purge = workspacePurgeWiring(deps, lake.engine.engines, workspacePurgeSteps(features));
+  const purge = workspacePurgeWiring(deps, workspacePurgeSteps(features));
+  const cluster = clusterFeature(deps, infra.membership, engines);
   const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
 
   return {
@@ -149,6 +155,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     billing: billing.billing,
     maintenance: lake.afterWrite,
     metrics,
+    cluster,
     connections: connections.connections,
     syncJobs: connections.syncJobs,
     sourceProbes: connections.probes,

@@ -9,8 +9,8 @@ import type { ChartsService } from './charts-service';
 import { blocksOf } from './page-blocks';
 import { findPageById } from './page-queries';
 import type { PublicationRow } from './publication-queries';
-import type { Publisher } from './publishing';
-import type { ViewLimit } from './public-throttle';
+import type { ChartPublication, Publisher } from './publishing';
+import type { ViewLimits } from './public-throttle';
 import { bindValues } from './parameters';
 import type { BoundQuery } from './saved-queries-service';
 
@@ -31,14 +31,9 @@ export interface PublicPage {
   blocks: PublicBlock[];
 }
 
-export interface PublicLimits {
-  perAddress: ViewLimit;
-  perLink: ViewLimit;
-}
-
 /**
  * What public links show. Each view is counted against its client address and its link first (429
- * beyond), then the token is looked up by its digest (404 for every token that does not open a live
+ * beyond; see ViewLimits), then the token is looked up by its digest (404 for every token that does not open a live
  * link); the chart's data comes from the per-snapshot cache. Locked values of the link override the
  * chart's own parameter values, which override the saved query's defaults.
  */
@@ -52,22 +47,34 @@ export class PublicViews {
     private readonly publisher: Publisher,
     private readonly charts: ChartsService,
     private readonly results: ChartResults,
-    private readonly limits: PublicLimits,
+    private readonly limits: ViewLimits,
     private readonly logger: Logger,
     private readonly capacity: number,
   ) {
     this.shown = new ShownCharts(capacity);
   }
 
-  /** The link and its chart come from a read made after the view arrived: an unpublished or replaced link is a 404 on the next view. */
-  async chart(token: string, address: string | undefined): Promise<PublicChart> {
-    this.take('chart', token, address);
-    const { chart, lockedParameters } = await this.publisher.openChart(token);
-    return this.publicChart(chart, lockedParameters);
+  /**
+   * A chart's link, counted against the viewer's address and the link first (unless another replica
+   * counted the view already and handed it on). The link and its chart come from a read made after
+   * the view arrived: an unpublished or replaced link is a 404 on the next view.
+   */
+  async openChart(token: string, address: string | undefined, counted = false): Promise<ChartPublication> {
+    if (!counted) await this.take('chart', token, address);
+    return this.publisher.openChart(token);
   }
 
-  async page(token: string, address: string | undefined): Promise<PublicPage> {
-    const publication = await this.open('page', token, address);
+  showChart(link: ChartPublication): Promise<PublicChart> {
+    return this.publicChart(link.chart, link.lockedParameters);
+  }
+
+  /** A page's link (counted as openChart's); its workspace is the owner of everything it shows. */
+  async openPage(token: string, address: string | undefined, counted = false): Promise<PublicationRow> {
+    if (!counted) await this.take('page', token, address);
+    return this.publisher.open('page', token);
+  }
+
+  async showPage(publication: PublicationRow): Promise<PublicPage> {
     const page = await this.store.first(findPageById, { id: publication.object_id });
     if (!page) throw new AppError('NOT_FOUND', 'This link does not exist, was withdrawn or has expired');
     const blocks = await Promise.all(
@@ -87,8 +94,7 @@ export class PublicViews {
   }
 
   /** One chart of a public page, by its position among the page's charts (for its data download). */
-  async pageChart(token: string, position: number, address: string | undefined): Promise<PublicChart> {
-    const publication = await this.open('page', token, address);
+  async showPageChart(publication: PublicationRow, position: number): Promise<PublicChart> {
     const page = await this.store.first(findPageById, { id: publication.object_id });
     const name = page ? blocksOf(page.blocks).flatMap((block) => ('chart' in block ? [block.chart] : []))[position] : undefined;
     const row = name === undefined ? undefined : await this.store.first(findChart, { workspace_id: page!.workspace_id, name });
@@ -96,14 +102,11 @@ export class PublicViews {
     return this.publicChart(row, publication.parameters);
   }
 
-  private async open(kind: 'chart' | 'page', token: string, address: string | undefined): Promise<PublicationRow> {
-    this.take(kind, token, address);
-    return this.publisher.open(kind, token);
-  }
-
-  private take(kind: 'chart' | 'page', token: string, address: string | undefined): void {
-    this.limits.perAddress.take(address ?? 'unknown');
-    this.limits.perLink.take(`${kind}:${token.slice(0, 64)}`);
+  private async take(kind: 'chart' | 'page', token: string, address: string | undefined): Promise<void> {
+    await this.limits.take([
+      { limit: 'address', key: address ?? 'unknown' },
+      { limit: 'link', key: `${kind}:${token.slice(0, 64)}` },
+    ]);
   }
 
   /** A query that fails for a public viewer is logged for its owner; the viewer learns only that the chart is unavailable. */

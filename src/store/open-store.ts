@@ -4,5 +4,5 @@ import { SqliteStore } from './sqlite-store';
 import type { Store } from './store';
 
 export function openStore(config: MetadataConfig): Store {
-  return config.kind === 'postgres' ? new PostgresStore(config.url) : new SqliteStore(config.path);
+  return config.kind === 'postgres' ? new PostgresStore(config.url, { maxConnections: config.maxConnections }) : new SqliteStore(config.path);
 }

@@ -5,6 +5,8 @@ export interface TemporalClient {
   client: Client;
   connection: Connection;
   taskQueue: string;
+  /** Shards of the workspaces' task queues (1: none; see task-queues.ts). */
+  shards: number;
   /**
    * Runs a client call with a deadline; an unreachable server becomes 503 SERVICE_UNAVAILABLE instead
    * of a request that hangs until the client gives up.
@@ -26,7 +28,7 @@ export interface TemporalClient {
 const grpcUnavailable = 14;
 
 /** A lazily connecting client, so the API starts (and reports 503 on /health) while Temporal is down. */
-export function createTemporalClient(options: { address: string; namespace: string; taskQueue: string }): TemporalClient {
+export function createTemporalClient(options: { address: string; namespace: string; taskQueue: string; shards?: number }): TemporalClient {
   const connection = Connection.lazy({ address: options.address, connectTimeout: '5s' });
   const client = new Client({ connection, namespace: options.namespace });
   const call = async <T>(work: () => Promise<T>, timeoutMs = 5_000): Promise<T> => {
@@ -44,6 +46,7 @@ export function createTemporalClient(options: { address: string; namespace: stri
     client,
     connection,
     taskQueue: options.taskQueue,
+    shards: options.shards ?? 1,
     call,
     get local() {
       return local;

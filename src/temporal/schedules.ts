@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
 import { temporalCronExpressions } from '../schedules/schedule';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
+import { workspaceTaskQueue } from './task-queues';
 
 /** When a schedule fires: every interval (`1h`, `5m`), or on a 5-field cron expression read in UTC. */
 export type ScheduleTiming = { every: string; cron?: undefined } | { cron: string; every?: undefined };
@@ -29,7 +30,7 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
   const action = {
     type: 'startWorkflow' as const,
     workflowType: definition.workflow.name,
-    taskQueue: temporal.taskQueue,
+    taskQueue: workspaceTaskQueue(temporal.taskQueue, definition.labels.workspaceId, temporal.shards),
     args: definition.args as unknown[],
     workflowId: definition.scheduleId,
     typedSearchAttributes: searchAttributePairs({ ...definition.labels, trigger: 'schedule' }),

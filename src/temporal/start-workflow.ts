@@ -1,6 +1,7 @@
 import type { Workflow, WorkflowStartOptions } from '@temporalio/client';
 import type { TemporalClient } from './client';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
+import { workspaceTaskQueue } from './task-queues';
 
 export type StartOptions<W extends Workflow> = Omit<WorkflowStartOptions<W>, 'taskQueue' | 'workflowIdConflictPolicy' | 'typedSearchAttributes' | 'searchAttributes'> & {
   taskQueue?: string;
@@ -15,13 +16,14 @@ export type StartOptions<W extends Workflow> = Omit<WorkflowStartOptions<W>, 'ta
 
 /**
  * Starts a workflow under its id once: while one with that id runs, starting it again (a request
- * retried after a failed commit, say) is that same workflow. Defaults to the service's task queue.
+ * retried after a failed commit, say) is that same workflow. Defaults to the service's task queue;
+ * a workspace's workflow goes to its shard of that queue (see task-queues.ts).
  */
 export async function startWorkflowOnce<W extends Workflow>(temporal: TemporalClient, workflow: W, options: StartOptions<W>): Promise<{ eagerlyStarted: boolean }> {
   const { labels, eager, ...start } = options;
   const startOptions = {
     ...start,
-    taskQueue: start.taskQueue ?? temporal.taskQueue,
+    taskQueue: workspaceTaskQueue(start.taskQueue ?? temporal.taskQueue, labels.workspaceId, temporal.shards),
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: searchAttributePairs(labels),
   } as WorkflowStartOptions<W>;

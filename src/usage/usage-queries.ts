@@ -12,14 +12,26 @@ export interface DailyUsageRow {
   cost_eur: number;
 }
 
-export const addToDailyUsage = namedQuery<{
-  workspace_id: string; day: string; source: string; failed: number; bytes_scanned: number; cpu_ms: number; rows_returned: number; duration_ms: number; cost_eur: number;
-}>(
+/** What records add to one roll-up row: `queries` of them, `failed` of which failed. */
+export type DailyUsageAddition = {
+  workspace_id: string;
+  day: string;
+  source: string;
+  queries: number;
+  failed: number;
+  bytes_scanned: number;
+  cpu_ms: number;
+  rows_returned: number;
+  duration_ms: number;
+  cost_eur: number;
+};
+
+export const addToDailyUsage = namedQuery<DailyUsageAddition>(
   'usage_daily.add',
   `INSERT INTO usage_daily (workspace_id, day, source, query_count, failed_count, bytes_scanned, cpu_ms, rows_returned, duration_ms, cost_eur)
-   VALUES (:workspace_id, :day, :source, 1, :failed, :bytes_scanned, :cpu_ms, :rows_returned, :duration_ms, :cost_eur)
+   VALUES (:workspace_id, :day, :source, :queries, :failed, :bytes_scanned, :cpu_ms, :rows_returned, :duration_ms, :cost_eur)
    ON CONFLICT (workspace_id, day, source) DO UPDATE SET
-     query_count = usage_daily.query_count + 1,
+     query_count = usage_daily.query_count + excluded.query_count,
      failed_count = usage_daily.failed_count + excluded.failed_count,
      bytes_scanned = usage_daily.bytes_scanned + excluded.bytes_scanned,
      cpu_ms = usage_daily.cpu_ms + excluded.cpu_ms,

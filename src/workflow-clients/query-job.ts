@@ -1,6 +1,7 @@
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from '../temporal/client';
 import { startWorkflowOnce } from '../temporal/start-workflow';
+import { workspaceTaskQueue } from '../temporal/task-queues';
 import { priorityKeyOf, queryJobStartedSignal, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
 import type { JobStartedNotice, QueryJobWorkflows } from '../jobs/job-workflows';
 
@@ -14,7 +15,8 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
   ) {}
 
   async start(job: { id: string; workspace_id: string; priority: number }): Promise<void> {
-    const input: QueryJobInput = { jobId: job.id, workspaceId: job.workspace_id, priority: job.priority, timeoutMs: this.timeoutMs, queryTaskQueue: this.queryTaskQueue };
+    const queryTaskQueue = workspaceTaskQueue(this.queryTaskQueue, job.workspace_id, this.temporal.shards);
+    const input: QueryJobInput = { jobId: job.id, workspaceId: job.workspace_id, priority: job.priority, timeoutMs: this.timeoutMs, queryTaskQueue };
     await startWorkflowOnce(this.temporal, queryJobWorkflow, {
       workflowId: job.id,
       args: [input],

@@ -20,6 +20,8 @@ export class WorkspacesService {
     private readonly purge: WorkspacePurgeScheduler,
     /** Sets up what a new workspace runs on its own (its maintenance schedule); failures are logged, not fatal. */
     private readonly onCreated: (workspaceId: string) => Promise<void>,
+    /** Told once a deletion has committed: whatever holds the workspace open lets go of it. */
+    private readonly onDeleted: (workspaceId: string) => Promise<void> = () => Promise.resolve(),
   ) {}
 
   async create(userId: string, input: { name: string; slug: string; region?: string }): Promise<WorkspaceView> {
@@ -51,5 +53,6 @@ export class WorkspacesService {
       await this.purge.schedulePurge(membership.workspaceId, purgeAfter);
       await tx.run(markWorkspaceDeleted, { id: membership.workspaceId, now: this.clock.now().toISOString() });
     });
+    await this.onDeleted(membership.workspaceId);
   }
 }

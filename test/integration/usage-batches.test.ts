@@ -92,6 +92,21 @@ for (const backend of backends) {
       expect(await recorded(workspaceId)).toMatchObject({ queries: 3, records: [{ rows_returned: 1 }, { rows_returned: 2 }, { rows_returned: 3 }] });
     });
 
+    test('batches of two processes over the same roll-ups, in opposite orders, never wait for each other in turn', async () => {
+      const workspaces = Array.from({ length: 6 }, () => crypto.randomUUID());
+      // Each "replica" answers the workspaces' queries in the opposite order: their batches held
+      // roll-up rows the other wanted next, which Postgres found as deadlocks.
+      const replicas = [batches({ delayMs: 60_000 }), batches({ delayMs: 60_000 })];
+      const before = errors.length;
+      for (let round = 0; round < 10; round++) {
+        for (const workspaceId of workspaces) replicas[0]!.add(entry(workspaceId, round));
+        for (const workspaceId of workspaces.toReversed()) replicas[1]!.add(entry(workspaceId, round));
+        await Promise.all(replicas.map((usage) => usage.written()));
+      }
+      expect(errors.slice(before).filter((line) => line.includes('not written'))).toEqual([]);
+      for (const workspaceId of workspaces) expect((await recorded(workspaceId)).queries).toBe(20);
+    });
+
     test('past the most records kept waiting, the oldest are dropped and logged', async () => {
       const workspaceId = crypto.randomUUID();
       const usage = batches({ delayMs: 60_000, maxWaiting: 2 });

@@ -13,7 +13,7 @@ export interface ServiceProcess {
 }
 
 /** Runs `bun src/main.ts <mode>` as its own process, the way `npm start` does, on a free port. */
-export async function startServiceProcess(mode: string, env: Record<string, string | undefined>, options: { waitForHealth?: boolean } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(mode: string, env: Record<string, string | undefined>, options: { waitForHealth?: boolean; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const port = env.PORT ?? String(await freePort());
   const child = Bun.spawn([process.execPath, join(projectRoot, 'src', 'main.ts'), mode], {
     cwd: projectRoot,
@@ -39,7 +39,7 @@ export async function startServiceProcess(mode: string, env: Record<string, stri
     },
   };
   if (options.waitForHealth ?? true) {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
     while (!output.includes('"oxbow is up"')) {
       if (child.exitCode !== null || Date.now() > deadline) {
         // Nothing may outlive the caller's failure: a process left behind would keep polling and serving.

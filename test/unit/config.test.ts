@@ -44,7 +44,7 @@ describe('configuration', () => {
       ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
       METRICS_TOKEN: 'scrape-token-of-the-cluster',
     });
-    expect(config.metadata).toEqual({ kind: 'postgres', url: 'postgres://oxbow:secret@db:5432/oxbow' });
+    expect(config.metadata).toEqual({ kind: 'postgres', url: 'postgres://oxbow:secret@db:5432/oxbow', maxConnections: 10 });
     expect(config.metrics).toEqual({ token: 'scrape-token-of-the-cluster', host: '127.0.0.1', port: undefined });
     expect(config.lake).toEqual({
       kind: 's3', bucket: 'lake-bucket', prefix: 'tenants', region: 'eu-west-3',

@@ -3,7 +3,7 @@ import { AppError, type RequestValidationError } from '../../src/errors/app-erro
 import { parameterizedSql, hasPlaceholders } from '../../src/sharing/placeholders';
 import { bindValues, checkValue } from '../../src/sharing/parameters';
 import { SharedReads } from '../../src/sharing/shared-reads';
-import { ViewLimit } from '../../src/sharing/public-throttle';
+import { MemoryViewLimits } from '../../src/sharing/public-throttle';
 import { TestClock } from '../support/test-clock';
 
 const at = { sql: ['body', 'sql'], parameters: ['body', 'parameters'] };
@@ -114,21 +114,22 @@ describe('shared reads', () => {
 });
 
 describe('view limits', () => {
-  test('a sliding minute per key: refused beyond the limit with Retry-After, open again once the window moves on', () => {
+  test('a sliding minute per key: refused beyond the limit with Retry-After, open again once the window moves on', async () => {
     const clock = new TestClock();
-    const limit = new ViewLimit(3, clock, 'of this link');
-    for (let i = 0; i < 3; i++) limit.take('k');
+    const limits = new MemoryViewLimits({ address: 100, link: 3 }, clock);
+    const view = (key: string) => limits.take([{ limit: 'link', key }]);
+    for (let i = 0; i < 3; i++) await view('k');
     let refused: unknown;
     try {
-      limit.take('k');
+      await view('k');
     } catch (error) {
       refused = error;
     }
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('RATE_LIMITED');
     expect(Number((refused as AppError).headers['retry-after'])).toBeGreaterThan(0);
-    limit.take('other');
+    await view('other');
     clock.advance(121_000);
-    limit.take('k');
+    await view('k');
   });
 });

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery } from '../query-params';
 import { chartModels as m, chartParams } from './model';
@@ -9,10 +10,10 @@ const tags = ['Charts'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
 
 /** Charts over SQL or a saved query: list, create, get, update, delete, publish, unpublish. */
-export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sharing'>) {
+export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sharing' | 'cluster' | 'logger'>) {
   const { charts } = services.sharing;
   return new Elysia({ prefix: '/workspaces/:workspace_id/charts' })
-    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services)))
     .get(
       '',
       async ({ membership, query, set }) => {
@@ -35,7 +36,7 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
         return charts.create(membership.workspaceId, caller.userId, body);
       },
       {
-        workspace: 'content:manage',
+        workspace: { permission: 'content:manage', engine: true },
         params: workspaceParams,
         body: m.ChartCreateRequest,
         response: { 201: m.ChartResponse },
@@ -43,7 +44,7 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
           id: 'createChart',
           tags,
           summary: 'Create a chart; its query is planned (not run) and the config must name columns of its result',
-          errors: [400, 403, 404, 409],
+          errors: [400, 403, 404, 409, 503],
           runsStatements: true,
         }),
       },
@@ -55,11 +56,11 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
       detail: operation({ id: 'getChart', tags, summary: 'One chart, with its public link’s state', errors: [403, 404] }),
     })
     .patch('/:name', ({ membership, params, body }) => charts.update(membership.workspaceId, params.name, body), {
-      workspace: 'content:manage',
+      workspace: { permission: 'content:manage', engine: true },
       params: chartParams,
       body: m.ChartUpdateRequest,
       response: m.ChartResponse,
-      detail: operation({ id: 'updateChart', tags, summary: 'Change a chart (planned again); fields not given keep their values', errors: [400, 403, 404], runsStatements: true }),
+      detail: operation({ id: 'updateChart', tags, summary: 'Change a chart (planned again); fields not given keep their values', errors: [400, 403, 404, 503], runsStatements: true }),
     })
     .delete(
       '/:name',

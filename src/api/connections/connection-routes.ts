@@ -3,6 +3,7 @@ import type { Services } from '../../runtime/services';
 import { connectorTypes } from '../../connectors/registry';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery } from '../query-params';
 import { connectionModels as m, connectionParams } from './model';
@@ -11,11 +12,11 @@ export const tags = ['Connections'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
 
 /** The connector types, and a workspace's connections: create, list, read, change, delete. */
-export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'connections' | 'oauth'>) {
+export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'connections' | 'oauth' | 'cluster' | 'logger'>) {
   const { connections } = services;
   return new Elysia()
     .use(authentication(services.auth.authenticator))
-    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services)))
     .get(
       '/connections/available-types',
       ({ set }) => {
@@ -96,7 +97,7 @@ export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' 
         set.status = 204;
       },
       {
-        workspace: 'connections:delete',
+        workspace: { permission: 'connections:delete', engine: true },
         params: connectionParams,
         query: t.Object({ drop_tables: t.Optional(t.Boolean({ default: false, description: 'Drop the tables its syncs wrote too' })) }),
         detail: operation({

@@ -5,6 +5,6 @@ import { sourceRoutes } from './source-routes';
 import { syncRoutes } from './sync-routes';
 
 /** The Connections operations of the interface. */
-export function connectionsApi(services: Pick<Services, 'auth' | 'workspaces' | 'connections' | 'syncJobs' | 'sourceProbes' | 'oauth'>) {
+export function connectionsApi(services: Pick<Services, 'auth' | 'workspaces' | 'connections' | 'syncJobs' | 'sourceProbes' | 'oauth' | 'cluster' | 'logger'>) {
   return new Elysia().use(syncRoutes(services)).use(connectionRoutes(services)).use(sourceRoutes(services));
 }

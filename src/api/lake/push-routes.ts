@@ -6,6 +6,7 @@ import { parseTableName } from '../../engine/write/table-name';
 import type { PushRequest, PushResponse, PushTarget } from '../../push/push-service';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { requestMeta } from '../plugins/request-context';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { UploadBody, uploadMediaTypes } from '../request-body/upload-body';
 import { receiveUpload } from '../request-body/receive-upload';
@@ -21,8 +22,8 @@ export const pushRoutePath = '/workspaces/:workspace_id/push';
 const pushRequestCheck = TypeCompiler.Compile(m.PushRequest);
 
 /** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
-export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'push' | 'maintenance'>) {
-  return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access)).post(
+export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'push' | 'maintenance' | 'cluster' | 'logger'>) {
+  return new Elysia().use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services))).post(
     pushRoutePath,
     async ({ membership, body, headers, query, request }) => {
       const key = headers['idempotency-key'];
@@ -40,7 +41,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       return result;
     },
     {
-      workspace: 'data:write',
+      workspace: { permission: 'data:write', engine: true },
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
       query: pushUploadQuery,
       headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' })) }),
@@ -52,7 +53,7 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
         summary: 'Push records into a table (created when missing; MEMBER and above)',
         description:
           'The body is either JSON (`PushRequest`) or the records themselves: newline-delimited JSON (`application/x-ndjson`), CSV with a header row (`text/csv`) or Parquet (`application/vnd.apache.parquet`), optionally with `Content-Encoding: gzip`; `table`, `mode` and `primary_key` are then query parameters. Either way the answer is the same.',
-        errors: [403, 409],
+        errors: [403, 409, 503],
         uploads: Object.keys(uploadMediaTypes),
         runsStatements: true,
       }),

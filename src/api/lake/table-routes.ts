@@ -3,6 +3,7 @@ import type { Services } from '../../runtime/services';
 import { parseTableName } from '../../engine/write/table-name';
 import { requestErrorOf } from './write-errors';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery } from '../query-params';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
@@ -34,30 +35,40 @@ function page(query: { limit?: number; offset?: number }) {
  * `/query/tables` for access tokens (workspace by id or slug in `?workspace=`), and under
  * `/workspaces/{id}/query/tables`.
  */
-export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine'>) {
+export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'cluster' | 'logger'>) {
   const { access } = services.workspaces;
   const { tables } = services.engine;
   return new Elysia()
-    .use(workspaceAccess(services.auth.authenticator, access))
+    .use(workspaceAccess(services.auth.authenticator, access, ownerRouting(services)))
     .get(
       '/execute/tables',
       async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
-      { workspace: { permission: 'data:read', from: byQuery, auth: 'api-key' }, query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403] }) },
+      {
+        workspace: { permission: 'data:read', from: byQuery, auth: 'api-key', engine: true },
+        query: workspaceQuery,
+        response: m.TablesResponse,
+        detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403, 503] }),
+      },
     )
     .get(
       '/query/tables',
       async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
-      { workspace: { permission: 'data:read', from: byQuery }, query: workspaceQuery, response: m.TablesResponse, detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403] }) },
+      {
+        workspace: { permission: 'data:read', from: byQuery, engine: true },
+        query: workspaceQuery,
+        response: m.TablesResponse,
+        detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403, 503] }),
+      },
     )
     .get(
       '/query/tables/:table_name/metadata',
       ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
       {
-        workspace: { permission: 'data:read', from: byQuery },
+        workspace: { permission: 'data:read', from: byQuery, engine: true },
         query: workspaceQuery,
         params: t.Object({ table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
-        detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404] }),
+        detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404, 503] }),
       },
     )
     .get(
@@ -82,26 +93,26 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
         set.status = 204;
       },
       {
-        workspace: { permission: 'data:write', from: byQuery },
+        workspace: { permission: 'data:write', from: byQuery, engine: true },
         query: workspaceQuery,
         params: t.Object({ schema_name: tablePathParams.namespace, table_name: tablePathParams.table }),
-        detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404, 503], success: [{ status: 204, body: 'none' }] }),
       },
     )
     .get('/workspaces/:workspace_id/query/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
-      workspace: 'data:read',
+      workspace: { permission: 'data:read', engine: true },
       params: workspaceParams,
       response: m.TablesResponse,
-      detail: operation({ id: 'listWorkspaceTables', tags, summary: 'List the workspace’s tables', errors: [403] }),
+      detail: operation({ id: 'listWorkspaceTables', tags, summary: 'List the workspace’s tables', errors: [403, 503] }),
     })
     .get(
       '/workspaces/:workspace_id/query/tables/:table_name/metadata',
       ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
       {
-        workspace: 'data:read',
+        workspace: { permission: 'data:read', engine: true },
         params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
-        detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404] }),
+        detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404, 503] }),
       },
     )
     .get(

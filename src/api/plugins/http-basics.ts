@@ -77,6 +77,7 @@ export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
     })
     .onAfterResponse({ as: 'global' }, ({ request, set, route }) => {
       const meta = requestMeta(request);
+      meta.answered?.();
       const status = typeof set.status === 'number' ? set.status : 200;
       const elapsedMs = performance.now() - meta.startedAt;
       logger.info('request', { ...meta.log, method: request.method, path: new URL(request.url).pathname, status, duration_ms: Math.round(elapsedMs * 100) / 100 });

@@ -3,6 +3,7 @@ import { RequestValidationError } from '../../errors/app-error';
 import { assertKeepable, parseJsonInput } from '../request-body/json-input';
 import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
 import { UploadBody, uploadFormatOf } from '../request-body/upload-body';
+import { requestMeta } from './request-context';
 
 export interface BodyLimits {
   /** Every route's limit unless it has its own. */
@@ -19,6 +20,8 @@ export interface BodyLimits {
    * a body is handed to the route as a stream within its own limit, never read into memory.
    */
   uploads?: { routes: readonly string[]; limit: BodyLimit };
+  /** Keep every body as received, for a request forwarded to its workspace's owner (API replicas). */
+  keep?: boolean;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -53,8 +56,14 @@ export function requestBodies(limits: BodyLimits) {
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
         const upload = limits.uploads && uploadRoutes.has(route) ? uploadFormatOf(contentType) : undefined;
-        if (upload) return UploadBody.of(request, upload, limits.uploads!.limit);
+        if (upload) {
+          const body = UploadBody.of(request, upload, limits.uploads!.limit);
+          // Forwarded to the owner as it streams in, or read here: whichever comes first takes the stream.
+          if (limits.keep) requestMeta(request).body = body.stream;
+          return body;
+        }
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
+        if (limits.keep) requestMeta(request).body = bytes;
         if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
         return decodeBody(bytes, contentType);

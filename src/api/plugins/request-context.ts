@@ -1,4 +1,5 @@
 import type { LogFields } from '../../logging/logger';
+import type { ForwardedIdentity } from '../../cluster/forwarding';
 
 /** What the HTTP layer knows about a request from its first byte: its id and when it began. */
 export interface RequestMeta {
@@ -12,6 +13,15 @@ export interface RequestMeta {
    * has arrived: the listener would otherwise close the connection before the answer.
    */
   keepAlive?: () => void;
+  /**
+   * The body as received, kept where the request may have to be forwarded to its workspace's owner;
+   * an upload's stream, not yet read (see UploadBody).
+   */
+  body?: Uint8Array | ReadableStream<Uint8Array>;
+  /** What the replica that forwarded the request established; null: not forwarded (see OwnerRouting). */
+  forwarded?: ForwardedIdentity | null;
+  /** Called once the request has been answered: its workspace may move from then on. */
+  answered?: () => void;
 }
 
 const metaByRequest = new WeakMap<Request, RequestMeta>();

@@ -4,6 +4,8 @@ import { AppError } from '../../errors/app-error';
 import { CsvResult } from '../../query/formats/csv-result';
 import { jsonText } from '../../query/formats/json-text';
 import type { PublicChart } from '../../sharing/public-views';
+import type { PublicationRow } from '../../sharing/publication-queries';
+import { ownerRouting } from '../plugins/owner-routing';
 import { clientAddress } from '../plugins/client-address';
 import { operation } from '../openapi/operation';
 import { queryInteger } from '../query-params';
@@ -23,17 +25,33 @@ const dataHeaders = ['Referrer-Policy', 'X-Content-Type-Options', 'Cache-Control
  * markdown and the charts' data: no SQL, no workspace, no table. A link that does not open (unknown,
  * replaced, withdrawn, expired) is a 404 page.
  */
-export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
+export function publicRoutes(services: Pick<Services, 'sharing' | 'config' | 'cluster' | 'logger'>) {
   const views = services.sharing.publicViews;
   const base = services.config.http.publicBaseUrl;
+  const routing = ownerRouting(services);
+  /**
+   * Each view is counted where it arrives; its link names the workspace, whose owner draws it (its
+   * results cache lives there), told that the view was counted.
+   */
+  const counted = (request: Request) => routing.trusted(request)?.counted === true;
+  const chartOf = async (request: Request, token: string, address: string | undefined): Promise<PublicChart | Response> => {
+    const link = await views.openChart(token, address, counted(request));
+    return (await routing.route(request, link.chart.workspace_id, { counted: true })) ?? views.showChart(link);
+  };
+  const pageOf = async (request: Request, token: string, address: string | undefined): Promise<PublicationRow | Response> => {
+    const publication = await views.openPage(token, address, counted(request));
+    return (await routing.route(request, publication.workspace_id, { counted: true })) ?? publication;
+  };
   return new Elysia()
     .use(clientAddress(services.config.http.trustProxy))
     .get(
       '/c/:token',
-      async ({ params, clientAddress, set }) => {
+      async ({ request, params, clientAddress, set }) => {
         const links = { url: `${base}/c/${params.token}`, data: () => `/c/${params.token}/data` };
         try {
-          const page = chartPageBytes(await views.chart(params.token, clientAddress), links);
+          const chart = await chartOf(request, params.token, clientAddress);
+          if (chart instanceof Response) return chart;
+          const page = chartPageBytes(chart, links);
           // The bytes themselves, with the headers on the context: a Response would be copied once more to add the request id.
           Object.assign(set.headers, pageHeaderValues);
           return page;
@@ -55,7 +73,7 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
         }),
       },
     )
-    .get('/c/:token/data', ({ params, query, clientAddress }) => dataOrError(() => views.chart(params.token, clientAddress), query.format ?? 'json'), {
+    .get('/c/:token/data', ({ request, params, query, clientAddress }) => dataOrError(() => chartOf(request, params.token, clientAddress), query.format ?? 'json'), {
       params: tokenParams,
       query: dataQuery,
       response: m.PublicChartData,
@@ -70,9 +88,12 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     })
     .get(
       '/p/:token',
-      async ({ params, clientAddress }) => {
+      async ({ request, params, clientAddress }) => {
         const links = { url: `${base}/p/${params.token}`, data: (position: number) => `/p/${params.token}/charts/${position}/data` };
-        return pageOrError(async () => publicPageHtml(await views.page(params.token, clientAddress), links));
+        return pageOrError(async () => {
+          const publication = await pageOf(request, params.token, clientAddress);
+          return publication instanceof Response ? publication : publicPageHtml(await views.showPage(publication), links);
+        });
       },
       {
         params: tokenParams,
@@ -89,7 +110,11 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     )
     .get(
       '/p/:token/charts/:position/data',
-      ({ params, query, clientAddress }) => dataOrError(() => views.pageChart(params.token, params.position, clientAddress), query.format ?? 'json'),
+      ({ request, params, query, clientAddress }) =>
+        dataOrError(async () => {
+          const publication = await pageOf(request, params.token, clientAddress);
+          return publication instanceof Response ? publication : views.showPageChart(publication, params.position);
+        }, query.format ?? 'json'),
       {
         params: t.Object({ token: t.String({ maxLength: 200 }), position: queryInteger('position', { minimum: 0, maximum: 1_000 }) }),
         query: dataQuery,
@@ -124,10 +149,11 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config'>) {
     );
 }
 
-/** The page, or its error page. */
-async function pageOrError(render: () => Promise<string>): Promise<Response> {
+/** The page (or the owner's answer), or its error page. */
+async function pageOrError(render: () => Promise<string | Response>): Promise<Response> {
   try {
-    return htmlResponse(await render());
+    const page = await render();
+    return page instanceof Response ? page : htmlResponse(page);
   } catch (error) {
     return errorPage(error);
   }
@@ -138,14 +164,17 @@ function errorPage(error: unknown): Response {
   if (!(error instanceof AppError)) throw error;
   if (error.code === 'NOT_FOUND') return htmlResponse(errorPageHtml('Not found', 'This link does not exist, was withdrawn or has expired.'), 404);
   if (error.status === 429) return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, { 'retry-after': error.headers['retry-after'] ?? '60' });
-  if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': '60' });
+  if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) {
+    return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': error.headers['retry-after'] ?? '60' });
+  }
   throw error;
 }
 
-/** The data, or an error in the envelope carrying the public answers' headers. */
-async function dataOrError(load: () => Promise<PublicChart>, format: 'json' | 'csv'): Promise<Response> {
+/** The data (or the owner's answer), or an error in the envelope carrying the public answers' headers. */
+async function dataOrError(load: () => Promise<PublicChart | Response>, format: 'json' | 'csv'): Promise<Response> {
   try {
-    return dataResponse(await load(), format);
+    const chart = await load();
+    return chart instanceof Response ? chart : dataResponse(chart, format);
   } catch (error) {
     if (error instanceof AppError) Object.assign(error.headers, publicHeaders);
     throw error;

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery } from '../query-params';
 import { queryModels } from '../query/model';
@@ -11,10 +12,10 @@ const tags = ['Saved queries'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
 
 /** Saved queries with typed `{{name}}` parameters: list, create, get, delete (VIEWER reads and runs, MEMBER and above write). */
-export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sharing'>) {
+export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sharing' | 'cluster' | 'logger'>) {
   const { savedQueries } = services.sharing;
   return new Elysia({ prefix: '/workspaces/:workspace_id/saved-queries' })
-    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services)))
     .get(
       '',
       async ({ membership, query, set }) => {
@@ -37,7 +38,7 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
         return savedQueries.create(membership.workspaceId, caller.userId, body);
       },
       {
-        workspace: 'content:manage',
+        workspace: { permission: 'content:manage', engine: true },
         params: workspaceParams,
         body: m.SavedQueryCreateRequest,
         response: { 201: m.SavedQueryResponse },
@@ -45,7 +46,7 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           id: 'createSavedQuery',
           tags,
           summary: 'Save a query with typed parameters (planned, not run: its SQL must compile)',
-          errors: [400, 403, 409],
+          errors: [400, 403, 409, 503],
           runsStatements: true,
         }),
       },
@@ -81,7 +82,7 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           ),
         ),
       {
-        workspace: 'data:read',
+        workspace: { permission: 'data:read', engine: true },
         params: savedQueryParams,
         body: t.Optional(t.Nullable(m.SavedQueryRunRequest)),
         response: { 200: t.Union([queryModels.QueryResponse, queryModels.ObjectsResponse]) },
@@ -90,7 +91,7 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           tags,
           summary: 'Run a saved query with parameter values (answers like a query: json, objects or csv)',
           description: 'Each value is bound to its `{{name}}` marker as its declared type, never written into the SQL. A value that does not fit, a missing required one or an unknown name is a 422 at `["body", "parameters", name]`.',
-          errors: [400, 403, 404, 408, 429],
+          errors: [400, 403, 404, 408, 429, 503],
           rateLimited: true,
           success: [{ status: 200, body: 'json-or-csv' }],
         }),

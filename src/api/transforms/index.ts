@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery, queryInteger } from '../query-params';
 import { transformModels as m, transformParams, workspaceParams } from './model';
@@ -9,10 +10,10 @@ const tags = ['Transforms'];
 const base = '/workspaces/:workspace_id/transforms';
 
 /** The transforms of a workspace: definitions, the DAG, runs and the DAG's schedule. */
-export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'transforms'>) {
+export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'transforms' | 'cluster' | 'logger'>) {
   const { definitions, runs, schedule } = services.transforms;
   return new Elysia()
-    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services)))
     .post(
       base,
       async ({ membership, body, set }) => {
@@ -20,7 +21,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
         return definitions.create(membership.workspaceId, body);
       },
       {
-        workspace: 'content:manage',
+        workspace: { permission: 'content:manage', engine: true },
         params: workspaceParams,
         body: m.CreateTransformRequest,
         response: { 201: m.TransformResponse },
@@ -29,7 +30,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
           tags,
           summary: 'Create a transform (MEMBER and above)',
           description: 'The SQL is checked like a query; every table it reads exists or is another transform’s target. A cycle is 400 DAG_CYCLE, an unknown depends_on 404.',
-          errors: [400, 403, 404, 409],
+          errors: [400, 403, 404, 409, 503],
           success: [{ status: 201 }],
         }),
       },
@@ -101,11 +102,11 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       detail: operation({ id: 'getTransform', tags, summary: 'A transform with its dependencies and dependents', errors: [403, 404] }),
     })
     .patch(`${base}/:transform_id`, ({ membership, params, body }) => definitions.update(membership.workspaceId, params.transform_id, body), {
-      workspace: 'content:manage',
+      workspace: { permission: 'content:manage', engine: true },
       params: transformParams,
       body: m.UpdateTransformRequest,
       response: m.TransformResponse,
-      detail: operation({ id: 'updateTransform', tags, summary: 'Change a transform (checked as at creation)', errors: [400, 403, 404, 409] }),
+      detail: operation({ id: 'updateTransform', tags, summary: 'Change a transform (checked as at creation)', errors: [400, 403, 404, 409, 503] }),
     })
     .delete(
       `${base}/:transform_id`,

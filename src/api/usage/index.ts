@@ -1,16 +1,17 @@
 import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { ExportFormat, periodQuery, usageModels as m, usageParams } from './model';
 
 const tags = ['Usage'];
 
 /** A workspace's usage: summary, daily list, current period, dashboard and the export of its records. */
-export function usageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'usage'>) {
+export function usageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'usage' | 'cluster' | 'logger'>) {
   const { reports, dashboards, exports } = services.usage;
   return new Elysia({ prefix: '/workspaces/:workspace_id/usage' })
-    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
+    .use(workspaceAccess(services.auth.authenticator, services.workspaces.access, ownerRouting(services)))
     .get('', ({ membership, query }) => reports.summary(membership.workspaceId, query), {
       workspace: 'usage:read',
       params: usageParams,
@@ -53,10 +54,10 @@ export function usageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'us
       detail: operation({ id: 'getCurrentPeriodUsage', tags, summary: 'Usage of the current billing period, the calendar month (UTC), against the plan', errors: [403] }),
     })
     .get('/dashboard', ({ membership }) => dashboards.dashboard(membership.workspaceId), {
-      workspace: 'usage:read',
+      workspace: { permission: 'usage:read', engine: true },
       params: usageParams,
       response: m.UsageDashboardResponse,
-      detail: operation({ id: 'getUsageDashboard', tags, summary: 'The month so far: queries, storage and connectors against the plan, and the cost', errors: [403] }),
+      detail: operation({ id: 'getUsageDashboard', tags, summary: 'The month so far: queries, storage and connectors against the plan, and the cost', errors: [403, 503] }),
     })
     .get(
       '/export',

@@ -78,6 +78,14 @@ export class StatementScheduler {
     });
   }
 
+  /** The workspace's plan changed: its waiting statements take the new limit (and start now if it is higher). */
+  limitChanged(workspaceId: string, limit: number): void {
+    const line = this.lines.get(workspaceId);
+    if (!line) return;
+    for (const waiter of line.waiting) waiter.limit = limit;
+    this.dispatch();
+  }
+
   get load(): SchedulerLoad {
     return { running: this.running, queued: this.queued };
   }

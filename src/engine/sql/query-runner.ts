@@ -42,8 +42,13 @@ interface ResultCaps {
 export type QueryParameters = Readonly<Record<string, string | number | bigint | boolean | null>>;
 
 export interface RunOptions extends ResultCaps {
-  /** Counts from the call: waiting for a slot, compiling and executing all fall within it. */
+  /**
+   * Counts from `startedAt` (when the request arrived; the call when absent): waiting for an instance
+   * and opening it, waiting for a slot, compiling and executing all fall within it.
+   */
   timeoutMs: number;
+  /** A `performance.now()` time: when the request this query answers arrived. */
+  startedAt?: number;
   /** Refused with QUERY_TOO_LARGE, before running, when the estimate exceeds it; absent when forced. */
   scanLimitBytes?: number;
   /** The workspace's number of statements at once (its plan's); absent for the service's own reads. */
@@ -117,9 +122,11 @@ export class QueryRunner {
     private readonly directScans: DirectScans,
   ) {}
 
-  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; concurrency?: number; parameters?: Iterable<string> } = {}): Promise<Compiled> {
-    const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, concurrency: options.concurrency });
-    return this.engines.with(workspaceId, (engine) =>
+  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> } = {}): Promise<Compiled> {
+    const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, startedAt: options.startedAt, concurrency: options.concurrency });
+    return this.engines.with(
+      workspaceId,
+      (engine) =>
       engine.read(async () => {
         try {
           return (await this.compile(engine, userSql, new Set(options.parameters))).compiled;
@@ -127,6 +134,8 @@ export class QueryRunner {
           throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
         }
       }, limits.admission),
+      'interactive',
+      limits.deadline,
     );
   }
 
@@ -153,7 +162,7 @@ export class QueryRunner {
    * then prepared (bound and planned by DuckDB) at the catalog's current snapshot. The parameters are
    * the names of its markers; a saved query's text gives each its type, so no value is needed.
    */
-  async describe(workspaceId: string, userSql: string, options: { timeoutMs: number; concurrency?: number; parameters?: Iterable<string> }): Promise<{ columns: QueryColumn[]; compiled: Compiled }> {
+  async describe(workspaceId: string, userSql: string, options: { timeoutMs: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> }): Promise<{ columns: QueryColumn[]; compiled: Compiled }> {
     const names = Object.fromEntries([...(options.parameters ?? [])].map((name) => [name, null]));
     const outcome = await this.measured(workspaceId, userSql, limitsOf(options, 'interactive', names), async (_engine, connection, { sql, readsLake }) => {
       const prepare = async (): Promise<Executed> => {
@@ -259,6 +268,7 @@ export class QueryRunner {
         }
       }, limits.admission),
       limits.lane,
+      limits.deadline,
     );
   }
 
@@ -275,8 +285,8 @@ export class QueryRunner {
   }
 }
 
-function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive', parameters: object = {}): Limits {
-  const deadline = performance.now() + options.timeoutMs;
+function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive', parameters: object = {}): Limits {
+  const deadline = (options.startedAt ?? performance.now()) + options.timeoutMs;
   return {
     lane,
     deadline,

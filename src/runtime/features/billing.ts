@@ -27,7 +27,7 @@ export function billingFeature({ config, infra, logger, clock }: FeatureDeps) {
   const accounts = new BillingAccounts(infra.store, clock, provider, config.http.frontendUrl);
   const billing: BillingServices = {
     accounts,
-    webhooks: new BillingWebhooks(infra.store, clock, stripeWebhookSecret, log),
+    webhooks: new BillingWebhooks(infra.store, clock, stripeWebhookSecret, log, (workspaceId) => infra.notices.publish({ kind: 'plan_changed', workspaceId })),
     meterReports: new MeterReportClient(infra.temporal),
   };
   const wiring = {

@@ -20,6 +20,7 @@ import { UsageRecorder } from '../../query/usage-recorder';
 import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
 import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
+import { workspaceTaskQueue } from '../../temporal/task-queues';
 import type { FeatureDeps } from './deps';
 
 /** How many connections a workspace has, read on `db` (inside the transaction that creates one). */
@@ -62,7 +63,8 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     schedules: client,
     workflows: client,
     tables: engine.tables,
-    liveChanged: (workspaceId) => engine.engines.refreshLiveSources(workspaceId),
+    // Every process's query instance of the workspace attaches the sources anew.
+    liveChanged: (workspaceId) => void infra.notices.publish({ kind: 'live_connections_changed', workspaceId }),
     discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
     dropChangeLog: async (row) => {
       if (await replication.has(row.id)) await sessions.use(row, (session) => dropChangeLog(session, replication, row.id));
@@ -83,7 +85,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     activities: createConnectionSyncActivities({
       lifecycle,
       listeners,
-      streamTaskQueue: syncWorker.taskQueue,
+      streamTaskQueue: (workspaceId) => workspaceTaskQueue(syncWorker.taskQueue, workspaceId, infra.temporal.shards),
       parallelism: config.syncs.streamParallelism,
       streamTimeoutMs: config.syncs.streamTimeoutMs,
       runEnded: (status) => metrics.runEnded('sync', status),

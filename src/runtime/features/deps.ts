@@ -7,7 +7,7 @@ import type { ServiceMetrics } from '../../metrics/service-metrics';
 /** What every feature is built from: the configuration, the infrastructure, a logger and a clock. */
 export interface FeatureDeps {
   config: Config;
-  infra: Pick<Infrastructure, 'store' | 'lake' | 'temporal'>;
+  infra: Pick<Infrastructure, 'store' | 'lake' | 'temporal' | 'notices'>;
   logger: Logger;
   clock: Clock;
   metrics: ServiceMetrics;

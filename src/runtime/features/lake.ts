@@ -12,10 +12,20 @@ import { AfterWriteMaintenance } from '../../maintenance/after-write-maintenance
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 import type { LiveSourceProvider } from '../../engine/live/live-sources';
+import { tablesChangedNotice } from './cluster';
 
 /** The lakehouse engine (instances, writes, tables, the SQL pipeline), the storage limit every write checks, push, and each workspace's maintenance (its schedule, and runs after writes that call for one). */
 export function lakeFeature({ config, infra, logger, clock, liveSources }: FeatureDeps & { liveSources?: LiveSourceProvider }) {
-  const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
+  const engine = createEngineServices({
+    config,
+    store: infra.store,
+    lake: infra.lake,
+    clock,
+    logger: logger.child({ component: 'engine' }),
+    translate: translatePostgres,
+    liveSources,
+    onCatalogWritten: tablesChangedNotice({ infra }),
+  });
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
   const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
   // Beside the engines' spill folders: a received upload is moved into its workspace instance's own for the write.

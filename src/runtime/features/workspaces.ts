@@ -1,6 +1,5 @@
 import { createWorkspaceActivities } from '../../activities/workspace-activities';
 import { catalogStoreFor } from '../../engine/catalog-attachment';
-import type { EngineManager } from '../../engine/engine-manager';
 import type { MailDispatch } from '../../mail/mail-dispatch';
 import type { MailOutbox } from '../../mail/outbox';
 import { workspacePurgeClient } from '../../workflow-clients/workspace-purge';
@@ -25,7 +24,7 @@ export function workspacesFeature({ config, infra, clock, mail, onCreated }: Wor
   const purge = workspacePurgeClient(infra.temporal);
   const services: WorkspaceServices = {
     access: new WorkspaceAccess(infra.store),
-    workspaces: new WorkspacesService(infra.store, clock, purge, onCreated),
+    workspaces: new WorkspacesService(infra.store, clock, purge, onCreated, (workspaceId) => infra.notices.publish({ kind: 'workspace_deleted', workspaceId })),
     members: new MembersService(infra.store, clock, mail.outbox, mail.dispatch, config.http.frontendUrl),
   };
   return { services, accountHooks: workspaceAccountHooks(purge, clock) };
@@ -35,11 +34,7 @@ export function workspacesFeature({ config, infra, clock, mail, onCreated }: Wor
  * The purge of a deleted workspace, made of every feature's share: the composition root hands it the
  * steps once all features are built.
  */
-export function workspacePurgeWiring(
-  { config, infra, logger }: FeatureDeps,
-  engines: EngineManager,
-  steps: WorkspacePurgeStep[],
-) {
+export function workspacePurgeWiring({ config, infra, logger }: FeatureDeps, steps: WorkspacePurgeStep[]) {
   return {
     activities: createWorkspaceActivities({
       store: infra.store,
@@ -47,7 +42,8 @@ export function workspacePurgeWiring(
       catalog: catalogStoreFor(config.metadata, config.dataDir),
       // What is found by search attribute goes first; each feature's own steps follow.
       purgeSteps: [workspaceDurableWorkStop(infra.temporal, logger.child({ component: 'workspaces' })), ...steps],
-      releaseWorkspace: (workspaceId) => engines.release(workspaceId),
+      // Every process closes what it holds of the workspace (its instances), not only this one.
+      releaseWorkspace: (workspaceId) => infra.notices.publish({ kind: 'workspace_deleted', workspaceId }),
       logger: logger.child({ component: 'workspaces' }),
     }),
   } satisfies FeatureWiring;
