@@ -15,9 +15,14 @@ export interface TestServices {
   stop(): Promise<void>;
 }
 
-/** A throwaway Postgres cluster, MinIO, a Temporal dev server and stripe-mock, each on a free port, started side by side. */
+/**
+ * Two throwaway Postgres clusters (one for the service's metadata, one for the databases connections
+ * read: a connection may never reach the service's own database server), MinIO, a Temporal dev server
+ * and stripe-mock, each on a free port, started side by side.
+ */
 export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, scratchDir: string): Promise<TestServices> {
   const started = await Promise.allSettled([
+    startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
     startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
     startMinio(join(paths.binDir, 'minio')),
     (async () =>
@@ -38,7 +43,8 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     await stopAll();
     throw (failure as PromiseRejectedResult).reason;
   }
-  const [postgres, minio, temporal, stripe] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+  const [postgres, sourcePostgres, minio, temporal, stripe] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+    Awaited<ReturnType<typeof startPostgresCluster>>,
     Awaited<ReturnType<typeof startPostgresCluster>>,
     Awaited<ReturnType<typeof startMinio>>,
     TemporalDevServer,
@@ -47,16 +53,18 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
   return {
     env: {
       OXBOW_TEST_POSTGRES_URL: postgres.url,
+      OXBOW_TEST_SOURCE_POSTGRES_URL: sourcePostgres.url,
       OXBOW_TEST_S3_ENDPOINT: minio.endpoint,
       OXBOW_TEST_S3_ACCESS_KEY_ID: minio.accessKeyId,
       OXBOW_TEST_S3_SECRET_ACCESS_KEY: minio.secretAccessKey,
       OXBOW_TEST_S3_REGION: minio.region,
       OXBOW_TEST_S3_BUCKET: minio.bucket,
       OXBOW_TEST_TEMPORAL_ADDRESS: temporal.address,
+      OXBOW_TEST_TEMPORAL_UI_URL: temporal.uiUrl,
       OXBOW_TEST_STRIPE_API_BASE: stripe.apiBase,
       OXBOW_TOOLS_DIR: paths.toolsDir,
     },
-    describe: () => `postgres, minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
+    describe: () => `postgres (metadata, sources), minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
     stop: stopAll,
   };
 }

@@ -13,6 +13,14 @@ export interface SpecIssue {
 
 type SpecObject = Record<string, unknown>;
 
+/** A spec the type's schema accepts but its connector cannot use (a URL that does not parse): a 422 at the field. */
+export class SpecValueError extends Error {
+  constructor(readonly issue: SpecIssue) {
+    super(issue.msg);
+    this.name = 'SpecValueError';
+  }
+}
+
 /**
  * The spec with its defaults filled in, or every way it breaks the type's JSON Schema (the field's
  * path, a message, a kind in FastAPI's words). Fields the schema does not name are refused.
