@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error';
 import type { StreamInfo } from '../connectors/connector';
 import { SourceError } from '../connectors/source-error';
+import { sourceTimeoutMs } from '../connectors/source-timeout';
 import type { JsonValue } from '../engine/sql/encode-values';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { duckdbErrorOf } from '../engine/duckdb/duckdb-error';
@@ -24,11 +25,16 @@ export interface Preview {
   row_count: number;
 }
 
-/** Asking a connection's source something without syncing: whether it answers, its streams, a stream's first rows. */
+/**
+ * Asking a connection's source something without syncing: whether it answers, its streams, a stream's
+ * first rows. Each answers within the connectors' timeout: a source slower than that is stopped and
+ * the answer says so (the HTTP listener keeps the connection open that long; see src/api/server.ts).
+ */
 export class SourceProbes {
   constructor(
     private readonly sessions: SourceSessions,
     private readonly discovered: DiscoveredStreams,
+    private readonly deadlineMs = sourceTimeoutMs,
   ) {}
 
   /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS…). */
@@ -36,7 +42,7 @@ export class SourceProbes {
     const startedAt = performance.now();
     const latency = () => Math.round(performance.now() - startedAt);
     try {
-      await this.sessions.use(row, (session) => session.connector.check(session.context));
+      await this.sessions.use(row, (session) => session.connector.check(session.context), { deadlineMs: this.deadlineMs });
       return { success: true, message: 'Connected', latency_ms: latency() };
     } catch (error) {
       if (!(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
@@ -45,7 +51,7 @@ export class SourceProbes {
   }
 
   async streams(row: ConnectionRow): Promise<StreamInfo[]> {
-    return this.asRequestError(() => this.discovered.discover(row));
+    return this.asRequestError(() => this.discovered.discover(row, this.deadlineMs));
   }
 
   /** A stream's first rows, read as a full refresh would read them; nothing is written. */
@@ -69,7 +75,7 @@ export class SourceProbes {
         } finally {
           await read.return(undefined);
         }
-      }),
+      }, { deadlineMs: this.deadlineMs }),
     );
   }
 
