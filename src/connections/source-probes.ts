@@ -37,7 +37,7 @@ export class SourceProbes {
     private readonly deadlineMs = sourceTimeoutMs,
   ) {}
 
-  /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS…). */
+  /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS, an address it may not reach…). */
   async test(row: ConnectionRow): Promise<TestResult> {
     const startedAt = performance.now();
     const latency = () => Math.round(performance.now() - startedAt);
@@ -45,8 +45,10 @@ export class SourceProbes {
       await this.sessions.use(row, (session) => session.connector.check(session.context), { deadlineMs: this.deadlineMs });
       return { success: true, message: 'Connected', latency_ms: latency() };
     } catch (error) {
-      if (!(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
-      return { success: false, message: messageOf(error), latency_ms: latency() };
+      // An address the connection may not reach (named by the spec, a redirect, a link) is a failed test too.
+      const refused = error instanceof AppError && error.code === 'SOURCE_NOT_ALLOWED';
+      if (!refused && !(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
+      return { success: false, message: refused ? error.message : messageOf(error), latency_ms: latency() };
     }
   }
 

@@ -10,7 +10,7 @@ import { SourceError } from './source-error';
 
 const spec = Type.Object(
   {
-    host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_\\[][A-Za-z0-9_.:%\\[\\]-]*$', description: 'Host name or address of the server (one host: no list, no socket path)' }),
+    host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_:\\[][A-Za-z0-9_.:%\\[\\]-]*$', description: 'Host name or address of the server (one host: no list, no socket path)' }),
     port: Type.Integer({ minimum: 1, maximum: 65535, default: 5432 }),
     database: Type.String({ minLength: 1, maxLength: 63 }),
     username: Type.String({ minLength: 1, maxLength: 63 }),
