@@ -113,9 +113,9 @@ export function withSecrets(plain: SpecObject, secrets: Record<string, string>):
   return spec;
 }
 
-/** The spec as answers show it: every secret that is set reads `********`. */
+/** The spec as answers show it: every secret that is set reads `********` (an empty one, a password cleared, reads empty). */
 export function maskedSpec(plain: SpecObject, secrets: Record<string, string>): SpecObject {
-  return withSecrets(plain, Object.fromEntries(Object.keys(secrets).map((path) => [path, maskedSecret])));
+  return withSecrets(plain, Object.fromEntries(Object.entries(secrets).map(([path, value]) => [path, value === '' ? '' : maskedSecret])));
 }
 
 /**
