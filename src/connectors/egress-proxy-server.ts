@@ -45,6 +45,10 @@ export class EgressProxyServer {
     this.routes.delete(username);
   }
 
+  close(): void {
+    this.server.close();
+  }
+
   private accept(client: Socket): void {
     client.setTimeout(idleMs, () => client.destroy());
     client.on('error', () => client.destroy());
