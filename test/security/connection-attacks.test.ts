@@ -4,7 +4,7 @@ import { namedQuery } from '../../src/store/named-query';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { parseCsv } from '../support/csv';
-import { TenantSource } from '../support/egress-servers';
+import { attackConfigurations, privateNetworksAllowed, TenantSource } from '../support/egress-servers';
 import { bodyOf } from '../support/http';
 import { pushOk } from '../support/lake';
 import { PostgresPasswordCatcher } from '../support/postgres-password-catcher';
@@ -22,11 +22,7 @@ const numericForms = ['2130706433', '0177.0.0.1', '0x7f.0.0.1', '127.1', '0251.0
  * The attacks a malicious tenant made on connections, each one again: in the default configuration
  * (private networks allowed), in production (refused) and in production with them allowed.
  */
-describe.each([
-  ['the default configuration', { NODE_ENV: 'development' }],
-  ['production', { NODE_ENV: 'production' }],
-  ['production with private networks allowed', { NODE_ENV: 'production', CONNECTOR_PRIVATE_NETWORKS: 'allow' }],
-] as const)('attacks on connections, in %s', (_, env) => {
+describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) => {
   let t: TestApp;
   let owner: TestUser;
   let admin: TestUser;
@@ -37,7 +33,7 @@ describe.each([
   let database: SourceDatabase;
   let catcher: PostgresPasswordCatcher;
   let counter = 0;
-  const privateAllowed = env.NODE_ENV === 'development' || 'CONNECTOR_PRIVATE_NETWORKS' in env;
+  const privateAllowed = privateNetworksAllowed(env);
   const uiPort = () => Number(new URL(testEnv.temporalUiUrl()).port);
 
   beforeAll(async () => {

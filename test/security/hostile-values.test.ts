@@ -3,7 +3,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { namedQuery } from '../../src/store/named-query';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { connectionsPath, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
-import { TenantSource } from '../support/egress-servers';
+import { inParallel, TenantSource } from '../support/egress-servers';
 import { bodyOf } from '../support/http';
 import { pushOk } from '../support/lake';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -70,13 +70,6 @@ function withValue(spec: unknown, path: Path, value: unknown, asKey = false): un
   return copy;
 }
 
-/** Runs the tasks, `width` at a time. */
-async function inParallel<T>(items: T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: width }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
-  }));
-}
 
 /**
  * No value a tenant can type makes the service answer 5xx: every hostile text in every string field

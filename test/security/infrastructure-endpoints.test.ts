@@ -6,7 +6,7 @@ import { infrastructureEndpoints } from '../../src/runtime/infrastructure-endpoi
 import { namedQuery } from '../../src/store/named-query';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { connectionsPath, createConnection, triggerSyncOk, waitForSync } from '../support/connections';
-import { StandIn, TenantSource } from '../support/egress-servers';
+import { attackConfigurations, inParallel, privateNetworksAllowed, StandIn, TenantSource } from '../support/egress-servers';
 import { FakeHubSpot } from '../support/fake-crm/fake-hubspot';
 import { FakeSalesforce } from '../support/fake-crm/fake-salesforce';
 import { bodyOf } from '../support/http';
@@ -36,12 +36,6 @@ function spellings(endpoint: InfrastructureEndpoint): string[] {
   return ['127.0.0.1', 'localhost', '0.0.0.0'].includes(endpoint.host) ? loopbackSpellings : [endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host];
 }
 
-async function inParallel<T>(items: T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: width }, async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
-  }));
-}
 
 /**
  * Every listener of the service's own infrastructure that its configuration names (API, metrics,
@@ -50,11 +44,7 @@ async function inParallel<T>(items: T[], width: number, task: (item: T) => Promi
  * its address, behind every redirect, next-page link and S3 redirect of a source the tenant controls,
  * whatever CONNECTOR_PRIVATE_NETWORKS says. The real listeners of the test services are the targets.
  */
-describe.each([
-  ['the default configuration', { NODE_ENV: 'development' }],
-  ['production', { NODE_ENV: 'production' }],
-  ['production with private networks allowed', { NODE_ENV: 'production', CONNECTOR_PRIVATE_NETWORKS: 'allow' }],
-] as const)('the service’s own infrastructure, in %s', (_, env) => {
+describe.each(attackConfigurations)('the service’s own infrastructure, in %s', (_, env) => {
   let t: TestApp;
   let server: HttpServer;
   let user: TestUser;
@@ -64,7 +54,7 @@ describe.each([
   let source: TenantSource;
   let s3Source: TenantSource;
   let counter = 0;
-  const privateAllowed = env.NODE_ENV === 'development' || 'CONNECTOR_PRIVATE_NETWORKS' in env;
+  const privateAllowed = privateNetworksAllowed(env);
 
   beforeAll(async () => {
     s3Console = new StandIn();

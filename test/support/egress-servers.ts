@@ -1,5 +1,30 @@
 import type { Server } from 'bun';
 
+/**
+ * The configurations connection attacks are tried in: the default one (private networks allowed),
+ * production (refused), and production with them allowed (as operators may).
+ */
+export const attackConfigurations = [
+  ['the default configuration', { NODE_ENV: 'development' }],
+  ['production', { NODE_ENV: 'production' }],
+  ['production with private networks allowed', { NODE_ENV: 'production', CONNECTOR_PRIVATE_NETWORKS: 'allow' }],
+] as const;
+
+/** Whether a configuration of attackConfigurations lets connections reach private networks. */
+export function privateNetworksAllowed(env: (typeof attackConfigurations)[number][1]): boolean {
+  return env.NODE_ENV === 'development' || 'CONNECTOR_PRIVATE_NETWORKS' in env;
+}
+
+/** Runs the tasks, `width` at a time. */
+export async function inParallel<T>(items: T[], width: number, task: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await task(item);
+    }),
+  );
+}
+
 /** A request a test server saw. */
 export interface SeenRequest {
   method: string;
