@@ -25,16 +25,7 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
     startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
     startMinio(join(paths.binDir, 'minio')),
-    (async () =>
-      TemporalDevServer.start({
-        cliPath: join(paths.binDir, 'temporal'),
-        host: '127.0.0.1',
-        port: await freePort(),
-        uiPort: await freePort(),
-        namespace: 'default',
-        logFile: join(scratchDir, 'temporal.log'),
-        logger: createLogger({ level: 'warn' }),
-      }))(),
+    startTemporal(paths, scratchDir),
     startStripeMock(join(paths.binDir, 'stripe-mock')),
   ]);
   const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
@@ -67,4 +58,26 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     describe: () => `postgres (metadata, sources), minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
     stop: stopAll,
   };
+}
+
+/**
+ * Ports found free a moment before the dev server binds them can be taken in between by another
+ * process of a busy machine ("address already in use"): it is started again on other ports.
+ */
+async function startTemporal(paths: ToolPaths, scratchDir: string, attempts = 3): Promise<TemporalDevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TemporalDevServer.start({
+        cliPath: join(paths.binDir, 'temporal'),
+        host: '127.0.0.1',
+        port: await freePort(),
+        uiPort: await freePort(),
+        namespace: 'default',
+        logFile: join(scratchDir, `temporal-${attempt}.log`),
+        logger: createLogger({ level: 'warn' }),
+      });
+    } catch (error) {
+      if (attempt === attempts || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
 }
