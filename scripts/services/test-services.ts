@@ -15,21 +15,17 @@ export interface TestServices {
   stop(): Promise<void>;
 }
 
-/** A throwaway Postgres cluster, MinIO, a Temporal dev server and stripe-mock, each on a free port, started side by side. */
+/**
+ * Two throwaway Postgres clusters (one for the service's metadata, one for the databases connections
+ * read: a connection may never reach the service's own database server), MinIO, a Temporal dev server
+ * and stripe-mock, each on a free port, started side by side.
+ */
 export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, scratchDir: string): Promise<TestServices> {
   const started = await Promise.allSettled([
     startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
+    startPostgresCluster(postgresBinDir(toolchain.postgresMajor)),
     startMinio(join(paths.binDir, 'minio')),
-    (async () =>
-      TemporalDevServer.start({
-        cliPath: join(paths.binDir, 'temporal'),
-        host: '127.0.0.1',
-        port: await freePort(),
-        uiPort: await freePort(),
-        namespace: 'default',
-        logFile: join(scratchDir, 'temporal.log'),
-        logger: createLogger({ level: 'warn' }),
-      }))(),
+    startTemporal(paths, scratchDir),
     startStripeMock(join(paths.binDir, 'stripe-mock')),
   ]);
   const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
@@ -38,7 +34,8 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     await stopAll();
     throw (failure as PromiseRejectedResult).reason;
   }
-  const [postgres, minio, temporal, stripe] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+  const [postgres, sourcePostgres, minio, temporal, stripe] = started.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as [
+    Awaited<ReturnType<typeof startPostgresCluster>>,
     Awaited<ReturnType<typeof startPostgresCluster>>,
     Awaited<ReturnType<typeof startMinio>>,
     TemporalDevServer,
@@ -47,16 +44,40 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
   return {
     env: {
       OXBOW_TEST_POSTGRES_URL: postgres.url,
+      OXBOW_TEST_SOURCE_POSTGRES_URL: sourcePostgres.url,
       OXBOW_TEST_S3_ENDPOINT: minio.endpoint,
       OXBOW_TEST_S3_ACCESS_KEY_ID: minio.accessKeyId,
       OXBOW_TEST_S3_SECRET_ACCESS_KEY: minio.secretAccessKey,
       OXBOW_TEST_S3_REGION: minio.region,
       OXBOW_TEST_S3_BUCKET: minio.bucket,
       OXBOW_TEST_TEMPORAL_ADDRESS: temporal.address,
+      OXBOW_TEST_TEMPORAL_UI_URL: temporal.uiUrl,
       OXBOW_TEST_STRIPE_API_BASE: stripe.apiBase,
       OXBOW_TOOLS_DIR: paths.toolsDir,
     },
-    describe: () => `postgres, minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
+    describe: () => `postgres (metadata, sources), minio ${minio.endpoint}, temporal ${temporal.address}, stripe-mock ${stripe.apiBase}`,
     stop: stopAll,
   };
+}
+
+/**
+ * Ports found free a moment before the dev server binds them can be taken in between by another
+ * process of a busy machine ("address already in use"): it is started again on other ports.
+ */
+async function startTemporal(paths: ToolPaths, scratchDir: string, attempts = 3): Promise<TemporalDevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TemporalDevServer.start({
+        cliPath: join(paths.binDir, 'temporal'),
+        host: '127.0.0.1',
+        port: await freePort(),
+        uiPort: await freePort(),
+        namespace: 'default',
+        logFile: join(scratchDir, `temporal-${attempt}.log`),
+        logger: createLogger({ level: 'warn' }),
+      });
+    } catch (error) {
+      if (attempt === attempts || !/address already in use/i.test(String(error))) throw error;
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import type { Server } from 'bun';
+import { sourceTimeoutMs } from '../connectors/source-timeout';
 import type { App } from './app';
 import { requestMeta } from './plugins/request-context';
 
@@ -17,13 +18,26 @@ export interface HttpServer {
  */
 const maxRequestBodyBytes = Number.MAX_SAFE_INTEGER;
 
-export function startHttpServer(app: App, options: { host: string; port: number }): HttpServer {
+/**
+ * Bun closes a connection that stays idle for 10 s, and a request whose handler works that long
+ * without sending (a query near its timeout, a connection's source asked by test, streams or preview)
+ * counts as idle: the client got an empty reply while the log said 200. Every handler answers within
+ * the query timeout or the connectors' (whichever is longer), so a connection stays open that long and
+ * a margin more; a route that may take longer once its body is in (an upload's write) lifts it.
+ */
+function idleSecondsFor(answerWithinMs: number | undefined): number {
+  return Math.ceil(Math.max(answerWithinMs ?? 0, sourceTimeoutMs) / 1000) + 15;
+}
+
+export function startHttpServer(app: App, options: { host: string; port: number; answerWithinMs?: number }): HttpServer {
+  const idleSeconds = idleSecondsFor(options.answerWithinMs);
   const server: Server<undefined> = Bun.serve({
     hostname: options.host,
     port: options.port,
     maxRequestBodySize: maxRequestBodyBytes,
-    fetch: (request, bun) => {
-      requestMeta(request).keepAlive = () => bun.timeout(request, 0);
+    fetch: (request, listener) => {
+      listener.timeout(request, idleSeconds);
+      requestMeta(request).keepAlive = () => listener.timeout(request, 0);
       return app.handle(request);
     },
   });

@@ -112,8 +112,10 @@ export interface Config {
     schedule: Schedule;
     targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
   syncs: {
-    /** Whether sources may be private or loopback addresses (never the service's own database, bucket or Temporal). */
+    /** Whether sources may be private or loopback addresses (never the service's own infrastructure). */
     privateNetworks: 'allow' | 'deny';
+    /** Listeners of the deployment the service cannot know of itself (an S3 console, an admin UI): no connection reaches them. */
+    reservedEndpoints: { host: string; port: number }[];
     /** Rows a batch of a sync reads and commits at most (one snapshot each; a crash resumes after the last). */
     batchRows: number;
     /** Rows a batch holds when a full refresh reads it by a parallel scan of the source table (each batch costs the source a pass over the table). */
@@ -251,6 +253,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
     },
     syncs: {
       privateNetworks: env.oneOf('CONNECTOR_PRIVATE_NETWORKS', ['allow', 'deny'], nodeEnv === 'production' ? 'deny' : 'allow'),
+      reservedEndpoints: readEndpoints(env, 'CONNECTOR_RESERVED_ENDPOINTS'),
       batchRows: env.integer('SYNC_BATCH_ROWS', 500_000, { min: 1, max: 100_000_000 }),
       scanBatchRows: env.integer('SYNC_SCAN_BATCH_ROWS', 2_000_000, { min: 1, max: 1_000_000_000 }),
       streamParallelism: env.integer('SYNC_STREAM_PARALLELISM', 2, { min: 1, max: 64 }),
@@ -321,6 +324,21 @@ function byteSize(env: EnvReader, name: string, fallback: string): string {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** `host:port` entries (or URLs) separated by commas or spaces. */
+function readEndpoints(env: EnvReader, name: string): { host: string; port: number }[] {
+  const entries = (env.optionalString(name) ?? '').split(/[\s,]+/).filter(Boolean);
+  return entries.flatMap((entry) => {
+    try {
+      const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(entry) ? entry : `tcp://${entry}`);
+      const port = Number(url.port) || { 'http:': 80, 'https:': 443 }[url.protocol];
+      if (!url.hostname || !port) throw new Error('no port');
+      return [{ host: url.hostname.replace(/^\[|\]$/g, ''), port }];
+    } catch {
+      return env.reject(name, `must list host:port entries, got "${entry}"`, []);
+    }
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { RequestValidationError, type ValidationIssue } from '../errors/app-error';
 import type { AnyConnector, SyncMode } from '../connectors/connector';
 import { connectorOf, connectorTypes } from '../connectors/registry';
-import { validateSpec } from '../connectors/spec-values';
+import { SpecValueError, validateSpec } from '../connectors/spec-values';
 import { identifierPattern, reservedNamespacePattern } from '../engine/write/table-name';
 import { parseSchedule, type Schedule } from '../schedules/schedule';
 import { parseDuration } from '../util/duration';
@@ -34,11 +34,21 @@ export function checkedObject(spec: unknown): Record<string, unknown> {
   return spec as Record<string, unknown>;
 }
 
-/** The spec against the type's JSON Schema, defaults filled in; every problem a 422 at its field. */
+/**
+ * The spec against the type's JSON Schema, defaults filled in, and every address it names one the
+ * connector can use (a URL that parses); every problem a 422 at its field.
+ */
 export function checkedSpec(connector: AnyConnector, spec: unknown): Record<string, unknown> {
   const result = validateSpec(connector.spec, checkedObject(spec));
-  if (result.spec) return result.spec;
-  throw new RequestValidationError(result.issues.map((issue): ValidationIssue => ({ loc: ['body', 'spec', ...issue.path], msg: issue.msg, type: issue.type })));
+  const at = (issue: { path: (string | number)[]; msg: string; type: string }): ValidationIssue => ({ loc: ['body', 'spec', ...issue.path], msg: issue.msg, type: issue.type });
+  if (!result.spec) throw new RequestValidationError(result.issues.map(at));
+  try {
+    connector.addresses(result.spec);
+  } catch (error) {
+    if (error instanceof SpecValueError) throw new RequestValidationError([at(error.issue)]);
+    throw error;
+  }
+  return result.spec;
 }
 
 export function checkedQueryMode(connector: AnyConnector, mode: QueryMode): QueryMode {

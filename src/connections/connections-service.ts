@@ -2,6 +2,7 @@ import { AppError, RequestValidationError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import { allows } from '../workspaces/roles';
 import type { Membership } from '../workspaces/workspace-view';
 import type { AnyConnector, StreamInfo } from '../connectors/connector';
 import { assertCursors, configuredAsked } from './cursor-checks';
@@ -13,6 +14,7 @@ import type { ConnectionSecrets } from './connection-secrets';
 import { checkedComparison, checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
 import type { Schedule } from '../schedules/schedule';
+import { bindSecrets, carriesSecrets } from './secret-binding';
 import type { ConfiguredStream } from './stream-plan';
 import type { SyncSchedules, SyncWorkflows } from './sync-workflows';
 import {
@@ -162,7 +164,7 @@ export class ConnectionsService {
     if (input.name !== undefined && input.name.toLowerCase() !== current.name) throw RequestValidationError.at(['body', 'name'], 'A connection’s name cannot change: it is the schema of its tables', 'value_error');
     if (input.connector_type !== undefined && input.connector_type !== current.connector_type) throw RequestValidationError.at(['body', 'connector_type'], 'A connection’s type cannot change', 'value_error');
     const connector = checkedConnector(current.connector_type);
-    const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), checkedObject(input.spec), secretPaths(connector.spec)));
+    const spec = input.spec === undefined ? undefined : this.changedSpec(membership, connector, current, checkedObject(input.spec));
     if (spec) await this.checkAddresses(connector, spec);
     const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
     const schedule = checkedSchedule(input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule ?? null), this.deps.minScheduleIntervalMs);
@@ -240,6 +242,23 @@ export class ConnectionsService {
     } catch (error) {
       this.deps.logger.warn('the replication slot and publication of a connection could not be dropped on its source; drop them there by hand', { connection_id: row.id, error });
     }
+  }
+
+  /**
+   * The spec a PATCH makes, its secrets bound to where it points: pointing the connection elsewhere
+   * drops the secrets it does not set anew, and needs a role that may manage secrets when the
+   * connection holds any (a member could otherwise send an owner's password to a server of theirs).
+   */
+  private changedSpec(membership: Membership, connector: AnyConnector, current: ConnectionRow, patch: Record<string, unknown>): Record<string, unknown> {
+    const before = this.deps.secrets.open(current);
+    const after = checkedSpec(connector, patchedSpec(before, patch, secretPaths(connector.spec)));
+    const bound = bindSecrets(connector, before, after, patch);
+    if (bound.repointed && carriesSecrets(connector, before) && !allows(membership.role, 'connections:secrets')) {
+      throw new AppError('INSUFFICIENT_ROLE', 'Only an owner or admin can point a connection that holds secrets somewhere else', {
+        hint: 'Its password, key or auth header would go there: ask an owner or admin, or create a connection of your own.',
+      });
+    }
+    return bound.repointed ? checkedSpec(connector, bound.spec) : after;
   }
 
   /** The schedule as the row says: created or updated (paused with the connection), or removed. */

@@ -26,9 +26,9 @@ export class DiscoveredStreams {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Asks the source for its streams, and remembers the answer. */
-  async discover(row: ConnectionRow): Promise<StreamInfo[]> {
-    const streams = await this.sessions.use(row, (session) => session.connector.discover(session.context));
+  /** Asks the source for its streams (within the deadline, when there is one), and remembers the answer. */
+  async discover(row: ConnectionRow, deadlineMs?: number): Promise<StreamInfo[]> {
+    const streams = await this.sessions.use(row, (session) => session.connector.discover(session.context), { deadlineMs });
     setBounded(this.recent, row.id, { version: row.updated_at, streams, discoveredAt: this.now() }, capacity);
     return streams;
   }

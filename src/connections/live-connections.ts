@@ -7,6 +7,7 @@ import { SourceError } from '../connectors/source-error';
 import type { LiveSource, LiveSourceProvider } from '../engine/live/live-sources';
 import type { ConnectionSecrets } from './connection-secrets';
 import { listLiveConnections } from './queries';
+import { addressesOf } from './source-sessions';
 
 /**
  * The workspace's connections in live query mode, as its query instance attaches them: each source's
@@ -30,7 +31,7 @@ export class LiveConnections implements LiveSourceProvider {
       const spec = this.secrets.open(row);
       const checked: CheckedAddress[] = [];
       try {
-        for (const address of connector.addresses(spec)) checked.push(await this.policy.check(address).catch(unresolved));
+        for (const address of addressesOf(connector, spec)) checked.push(await this.policy.check(address).catch(unresolved));
       } catch (error) {
         this.logger.warn('a live connection is not attached: its address is not allowed', { connection_id: row.id, error });
         continue;
@@ -40,6 +41,7 @@ export class LiveConnections implements LiveSourceProvider {
         checked,
         credentials: specOnlyCredentials,
         allow: (address) => this.policy.check(address),
+        egress: () => Promise.reject(new Error('a live attachment sends no HTTP of its own')),
         engine: () => Promise.reject(new Error('a live attachment opens no engine of its own')),
       });
       sources.push({ ...attachment, name: row.name, alias: `live_${row.id.replaceAll('-', '')}` });

@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error';
 import type { StreamInfo } from '../connectors/connector';
 import { SourceError } from '../connectors/source-error';
+import { sourceTimeoutMs } from '../connectors/source-timeout';
 import type { JsonValue } from '../engine/sql/encode-values';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { duckdbErrorOf } from '../engine/duckdb/duckdb-error';
@@ -26,29 +27,36 @@ export interface Preview {
   row_count: number;
 }
 
-/** Asking a connection's source something without syncing: whether it answers, its streams, a stream's first rows. */
+/**
+ * Asking a connection's source something without syncing: whether it answers, its streams, a stream's
+ * first rows. Each answers within the connectors' timeout: a source slower than that is stopped and
+ * the answer says so (the HTTP listener keeps the connection open that long; see src/api/server.ts).
+ */
 export class SourceProbes {
   constructor(
     private readonly sessions: SourceSessions,
     private readonly discovered: DiscoveredStreams,
+    private readonly deadlineMs = sourceTimeoutMs,
   ) {}
 
-  /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS…). */
+  /** Always an answer: a source that fails says how (host unreachable, authentication, no such database, TLS, an address it may not reach…). */
   async test(row: ConnectionRow): Promise<TestResult> {
     const startedAt = performance.now();
     const latency = () => Math.round(performance.now() - startedAt);
     try {
-      await this.sessions.use(row, (session) => session.connector.check(session.context));
+      await this.sessions.use(row, (session) => session.connector.check(session.context), { deadlineMs: this.deadlineMs });
       return { success: true, message: 'Connected', latency_ms: latency() };
     } catch (error) {
-      if (!(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
-      return { success: false, message: messageOf(error), latency_ms: latency() };
+      // An address the connection may not reach (named by the spec, a redirect, a link) is a failed test too.
+      const refused = error instanceof AppError && error.code === 'SOURCE_NOT_ALLOWED';
+      if (!refused && !(error instanceof SourceError) && !duckdbErrorOf(error)) throw error;
+      return { success: false, message: refused ? error.message : messageOf(error), latency_ms: latency() };
     }
   }
 
   /** Every stream of the source; those the credentials cannot read are marked unavailable, with the reason. */
   async streams(row: ConnectionRow): Promise<StreamView[]> {
-    const streams = await this.asRequestError(() => this.discovered.discover(row));
+    const streams = await this.asRequestError(() => this.discovered.discover(row, this.deadlineMs));
     return streams.map(({ unavailable, ...stream }) => ({ ...stream, status: unavailable === undefined ? 'available' : 'unavailable', ...(unavailable === undefined ? {} : { reason: unavailable }) }));
   }
 
@@ -73,7 +81,7 @@ export class SourceProbes {
         } finally {
           await read.return(undefined);
         }
-      }),
+      }, { deadlineMs: this.deadlineMs }),
     );
   }
 

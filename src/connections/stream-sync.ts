@@ -151,6 +151,9 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       snapshotId: (await lastCommittedSnapshotId(instance.connection)) ?? (await currentSnapshotId(instance.connection, instance.metadataSchema!)),
       engineMs: Math.round(performance.now() - startedAt),
     };
+  } catch (error) {
+    // A read the egress proxy refused (a redirect to an address no connection may reach) fails as that.
+    throw (await session.refusal()) ?? error;
   } finally {
     await session.close();
   }

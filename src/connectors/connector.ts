@@ -2,6 +2,7 @@ import type { TObject } from '@sinclair/typebox';
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import type { LiveSource } from '../engine/live/live-sources';
 import type { ConnectorCredentials } from './credentials';
+import type { EgressRoute } from './egress-proxy';
 import type { CheckedAddress, SourceAddress } from './source-address';
 
 /** Airbyte's words: how a stream's rows reach its lake table. */
@@ -104,6 +105,8 @@ export interface ConnectorContext<Spec> {
   checked: CheckedAddress[];
   /** Checks an address the connector meets while reading (a pagination link): throws SOURCE_NOT_ALLOWED. */
   allow: (address: SourceAddress) => Promise<CheckedAddress>;
+  /** The proxy the session's engine sends its HTTP through (every connection checked), created on first use. */
+  egress: () => Promise<EgressRoute>;
   /** The DuckDB instance of this source session, opened on first use with `engineExtensions` loaded. */
   engine: () => Promise<EngineConnection>;
   signal?: AbortSignal;
@@ -128,7 +131,10 @@ export interface Connector<Spec = unknown> {
   engineExtensions: readonly string[];
   supportedSyncModes: readonly SyncMode[];
   supportsLive: boolean;
-  /** Every network address the spec makes the service reach: checked before anything connects. */
+  /**
+   * Every network address the spec makes the service reach: checked before anything connects, and
+   * what the connection's secrets are bound to. Throws SpecValueError for a value it cannot use.
+   */
   addresses(spec: Spec): SourceAddress[];
   /** Connects and reads as little as possible; throws SourceError with a useful message. */
   check(context: ConnectorContext<Spec>): Promise<void>;

@@ -1,14 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { inferColumns } from '../engine/write/infer-schema';
 import type { Batch, Connector, ConnectorContext, JsonValue, ReadRequest, StreamInfo, SyncMode } from './connector';
-import { fetchJson } from './http-json/fetch-json';
+import { fetchJson, type OriginHeaders } from './http-json/fetch-json';
 import { firstPage, nextPage, pageUrl, valueAt, type PageState, type Pagination } from './http-json/pagination';
+import type { SourceAddress } from './source-address';
 import { SourceError } from './source-error';
+import { SpecValueError } from './spec-values';
 
 const streamSpec = Type.Object(
   {
     name: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'The lake table the records land in' }),
-    path: Type.String({ maxLength: 2048, default: '', description: 'Relative to base_url; may carry a query string' }),
+    path: Type.String({ maxLength: 2048, default: '', description: 'Relative to base_url; may carry a query string. An absolute URL of another origin is read without the configured headers' }),
     records_path: Type.Optional(Type.String({ maxLength: 255, description: 'Dotted path of the records array in the answer (default: the answer itself)' })),
     primary_key: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 16, uniqueItems: true })),
     cursor_field: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A field whose values grow: incremental syncs take records beyond the last one seen' })),
@@ -19,12 +21,14 @@ const streamSpec = Type.Object(
 const spec = Type.Object(
   {
     base_url: Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
-    headers: Type.Optional(Type.Record(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }), Type.String({ maxLength: 1024 }), { description: 'Extra request headers (not secret)' })),
+    headers: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }), Type.String({ maxLength: 1024, pattern: '^[^\\r\\n\\x00]*$' }), { description: 'Extra request headers (not secret), sent to the origin of base_url only' }),
+    ),
     auth_header: Type.Optional(
       Type.Object(
         {
           name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', default: 'Authorization' }),
-          value: Type.String({ maxLength: 4096, writeOnly: true, description: 'Sealed at rest, shown as ********' }),
+          value: Type.Optional(Type.String({ maxLength: 4096, pattern: '^[^\\r\\n\\x00]*$', writeOnly: true, description: 'Sealed at rest, shown as ********; sent to the origin of base_url only (cleared when the connection is pointed elsewhere)' })),
         },
         { additionalProperties: false },
       ),
@@ -70,7 +74,7 @@ export const httpJsonConnector: Connector<HttpSpec> = {
   supportedSyncModes: ['full_refresh_overwrite', 'full_refresh_append', 'incremental_append', 'incremental_append_deduped'],
   supportsLive: false,
 
-  addresses: (settings) => [{ kind: 'http', url: new URL(settings.base_url) }],
+  addresses: (settings) => addressesOf(settings),
 
   async check(context) {
     await firstRecords(context, context.spec.streams[0]!);
@@ -128,7 +132,7 @@ async function* readStream(context: ConnectorContext<HttpSpec>, request: ReadReq
   for (let pages = 0; state !== null; pages++) {
     if (pages >= maxPages) throw new SourceError('bad_response', `Stream ${stream.name} has more than ${maxPages} pages`);
     request.signal?.throwIfAborted();
-    const page = await fetchJson(pageUrl(streamUrl(context.spec, stream), pagination, state), headersOf(context.spec), context.allow, request.signal);
+    const page = await fetchJson(pageUrl(streamUrl(context.spec, stream), pagination, state), configuredHeaders(context.spec), context.allow, request.signal);
     const records = recordsOf(page.body, stream);
     read += records.length;
     bytes += JSON.stringify(page.body).length;
@@ -157,20 +161,46 @@ function isBeyond(value: unknown, cursor: string | number | null): boolean {
 
 async function firstRecords(context: ConnectorContext<HttpSpec>, stream: StreamSpec): Promise<Record<string, unknown>[]> {
   const pagination = context.spec.pagination as Pagination;
-  const page = await fetchJson(pageUrl(streamUrl(context.spec, stream), pagination, firstPage(pagination)), headersOf(context.spec), context.allow, context.signal);
+  const page = await fetchJson(pageUrl(streamUrl(context.spec, stream), pagination, firstPage(pagination)), configuredHeaders(context.spec), context.allow, context.signal);
   return recordsOf(page.body, stream);
+}
+
+/** The base URL and every stream's URL, one per origin: each origin a stream may be read from is checked. */
+function addressesOf(settings: HttpSpec): SourceAddress[] {
+  const urls = [baseUrl(settings), ...settings.streams.map((stream) => streamUrl(settings, stream))];
+  const origins = new Map(urls.map((url) => [url.origin, url]));
+  return [...origins.values()].map((url) => ({ kind: 'http', url }));
+}
+
+function baseUrl(settings: HttpSpec): URL {
+  return httpUrl(() => new URL(settings.base_url.endsWith('/') ? settings.base_url : `${settings.base_url}/`), ['base_url']);
 }
 
 /** The stream's URL: `base_url` itself for an empty path (not `base_url/`, another URL), else the path under it. */
 function streamUrl(settings: HttpSpec, stream: StreamSpec): URL {
+  const index = settings.streams.indexOf(stream);
   const path = stream.path.replace(/^\/+/, '');
-  if (path === '') return new URL(settings.base_url);
-  const base = settings.base_url.endsWith('/') ? settings.base_url : `${settings.base_url}/`;
-  return new URL(path, base);
+  return httpUrl(() => (path === '' ? new URL(settings.base_url) : new URL(path, baseUrl(settings))), ['streams', index, 'path']);
 }
 
-function headersOf(settings: HttpSpec): Record<string, string> {
-  return { ...settings.headers, ...(settings.auth_header ? { [settings.auth_header.name]: settings.auth_header.value } : {}) };
+/** A URL the service can request (http or https with a host), or a SpecValueError at the field. */
+function httpUrl(parse: () => URL, path: (string | number)[]): URL {
+  let url: URL | undefined;
+  try {
+    url = parse();
+  } catch {
+    // Reported below.
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new SpecValueError({ path, msg: 'Input should be an http or https URL with a host', type: 'url_parsing' });
+  }
+  return url;
+}
+
+/** The configured headers and the auth header, for the origin of base_url alone. */
+function configuredHeaders(settings: HttpSpec): OriginHeaders {
+  const auth = settings.auth_header?.value === undefined ? {} : { [settings.auth_header.name]: settings.auth_header.value };
+  return { origin: baseUrl(settings).origin, headers: { ...settings.headers, ...auth } };
 }
 
 function recordsOf(body: unknown, stream: StreamSpec): Record<string, unknown>[] {

@@ -11,11 +11,16 @@ import { SourceError } from './source-error';
 
 const spec = Type.Object(
   {
-    host: Type.String({ minLength: 1, maxLength: 255, description: 'Host name or address of the server' }),
+    host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_:\\[][A-Za-z0-9_.:%\\[\\]-]*$', description: 'Host name or address of the server (one host: no list, no socket path)' }),
     port: Type.Integer({ minimum: 1, maximum: 65535, default: 5432 }),
     database: Type.String({ minLength: 1, maxLength: 63 }),
     username: Type.String({ minLength: 1, maxLength: 63 }),
-    password: Type.String({ maxLength: 1024, writeOnly: true, default: '', description: 'Sealed at rest, shown as ********' }),
+    password: Type.String({
+      maxLength: 1024,
+      writeOnly: true,
+      default: '',
+      description: 'Sealed at rest, shown as ********; sent only by SCRAM (a server asking for it in clear text or as MD5 is refused), cleared when the connection is pointed elsewhere',
+    }),
     schemas: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { minItems: 1, maxItems: 50, uniqueItems: true, default: ['public'], description: 'Schemas whose tables and views are streams' }),
     ssl_mode: Type.Union(
       ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].map((mode) => Type.Literal(mode)),

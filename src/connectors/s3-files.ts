@@ -3,8 +3,9 @@ import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import { describe } from '../engine/sync/relation-write';
 import { createS3SourceSecret } from '../engine/sync/source-attachments';
 import { syncModes, type Connector, type ConnectorContext, type StreamInfo, type SyncMode } from './connector';
-import { filesAfter, filesSelect, fromStore, globUrl, listFiles, nextBatch, type FilePosition } from './s3-files/files';
+import { filesAfter, filesSelect, fromStore, globUrl, listFiles, nextBatch, type FilePosition, type StoreRoute } from './s3-files/files';
 import { SourceError } from './source-error';
+import { SpecValueError } from './spec-values';
 
 const streamSpec = Type.Object(
   {
@@ -19,7 +20,7 @@ const streamSpec = Type.Object(
 const spec = Type.Object(
   {
     bucket: Type.String({ minLength: 3, maxLength: 63, pattern: '^[a-z0-9][a-z0-9.-]*[a-z0-9]$' }),
-    region: Type.String({ minLength: 1, maxLength: 64, default: 'us-east-1' }),
+    region: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$', default: 'us-east-1', description: 'us-east-1, eu-west-3…: lower-case letters, digits and hyphens' }),
     endpoint: Type.Optional(Type.String({ maxLength: 512, pattern: '^https?://[^/?#]+/?$', description: 'An S3-compatible endpoint; AWS when absent' })),
     url_style: Type.Optional(Type.Union([Type.Literal('path'), Type.Literal('vhost')], { description: 'Default: path with an endpoint, vhost on AWS' })),
     access_key_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
@@ -50,19 +51,19 @@ export const s3FilesConnector: Connector<S3Spec> = {
   supportedSyncModes: syncModes,
   supportsLive: false,
 
-  addresses: (settings) => [{ kind: 's3', endpoint: settings.endpoint ? new URL(settings.endpoint) : undefined, region: settings.region, bucket: settings.bucket }],
+  addresses: (settings) => [{ kind: 's3', endpoint: endpointOf(settings), region: settings.region, bucket: settings.bucket }],
 
   async check(context) {
-    const connection = await withSecret(context);
-    await listFiles(connection, globUrl(context.spec.bucket, context.spec.streams[0]!.glob));
+    const { connection, store } = await withSecret(context);
+    await listFiles(connection, globUrl(context.spec.bucket, context.spec.streams[0]!.glob), store);
   },
 
   async discover(context) {
-    const connection = await withSecret(context);
+    const { connection, store } = await withSecret(context);
     const streams: StreamInfo[] = [];
     for (const stream of context.spec.streams) {
-      const files = await listFiles(connection, globUrl(context.spec.bucket, stream.glob));
-      const columns = files.length ? await fromStore(() => describe(connection, filesSelect(files.slice(0, 10), stream.format))) : [];
+      const files = await listFiles(connection, globUrl(context.spec.bucket, stream.glob), store);
+      const columns = files.length ? await fromStore(() => describe(connection, filesSelect(files.slice(0, 10), stream.format)), store) : [];
       const primaryKey = stream.primary_key ?? [];
       const modes: SyncMode[] = primaryKey.length ? [...syncModes] : syncModes.filter((mode) => mode !== 'incremental_append_deduped');
       streams.push({
@@ -82,10 +83,10 @@ export const s3FilesConnector: Connector<S3Spec> = {
   async *read(context, request) {
     const stream = context.spec.streams.find((candidate) => candidate.name === request.stream.name);
     if (!stream) throw new SourceError('not_found', `The connection has no stream ${request.stream.name}`);
-    const connection = await withSecret(context);
+    const { connection, store } = await withSecret(context);
     const incremental = request.stream.syncMode.startsWith('incremental');
     const start = (request.position ?? (incremental ? request.cursor : null)) as FilePosition | null;
-    let pending = filesAfter(await listFiles(connection, globUrl(context.spec.bucket, stream.glob)), start);
+    let pending = filesAfter(await listFiles(connection, globUrl(context.spec.bucket, stream.glob), store), start);
     while (pending.length > 0) {
       request.signal?.throwIfAborted();
       const files = nextBatch(pending, maxBatchFiles, maxBatchBytes);
@@ -104,11 +105,15 @@ export const s3FilesConnector: Connector<S3Spec> = {
   },
 };
 
-/** The session's engine with a secret for the bucket (scoped to it). */
-async function withSecret(context: ConnectorContext<S3Spec>): Promise<EngineConnection> {
+/**
+ * The session's engine with a secret for the bucket (scoped to it), whose requests, redirects
+ * included, all go through the egress proxy: DuckDB connects by itself, and only the proxy sees where.
+ */
+async function withSecret(context: ConnectorContext<S3Spec>): Promise<{ connection: EngineConnection; store: StoreRoute }> {
   const connection = await context.engine();
+  const route = await context.egress();
   const { spec: settings } = context;
-  const endpoint = settings.endpoint ? new URL(settings.endpoint) : undefined;
+  const endpoint = endpointOf(settings);
   await createS3SourceSecret(connection, 'source_s3', {
     scope: `s3://${settings.bucket}/`,
     region: settings.region,
@@ -117,6 +122,16 @@ async function withSecret(context: ConnectorContext<S3Spec>): Promise<EngineConn
     urlStyle: settings.url_style ?? (endpoint ? 'path' : 'vhost'),
     accessKeyId: settings.access_key_id,
     secretAccessKey: settings.secret_access_key,
+    proxy: { address: route.proxy, username: route.username, password: route.password },
   });
-  return connection;
+  return { connection, store: { refusal: () => route.refusal() } };
+}
+
+function endpointOf(settings: S3Spec): URL | undefined {
+  if (settings.endpoint === undefined) return undefined;
+  try {
+    return new URL(settings.endpoint);
+  } catch {
+    throw new SpecValueError({ path: ['endpoint'], msg: 'Input should be an http or https URL with a host', type: 'url_parsing' });
+  }
 }

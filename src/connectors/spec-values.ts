@@ -13,6 +13,14 @@ export interface SpecIssue {
 
 type SpecObject = Record<string, unknown>;
 
+/** A spec the type's schema accepts but its connector cannot use (a URL that does not parse): a 422 at the field. */
+export class SpecValueError extends Error {
+  constructor(readonly issue: SpecIssue) {
+    super(issue.msg);
+    this.name = 'SpecValueError';
+  }
+}
+
 /**
  * The spec with its defaults filled in, or every way it breaks the type's JSON Schema (the field's
  * path, a message, a kind in FastAPI's words). Fields the schema does not name are refused.
@@ -105,9 +113,9 @@ export function withSecrets(plain: SpecObject, secrets: Record<string, string>):
   return spec;
 }
 
-/** The spec as answers show it: every secret that is set reads `********`. */
+/** The spec as answers show it: every secret that is set reads `********` (an empty one, a password cleared, reads empty). */
 export function maskedSpec(plain: SpecObject, secrets: Record<string, string>): SpecObject {
-  return withSecrets(plain, Object.fromEntries(Object.keys(secrets).map((path) => [path, maskedSecret])));
+  return withSecrets(plain, Object.fromEntries(Object.entries(secrets).map(([path, value]) => [path, value === '' ? '' : maskedSecret])));
 }
 
 /**

@@ -31,7 +31,7 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   const services = buildServices(config, infra, logger);
   const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
   const workerMetrics = workerMetricsPort ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text()) : undefined;
-  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), config.http);
+  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), { ...config.http, answerWithinMs: config.query.timeoutMs });
   const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
   // Joins once it serves: the others forward requests here from then on.
   await infra.membership?.join(http ? internalAddress(config.cluster.internalUrl, http.url) : null);

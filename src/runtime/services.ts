@@ -191,6 +191,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       await queries.usageRecorded();
       await lake.engine.engines.close();
       await lake.engine.parser.close();
+      await sources.egress.stop();
     },
   };
 }

@@ -55,7 +55,9 @@ export function checkValue(definition: ParameterDefinition, value: unknown): Che
       return integerOf(value);
     case 'number': {
       const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
-      return Number.isFinite(number) ? { ok: true, value: number } : refused('Input should be a valid number', 'float_type');
+      // Bound as its shortest exact text, which the marker's CAST to DOUBLE reads back: the bindings take a
+      // number without a fraction for a 64-bit integer, and 1e308 does not fit one.
+      return Number.isFinite(number) ? { ok: true, value: Object.is(number, -0) ? '-0' : String(number) } : refused('Input should be a valid number', 'float_type');
     }
     case 'boolean':
       return typeof value === 'boolean' ? { ok: true, value } : refused('Input should be a valid boolean', 'bool_type');

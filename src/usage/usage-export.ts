@@ -1,5 +1,5 @@
 import type { Queryable } from '../store/store';
-import { csvField } from '../query/formats/csv-result';
+import { csvValue } from '../query/formats/csv-result';
 import { usageRecordsPage, type UsageRecordRow } from './usage-queries';
 import { instantsOf, monthPeriod, type DateBounds, type DayRange } from './usage-period';
 
@@ -81,7 +81,7 @@ function exported(row: UsageRecordRow): ExportedUsageRecord {
 async function* csvPieces(pages: AsyncGenerator<ExportedUsageRecord[]>): AsyncGenerator<string> {
   yield `${exportColumns.join(',')}\r\n`;
   for await (const page of pages) {
-    yield page.map((record) => `${exportColumns.map((column) => csvField(String(record[column] ?? ''))).join(',')}\r\n`).join('');
+    yield page.map((record) => `${exportColumns.map((column) => csvValue(record[column] ?? null)).join(',')}\r\n`).join('');
   }
 }
 

@@ -15,6 +15,8 @@ export const permissions = {
   'content:manage': ['OWNER', 'ADMIN', 'MEMBER'],
   /** List connections, their streams, sync jobs and state; test and preview their sources. */
   'connections:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],
+  /** Point a connection that holds secrets (a password, a key, an auth header) at another host, database, origin or bucket. */
+  'connections:secrets': ['OWNER', 'ADMIN'],
   /** Delete a connection (its schedule, running syncs and, when asked, its tables). */
   'connections:delete': ['OWNER', 'ADMIN'],
   'usage:read': ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER'],

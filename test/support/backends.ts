@@ -30,6 +30,8 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
     DATA_DIR: dataDir,
     OXBOW_TOOLS_DIR: testEnv.toolsDir(),
     TEMPORAL_ADDRESS: testEnv.temporalAddress(),
+    // The Web UI of that dev server: the service knows it, so no connection reaches it.
+    TEMPORAL_UI_PORT: new URL(testEnv.temporalUiUrl()).port,
     TEMPORAL_TASK_QUEUE: `test-${uniqueSuffix()}`,
     JWT_SECRET: 'test-jwt-secret-that-is-long-enough-0123456789',
     ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
@@ -59,9 +61,8 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
   };
 }
 
-/** A new database in the test cluster; dropped (disconnecting anyone left) by `drop`. */
-export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = testEnv.postgresUrl();
+/** A new database in a test cluster (the metadata's by default); dropped (disconnecting anyone left) by `drop`. */
+export async function createDatabase(adminUrl = testEnv.postgresUrl()): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `oxbow_test_${uniqueSuffix()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);

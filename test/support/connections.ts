@@ -1,11 +1,12 @@
 import { expect } from 'bun:test';
 import postgres from 'postgres';
 import { createDatabase } from './backends';
+import { testEnv } from './test-env';
 import { bodyOf } from './http';
 import type { TestUser } from './accounts';
 import type { TestApp } from './test-app';
 
-/** A database of its own in the test cluster, as a connection's source, with a client to fill it. */
+/** A database of its own in the sources' test cluster, as a connection's source, with a client to fill it. */
 export interface SourceDatabase {
   url: string;
   name: string;
@@ -14,7 +15,7 @@ export interface SourceDatabase {
 }
 
 export async function createSourceDatabase(): Promise<SourceDatabase> {
-  const database = await createDatabase();
+  const database = await createDatabase(testEnv.sourcePostgresUrl());
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   return {
     url: database.url,

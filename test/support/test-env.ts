@@ -9,6 +9,8 @@ function required(name: string): string {
 
 export const testEnv = {
   postgresUrl: () => required('OXBOW_TEST_POSTGRES_URL'),
+  /** Another cluster, for the databases connections read (never the metadata's server). */
+  sourcePostgresUrl: () => required('OXBOW_TEST_SOURCE_POSTGRES_URL'),
   s3: () => ({
     endpoint: required('OXBOW_TEST_S3_ENDPOINT'),
     accessKeyId: required('OXBOW_TEST_S3_ACCESS_KEY_ID'),
@@ -17,6 +19,7 @@ export const testEnv = {
     bucket: required('OXBOW_TEST_S3_BUCKET'),
   }),
   temporalAddress: () => required('OXBOW_TEST_TEMPORAL_ADDRESS'),
+  temporalUiUrl: () => required('OXBOW_TEST_TEMPORAL_UI_URL'),
   stripeApiBase: () => required('OXBOW_TEST_STRIPE_API_BASE'),
   toolsDir: () => required('OXBOW_TOOLS_DIR'),
 };

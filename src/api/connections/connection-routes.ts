@@ -86,7 +86,8 @@ export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' 
         id: 'updateConnection',
         tags,
         summary: 'Change a connection’s spec, schedule, query mode, streams or status (MEMBER and above)',
-        description: 'The spec is merged as a JSON Merge Patch; a secret sent back as `********` keeps its value. The name and type cannot change.',
+        description:
+          'The spec is merged as a JSON Merge Patch; a secret sent back as `********` keeps its value. The name and type cannot change. Secrets are bound to where the connection points: a change of host, port, database, base URL or a stream’s origin, endpoint, bucket or region (without an endpoint) drops every secret the same request does not set anew, and needs OWNER or ADMIN when the connection holds one (403 `INSUFFICIENT_ROLE`).',
         errors: [400, 403, 404, 409, 503],
       }),
     })

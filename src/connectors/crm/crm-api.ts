@@ -1,6 +1,8 @@
 import type { ConnectorCredentials, OAuthSession } from '../credentials';
+import { pinnedFetch } from '../pinned-fetch';
 import type { CheckedAddress, SourceAddress } from '../source-address';
 import { SourceError } from '../source-error';
+import { sourceTimeoutMs } from '../source-timeout';
 
 export interface CrmRequest {
   method?: 'GET' | 'POST';
@@ -22,7 +24,6 @@ export interface CrmApiOptions {
   maxWaitMs?: number;
 }
 
-const timeoutMs = 30_000;
 /** A provider's words for a request the token's scopes or the user's permissions do not cover. */
 const missingPermission = new Set(['MISSING_SCOPES', 'INSUFFICIENT_ACCESS', 'INSUFFICIENT_ACCESS_OR_READONLY']);
 const maxBodyBytes = 64 * 1024 * 1024;
@@ -76,23 +77,33 @@ export class CrmApi {
   }
 
   private async send(session: OAuthSession, request: CrmRequest): Promise<Response> {
-    const base = session.apiBase.endsWith('/') ? session.apiBase : `${session.apiBase}/`;
-    const url = new URL(request.path.replace(/^\/{2,}/, '/'), base);
+    const { base, url } = this.urlOf(session, request);
     // The token goes only to the API it was issued for: a link in an answer cannot send it elsewhere.
-    if (url.origin !== new URL(base).origin) throw new SourceError('bad_response', `${this.options.provider} answered a link to another host (${url.host})`);
+    if (url.origin !== base.origin) throw new SourceError('bad_response', `${this.options.provider} answered a link to another host (${url.host})`);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
-    await this.options.allow({ kind: 'http', url });
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const checked = await this.options.allow({ kind: 'http', url });
+    const timeout = AbortSignal.timeout(sourceTimeoutMs);
     const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout]) : timeout;
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${session.accessToken}` };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await fetch(url, { method: request.method ?? 'GET', headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), redirect: 'error', signal });
+      return await pinnedFetch(url, checked, { method: request.method ?? 'GET', headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), redirect: 'error', signal });
     } catch (error) {
       if (this.options.signal?.aborted) throw error;
-      if (timeout.aborted) throw new SourceError('unreachable', `${this.options.provider} did not answer within ${timeoutMs / 1000} s`);
+      if (timeout.aborted) throw new SourceError('unreachable', `${this.options.provider} did not answer within ${sourceTimeoutMs / 1000} s`);
       throw new SourceError('unreachable', `${this.options.provider} unreachable: ${url.host} (${error instanceof Error ? error.message : String(error)})`);
     }
+  }
+
+  /** The API base the token came with (an HTTP(S) URL), and the request's URL on it. */
+  private urlOf(session: OAuthSession, request: CrmRequest): { base: URL; url: URL } {
+    try {
+      const base = new URL(session.apiBase.endsWith('/') ? session.apiBase : `${session.apiBase}/`);
+      if (base.protocol === 'http:' || base.protocol === 'https:') return { base, url: new URL(request.path.replace(/^\/{2,}/, '/'), base) };
+    } catch {
+      // Reported below.
+    }
+    throw new SourceError('bad_response', `${this.options.provider} gave an API address or a link that is not an HTTP URL`);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -1,9 +1,10 @@
+import { pinnedFetch } from '../pinned-fetch';
 import type { CheckedAddress, SourceAddress } from '../source-address';
 import { SourceError } from '../source-error';
+import { sourceTimeoutMs } from '../source-timeout';
 
 /** A page larger than this is refused: a page is meant to be one of many. */
 const maxBodyBytes = 64 * 1024 * 1024;
-const timeoutMs = 30_000;
 const maxRedirects = 5;
 
 export interface JsonPage {
@@ -12,20 +13,29 @@ export interface JsonPage {
   headers: Headers;
 }
 
+/** The headers a connection configures, and the one origin they are for. */
+export interface OriginHeaders {
+  origin: string;
+  headers: Record<string, string>;
+}
+
 /**
- * GETs a URL and parses its JSON. Every URL, redirects included, is held to the address policy
- * before it is requested; the body is bounded; failures become SourceErrors a user can act on.
+ * GETs a URL and parses its JSON. Every URL, each redirect hop included, is held to the address policy
+ * and requested from the address it checked; the configured headers (the auth header among them) go
+ * to the configured origin only, so neither a redirect nor a link to another origin carries them
+ * there. The body is bounded; failures become SourceErrors a user can act on.
  */
-export async function fetchJson(url: URL, headers: Record<string, string>, allow: (address: SourceAddress) => Promise<CheckedAddress>, signal?: AbortSignal): Promise<JsonPage> {
-  let target = url;
+export async function fetchJson(url: URL, configured: OriginHeaders, allow: (address: SourceAddress) => Promise<CheckedAddress>, signal?: AbortSignal): Promise<JsonPage> {
+  let target = nextHop(url.href, url);
   for (let redirects = 0; ; redirects++) {
-    await allow({ kind: 'http', url: target });
-    const response = await request(target, headers, signal);
+    const checked = await allow({ kind: 'http', url: target });
+    const headers = target.origin === configured.origin ? configured.headers : {};
+    const response = await request(target, checked, headers, signal);
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location) {
       await response.body?.cancel();
       if (redirects >= maxRedirects) throw new SourceError('bad_response', `Too many redirects from ${shown(url)}`);
-      target = new URL(location, target);
+      target = nextHop(location, target);
       continue;
     }
     if (!response.ok) {
@@ -38,14 +48,26 @@ export async function fetchJson(url: URL, headers: Record<string, string>, allow
   }
 }
 
-async function request(url: URL, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-  const timeout = AbortSignal.timeout(timeoutMs);
+/** Where a redirect (or a link) sends the request: an HTTP(S) URL, relative to the one that answered. */
+function nextHop(location: string, from: URL): URL {
+  let next: URL;
   try {
-    return await fetch(url, { headers: { accept: 'application/json', ...headers }, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    next = new URL(location, from);
+  } catch {
+    throw new SourceError('bad_response', `${shown(from)} sent the request to something that is not a URL`);
+  }
+  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new SourceError('bad_response', `${shown(from)} sent the request to a ${next.protocol} URL`);
+  return next;
+}
+
+async function request(url: URL, checked: CheckedAddress, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+  const timeout = AbortSignal.timeout(sourceTimeoutMs);
+  try {
+    return await pinnedFetch(url, checked, { headers: { accept: 'application/json', ...headers }, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
     if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    if (timeout.aborted) throw new SourceError('unreachable', `Host unreachable: no answer from ${url.host} within ${timeoutMs / 1000} s`);
+    if (timeout.aborted) throw new SourceError('unreachable', `Host unreachable: no answer from ${url.host} within ${sourceTimeoutMs / 1000} s`);
     if (/certificate|SSL|TLS/i.test(message)) throw new SourceError('tls', `TLS connection to ${url.host} failed: ${message}`);
     throw new SourceError('unreachable', `Host unreachable: ${url.host} (${message})`);
   }

@@ -69,7 +69,12 @@ export function nextPage(pagination: Pagination, state: PageState, page: { url: 
     }
     case 'link_header': {
       const next = nextLink(page.headers.get('link'));
-      return next ? { url: new URL(next, page.url).href } : null;
+      if (next === undefined) return null;
+      try {
+        return { url: new URL(next, page.url).href };
+      } catch {
+        throw new SourceError('bad_response', 'The source’s Link header names a next page that is not a URL');
+      }
     }
     default:
       return null;

@@ -13,6 +13,11 @@ export interface SourceFile {
   size: number;
 }
 
+/** How the store was reached: the egress proxy's first refusal is what a failure really was. */
+export interface StoreRoute {
+  refusal(): Promise<Error | undefined>;
+}
+
 /** Where a read stands: after this file, in (modified, url) order. */
 export interface FilePosition {
   modified: string;
@@ -27,8 +32,8 @@ export function globUrl(bucket: string, glob: string): string {
 }
 
 /** The files the glob matches, oldest first (ties by URL): only their listing is read, not their contents. */
-export async function listFiles(connection: EngineConnection, url: string): Promise<SourceFile[]> {
-  const rows = await fromStore(() => connection.read(`SELECT filename, last_modified, size FROM read_blob(${sqlString(url)})`));
+export async function listFiles(connection: EngineConnection, url: string, route: StoreRoute): Promise<SourceFile[]> {
+  const rows = await fromStore(() => connection.read(`SELECT filename, last_modified, size FROM read_blob(${sqlString(url)})`), route);
   return rows
     .getRowObjectsJS()
     .map((row) => ({ url: String(row.filename), modified: (row.last_modified as Date).toISOString(), size: Number(row.size) }))
@@ -69,11 +74,13 @@ export function filesSelect(files: SourceFile[], format: FileFormat): string {
   return `SELECT batch.*, files.modified AS _source_modified_at FROM ${reader} AS batch JOIN (VALUES ${times}) AS files(url, modified) ON batch._source_file = files.url`;
 }
 
-/** Runs work on the bucket, turning DuckDB's errors about it into SourceErrors. */
-export async function fromStore<T>(work: () => Promise<T>): Promise<T> {
+/** Runs work on the bucket, turning DuckDB's errors about it into SourceErrors (or the proxy's refusal, when it refused). */
+export async function fromStore<T>(work: () => Promise<T>, route: StoreRoute): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    const refusal = await route.refusal();
+    if (refusal) throw refusal;
     const info = duckdbErrorOf(error);
     if (!info || !['IO', 'HTTP', 'Invalid Input'].includes(info.type)) throw error;
     const detail = info.detail.split('\n')[0]!;

@@ -1,4 +1,4 @@
-import { DuckDBTypeId, type DuckDBListType, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBListType, type DuckDBPreparedStatement, type DuckDBType } from '@duckdb/node-api';
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
@@ -168,8 +168,7 @@ export class QueryRunner {
       const prepare = async (): Promise<Executed> => {
         const prepared = await connection.prepare(sql);
         try {
-          const columns = Array.from({ length: prepared.columnCount }, (_, index) => ({ name: prepared.columnName(index), type: typeName(prepared.columnType(index)) }));
-          return { columns, rowCount: 0, profile: undefined };
+          return { columns: preparedColumns(prepared), rowCount: 0, profile: undefined };
         } finally {
           prepared.destroySync();
         }
@@ -344,10 +343,25 @@ function emitRows(result: MaterializedRows, sink: ResultSink, caps: ResultCaps):
 async function resultColumns(connection: EngineConnection, sql: string): Promise<QueryColumn[]> {
   const prepared = await connection.prepare(sql);
   try {
-    return Array.from({ length: prepared.columnCount }, (_, index) => ({ name: prepared.columnName(index), type: typeName(prepared.columnType(index)) }));
+    return preparedColumns(prepared);
   } finally {
     prepared.destroySync();
   }
+}
+
+/**
+ * A prepared statement's result columns. A column whose type depends on a parameter's value (a
+ * function such as getvariable given `{{name}}`) has none DuckDB can tell before the value is there:
+ * the query cannot be described, and says which column.
+ */
+function preparedColumns(prepared: DuckDBPreparedStatement): QueryColumn[] {
+  return Array.from({ length: prepared.columnCount }, (_, index) => {
+    const name = prepared.columnName(index);
+    if (prepared.columnTypeId(index) === DuckDBTypeId.INVALID) {
+      throw new AppError('QUERY_ERROR', `The type of the result column "${name}" depends on a parameter's value`, { hint: 'Give the function a constant argument instead of a parameter.' });
+    }
+    return { name, type: typeName(prepared.columnType(index)) };
+  });
 }
 
 /**

@@ -30,7 +30,14 @@ export interface PostgresSource {
  */
 export async function attachPostgres(connection: EngineConnection, alias: string, source: PostgresSource): Promise<void> {
   const secret = `${alias}_credentials`;
-  const options = [`sslmode=${libpqValue(source.sslMode)}`, `connect_timeout=${Math.max(1, Math.trunc(source.connectTimeoutSeconds))}`];
+  const options = [
+    `sslmode=${libpqValue(source.sslMode)}`,
+    `connect_timeout=${Math.max(1, Math.trunc(source.connectTimeoutSeconds))}`,
+    // A source's server chooses how the password travels: it gets one by SCRAM or not at all (never in
+    // clear text, never as MD5, whatever it asks). No password file is read: the service's own would do.
+    'require_auth=none,scram-sha-256',
+    `passfile=${libpqValue(noPasswordFile)}`,
+  ];
   if (source.hostaddr) options.push(`hostaddr=${libpqValue(source.hostaddr)}`);
   await connection.configure(
     [
@@ -51,15 +58,26 @@ export interface S3Source {
   urlStyle: 'path' | 'vhost';
   accessKeyId?: string;
   secretAccessKey?: string;
+  /** The HTTP proxy every request for the scope goes through (`host:port`, with its credentials). */
+  proxy?: { address: string; username: string; password: string };
 }
 
 /** A secret for a source's bucket, scoped to it: the lake's own secret keeps its own, narrower scope. */
 export async function createS3SourceSecret(connection: EngineConnection, name: string, source: S3Source): Promise<void> {
   const options = ['TYPE s3', `REGION ${sqlString(source.region)}`, `SCOPE ${sqlString(source.scope)}`, `URL_STYLE ${sqlString(source.urlStyle)}`, `USE_SSL ${source.useSsl ? 'true' : 'false'}`];
   if (source.endpoint) options.push(`ENDPOINT ${sqlString(source.endpoint)}`);
-  if (source.accessKeyId) options.push(`KEY_ID ${sqlString(source.accessKeyId)}`, `SECRET ${sqlString(source.secretAccessKey ?? '')}`);
+  // Keys are always given, empty for an anonymous source: without them DuckDB signs with the process's
+  // own AWS_ACCESS_KEY_ID, the lake's, and would send its signatures to the source.
+  options.push(`KEY_ID ${sqlString(source.accessKeyId ?? '')}`, `SECRET ${sqlString(source.accessKeyId ? (source.secretAccessKey ?? '') : '')}`);
+  if (source.proxy) {
+    const { address, username, password } = source.proxy;
+    options.push(`HTTP_PROXY ${sqlString(address)}`, `HTTP_PROXY_USERNAME ${sqlString(username)}`, `HTTP_PROXY_PASSWORD ${sqlString(password)}`);
+  }
   await connection.configure(`CREATE OR REPLACE SECRET ${sqlIdentifier(name)} (${options.join(', ')})`);
 }
+
+/** A password file that never exists: libpq reads ~/.pgpass when none is named, and warns about /dev/null. */
+const noPasswordFile = '/nonexistent/oxbow-reads-no-password-file';
 
 /** A libpq keyword value, single-quoted with its quotes and backslashes escaped. */
 function libpqValue(value: string): string {

@@ -12,8 +12,8 @@ import { deleteWorkspaceReplicationSlots, ReplicationState } from '../../connect
 import { dropChangeLog } from '../../connections/change-log-sync';
 import type { SyncListener } from '../../connections/sync-listeners';
 import type { OAuthTokenSource } from '../../connectors/credentials';
-import { SourceAddressPolicy, type ReservedTargets } from '../../connectors/source-address';
-import type { Config } from '../../config';
+import { EgressProxy } from '../../connectors/egress-proxy';
+import { SourceAddressPolicy } from '../../connectors/source-address';
 import { SealedBox } from '../../crypto/sealed-box';
 import type { EngineServices } from '../../engine/engine-services';
 import { UsageRecorder } from '../../query/usage-recorder';
@@ -22,16 +22,22 @@ import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
 import { workspaceTaskQueue } from '../../temporal/task-queues';
 import type { FeatureDeps } from './deps';
+import { infrastructureEndpoints } from '../infrastructure-endpoints';
 
 /** How many connections a workspace has, read on `db` (inside the transaction that creates one). */
 export const connectionCount: ConnectorCount = async (workspaceId, db) => Number((await db.first(countConnections, { workspace_id: workspaceId }))?.count ?? 0);
 
-/** What live connections need before the engine exists: their secrets, the address policy, and the provider the engine asks. */
+/**
+ * What live connections need before the engine exists (their secrets, the address policy, the provider
+ * the engine asks), and the egress proxy that holds connectors' engines to the same policy.
+ */
 export function connectionSources({ config, infra, logger }: FeatureDeps) {
   const secrets = new ConnectionSecrets(new SealedBox(config.secrets.encryptionKey));
-  const policy = new SourceAddressPolicy(reservedTargets(config), config.syncs.privateNetworks === 'allow');
+  const settings = { reserved: infrastructureEndpoints(config), allowPrivate: config.syncs.privateNetworks === 'allow' };
+  const policy = new SourceAddressPolicy(settings.reserved, settings);
+  const egress = new EgressProxy(settings);
   const live = new LiveConnections(infra.store, secrets, policy, logger.child({ component: 'connections' }));
-  return { secrets, policy, live };
+  return { secrets, policy, egress, live };
 }
 
 export interface ConnectionsFeatureDeps extends FeatureDeps {
@@ -54,7 +60,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
-  const sessions = new SourceSessions({ secrets: sources.secrets, policy: sources.policy, syncs: engine.syncs, oauth });
+  const sessions = new SourceSessions({ secrets: sources.secrets, policy: sources.policy, egress: sources.egress, syncs: engine.syncs, oauth });
   const replication = new ReplicationState(store);
   const connections = new ConnectionsService({
     store,
@@ -108,18 +114,4 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   } satisfies FeatureWiring;
   const syncJobs = new SyncJobsService(store, client, clock, log, { secrets: sources.secrets, discovered });
   return { connections, syncJobs, probes: new SourceProbes(sessions, discovered), syncWorker, wiring };
-}
-
-/** The service's own metadata database, Temporal and lake bucket: no connection may point there. */
-function reservedTargets(config: Config): ReservedTargets {
-  const reserved: ReservedTargets = {};
-  if (config.metadata.kind === 'postgres') {
-    const url = new URL(config.metadata.url);
-    reserved.metadataDatabase = { host: url.hostname, port: Number(url.port) || 5432, database: decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres' };
-  }
-  const temporal = config.temporal.address ?? `127.0.0.1:${config.temporal.devServer.port}`;
-  const match = /^\[?([^\]]+?)\]?:(\d+)$/.exec(temporal);
-  if (match) reserved.temporal = { host: match[1]!, port: Number(match[2]) };
-  if (config.lake.kind === 's3') reserved.lake = { endpoint: config.lake.endpoint ? new URL(config.lake.endpoint) : undefined, region: config.lake.region, bucket: config.lake.bucket };
-  return reserved;
 }

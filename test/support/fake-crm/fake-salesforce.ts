@@ -21,7 +21,7 @@ export class FakeSalesforce {
     granted: ({ access, refresh }) => ({
       access_token: access,
       refresh_token: refresh,
-      instance_url: this.origin,
+      instance_url: this.instanceUrl ?? this.origin,
       id: `${this.origin}/id/00D000000000001/005000000000001`,
       token_type: 'Bearer',
       issued_at: String(Date.now()),
@@ -34,6 +34,8 @@ export class FakeSalesforce {
     }),
   });
   readonly objects = new Map<string, { describe: Describe; records: SalesforceRecord[] }>();
+  /** Where the tokens it grants say the org's API is (itself unless set). */
+  instanceUrl: string | undefined;
   /** Records a query page holds (Salesforce's default is 2,000). */
   pageSize = 5;
   /** The token that read the first page of a query of this object (one with more pages) stops working right after it (once). */

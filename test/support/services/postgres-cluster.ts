@@ -7,11 +7,17 @@ import { freePort } from '../../../src/process/ports';
 export interface PostgresCluster {
   /** Superuser URL of the cluster's `postgres` database; tests create their own databases. */
   url: string;
+  /** The folder of its Unix socket, where local connections are trusted whatever `hostAuth` says. */
+  socketDir: string;
+  port: number;
   stop(): Promise<void>;
 }
 
-/** A throwaway Postgres cluster in a temp dir on a free port, tuned for tests (no fsync). */
-export async function startPostgresCluster(binDir: string): Promise<PostgresCluster> {
+/**
+ * A throwaway Postgres cluster in a temp dir on a free port, tuned for tests (no fsync). TCP
+ * connections are trusted unless `hostAuth` names the method they authenticate with.
+ */
+export async function startPostgresCluster(binDir: string, options: { hostAuth?: 'trust' | 'scram-sha-256' | 'md5' | 'password' } = {}): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'oxbow-pg-'));
   const dataDir = join(dir, 'data');
   const asUser = process.getuid?.() === 0 ? 'postgres' : undefined;
@@ -19,7 +25,7 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
 
   const initdb = ManagedProcess.spawn({
     name: 'initdb',
-    argv: [join(binDir, 'initdb'), '-D', dataDir, '-U', 'oxbow', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'],
+    argv: [join(binDir, 'initdb'), '-D', dataDir, '-U', 'oxbow', '--auth-local=trust', `--auth-host=${options.hostAuth ?? 'trust'}`, '--no-sync', '-E', 'UTF8', '--locale=C'],
     logFile: join(dir, 'initdb.log'),
     runAsUser: asUser,
   });
@@ -42,6 +48,8 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
 
   return {
     url: `postgres://oxbow@127.0.0.1:${port}/postgres`,
+    socketDir: dir,
+    port,
     async stop() {
       // SIGINT is Postgres' "fast shutdown": it disconnects clients instead of waiting for them. It
       // goes to the postmaster itself: runuser, in between when running as root, does not pass it on.
