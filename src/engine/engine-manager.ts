@@ -155,7 +155,14 @@ export class EngineManager {
   private async open(workspaceId: string, lane: EngineLane): Promise<{ engine: WorkspaceEngine; liveFingerprint?: string }> {
     const { catalog, lake, statements: _limits, liveSources, ...instance } = this.options;
     const live = lane === 'interactive' && liveSources ? await liveSources.sourcesOf(workspaceId) : undefined;
-    const engine = await WorkspaceEngine.open({ ...instance, live: live?.sources, catalogReaders: this.catalogReaders, scheduler: this.scheduler, location: { workspaceId, catalog, lake } });
+    const engine = await WorkspaceEngine.open({
+      ...instance,
+      live: live?.sources,
+      catalogReaders: this.catalogReaders,
+      scheduler: this.scheduler,
+      location: { workspaceId, catalog, lake },
+      trackProgress: lane === 'background',
+    });
     return { engine, liveFingerprint: live?.fingerprint };
   }
 

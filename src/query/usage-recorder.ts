@@ -3,26 +3,9 @@ import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { addToDailyUsage } from '../usage/usage-queries';
-
-export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync' | 'transform';
-
-export interface UsageEntry {
-  workspaceId: string;
-  userId: string | null;
-  apiKeyId: string | null;
-  source: UsageSource;
-  sql: string;
-  status: 'succeeded' | 'failed';
-  errorCode: string | null;
-  bytesScanned: number;
-  cpuMs: number;
-  rowsReturned: number;
-  durationMs: number;
-  costEur: number;
-  jobId?: string;
-  /** When the query was answered, for a record written later (see UsageBatches); now otherwise. */
-  recordedAt?: Date;
-}
+import { historyEntryOf } from './history/history-entry';
+import { upsertHistoryEntry } from './history/history-queries';
+import type { UsageEntry } from './usage-entry';
 
 const insertUsage = namedQuery<{
   id: string; workspace_id: string; user_id: string | null; api_key_id: string | null; source: string; status: string; error_code: string | null;
@@ -42,9 +25,10 @@ export function statementHash(sql: string): string {
 }
 
 /**
- * One usage record per counted query: the data the usage and billing endpoints read. The record and
- * its day's roll-up (`usage_daily`) change in one transaction, so the reports, which read the roll-ups,
- * always add up to the records.
+ * One usage record per counted query: the data the usage and billing endpoints read. The record, its
+ * day's roll-up (`usage_daily`) and the statement's entry in the query history change in one
+ * transaction, so the reports, which read the roll-ups, always add up to the records, and the history
+ * lists every statement that was billed.
  */
 export class UsageRecorder {
   constructor(
@@ -59,8 +43,10 @@ export class UsageRecorder {
   }
 
   private async recordWithin(db: Queryable, entry: UsageEntry): Promise<void> {
-    const now = (entry.recordedAt ?? this.clock.now()).toISOString();
+    const recordedAt = entry.recordedAt ?? this.clock.now();
+    const now = recordedAt.toISOString();
     const durationMs = Math.round(entry.durationMs);
+    await db.run(upsertHistoryEntry, historyEntryOf(entry, recordedAt));
     const inserted = await db.run(insertUsage, {
       id: Bun.randomUUIDv7(),
       workspace_id: entry.workspaceId,

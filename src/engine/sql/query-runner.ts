@@ -18,6 +18,8 @@ import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
+import { ProgressSampler } from './progress-sampler';
+import { QueryCancelled } from './query-cancelled';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 import { tablesVersion } from './table-versions';
@@ -54,9 +56,9 @@ export interface RunOptions extends ResultCaps {
 export interface FileRunOptions {
   timeoutMs: number;
   scanLimitBytes?: number;
-  /** Called about once a second with DuckDB's progress (0 to 1), while the query runs. */
+  /** Called twice a second with the query's progress (0 to 1, see ProgressSampler), while it runs. */
   onProgress?: (fraction: number) => void;
-  /** Aborting interrupts the query (a cancelled job). */
+  /** Aborting interrupts the query (a cancelled job): it ends in QueryCancelled, with what ran. */
   signal?: AbortSignal;
 }
 
@@ -64,6 +66,8 @@ export interface Compiled {
   tables: LakeTableRef[];
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
+  /** The DuckDB SQL the translation made of it; null when it ran as written. */
+  translatedSql: string | null;
   estimate: ScanEstimate;
 }
 
@@ -167,7 +171,7 @@ export class QueryRunner {
       };
       return readsLake ? connection.readTransaction(prepare) : prepare();
     });
-    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, estimate: outcome.estimate } };
+    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, translatedSql: outcome.translatedSql, estimate: outcome.estimate } };
   }
 
   /**
@@ -191,16 +195,20 @@ export class QueryRunner {
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
     return this.measured(workspaceId, userSql, limitsOf(options, 'background'), async (engine, connection, { sql }, deadline) => {
-      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
+      const progress = new ProgressSampler(connection, options.timeoutMs, options.onProgress ?? (() => {}));
       try {
         const inner = sql.trim().replace(/;\s*$/, '');
         const columns = await resultColumns(connection, inner);
         const copy = `COPY (\n${parquetSafe(inner, columns)}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
-        const written = await connection.read(copy, undefined, { deadline, signal: options.signal });
+        const written = await connection.read(copy, undefined, { deadline, signal: options.signal }).catch((error: unknown) => {
+          // Stopped by its caller: what ran is measured in `measured`, from this share of the work.
+          if (options.signal?.aborted) throw new Cancelled(connection.lastCpuMs ?? 0, progress.fraction);
+          throw error;
+        });
         const profile = profileOf(engine, connection);
         return { columns, rowCount: Number(written.scalar() ?? 0), profile };
       } finally {
-        clearInterval(progress);
+        progress.stop();
       }
     });
   }
@@ -235,10 +243,12 @@ export class QueryRunner {
         let compiledSql = userSql;
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
+        let known: Compiled | undefined;
         try {
           const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
           compiledSql = sql;
           tables = compiled.tables;
+          known = compiled;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
           // Compiling counts against the time limit too.
@@ -247,6 +257,7 @@ export class QueryRunner {
           const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
+          if (thrown instanceof Cancelled) throw thrown.measured(performance.now() - startedAt, known);
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
@@ -271,7 +282,7 @@ export class QueryRunner {
     // A query without tables needs nothing of the catalog; a live connection's tables are rewritten with the plans too.
     const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
-    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, translatedSql: rewrites.length > 0 ? sql : null, estimate: sizer.estimate() } };
   }
 }
 
@@ -400,4 +411,19 @@ async function earliestSnapshot(connection: EngineConnection, engine: WorkspaceE
   const stats = await tableStats(connection, engine.metadataSchema);
   const times = stats.filter((entry) => historical.some((ref) => ref.schema === entry.schema_name && ref.table === entry.name)).map((entry) => entry.earliest_snapshot_at);
   return times.sort()[0];
+}
+
+/** A statement its caller stopped, before the time and the estimate it ran with are known. */
+class Cancelled extends Error {
+  constructor(
+    readonly cpuMs: number,
+    readonly fraction: number,
+  ) {
+    super('cancelled');
+  }
+
+  measured(elapsedMs: number, compiled: Compiled | undefined): QueryCancelled {
+    const estimatedBytes = compiled?.estimate.bytes ?? 0;
+    return new QueryCancelled({ elapsedMs, cpuMs: this.cpuMs, bytesScanned: Math.round(estimatedBytes * this.fraction), estimatedBytes, translatedSql: compiled?.translatedSql ?? null });
+  }
 }
