@@ -6,14 +6,14 @@ import { namedQuery } from '../../src/store/named-query';
 
 const insertJobsPlan = namedQuery<{ id: string; max_running_jobs: number }>(
   'test.jobs_plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order, max_running_jobs)
-   VALUES (:id, :id, 0, 100000, 1000000, 100, NULL, 1099511627776, 5.00, 7, 90, :max_running_jobs) ON CONFLICT (id) DO NOTHING`,
+  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order, max_running_jobs, query_history_days)
+   VALUES (:id, :id, 0, 100000, 1000000, 100, NULL, 1099511627776, 5.00, 7, 90, :max_running_jobs, 90) ON CONFLICT (id) DO NOTHING`,
 );
 const usePlan = namedQuery<{ workspace_id: string; plan_id: string }>('test.use_jobs_plan', 'UPDATE workspaces SET plan_id = :plan_id WHERE id = :workspace_id');
 
 /**
  * Moves a workspace onto a plan with the given share of the job capacity (its `max_running_jobs`)
- * and a per-minute limit no test reaches; everything else is Business-like.
+ * and a per-minute limit no test reaches; everything else is Business-like (90 days of query history).
  */
 export async function useJobsPlan(t: TestApp, workspaceId: string, maxRunningJobs: number): Promise<void> {
   const id = `jobs-${maxRunningJobs}`;

@@ -85,6 +85,6 @@ export const deleteWorkspaceHistory = namedQuery<{ workspace_id: string }>('quer
 /** Entries older than their workspace's plan keeps them (`query_history_days`); a deleted workspace's go with its purge. */
 export const pruneHistory = namedQuery<PruneParams, never>(
   'query_history.prune',
-  `DELETE FROM query_history WHERE started_at_ms < :now_ms - 86400000 * COALESCE(
+  `DELETE FROM query_history WHERE started_at_ms < CAST(:now_ms AS BIGINT) - CAST(86400000 AS BIGINT) * COALESCE(
      (SELECT p.query_history_days FROM workspaces w JOIN plans p ON p.id = w.plan_id WHERE w.id = query_history.workspace_id), 7)`,
 );
