@@ -192,17 +192,10 @@ export class QueryGate {
         settlement = { status: 'cancelled', ran: error.ran, costEur: costOf(error.ran.bytesScanned, plan) };
       } else {
         if (options.signal?.aborted) throw options.signal.reason;
-        if (!(error instanceof AppError) || error.status >= 500) throw error;
-        settlement = { status: 'failed', error, durationMs: performance.now() - startedAt };
+        settlement = tenantFailure(error, startedAt);
       }
     }
-    const entry = { ...usageOfSettlement(caller, query, settlement), jobId: caller.jobId, startedAt: caller.startedAt };
-    await this.store.transaction(async (tx) => {
-      await settle(tx, settlement);
-      await this.usage.record(entry, tx);
-    });
-    this.observe(caller.kind, settlement.status === 'failed' ? settlement.error.code : settlement.status, entry.bytesScanned);
-    return settlement;
+    return this.settled(caller, usageOfSettlement(caller, query, settlement), settlement, settle);
   }
 
   /**
@@ -227,13 +220,22 @@ export class QueryGate {
       settlement = { status: 'succeeded', written, costEur: costOf(written.bytesScanned, plan) };
     } catch (error) {
       if (request.signal?.aborted) throw error;
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      settlement = { status: 'failed', error, durationMs: performance.now() - startedAt };
+      settlement = tenantFailure(error, startedAt);
     }
     const entry =
       settlement.status === 'succeeded'
         ? { ...usageOf(caller, { ...query, force: false }), ...engineWork(settlement.written), status: 'succeeded' as const, errorCode: null, costEur: settlement.costEur }
         : failedUsage(caller, { ...query, force: false }, settlement.error, settlement.durationMs);
+    return this.settled(caller, entry, settlement, settle);
+  }
+
+  /** The caller's record of how a statement ended and its usage record, in one transaction. */
+  private async settled<S extends Settlement | WriteSettlement>(
+    caller: QueryCaller & { jobId: string; startedAt?: Date },
+    entry: UsageEntry,
+    settlement: S,
+    settle: (tx: Transaction, settlement: S) => Promise<void>,
+  ): Promise<S> {
     await this.store.transaction(async (tx) => {
       await settle(tx, settlement);
       await this.usage.record({ ...entry, jobId: caller.jobId, startedAt: caller.startedAt }, tx);
@@ -241,6 +243,12 @@ export class QueryGate {
     this.observe(caller.kind, settlement.status === 'failed' ? settlement.error.code : settlement.status, entry.bytesScanned);
     return settlement;
   }
+}
+
+/** A tenant's own error (its SQL, its limits) is settled as the statement's failure; the service's own failures are thrown, to retry. */
+function tenantFailure(error: unknown, startedAt: number): { status: 'failed'; error: AppError; durationMs: number } {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  return { status: 'failed', error, durationMs: performance.now() - startedAt };
 }
 
 /** A write's usage: it returns no rows, and its engine time is its duration (it runs on the workspace's background instance). */

@@ -39,6 +39,15 @@ for (const backend of backends) {
       return jobId;
     };
 
+    /** A workspace of its own whose one running slot a long job holds. */
+    const busySingleSlot = async (label: string) => {
+      const single = (await createWorkspace(t, user, label)).id;
+      await useJobsPlan(t, single, 1);
+      const blocker = await submitJobOk(t, user, { sql: slowSql(20_000), workspace_id: single });
+      await recordWithin(blocker, (job) => job.status === 'running', 30_000);
+      return { single, blocker };
+    };
+
     beforeAll(async () => {
       t = await startTestApp(backend, { worker: true });
       user = await createVerifiedUser(t, 'stop');
@@ -90,10 +99,7 @@ for (const backend of backends) {
     }, 90_000);
 
     test('terminated from Temporal: the record says failed within 5 s, and the slot passes to the next job', async () => {
-      const single = (await createWorkspace(t, user, 'terminate')).id;
-      await useJobsPlan(t, single, 1);
-      const jobId = await submitJobOk(t, user, { sql: slowSql(20_000), workspace_id: single });
-      await recordWithin(jobId, (job) => job.status === 'running', 30_000);
+      const { single, blocker: jobId } = await busySingleSlot('terminate');
       const next = await submitJobOk(t, user, { sql: 'SELECT 2 AS next', workspace_id: single });
       expect((await record(next)).admitted_at).toBeNull();
       await Bun.sleep(500);
@@ -104,10 +110,7 @@ for (const backend of backends) {
     }, 90_000);
 
     test('a waiting job terminated in Temporal is repaired when its status is read, and by the reconciliation', async () => {
-      const single = (await createWorkspace(t, user, 'waiting')).id;
-      await useJobsPlan(t, single, 1);
-      const blocker = await submitJobOk(t, user, { sql: slowSql(20_000), workspace_id: single });
-      await recordWithin(blocker, (job) => job.status === 'running', 30_000);
+      const { single, blocker } = await busySingleSlot('waiting');
       const read = await submitJobOk(t, user, { sql: 'SELECT 1', workspace_id: single });
       const swept = await submitJobOk(t, user, { sql: 'SELECT 2', workspace_id: single });
       await Bun.sleep(2_500);
