@@ -11,6 +11,8 @@ UPDATE plans SET max_running_jobs = 4 WHERE id = 'business';
 UPDATE plans SET max_running_jobs = 8 WHERE id = 'enterprise';
 
 ALTER TABLE query_jobs ADD COLUMN admitted_at TIMESTAMPTZ;
+-- Jobs open at the upgrade have their queries on the task queue already: they hold their slots.
+UPDATE query_jobs SET admitted_at = submitted_at WHERE status IN ('pending', 'running');
 
 -- The slots a workspace holds and its waiting jobs; and the open jobs the reconciliation compares with Temporal.
 CREATE INDEX query_jobs_workspace_status ON query_jobs (workspace_id, status);

@@ -154,6 +154,12 @@ export function createQueryJobBookkeeping(deps: Pick<QueryJobActivityDeps, 'stor
       if (job) await deps.ledger.end(job, end);
     },
 
+    /** What workflows started before the fair share call when every attempt of their query failed. */
+    async failQueryJob(jobId: string, reason: string): Promise<void> {
+      const job = await deps.store.first(findJob, { id: jobId });
+      if (job) await deps.ledger.end(job, { status: 'failed', code: 'INTERNAL_ERROR', message: 'The job could not be run', hint: reason.slice(0, 300) });
+    },
+
     reconcileQueryJobs(): Promise<{ checked: number; repaired: number; cancelled: number }> {
       return deps.ledger.sweep();
     },

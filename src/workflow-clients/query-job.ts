@@ -5,7 +5,6 @@ import { startWorkflowOnce } from '../temporal/start-workflow';
 import { priorityKeyOf, queryJobAdmittedSignal, queryJobStartedSignal, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
 import type { JobStartedNotice, JobWorkflowState, QueryJobWorkflows } from '../jobs/job-workflows';
 
-const runningJobs = "OxbowKind = 'query_job' AND ExecutionStatus = 'Running'";
 
 /**
  * The query-job workflows: started under the job id, described, told of their admission and start,
@@ -103,9 +102,11 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
     }
   }
 
+  /** This deployment's only (its task queue): another one sharing the namespace keeps its own jobs. */
   async running(): Promise<string[]> {
+    const query = `OxbowKind = 'query_job' AND ExecutionStatus = 'Running' AND TaskQueue = ${visibilityString(this.temporal.taskQueue)}`;
     const ids: string[] = [];
-    for await (const execution of this.temporal.client.workflow.list({ query: runningJobs })) ids.push(execution.workflowId);
+    for await (const execution of this.temporal.client.workflow.list({ query })) ids.push(execution.workflowId);
     return ids;
   }
 
@@ -114,4 +115,9 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
     if (!details) return undefined;
     return (this.temporal.client.options.loadedDataConverter.payloadConverter.fromPayload(details) as { progress?: number }).progress;
   }
+}
+
+/** A string literal of a visibility query (its quotes escaped as the query language's lexer reads them). */
+function visibilityString(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }

@@ -6,6 +6,7 @@ import {
   defineQuery,
   defineSignal,
   isCancellation,
+  patched,
   proxyActivities,
   setHandler,
   upsertSearchAttributes,
@@ -13,6 +14,7 @@ import {
 import type { JobOutcome, QueryJobActivities, QueryJobBookkeeping } from '../activities/query-job-activities';
 import type { JobStatus } from '../jobs/job-queries';
 import { searchAttributes } from '../temporal/search-attributes';
+import { legacyQueryJob } from './query-job-legacy';
 
 export interface QueryJobInput {
   jobId: string;
@@ -56,14 +58,16 @@ const bookkeeping = proxyActivities<QueryJobBookkeeping>({ startToCloseTimeout: 
  * follows the job's status. A cancel interrupts a running query, which records what it ran.
  */
 export async function queryJobWorkflow(input: QueryJobInput): Promise<JobStatus> {
-  const state: QueryJobLiveStatus = { status: 'pending', startedAt: null, admitted: input.admitted ?? false };
+  const fairShare = patched('job-fair-share');
+  const state: QueryJobLiveStatus = { status: 'pending', startedAt: null, admitted: !fairShare || (input.admitted ?? false) };
   setHandler(queryJobStatusQuery, () => state);
   setHandler(queryJobAdmittedSignal, () => void (state.admitted = true));
   setHandler(queryJobStartedSignal, ({ startedAt }) => {
     if (state.status !== 'pending') return;
     Object.assign(state, { status: 'running', startedAt });
-    upsertSearchAttributes([{ key: searchAttributes.status, value: 'running' }]);
+    if (fairShare) upsertSearchAttributes([{ key: searchAttributes.status, value: 'running' }]);
   });
+  if (!fairShare) return legacyQueryJob(input, state, priorityKeyOf(input.priority));
 
   const { runQueryJob } = proxyActivities<QueryJobActivities>({
     taskQueue: input.queryTaskQueue,

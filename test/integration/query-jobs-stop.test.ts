@@ -8,7 +8,7 @@ import { createWorkspace } from '../support/workspaces';
 import { jobStatus, slowSql, submitJobOk, useJobsPlan, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
 import { namedQuery } from '../../src/store/named-query';
-import { findJob, type JobRow } from '../../src/jobs/job-queries';
+import { cancelOpenJob, findJob, insertJob, type JobRow } from '../../src/jobs/job-queries';
 import type { queryJobReconciliationWorkflow } from '../../src/workflows/job-reconciliation';
 import { searchAttributes } from '../../src/temporal/search-attributes';
 
@@ -125,6 +125,33 @@ for (const backend of backends) {
       expect(report.repaired).toBeGreaterThanOrEqual(1);
       expect(await record(swept)).toMatchObject({ status: 'failed', error_code: 'JOB_TERMINATED' });
       await t.request(`/api/v1/query/jobs/${blocker}/cancel`, { method: 'POST', token: user.accessToken });
+    }, 90_000);
+
+    test('the reconciliation sends again a cancel that did not reach Temporal, and starts a job whose workflow never started', async () => {
+      const reconcile = () =>
+        t.infra.temporal.client.workflow.execute<typeof queryJobReconciliationWorkflow>('queryJobReconciliationWorkflow', {
+          workflowId: `reconciliation-test-${crypto.randomUUID()}`,
+          taskQueue: t.infra.temporal.taskQueue,
+        });
+      // The API recorded a cancel while Temporal was out of reach: the workflow still runs its query.
+      const cancelled = await runningFor(slowSql(20_000));
+      await t.infra.store.run(cancelOpenJob, { id: cancelled, now: t.clock.now().toISOString() });
+      // Submitted, and its process died before it could start the workflow.
+      const lost = Bun.randomUUIDv7();
+      await t.infra.store.run(insertJob, {
+        id: lost, workspace_id: workspaceId, user_id: user.userId, sql: 'SELECT 7 AS lost', priority: 5, force_scan: 0, result_format: 'json', idempotency_key: null, request_hash: 'test', now: t.clock.now().toISOString(),
+      });
+      t.clock.advance(61_000);
+      try {
+        // Visibility lists a running workflow a moment after it started.
+        const report = await eventually(reconcile, (result) => result.cancelled >= 1, 10_000);
+        expect(report.cancelled).toBeGreaterThanOrEqual(1);
+      } finally {
+        t.clock.advance(-61_000);
+      }
+      await eventually(() => handle(cancelled).describe(), (description) => description.status.name === 'CANCELLED', 10_000);
+      expect(await eventually(() => t.infra.store.first(usageOfJob, { job_id: cancelled }), (row) => row !== undefined, 5_000)).toMatchObject({ status: 'cancelled' });
+      expect(await waitForJob(t, user, lost, ['succeeded', 'failed'], 30_000)).toMatchObject({ status: 'succeeded', result: { rows: [[7]] } });
     }, 90_000);
 
     test('failed jobs fail their workflows with the error code: a visibility query finds them; OxbowStatus follows every job', async () => {
