@@ -3,6 +3,7 @@ import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import { cancelOpenJob, failJob, findJob, listOpenJobs, type JobRow } from './job-queries';
 import { admitWaiting } from './job-slots';
+import { endRunningEntry } from '../query/history/history-queries';
 import type { JobWorkflowState, QueryJobWorkflows } from './job-workflows';
 
 export type JobEnd = { status: 'cancelled' } | { status: 'failed'; code: string; message: string; hint?: string | null };
@@ -58,10 +59,13 @@ export class JobLedger {
     return ended;
   }
 
-  /** In the caller's transaction: the job cancelled or failed, if it was still open. */
+  /** In the caller's transaction: the job cancelled or failed, if it was still open, and its history entry with it. */
   async endWithin(tx: Transaction, jobId: string, end: JobEnd): Promise<boolean> {
-    const now = this.now();
-    const changed = end.status === 'cancelled' ? await tx.run(cancelOpenJob, { id: jobId, now }) : await tx.run(failJob, { id: jobId, now, code: end.code, message: end.message, hint: end.hint ?? null });
+    const now = this.clock.now();
+    const at = now.toISOString();
+    const code = end.status === 'failed' ? end.code : null;
+    const changed = end.status === 'cancelled' ? await tx.run(cancelOpenJob, { id: jobId, now: at }) : await tx.run(failJob, { id: jobId, now: at, code: end.code, message: end.message, hint: end.hint ?? null });
+    await tx.run(endRunningEntry, { id: jobId, status: end.status, error_code: code, now_ms: now.getTime() });
     return changed > 0;
   }
 

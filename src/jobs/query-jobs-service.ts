@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
-import type { Store } from '../store/store';
+import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { LakeStorage } from '../lake-storage/lake-storage';
 import type { QueryRunner } from '../engine/sql/query-runner';
@@ -12,7 +12,7 @@ import { allows } from '../workspaces/roles';
 import { rateLimitHeaders } from '../query/rate-limiter';
 import { checkInputLimits } from '../engine/sql/input-limits';
 import type { QueryGate } from '../query/query-gate';
-import { cancelOpenJob, cancelPendingJob, countJobs, findJob, findJobByIdempotencyKey, insertJob, listJobs, type JobRow, type JobStatus } from './job-queries';
+import { cancelPendingJob, countJobs, findJob, findJobByIdempotencyKey, insertJob, listJobs, type JobRow, type JobStatus } from './job-queries';
 import type { JobLedger } from './job-ledger';
 import type { QueryJobWorkflows } from './job-workflows';
 import type { ResultFormat } from '../query/formats/encoded-result';
@@ -132,12 +132,13 @@ export class QueryJobsService {
 
   /** `DELETE`: the spec's cancel, of a pending job only (409 JOB_NOT_PENDING otherwise). */
   async cancelPending(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    return this.cancelWith(userId, jobId, cancelPendingJob, (status) => new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, { hint: 'POST /query/jobs/{job_id}/cancel stops a running job.' }));
+    const cancelPending = async (tx: Transaction) => (await tx.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) > 0;
+    return this.cancelWith(userId, jobId, cancelPending, (status) => new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, { hint: 'POST /query/jobs/{job_id}/cancel stops a running job.' }));
   }
 
   /** Cancels a pending or running job: a running query is interrupted and billed for what it ran (409 JOB_FINISHED once it has ended). */
   async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    return this.cancelWith(userId, jobId, cancelOpenJob, (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`));
+    return this.cancelWith(userId, jobId, (tx) => this.ledger.endWithin(tx, jobId, { status: 'cancelled' }), (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`));
   }
 
   /**
@@ -145,13 +146,13 @@ export class QueryJobsService {
    * goes to the workspace's next job; then the workflow is cancelled, which removes a queued query or
    * interrupts a running one. A cancel that cannot reach Temporal now is sent again by the reconciliation.
    */
-  private async cancelWith(userId: string, jobId: string, cancelQuery: typeof cancelOpenJob, refused: (status: JobStatus) => AppError) {
+  private async cancelWith(userId: string, jobId: string, cancelled: (tx: Transaction) => Promise<boolean>, refused: (status: JobStatus) => AppError) {
     const { job, membership } = await this.visibleJob(userId, jobId);
     if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
       throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
     }
     const admitted = await this.store.transaction(async (tx) => {
-      if ((await tx.run(cancelQuery, { id: jobId, now: this.clock.now().toISOString() })) === 0) return undefined;
+      if (!(await cancelled(tx))) return undefined;
       return this.ledger.admitWithin(tx, job.workspace_id);
     });
     if (!admitted) throw refused((await this.store.first(findJob, { id: jobId }))?.status ?? job.status);

@@ -16,9 +16,9 @@ const usageOfJob = namedQuery<{ job_id: string }, { status: string; duration_ms:
   'test.stopped_job_usage',
   'SELECT status, duration_ms, cpu_ms, error_code FROM query_usage WHERE job_id = :job_id',
 );
-const historyOfJob = namedQuery<{ id: string }, { status: string; kind: string; job_id: string | null; duration_ms: number | string }>(
+const historyOfJob = namedQuery<{ id: string }, { status: string; kind: string; job_id: string | null; duration_ms: number | string; error_code: string | null }>(
   'test.stopped_job_history',
-  'SELECT status, kind, job_id, duration_ms FROM query_history WHERE id = :id',
+  'SELECT status, kind, job_id, duration_ms, error_code FROM query_history WHERE id = :id',
 );
 
 for (const backend of backends) {
@@ -106,6 +106,8 @@ for (const backend of backends) {
       await handle(jobId).terminate('operator test');
       const failed = await recordWithin(jobId, (job) => job.status === 'failed');
       expect(failed).toMatchObject({ status: 'failed', error_code: 'JOB_TERMINATED' });
+      // Its history entry, written `running` when its query started, ends with it.
+      expect(await t.infra.store.first(historyOfJob, { id: jobId })).toMatchObject({ status: 'failed', error_code: 'JOB_TERMINATED', kind: 'job' });
       expect(await waitForJob(t, user, next, ['succeeded'], 15_000)).toMatchObject({ status: 'succeeded' });
     }, 90_000);
 

@@ -58,6 +58,16 @@ export const insertRunningEntry = namedQuery<HistoryValues>(
   `INSERT INTO query_history (${columns}) VALUES (${values}) ON CONFLICT (id) DO NOTHING`,
 );
 
+/**
+ * A job's entry still `running` when the job ended without its query recording it (cancelled while
+ * its worker was gone, terminated in Temporal, every attempt failed): it ends as the job did.
+ */
+export const endRunningEntry = namedQuery<{ id: string; status: HistoryStatus; error_code: string | null; now_ms: number }>(
+  'query_history.end_running',
+  `UPDATE query_history SET status = :status, error_code = :error_code, duration_ms = CAST(:now_ms AS BIGINT) - started_at_ms
+   WHERE id = :id AND status = 'running'`,
+);
+
 export type HistoryFilter = {
   workspace_id: string;
   kind: UsageSource | null;
