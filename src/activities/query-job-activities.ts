@@ -9,6 +9,7 @@ import { claimJob, completeJob, failJob, findJob, listExpiredResults, markResult
 import { jobResultKey } from '../jobs/job-results';
 import type { JobStartedNotice } from '../jobs/job-workflows';
 import type { JobEnd, JobLedger } from '../jobs/job-ledger';
+import { lockSlots } from '../jobs/job-slots';
 import { addLogContext } from '../logging/log-context';
 
 export interface QueryJobActivityDeps {
@@ -86,6 +87,7 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobOutc
         retryOnAbort: () => context.cancellationDetails?.cancelRequested !== true,
       },
       async (tx, outcome) => {
+        await lockSlots(tx, job.workspace_id);
         await recordOutcome(deps, tx, job, key, outcome);
         admitted = await deps.ledger.admitWithin(tx, job.workspace_id);
       },
@@ -114,7 +116,7 @@ async function recordOutcome(deps: QueryJobActivityDeps, tx: Transaction, job: J
       return;
     }
     case 'cancelled':
-      await deps.ledger.endWithin(tx, job.id, { status: 'cancelled' });
+      await deps.ledger.endWithin(tx, job, { status: 'cancelled' });
       return;
     case 'succeeded': {
       const { outcome, costEur } = settlement;

@@ -2,7 +2,7 @@ import type { Logger } from '../logging/logger';
 import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import { cancelOpenJob, failJob, findJob, listOpenJobs, type JobRow } from './job-queries';
-import { admitWaiting } from './job-slots';
+import { admitWaiting, lockSlots } from './job-slots';
 import { endRunningEntry } from '../query/history/history-queries';
 import type { JobWorkflowState, QueryJobWorkflows } from './job-workflows';
 
@@ -51,7 +51,7 @@ export class JobLedger {
   /** Ends an open job as cancelled or failed (one that has ended stays as it is) and passes its slot on; true when this ended it. */
   async end(job: Pick<JobRow, 'id' | 'workspace_id'>, end: JobEnd): Promise<boolean> {
     const { ended, admitted } = await this.store.transaction(async (tx) => {
-      const changed = await this.endWithin(tx, job.id, end);
+      const changed = await this.endWithin(tx, job, end);
       return { ended: changed, admitted: changed ? await this.admitWithin(tx, job.workspace_id) : [] };
     });
     await this.tell(admitted);
@@ -60,7 +60,9 @@ export class JobLedger {
   }
 
   /** In the caller's transaction: the job cancelled or failed, if it was still open, and its history entry with it. */
-  async endWithin(tx: Transaction, jobId: string, end: JobEnd): Promise<boolean> {
+  async endWithin(tx: Transaction, job: Pick<JobRow, 'id' | 'workspace_id'>, end: JobEnd): Promise<boolean> {
+    await lockSlots(tx, job.workspace_id);
+    const jobId = job.id;
     const now = this.clock.now();
     const at = now.toISOString();
     const code = end.status === 'failed' ? end.code : null;

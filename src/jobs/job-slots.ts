@@ -14,7 +14,7 @@ import { admitJob, countHeldSlots, listWaitingJobs } from './job-queries';
  * Returns the jobs admitted now, whose workflows the caller tells once the transaction has committed.
  */
 export async function admitWaiting(tx: Transaction, workspaceId: string, now: string): Promise<string[]> {
-  await tx.lock(`job-slots:${workspaceId}`);
+  await lockSlots(tx, workspaceId);
   // A deleted workspace's jobs are cancelled by its purge; none is admitted meanwhile.
   const plan = await tx.first(findWorkspacePlan, { workspace_id: workspaceId });
   if (!plan) return [];
@@ -24,4 +24,13 @@ export async function admitWaiting(tx: Transaction, workspaceId: string, now: st
   const waiting = await tx.all(listWaitingJobs, { workspace_id: workspaceId, limit: free });
   for (const { id } of waiting) await tx.run(admitJob, { id, now });
   return waiting.map(({ id }) => id);
+}
+
+/**
+ * The workspace's slots locked to the end of the transaction. A transaction that ends a job takes it
+ * before it changes the job's row: admission updates waiting jobs' rows under it, so taking the two in
+ * the other order could deadlock with it.
+ */
+export function lockSlots(tx: Transaction, workspaceId: string): Promise<void> {
+  return tx.lock(`job-slots:${workspaceId}`);
 }

@@ -14,6 +14,7 @@ import { checkInputLimits } from '../engine/sql/input-limits';
 import type { QueryGate } from '../query/query-gate';
 import { cancelPendingJob, countJobs, findJob, findJobByIdempotencyKey, insertJob, listJobs, type JobRow, type JobStatus } from './job-queries';
 import type { JobLedger } from './job-ledger';
+import { lockSlots } from './job-slots';
 import type { QueryJobWorkflows } from './job-workflows';
 import type { ResultFormat } from '../query/formats/encoded-result';
 import { resultPage } from './result-page';
@@ -132,13 +133,12 @@ export class QueryJobsService {
 
   /** `DELETE`: the spec's cancel, of a pending job only (409 JOB_NOT_PENDING otherwise). */
   async cancelPending(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    const cancelPending = async (tx: Transaction) => (await tx.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) > 0;
-    return this.cancelWith(userId, jobId, cancelPending, (status) => new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, { hint: 'POST /query/jobs/{job_id}/cancel stops a running job.' }));
+    return this.cancelWith(userId, jobId, async (tx) => (await tx.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) > 0, (status) => new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, { hint: 'POST /query/jobs/{job_id}/cancel stops a running job.' }));
   }
 
   /** Cancels a pending or running job: a running query is interrupted and billed for what it ran (409 JOB_FINISHED once it has ended). */
   async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    return this.cancelWith(userId, jobId, (tx) => this.ledger.endWithin(tx, jobId, { status: 'cancelled' }), (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`));
+    return this.cancelWith(userId, jobId, (tx, job) => this.ledger.endWithin(tx, job, { status: 'cancelled' }), (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`));
   }
 
   /**
@@ -146,13 +146,14 @@ export class QueryJobsService {
    * goes to the workspace's next job; then the workflow is cancelled, which removes a queued query or
    * interrupts a running one. A cancel that cannot reach Temporal now is sent again by the reconciliation.
    */
-  private async cancelWith(userId: string, jobId: string, cancelled: (tx: Transaction) => Promise<boolean>, refused: (status: JobStatus) => AppError) {
+  private async cancelWith(userId: string, jobId: string, cancelled: (tx: Transaction, job: JobRow) => Promise<boolean>, refused: (status: JobStatus) => AppError) {
     const { job, membership } = await this.visibleJob(userId, jobId);
     if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
       throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
     }
     const admitted = await this.store.transaction(async (tx) => {
-      if (!(await cancelled(tx))) return undefined;
+      await lockSlots(tx, job.workspace_id);
+      if (!(await cancelled(tx, job))) return undefined;
       return this.ledger.admitWithin(tx, job.workspace_id);
     });
     if (!admitted) throw refused((await this.store.first(findJob, { id: jobId }))?.status ?? job.status);
