@@ -18,3 +18,19 @@ export class QueryCancelled extends Error {
     this.name = 'QueryCancelled';
   }
 }
+
+/** A statement its caller stopped, before the time and the estimate it ran with are known (see QueryRunner). */
+export class StatementCancelled extends Error {
+  constructor(
+    readonly cpuMs: number,
+    /** The share of its work its progress said it had done. */
+    readonly fraction: number,
+  ) {
+    super('cancelled');
+    this.name = 'StatementCancelled';
+  }
+
+  measured(elapsedMs: number, estimatedBytes: number, translatedSql: string | null): QueryCancelled {
+    return new QueryCancelled({ elapsedMs, cpuMs: this.cpuMs, bytesScanned: Math.round(estimatedBytes * this.fraction), estimatedBytes, translatedSql });
+  }
+}

@@ -19,7 +19,7 @@ import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import { ProgressSampler } from './progress-sampler';
-import { QueryCancelled } from './query-cancelled';
+import { StatementCancelled } from './query-cancelled';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 import { tablesVersion } from './table-versions';
@@ -202,7 +202,7 @@ export class QueryRunner {
         const copy = `COPY (\n${parquetSafe(inner, columns)}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
         const written = await connection.read(copy, undefined, { deadline, signal: options.signal }).catch((error: unknown) => {
           // Stopped by its caller: what ran is measured in `measured`, from this share of the work.
-          if (options.signal?.aborted) throw new Cancelled(connection.lastCpuMs ?? 0, progress.fraction);
+          if (options.signal?.aborted) throw new StatementCancelled(connection.lastCpuMs ?? 0, progress.fraction);
           throw error;
         });
         const profile = profileOf(engine, connection);
@@ -257,7 +257,7 @@ export class QueryRunner {
           const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
-          if (thrown instanceof Cancelled) throw thrown.measured(performance.now() - startedAt, known);
+          if (thrown instanceof StatementCancelled) throw thrown.measured(performance.now() - startedAt, known?.estimate.bytes ?? 0, known?.translatedSql ?? null);
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
@@ -411,19 +411,4 @@ async function earliestSnapshot(connection: EngineConnection, engine: WorkspaceE
   const stats = await tableStats(connection, engine.metadataSchema);
   const times = stats.filter((entry) => historical.some((ref) => ref.schema === entry.schema_name && ref.table === entry.name)).map((entry) => entry.earliest_snapshot_at);
   return times.sort()[0];
-}
-
-/** A statement its caller stopped, before the time and the estimate it ran with are known. */
-class Cancelled extends Error {
-  constructor(
-    readonly cpuMs: number,
-    readonly fraction: number,
-  ) {
-    super('cancelled');
-  }
-
-  measured(elapsedMs: number, compiled: Compiled | undefined): QueryCancelled {
-    const estimatedBytes = compiled?.estimate.bytes ?? 0;
-    return new QueryCancelled({ elapsedMs, cpuMs: this.cpuMs, bytesScanned: Math.round(estimatedBytes * this.fraction), estimatedBytes, translatedSql: compiled?.translatedSql ?? null });
-  }
 }
