@@ -142,6 +142,8 @@ for (const backend of backends) {
     test('the history goes with its workspace', async () => {
       const doomed = (await createWorkspace(t, owner, 'history-doomed')).id;
       expect((await post(`/workspaces/${doomed}/query`, { sql: 'SELECT 1 AS one' })).status).toBe(200);
+      // Its entry is written (it is, a few milliseconds after the answer) before the workspace goes.
+      await t.services.usageRecorded();
       expect((await t.request(`/api/v1/workspaces/${doomed}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       await t.infra.temporal.client.workflow.getHandle(`workspace-purge-${doomed}`).result();
       const left = namedQuery<{ id: string }, { n: number | string }>('test.history_left', 'SELECT count(*) AS n FROM query_history WHERE workspace_id = :id');
