@@ -17,6 +17,7 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { queryHistoryRoutes } from './query-history';
 import { connectionsApi } from './connections';
 import { transformRoutes } from './transforms';
 import { savedQueryRoutes } from './saved-queries';
@@ -87,6 +88,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
         .use(tableRoutes(services))
         .use(queryRoutes(services))
         .use(jobRoutes(services))
+        .use(queryHistoryRoutes(services))
         .use(connectionsApi(services))
         .use(transformRoutes(services))
         .use(savedQueryRoutes(services))

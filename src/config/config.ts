@@ -101,7 +101,11 @@ export interface Config {
     runWaitMs: number;
   };
   jobs: {
-    /** Query activities a worker runs at once (the slots of the query-job task queue). */
+    /**
+     * Query activities a worker runs at once (the slots of the query-job task queue). The workers'
+     * total must exceed any one workspace's share (its plan's `max_running_jobs`: Business 4), so
+     * another workspace's job always finds a slot.
+     */
     concurrency: number;
     /** Jobs exist for long queries: they get their own, longer timeout. */
     timeoutMs: number;
@@ -236,7 +240,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       runWaitMs: env.duration('TRANSFORM_RUN_WAIT', '5s'),
     },
     jobs: {
-      concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),
+      concurrency: env.integer('QUERY_JOB_CONCURRENCY', 6, { min: 1, max: 256 }),
       timeoutMs: env.duration('QUERY_JOB_TIMEOUT', '10m'),
       resultRetentionMs: env.duration('JOB_RESULT_RETENTION', '7d'),
     },

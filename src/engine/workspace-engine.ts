@@ -48,6 +48,8 @@ export interface WorkspaceEngineOptions {
   catalogConnections?: number;
   /** Told after every write through the instance (other processes' caches of the catalog follow). */
   onCatalogWritten?: () => void;
+  /** Have DuckDB track each read's progress (the background lane: jobs report it while they run). */
+  trackProgress?: boolean;
 }
 
 /**
@@ -121,7 +123,7 @@ export class WorkspaceEngine {
           // Reads name the lake in every table reference (see planTableScans): with the lake as the
           // default catalog, each function and type a query names would start a DuckLake transaction.
           const profile = join(profileDir, `profile-${index}.json`);
-          await connection.configure(`USE ${readDefaultCatalog}; ${profilingSettings(profile)}`);
+          await connection.configure(`USE ${readDefaultCatalog}; ${profilingSettings(profile)}${options.trackProgress ? `; ${progressSettings}` : ''}`);
           profiles.set(connection, profile);
           // Profiling times every operator on every chunk (about 5 % of a query); where the
           // instance's CPU time is counted from its threads, a query that needs no profile for its
@@ -255,6 +257,12 @@ function extensionsFor(location: CatalogLocation, liveSources: boolean): string[
 function lockDownSettings(allowedPaths: string[]): string {
   return [`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`, 'SET enable_external_access = false', 'SET lock_configuration = true'].join('; ');
 }
+
+/**
+ * DuckDB estimates a statement's progress only while its progress bar is on; it is never printed. A
+ * statement is tracked once it has run a quarter of a second (the jobs' progress is read twice a second).
+ */
+const progressSettings = ['SET enable_progress_bar = true', 'SET enable_progress_bar_print = false', 'SET progress_bar_time = 250'].join('; ');
 
 /**
  * Every query on a read connection leaves its profile (CPU time, files scanned) in a file of the

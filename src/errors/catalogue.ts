@@ -43,6 +43,8 @@ export const errorCatalogue = {
   QUERY_TIMEOUT: 408,
   CONFLICT: 409,
   JOB_NOT_PENDING: 409,
+  /** Cancelling a job that has already succeeded, failed or been cancelled. */
+  JOB_FINISHED: 409,
   SYNC_IN_PROGRESS: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
@@ -52,6 +54,9 @@ export const errorCatalogue = {
   SERVICE_UNAVAILABLE: 503,
   ENGINE_BUSY: 503,
   BILLING_NOT_CONFIGURED: 503,
+  /** A job whose workflow an operator terminated or reset in Temporal, or that timed out there: it is recorded failed with these. */
+  JOB_TERMINATED: 503,
+  JOB_TIMED_OUT: 503,
   /** A public chart whose query fails now (its owner changed a table, a parameter…); the viewer learns no more. */
   CHART_UNAVAILABLE: 503,
   BILLING_PROVIDER_UNAVAILABLE: 503,

@@ -104,7 +104,13 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
 export function workersOf(services: Services) {
   return [
     { taskQueue: services.config.temporal.taskQueue, activities: services.activities, workflows: true, maxConcurrentActivities: 20 },
-    { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities, workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
+    {
+      taskQueue: services.queryJobWorker.taskQueue,
+      activities: services.queryJobWorker.activities,
+      workflows: false,
+      maxConcurrentActivities: services.queryJobWorker.concurrency,
+      heartbeatThrottleMs: services.queryJobWorker.heartbeatThrottleMs,
+    },
     { taskQueue: services.syncWorker.taskQueue, activities: services.syncWorker.activities, workflows: false, maxConcurrentActivities: services.syncWorker.concurrency },
   ];
 }

@@ -4,13 +4,17 @@ import { jsonText } from '../../query/formats/json-text';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
-import { maxOffset, queryInteger } from '../query-params';
+import { maxOffset, paginationQuery, queryInteger } from '../query-params';
 import { queryModels } from '../query/model';
 import { jobModels as m, jobParams } from './model';
 
 const tags = ['Query jobs'];
 
-/** `POST /query/jobs`, `GET /query/jobs/{id}` (status and a page of the result), `DELETE /query/jobs/{id}`. */
+/**
+ * `POST /query/jobs`, `GET /query/jobs` (a workspace's jobs), `GET /query/jobs/{id}` (status and a
+ * page of the result), `DELETE /query/jobs/{id}` (a pending job) and `POST /query/jobs/{id}/cancel`
+ * (a pending or running one).
+ */
 export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs'>) {
   return new Elysia({ prefix: '/query/jobs' })
     .use(authentication(services.auth.authenticator))
@@ -42,6 +46,20 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       },
     )
     .get(
+      '',
+      async ({ membership, query, set }) => {
+        const { jobs, total } = await services.jobs.list(membership.workspaceId, { status: query.status, limit: query.limit ?? 50, offset: query.offset ?? 0 });
+        set.headers['x-total-count'] = String(total);
+        return jobs;
+      },
+      {
+        workspace: { permission: 'data:read', from: { in: 'query', field: 'workspace_id' } },
+        query: t.Object({ workspace_id: t.Optional(t.String({ format: 'uuid', description: 'Default: your first workspace' })), status: t.Optional(m.JobStatus), ...paginationQuery(50).properties }),
+        response: t.Array(m.JobStatusResponse),
+        detail: operation({ id: 'listQueryJobs', tags, summary: "A workspace's jobs, most recent first, without their rows", errors: [403], list: true }),
+      },
+    )
+    .get(
       '/:job_id',
       async ({ caller, params, query }) => {
         const view = await services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format });
@@ -66,10 +84,22 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         }),
       },
     )
-    .delete('/:job_id', ({ caller, params }) => services.jobs.cancel(caller.userId, params.job_id), {
+    .delete('/:job_id', ({ caller, params }) => services.jobs.cancelPending(caller.userId, params.job_id), {
       auth: 'user',
       params: jobParams,
       response: m.CancelJobResponse,
       detail: operation({ id: 'cancelQueryJob', tags, summary: 'Cancel a pending job (409 JOB_NOT_PENDING otherwise)', errors: [403, 404, 409] }),
+    })
+    .post('/:job_id/cancel', ({ caller, params }) => services.jobs.cancel(caller.userId, params.job_id), {
+      auth: 'user',
+      params: jobParams,
+      response: m.CancelJobResponse,
+      detail: operation({
+        id: 'stopQueryJob',
+        tags,
+        summary: 'Cancel a pending or running job (409 JOB_FINISHED once it has ended)',
+        description: 'A running query is interrupted within a second and billed for what it ran. Whoever submitted the job, or an owner or admin of the workspace, may cancel it.',
+        errors: [403, 404, 409],
+      }),
     });
 }

@@ -84,7 +84,7 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Workspaces', description: 'Workspaces and their members' },
   { name: 'Push', description: 'Records into lake tables' },
   { name: 'Tables', description: 'The lake tables of a workspace' },
-  { name: 'Query', description: 'Synchronous queries' },
+  { name: 'Query', description: 'Synchronous queries, and the history of every statement a workspace ran' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
   { name: 'Connections', description: 'Sources synced into lake tables, or read live' },
   { name: 'Transforms', description: 'SQL transforms materialised into lake tables, run in dependency order' },

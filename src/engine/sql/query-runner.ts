@@ -18,6 +18,8 @@ import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import type { QueryAnalyzer } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
+import { ProgressSampler } from './progress-sampler';
+import { StatementCancelled } from './query-cancelled';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 import { tablesVersion } from './table-versions';
@@ -59,9 +61,9 @@ export interface RunOptions extends ResultCaps {
 export interface FileRunOptions {
   timeoutMs: number;
   scanLimitBytes?: number;
-  /** Called about once a second with DuckDB's progress (0 to 1), while the query runs. */
+  /** Called twice a second with the query's progress (0 to 1, see ProgressSampler), while it runs. */
   onProgress?: (fraction: number) => void;
-  /** Aborting interrupts the query (a cancelled job). */
+  /** Aborting interrupts the query (a cancelled job): it ends in QueryCancelled, with what ran. */
   signal?: AbortSignal;
 }
 
@@ -69,6 +71,8 @@ export interface Compiled {
   tables: LakeTableRef[];
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
+  /** The DuckDB SQL the translation made of it; null when it ran as written. */
+  translatedSql: string | null;
   estimate: ScanEstimate;
 }
 
@@ -175,7 +179,7 @@ export class QueryRunner {
       };
       return readsLake ? connection.readTransaction(prepare) : prepare();
     });
-    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, estimate: outcome.estimate } };
+    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, translatedSql: outcome.translatedSql, estimate: outcome.estimate } };
   }
 
   /**
@@ -199,16 +203,20 @@ export class QueryRunner {
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
     return this.measured(workspaceId, userSql, limitsOf(options, 'background'), async (engine, connection, { sql }, deadline) => {
-      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
+      const progress = new ProgressSampler(connection, options.timeoutMs, options.onProgress ?? (() => {}));
       try {
         const inner = sql.trim().replace(/;\s*$/, '');
         const columns = await resultColumns(connection, inner);
         const copy = `COPY (\n${parquetSafe(inner, columns)}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
-        const written = await connection.read(copy, undefined, { deadline, signal: options.signal });
+        const written = await connection.read(copy, undefined, { deadline, signal: options.signal }).catch((error: unknown) => {
+          // Stopped by its caller: what ran is measured in `measured`, from this share of the work.
+          if (options.signal?.aborted) throw new StatementCancelled(connection.lastCpuMs ?? 0, progress.fraction);
+          throw error;
+        });
         const profile = profileOf(engine, connection);
         return { columns, rowCount: Number(written.scalar() ?? 0), profile };
       } finally {
-        clearInterval(progress);
+        progress.stop();
       }
     });
   }
@@ -243,10 +251,12 @@ export class QueryRunner {
         let compiledSql = userSql;
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
+        let known: Compiled | undefined;
         try {
           const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
           compiledSql = sql;
           tables = compiled.tables;
+          known = compiled;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
           // Compiling counts against the time limit too.
@@ -255,6 +265,7 @@ export class QueryRunner {
           const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
+          if (thrown instanceof StatementCancelled) throw thrown.measured(performance.now() - startedAt, known?.estimate.bytes ?? 0, known?.translatedSql ?? null);
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
@@ -280,7 +291,7 @@ export class QueryRunner {
     // A query without tables needs nothing of the catalog; a live connection's tables are rewritten with the plans too.
     const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
-    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, translatedSql: rewrites.length > 0 ? sql : null, estimate: sizer.estimate() } };
   }
 }
 

@@ -51,6 +51,8 @@ export interface Materialized {
   inputSnapshotId: number;
   /** What the statement could read at most, from DuckLake's file statistics. */
   bytesScanned: number;
+  /** The DuckDB SQL the Postgres dialect was translated to; null when it ran as written. */
+  translatedSql: string | null;
   elapsedMs: number;
   /** The write had committed in an earlier attempt; this one found it and wrote nothing. */
   alreadyCommitted: boolean;
@@ -156,7 +158,8 @@ export class QueryMaterializer {
         ));
         // Also after a write found committed: its attempt may have died before registering it (both are idempotent).
         await this.register(workspaceId, request);
-        return { ...written, bytesScanned: sizer.estimate().bytes, elapsedMs: performance.now() - startedAt };
+        const translatedSql = analysis.rewrites.length > 0 ? analysis.sql : null;
+        return { ...written, bytesScanned: sizer.estimate().bytes, translatedSql, elapsedMs: performance.now() - startedAt };
       },
       'background',
     );
