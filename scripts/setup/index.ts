@@ -1,5 +1,5 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
-//   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions)
+//   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions, the web console's build)
 //   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock) and the browser tests' Chromium
 //   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
@@ -12,6 +12,7 @@ import { installPostgres } from './steps/postgres';
 import { installStripeMock } from './steps/stripe-mock';
 import { installSchemathesis } from './steps/schemathesis';
 import { installChromium } from './steps/chromium';
+import { buildWebConsole } from './steps/web-console';
 
 const profiles = ['start', 'test', 'fuzz'] as const;
 const profile = profiles.find((name) => name === process.argv[2]) ?? 'start';
@@ -23,6 +24,7 @@ try {
   await installDependencies(toolchain);
   installTemporalCli(toolchain, paths);
   installDuckdbExtensions(toolchain, paths);
+  await buildWebConsole(paths);
   if (profile === 'test') {
     installMinio(toolchain, paths);
     installPostgres(toolchain);

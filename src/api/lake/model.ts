@@ -64,6 +64,15 @@ export const lakeModels = {
     current_snapshot: t.Integer(),
     earliest_snapshot_at: t.String({ format: 'date-time', description: 'The oldest time `FOR SYSTEM_TIME AS OF` can reach' }),
   }),
+  TableSnapshot: t.Object({
+    snapshot_id: t.Integer(),
+    snapshot_time: t.String({ format: 'date-time', description: 'Read the table as it was then with `FOR SYSTEM_TIME AS OF`' }),
+    change: t.Union([t.Literal('created'), t.Literal('insert'), t.Literal('delete'), t.Literal('update'), t.Literal('rewrite'), t.Literal('schema')], {
+      description: 'created the table, added rows, removed rows, both, rewrote its files without changing its rows (maintenance), or changed its columns',
+    }),
+    rows_added: t.Integer({ description: 'Rows in the data files the snapshot wrote' }),
+    rows_removed: t.Integer({ description: 'Rows in the data files it retired, plus those its delete files remove' }),
+  }),
 };
 
 /** Table names in paths: checked by the table service (which names the rule broken), documented as patterns. */

@@ -5,6 +5,7 @@ import { requestErrorOf } from './write-errors';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
+import { queryInteger } from '../query-params';
 
 const tags = ['Tables'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
@@ -82,6 +83,23 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
         params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         response: m.TableDetailResponse,
         detail: operation({ id: 'getWorkspaceTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [403, 404] }),
+      },
+    )
+    .get(
+      '/workspaces/:workspace_id/query/tables/:table_name/snapshots',
+      ({ membership, params, query }) => tables.snapshots(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), query.limit ?? 50),
+      {
+        workspace: 'data:read',
+        params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
+        query: t.Object({ limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 200, default: 50 })) }),
+        response: t.Array(m.TableSnapshot),
+        detail: operation({
+          id: 'listTableSnapshots',
+          tags,
+          summary: 'The snapshots that changed a table, newest first: each a time `FOR SYSTEM_TIME AS OF` reads it at',
+          description: 'An extension of the interface, for time travel: the snapshot that created the table and each that wrote, removed or rewrote its rows (from the catalog; no data is read).',
+          errors: [403, 404],
+        }),
       },
     );
 }

@@ -9,6 +9,7 @@ import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
 import { TableRegistry } from './table-registry';
+import { tableSnapshots, type TableSnapshot } from './table-snapshots';
 import { isStagingTableName } from '../sync/staging';
 
 export interface TableListing {
@@ -64,6 +65,13 @@ export class TablesService {
       current_snapshot: snapshot,
       earliest_snapshot_at: stats.earliest_snapshot_at,
     };
+  }
+
+  /** The snapshots that changed the table, newest first (at most `limit`). */
+  async snapshots(workspaceId: string, name: TableName, limit: number): Promise<TableSnapshot[]> {
+    const snapshots = await this.engines.with(workspaceId, (engine) => engine.read((connection) => tableSnapshots(connection, engine.metadataSchema, name, limit)));
+    if (!snapshots) throw notFound(name);
+    return snapshots;
   }
 
   /** The bytes of every file the workspace's lake holds, from the catalog; on the lane of the work that asks. */
