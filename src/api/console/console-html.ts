@@ -5,10 +5,10 @@ export const consoleAssetsPath = '/console/assets';
 
 /**
  * The page every console address answers with: the application's style sheets and entry module,
- * nothing inline (the policy allows no inline script or style). The router in the page picks the
- * room from the address.
+ * nothing inline. The style sheet's link carries the page's style nonce, which the SQL editor gives
+ * the one style element it writes. The router in the page picks the room from the address.
  */
-export function consoleShell(manifest: ConsoleManifest): string {
+export function consoleShell(manifest: ConsoleManifest, styleNonce: string): string {
   const asset = (name: string) => escapeHtml(`${consoleAssetsPath}/${name}`);
   return `<!doctype html>
 <html lang="en">
@@ -16,7 +16,8 @@ export function consoleShell(manifest: ConsoleManifest): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Oxbow</title>
-${manifest.styles.map((name) => `<link rel="stylesheet" href="${asset(name)}">`).join('\n')}
+<link rel="icon" href="data:,">
+${manifest.styles.map((name) => `<link rel="stylesheet" href="${asset(name)}" nonce="${styleNonce}">`).join('\n')}
 <link rel="modulepreload" href="${asset(manifest.entry)}">
 <script type="module" src="${asset(manifest.entry)}"></script>
 </head>

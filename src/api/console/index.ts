@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Elysia, t } from 'elysia';
 import { AppError } from '../../errors/app-error';
 import { ConsoleBundle } from './console-bundle';
@@ -12,24 +13,28 @@ import { consoleAssetsPath, consoleMissingHtml, consoleShell } from './console-h
 export const consolePagePaths = ['/', '/login', '/signup', '/waitlist', '/forgot-password', '/reset-password', '/verify-email', '/account', '/account/*', '/workspaces', '/workspaces/*', '/connections', '/connections/*'] as const;
 
 /**
- * The console's policy: the public pages' (nothing inline, nothing from another origin) plus calls
- * to the service's own API, and no framing at all, since its pages change things.
+ * The console's policy: the public pages' (no inline script, no style attribute, nothing from
+ * another origin) plus calls to the service's own API, and no framing at all, since its pages change
+ * things. One difference: style elements that carry the page's nonce, a new one for every page,
+ * which only the SQL editor (CodeMirror writes its rules into a style element) uses.
  */
-export const consolePolicy = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export function consolePolicy(styleNonce: string): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    "style-src-attr 'none'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const pageHeaders: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': consolePolicy,
   // A page's address may carry a mail link's token: it never leaves in a Referer.
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
@@ -42,7 +47,9 @@ export function consoleRoutes(dir: string) {
   const bundle = new ConsoleBundle(dir);
   const shell = () => {
     const manifest = bundle.manifest();
-    return new Response(manifest ? consoleShell(manifest) : consoleMissingHtml(), { status: manifest ? 200 : 503, headers: pageHeaders });
+    const nonce = randomBytes(18).toString('base64url');
+    const headers = { ...pageHeaders, 'content-security-policy': consolePolicy(nonce) };
+    return new Response(manifest ? consoleShell(manifest, nonce) : consoleMissingHtml(), { status: manifest ? 200 : 503, headers });
   };
   // Typed as a plain Elysia: the routes' own types would make this loop's result a union.
   const app: Elysia = new Elysia();

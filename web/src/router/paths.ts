@@ -35,9 +35,10 @@ export function pathTo(name: PathName, params: Record<string, string> = {}, quer
 
 /** The parameters of a pathname that the pattern matches, or undefined. */
 export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  if (pattern === '/') return pathname === '/' ? {} : undefined;
   const want = pattern.split('/');
   const have = pathname.replace(/\/+$/, '').split('/');
-  if (pattern === '/' ? pathname !== '/' : want.length !== have.length) return undefined;
+  if (want.length !== have.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const part = want[i]!;

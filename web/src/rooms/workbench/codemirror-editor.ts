@@ -26,10 +26,42 @@ export interface SqlEditorHandle {
   destroy(): void;
 }
 
+/** The editor's look, as a theme beside CodeMirror's own rules. */
+const look = EditorView.theme({
+  '&': { maxHeight: '50vh', fontSize: '0.9rem', backgroundColor: '#ffffff' },
+  '&.cm-focused': { outline: '3px solid #0b57d0', outlineOffset: '-3px' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', overflow: 'auto' },
+  '.cm-content, .cm-gutter': { minHeight: '180px' },
+  '.cm-gutters': { backgroundColor: '#f7f8fa', color: '#4e5969', borderRight: '1px solid #d9dde3' },
+});
+
+/**
+ * The nonce the service gave this page for style elements: the console's style sheet link carries
+ * it (the browser hides it from the attribute, but not from the element's `nonce` property).
+ */
+function styleNonce(): string {
+  return document.querySelector<HTMLLinkElement>('link[rel="stylesheet"][nonce]')?.nonce ?? '';
+}
+
+/**
+ * Text typed over a selection is put in by the editor itself: left to the browser, an edit across
+ * the highlighted lines has it copy their styles into style attributes, which the console's policy
+ * refuses (the editor would repair the text, but the page would report a violation).
+ */
+function typeOverSelection(event: InputEvent, view: EditorView): boolean {
+  if (event.inputType !== 'insertText' || event.data === null || view.state.selection.main.empty) return false;
+  event.preventDefault();
+  view.dispatch(view.state.replaceSelection(event.data), { userEvent: 'input.type', scrollIntoView: true });
+  return true;
+}
+
 /**
  * CodeMirror 6 with the PostgreSQL dialect of @codemirror/lang-sql: the workspace's schemas, tables
  * and columns completed, errors underlined where the service says they are. Tab is left to the
  * page (it moves the focus on), so the editor never traps the keyboard.
+ *
+ * CodeMirror writes its styles into a `<style>` element; the console's policy admits it by the
+ * page's nonce (see styleNonce), and no other inline style.
  */
 export function createSqlEditor(parent: HTMLElement, options: SqlEditorOptions): SqlEditorHandle {
   const language = new Compartment();
@@ -39,6 +71,8 @@ export function createSqlEditor(parent: HTMLElement, options: SqlEditorOptions):
     state: EditorState.create({
       doc: options.doc,
       extensions: [
+        look,
+        EditorView.cspNonce.of(styleNonce()),
         lineNumbers(),
         history(),
         drawSelection(),
@@ -58,6 +92,7 @@ export function createSqlEditor(parent: HTMLElement, options: SqlEditorOptions):
           ...completionKeymap,
         ]),
         EditorView.lineWrapping,
+        EditorView.domEventHandlers({ beforeinput: typeOverSelection }),
         EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-multiline': 'true' }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());

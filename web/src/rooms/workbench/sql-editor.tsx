@@ -9,7 +9,7 @@ interface Props {
   onRun: () => void;
   schema: SchemaTree;
   error: { position: SqlPosition; message: string } | undefined;
-  /** Gets the editor's handle once it is ready (to insert text, or move to an error). */
+  /** Gets the editor's handle once it is ready (to replace or insert text, or move to an error). */
   onReady?: (handle: SqlEditorHandle | undefined) => void;
 }
 
@@ -23,14 +23,17 @@ export function SqlEditor({ value, onChange, onRun, schema, error, onReady }: Pr
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<SqlEditorHandle | undefined>(undefined);
   const [ready, setReady] = useState(false);
-  const latest = useRef({ onChange, onRun });
-  latest.current = { onChange, onRun };
+  // The editor owns its text: it reports each change, and takes a new text only through its handle
+  // (history, time travel). Writing `value` back from an effect could run a stale render's value
+  // after newer typing, and two renders would pass the text back and forth.
+  const latest = useRef({ value, onChange, onRun });
+  latest.current = { value, onChange, onRun };
 
   useEffect(() => {
     let cancelled = false;
     void import('./codemirror-editor').then(({ createSqlEditor }) => {
       if (cancelled || !host.current) return;
-      editor.current = createSqlEditor(host.current, { doc: value, label, onChange: (doc) => latest.current.onChange(doc), onRun: () => latest.current.onRun() });
+      editor.current = createSqlEditor(host.current, { doc: latest.current.value, label, onChange: (doc) => latest.current.onChange(doc), onRun: () => latest.current.onRun() });
       setReady(true);
       onReady?.(editor.current);
     });
@@ -41,7 +44,6 @@ export function SqlEditor({ value, onChange, onRun, schema, error, onReady }: Pr
       onReady?.(undefined);
     };
   }, []);
-  useEffect(() => editor.current?.setDoc(value), [value, ready]);
   useEffect(() => editor.current?.setSchema(schema), [schema, ready]);
   useEffect(() => {
     if (error) editor.current?.showError(error.position.from, error.position.to, error.message);

@@ -43,10 +43,15 @@ export function Workbench({ params, search }: RoomProps) {
   const editor = useRef<SqlEditorHandle | undefined>(undefined);
   const { tree, tables } = useSchemaTree(workspaceId, historyVersion);
 
+  /** A text from elsewhere (history, a link): into the editor, which reports it back as typing would. */
+  const replaceSql = (text: string) => {
+    setSql(text);
+    editor.current?.setDoc(text);
+  };
   useEffect(() => sessionStorage.setItem(draftKey(workspaceId), sql), [workspaceId, sql]);
   useEffect(() => {
     const given = search.get('sql');
-    if (given) setSql(given);
+    if (given) replaceSql(given);
   }, [search.get('sql')]);
 
   const attempt = async (label: string, work: () => Promise<Outcome>) => {
@@ -107,7 +112,7 @@ export function Workbench({ params, search }: RoomProps) {
           <SqlEditor value={sql} onChange={setSql} onRun={() => void run()} schema={tree} error={marked} onReady={(handle) => (editor.current = handle)} />
           <details class="panel">
             <summary>Time travel</summary>
-            <TimeTravelPicker workspaceId={workspaceId} tables={tables} onInsert={(text) => (editor.current ? editor.current.insert(text) : setSql(`${sql} ${text}`))} />
+            <TimeTravelPicker workspaceId={workspaceId} tables={tables} onInsert={(text) => (editor.current ? editor.current.insert(text) : replaceSql(`${sql} ${text}`))} />
           </details>
           {failure ? (
             <div class="query-error">
@@ -146,7 +151,7 @@ export function Workbench({ params, search }: RoomProps) {
         <aside class="workbench-side" aria-label="Query history">
           <details class="panel" open>
             <summary>History</summary>
-            <QueryHistory workspaceId={workspaceId} version={historyVersion} onOpen={(text) => (setSql(text), editor.current?.focusAt(0))} />
+            <QueryHistory workspaceId={workspaceId} version={historyVersion} onOpen={(text) => (replaceSql(text), editor.current?.focusAt(0))} />
           </details>
         </aside>
       </div>

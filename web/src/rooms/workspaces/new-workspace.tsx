@@ -44,7 +44,7 @@ export function CreateWorkspaceForm() {
         required
         minLength={3}
         maxLength={63}
-        pattern="[a-z0-9][a-z0-9-]*[a-z0-9]"
+        pattern="[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
         value={slug}
         onInput={(event) => {
           setSlugEdited(true);

@@ -1,0 +1,64 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { projectRoot } from '../../scripts/setup/toolchain';
+
+/** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
+const chromiumPath = '/usr/bin/chromium';
+
+/** axe-core's browser build from node_modules, evaluated in the page (never loaded from elsewhere). */
+const axeSource = readFileSync(join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; html: string }[];
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * Where screenshots go: OXBOW_SCREENSHOTS_DIR when set, otherwise test/artifacts/<suite> (git-ignored),
+ * kept after the run for a person to look at.
+ */
+export function screenshotDir(suite: string): string {
+  const dir = process.env.OXBOW_SCREENSHOTS_DIR ? join(process.env.OXBOW_SCREENSHOTS_DIR, suite) : join(projectRoot, 'test', 'artifacts', suite);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** A page whose script errors and policy violations are collected; the test fails on any. */
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  problems: string[];
+}
+
+export async function openWatched(browser: Browser, options: { width?: number; height?: number } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // A 4xx the console expects (a wrong password, no session cookie yet) is logged by the browser as a failed resource.
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  return { page, context, problems };
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(`${axeSource}\n;0`);
+  const violations = await page.evaluate<AxeViolation[]>(`(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
+  })()`);
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
