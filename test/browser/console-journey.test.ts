@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { latestMailTo, uniqueEmail } from '../support/accounts';
 import { pushOk } from '../support/lake';
+import { eventually } from '../support/eventually';
 import { launchChromium, openWatched, screenshotDir, seriousViolations, type WatchedPage } from '../support/console-browser';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
@@ -152,15 +153,18 @@ describe('the web console in a real browser', () => {
     await check(owner, '04-workbench-result');
 
     await page.getByRole('button', { name: 'Chart' }).click();
-    await page.locator('.chart-area svg path').first().waitFor();
+    expect(await eventually(() => page.locator('.chart-area svg path').count(), (count) => count > 24, 15_000)).toBeGreaterThan(24);
     await check(owner, '05-workbench-chart');
 
     // An error is marked where it is in the SQL.
-    await typeSql(page, 'SELECT month, revenue\nFROM shop.sales WHERE revenue >> 1');
+    await typeSql(page, 'SELECT month, revenue\nFROM shop.sales WHERE revenue >');
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    await page.getByRole('alert').first().waitFor();
-    await page.getByText(/At line 2, column \d+/).waitFor();
-    await page.locator('.cm-lintRange-error').waitFor();
+    await page.locator('.query-error').getByRole('alert').waitFor();
+    await page.getByRole('button', { name: 'Go to the error' }).waitFor();
+    expect(await page.locator('.query-error').innerText()).toMatch(/At line 2, column 32\./);
+    // The end of the input: a point marker in the editor, its line flagged in the gutter.
+    await page.locator('.cm-lintPoint-error, .cm-lintRange-error').first().waitFor({ state: 'attached' });
+    await page.locator('.cm-lint-marker-error').waitFor();
     await check(owner, '06-workbench-error');
 
     await typeSql(page, 'SELECT month, region, revenue FROM shop.sales');
@@ -217,7 +221,7 @@ describe('the web console in a real browser', () => {
     await guest.context.close();
 
     await page.reload();
-    await page.getByRole('cell', { name: invitee }).waitFor();
+    await page.getByRole('cell', { name: invitee, exact: true }).waitFor();
     expect(await page.getByRole('row', { name: new RegExp(invitee) }).getByText('Active').count()).toBe(1);
 
     // API keys: made, shown once, revealed again with the password.

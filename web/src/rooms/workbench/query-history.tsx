@@ -1,4 +1,5 @@
 import { api, unwrap } from '../../api/client';
+import { ApiError } from '../../api/errors';
 import { formatBytes, formatDuration, formatTime } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { useLoad } from '../../ui/use-load';
@@ -9,7 +10,7 @@ export function QueryHistory({ workspaceId, version, onOpen }: { workspaceId: st
   return (
     <div class="history">
       {history.loading && !history.data ? <Loading /> : null}
-      <ErrorNotice error={history.error} />
+      {history.error instanceof ApiError && history.error.status === 404 ? <p>This service keeps no query history.</p> : <ErrorNotice error={history.error} />}
       {history.data?.length === 0 ? <p>No queries yet.</p> : null}
       <ol class="history-list">
         {(history.data ?? []).map((entry) => (
