@@ -30,7 +30,7 @@ export async function tableSnapshots(connection: EngineConnection, metadata: str
           retired AS (SELECT end_snapshot AS snapshot_id, sum(record_count) AS retired, count(*) AS files FROM ${metadata}.ducklake_data_file WHERE table_id = $id AND end_snapshot IS NOT NULL GROUP BY 1),
           deletes AS (SELECT begin_snapshot AS snapshot_id, sum(delete_count) AS deleted FROM ${metadata}.ducklake_delete_file WHERE table_id = $id GROUP BY 1),
           columns AS (SELECT DISTINCT begin_snapshot AS snapshot_id FROM ${metadata}.ducklake_column WHERE table_id = $id)
-     SELECT s.snapshot_id, s.snapshot_time,
+     SELECT s.snapshot_id, epoch_us(s.snapshot_time::TIMESTAMPTZ) AS snapshot_us,
             coalesce(added.added, 0)::BIGINT AS added, coalesce(retired.retired, 0)::BIGINT AS retired, coalesce(deletes.deleted, 0)::BIGINT AS deleted,
             columns.snapshot_id IS NOT NULL AS schema_changed
      FROM ${metadata}.ducklake_snapshot s
@@ -45,12 +45,22 @@ export async function tableSnapshots(connection: EngineConnection, metadata: str
     const snapshotId = Number(row.snapshot_id);
     return {
       snapshot_id: snapshotId,
-      snapshot_time: new Date(row.snapshot_time instanceof Date ? row.snapshot_time : String(row.snapshot_time)).toISOString(),
+      snapshot_time: isoMicroseconds(BigInt(row.snapshot_us as bigint | number)),
       change: changeOf(snapshotId === Number(created), added, retired, deleted, row.schema_changed === true),
       rows_added: added,
       rows_removed: retired + deleted,
     };
   });
+}
+
+/**
+ * A snapshot's time to the microsecond, as the catalog has it: a time read at millisecond precision
+ * would fall before the snapshot, and time travel to it would read the one before.
+ */
+function isoMicroseconds(microseconds: bigint): string {
+  const milliseconds = microseconds / 1000n;
+  const rest = microseconds - milliseconds * 1000n;
+  return `${new Date(Number(milliseconds)).toISOString().slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
 }
 
 function changeOf(created: boolean, added: number, retired: number, deleted: number, schemaChanged: boolean): TableSnapshot['change'] {
