@@ -18,7 +18,7 @@ export function memorySource(columns: ResultColumn[], rows: unknown[][]): Result
   return { columns, total: rows.length, page: (offset, limit) => rows.slice(offset, offset + limit) };
 }
 
-const pageSizes = [50, 100, 500, 1000];
+const pageSizes = [50, 100, 250, 500];
 
 /**
  * A result as a real table, one page at a time: ten thousand rows or ten million render as fast as
