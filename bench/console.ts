@@ -4,7 +4,7 @@
 // (with the longest task that blocked the page meanwhile).
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp } from '../test/support/test-app';
-import { launchChromium } from '../test/support/console-browser';
+import { launchChromium, typeSql } from '../test/support/console-browser';
 import { openBenchWorkspace } from './bench-workspace';
 import { median, report } from './support';
 
@@ -39,12 +39,6 @@ async function signedInPage(): Promise<Page> {
   return context.newPage();
 }
 
-async function typeSql(page: Page, sql: string): Promise<void> {
-  await page.locator('.cm-content').click();
-  await page.keyboard.press('Control+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(sql);
-}
 
 /** Milliseconds until the text shows, and the longest task the page ran meanwhile. */
 async function until(page: Page, act: () => Promise<void>, text: string): Promise<{ ms: number; longestTaskMs: number }> {

@@ -2,13 +2,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../support/test-app';
 import { createVerifiedUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
-import { launchChromium, openWatched, screenshotDir, seriousViolations, type WatchedPage } from '../support/console-browser';
-import { startHttpServer, type HttpServer } from '../../src/api/server';
-import { freePort } from '../../src/process/ports';
+import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
 
 /**
  * The console over the parts of ARCHITECTURE §10 it builds on: a CSV file pushed as the push
@@ -16,25 +14,20 @@ import { freePort } from '../../src/process/ports';
  */
 describe('the console: upload, history and job cancel', () => {
   let t: TestApp;
-  let server: HttpServer;
   let browser: Browser;
   let base: string;
+  let under: ConsoleUnderTest;
   let files: string;
   const shots = screenshotDir('console');
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp('local', { worker: true, env: { PUBLIC_BASE_URL: base } });
-    server = startHttpServer(t.app, { host: '127.0.0.1', port });
-    browser = await launchChromium();
+    under = await startConsole();
+    ({ t, browser, base } = under);
     files = mkdtempSync(join(tmpdir(), 'oxbow-console-upload-'));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await t?.stop();
+    await under?.stop();
     rmSync(files, { recursive: true, force: true });
   });
 
@@ -50,12 +43,6 @@ describe('the console: upload, history and job cancel', () => {
     return { watched, workspaceId: id };
   }
 
-  async function typeSql(page: Page, sql: string): Promise<void> {
-    await page.locator('.cm-content').click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(sql);
-  }
 
   test('a CSV file uploads into a table with a progress bar, and is queried and found in the history', async () => {
     const { watched, workspaceId } = await signedIn();

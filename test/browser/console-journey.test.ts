@@ -2,14 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { latestMailTo, uniqueEmail } from '../support/accounts';
 import { pushOk } from '../support/lake';
 import { eventually } from '../support/eventually';
-import { launchChromium, openWatched, screenshotDir, seriousViolations, type WatchedPage } from '../support/console-browser';
-import { startHttpServer, type HttpServer } from '../../src/api/server';
-import { freePort } from '../../src/process/ports';
+import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
 
 const password = 'a long console password';
 
@@ -22,23 +20,18 @@ const password = 'a long console password';
  */
 describe('the web console in a real browser', () => {
   let t: TestApp;
-  let server: HttpServer;
   let browser: Browser;
   let base: string;
+  let under: ConsoleUnderTest;
   const shots = screenshotDir('console');
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    t = await startTestApp('local', { worker: true, env: { PUBLIC_BASE_URL: base } });
-    server = startHttpServer(t.app, { host: '127.0.0.1', port });
-    browser = await launchChromium();
+    under = await startConsole();
+    ({ t, browser, base } = under);
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await t?.stop();
+    await under?.stop();
   });
 
   /** The room is accessible (axe-core: nothing serious or critical) and kept as a screenshot. */
@@ -67,13 +60,6 @@ describe('the web console in a real browser', () => {
     }
   }
 
-  async function typeSql(page: Page, sql: string): Promise<void> {
-    const editor = page.locator('.cm-content');
-    await editor.click();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Delete');
-    await page.keyboard.insertText(sql);
-  }
 
   async function signUpAndVerify(watched: WatchedPage, email: string, via: string): Promise<void> {
     const { page } = watched;

@@ -2,6 +2,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/setup/toolchain';
+import { startHttpServer, type HttpServer } from '../../src/api/server';
+import { freePort } from '../../src/process/ports';
+import { startTestApp, type TestApp } from './test-app';
 
 /** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
 const chromiumPath = '/usr/bin/chromium';
@@ -61,4 +64,41 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target, html: n.html.slice(0, 200) })) }));
   })()`);
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+export interface ConsoleUnderTest {
+  t: TestApp;
+  server: HttpServer;
+  browser: Browser;
+  /** The service's address, which its mail links carry too (PUBLIC_BASE_URL). */
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The service with a worker, listening on a free port that its own links name, and Chromium. */
+export async function startConsole(): Promise<ConsoleUnderTest> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const t = await startTestApp('local', { worker: true, env: { PUBLIC_BASE_URL: base } });
+  const server = startHttpServer(t.app, { host: '127.0.0.1', port });
+  const browser = await launchChromium();
+  return {
+    t,
+    server,
+    browser,
+    base,
+    async stop() {
+      await browser.close();
+      await server.stop();
+      await t.stop();
+    },
+  };
+}
+
+/** Replaces the SQL editor's text, as a paste would (typing would open completions on the way). */
+export async function typeSql(page: Page, sql: string): Promise<void> {
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(sql);
 }
