@@ -12,6 +12,8 @@ export interface Toolchain {
   postgresMajor: number;
   /** The API fuzzer behind `npm run fuzz`, from PyPI. */
   schemathesis: string;
+  /** Prometheus' promtool (Go module version: v0.316.0 is Prometheus 3.16.0), for the alert-rule tests. */
+  promtool: string;
   /** Debian's `chromium` package version, for the browser tests (driven by playwright-core). */
   chromium: string;
 }
@@ -33,6 +35,8 @@ export function toolPaths(toolsDir: string) {
     minioDir: join(toolsDir, 'minio'),
     stripeMockDir: join(toolsDir, 'stripe-mock'),
     schemathesisDir: join(toolsDir, 'schemathesis'),
+    openapiTypescriptDir: join(toolsDir, 'openapi-typescript'),
+    promtoolDir: join(toolsDir, 'promtool'),
   };
 }
 

@@ -5,19 +5,24 @@ import { SourceError } from '../connectors/source-error';
 import { AppError } from '../errors/app-error';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { findConnectionById, findSyncJob } from '../connections/queries';
-import type { RefusedStream } from '../connections/stream-plan';
-import { progressOf, syncStream, type StreamProgress, type StreamSyncDeps } from '../connections/stream-sync';
+import type { RefusedStream, SkippedStream } from '../connections/stream-plan';
+import { progressOf, syncStream, type StreamProgress } from '../connections/stream-sync';
 import { ConnectionGone, type JobEnd, type StreamReport, type SyncJobLifecycle } from '../connections/sync-job-lifecycle';
 import type { SyncCompleted, SyncListener } from '../connections/sync-listeners';
 import type { SyncProgressNotice } from '../connections/sync-workflows';
 import { zeroTotals } from '../connections/sync-commit';
+import { syncChangeLog, type ChangeLogDeps } from '../connections/change-log-sync';
 
 export type { StreamReport } from '../connections/sync-job-lifecycle';
 
 /** What a job runs: its streams, on which task queue, how many at once, for how long at most. */
 export interface SyncPlan {
   streams: StreamSelection[];
+  /** Streams read from the source's change log, synced together by one activity (absent in older plans). */
+  changeLogStreams?: StreamSelection[];
   refused: RefusedStream[];
+  /** Absent in plans made before streams could be skipped. */
+  skipped?: SkippedStream[];
   taskQueue: string;
   parallelism: number;
   streamTimeoutMs: number;
@@ -44,8 +49,8 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
 
     async startSyncJob(jobId: string): Promise<SyncPlan> {
       try {
-        const { job, streams, refused } = await deps.lifecycle.start(jobId);
-        return { streams, refused, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+        const { job, streams, changeLogStreams, refused, skipped } = await deps.lifecycle.start(jobId);
+        return { streams, changeLogStreams, refused, skipped, taskQueue: deps.streamTaskQueue, parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
       } catch (error) {
         throw failureOf(error);
       }
@@ -64,7 +69,7 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
   };
 }
 
-export interface StreamActivityDeps extends StreamSyncDeps {
+export interface StreamActivityDeps extends ChangeLogDeps {
   lifecycle: SyncJobLifecycle;
   /** The plan's storage limit, asked before a stream writes (403 STORAGE_LIMIT_REACHED fails it for good). */
   storage: { assertRoom(workspaceId: string, lane: 'background'): Promise<void> };
@@ -81,17 +86,11 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
       const connection = await deps.store.first(findConnectionById, { id: input.connectionId });
       if (!job || !connection) throw failureOf(new ConnectionGone());
       await deps.lifecycle.streamStarted(job, input.stream);
+      const reporter = progressReporter(deps, context);
       let progress: StreamProgress = progressOf(zeroTotals);
-      let signalled = 0;
-      const heartbeat = setInterval(() => context.heartbeat(progress), 1_000);
       const onProgress = (next: StreamProgress) => {
         progress = next;
-        context.heartbeat(progress);
-        // A signal at most every second: a stream of small batches must not flood the workflow's history.
-        const workflowId = context.info.workflowExecution?.workflowId;
-        if (!workflowId || Date.now() - signalled < 1_000) return;
-        signalled = Date.now();
-        void deps.notice.progress(workflowId, input.stream.name, next).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
+        reporter.report(input.stream.name, next);
       };
       // The storage check runs while the stream opens its source and the lake; nothing is read before it passed.
       const room = deps.storage.assertRoom(job.workspace_id, 'background');
@@ -116,12 +115,69 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         };
       } catch (error) {
         if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+        // The credentials may not read this stream (a scope taken away since discovery): skipped, the others go on.
+        if (error instanceof SourceError && error.failure === 'not_permitted') {
+          await deps.lifecycle.streamSkipped(job, input.stream, error.message);
+          return { name: input.stream.name, sync_mode: input.stream.syncMode, status: 'skipped', progress, reason: error.message };
+        }
         deps.logger.warn('stream sync failed', { job_id: job.id, stream: input.stream.name, attempt: context.info.attempt, error });
         throw failureOf(error);
       } finally {
-        clearInterval(heartbeat);
+        reporter.stop();
       }
     },
+
+    /** The streams that read from the source's change log, together: they share its one slot (see syncChangeLog). */
+    async syncChangeLogStreams(input: { jobId: string; connectionId: string; streams: StreamSelection[] }): Promise<StreamReport[]> {
+      const context = Context.current();
+      const job = await deps.store.first(findSyncJob, { id: input.jobId });
+      const connection = await deps.store.first(findConnectionById, { id: input.connectionId });
+      if (!job || !connection) throw failureOf(new ConnectionGone());
+      for (const stream of input.streams) await deps.lifecycle.streamStarted(job, stream);
+      const reporter = progressReporter(deps, context);
+      const room = deps.storage.assertRoom(job.workspace_id, 'background');
+      room.catch(() => {});
+      try {
+        const outcomes = await syncChangeLog(deps, { jobId: job.id, connection, streams: input.streams, signal: context.cancellationSignal, writeAllowed: room, onProgress: reporter.report }).catch(async (error: unknown) => {
+          await room;
+          throw error;
+        });
+        const reports: StreamReport[] = [];
+        for (const [index, outcome] of outcomes.entries()) {
+          await deps.lifecycle.streamSucceeded(job, input.streams[index]!, outcome);
+          reports.push({ name: outcome.name, sync_mode: outcome.sync_mode, status: 'succeeded', progress: progressOf(outcome.totals), schema_changes: outcome.schemaChanges, table: outcome.table, changed: outcome.changed, snapshot_id: outcome.snapshotId, engine_ms: outcome.engineMs });
+        }
+        return reports;
+      } catch (error) {
+        if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+        deps.logger.warn('change log sync failed', { job_id: job.id, streams: input.streams.map((stream) => stream.name), attempt: context.info.attempt, error });
+        throw failureOf(error);
+      } finally {
+        reporter.stop();
+      }
+    },
+  };
+}
+
+/**
+ * A stream activity's progress: heartbeats carrying the latest counts, and a signal to the workflow
+ * (its `status` query) at most every second per stream, so that a stream of small batches does not
+ * flood the workflow's history.
+ */
+function progressReporter(deps: Pick<StreamActivityDeps, 'notice' | 'logger'>, context: Context) {
+  const latest: Record<string, StreamProgress> = {};
+  const signalled = new Map<string, number>();
+  const heartbeat = setInterval(() => context.heartbeat(latest), 1_000);
+  return {
+    report: (stream: string, progress: StreamProgress) => {
+      latest[stream] = progress;
+      context.heartbeat(latest);
+      const workflowId = context.info.workflowExecution?.workflowId;
+      if (!workflowId || Date.now() - (signalled.get(stream) ?? 0) < 1_000) return;
+      signalled.set(stream, Date.now());
+      void deps.notice.progress(workflowId, stream, progress).catch((error: unknown) => deps.logger.debug('progress not signalled', { error }));
+    },
+    stop: () => clearInterval(heartbeat),
   };
 }
 

@@ -2,11 +2,14 @@ import { Elysia } from 'elysia';
 import type { Services } from '../runtime/services';
 import { httpBasics } from './plugins/http-basics';
 import { keepableParameters } from './plugins/keepable-parameters';
+import { cors } from './plugins/cors';
+import { compression } from './plugins/compression';
 import { requestBodies } from './plugins/request-bodies';
 import { routeMethods } from './route-methods';
 import { openapiDocs } from './openapi/docs-routes';
 import { openapiDocument } from './openapi/document';
-import { healthRoutes } from './health';
+import { createdLocations, type LocatableRoute } from './openapi/created-location';
+import { healthRoutes, probeRoutes } from './health';
 import { metricsRoutes } from './metrics';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
@@ -51,8 +54,12 @@ export interface AppOptions {
 export function createApp(services: Services, options: AppOptions = {}) {
   const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => app.routes);
   const metricsOnOwnListener = services.config.metrics.port !== undefined;
+  const { corsOrigins, compressionMinBytes } = services.config.http;
   const app = new Elysia()
     .use(httpBasics(services.logger, { allowedMethods, metrics: services.metrics }))
+    // Answers that carry credentials (tokens, keys) stay uncompressed: their length tells nothing then (BREACH).
+    .use(compression({ minBytes: compressionMinBytes, exclude: (path) => path.startsWith(`${apiPrefix}/auth/`) }))
+    .use(cors({ origins: corsOrigins, allowedMethods }))
     .use(
       requestBodies({
         standard: { maxBytes: standardMaxBodyBytes, advice: 'Send a smaller body.' },
@@ -61,10 +68,13 @@ export function createApp(services: Services, options: AppOptions = {}) {
           [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
         },
         raw: [`${apiPrefix}${webhookRoutePath}`],
+        uploads: { routes: [`${apiPrefix}${pushRoutePath}`], limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' } },
       }),
     )
     .use(keepableParameters())
+    .use(createdLocations((): readonly LocatableRoute[] => app.routes))
     .use(healthRoutes(services.healthProbes, 'getServiceHealth'))
+    .use(probeRoutes(services.readiness))
     .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
     .use(publicRoutes(services))
     .use(consoleRoutes(services.config.console.dir))

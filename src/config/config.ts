@@ -4,6 +4,8 @@ import { EnvReader, type EnvSource } from './env-reader';
 import { readSecrets, type Secrets } from './secrets';
 import { parseLakeUrl, type LakeConfig } from './lake-config';
 import { readOAuthConfig, type OAuthConfig } from './oauth-config';
+import { parseSchedule, type Schedule } from '../schedules/schedule';
+import { parseDuration } from '../util/duration';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type SignupMode = 'open' | 'waitlist' | 'closed';
@@ -21,7 +23,22 @@ export interface TemporalConfig {
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   logLevel: LogLevel;
-  http: { host: string; port: number; publicBaseUrl: string; frontendUrl: string; trustProxy: boolean };
+  http: {
+    host: string;
+    port: number;
+    publicBaseUrl: string;
+    frontendUrl: string;
+    trustProxy: boolean;
+    /** Browser origins allowed to call the API (CORS); none by default. */
+    corsOrigins: string[];
+    /** Answers at least this large are compressed when the client accepts it (streams always are). */
+    compressionMinBytes: number;
+  };
+  /**
+   * On SIGTERM: how long the process stays reachable while reporting itself not ready (so a load
+   * balancer stops sending it requests), then how long requests and activities in flight get to finish.
+   */
+  shutdown: { drainMs: number; graceMs: number };
   /** `/metrics`: its bearer token, and a listener of its own (off the public one) when a port is given. */
   metrics: { token: string | undefined; host: string; port: number | undefined };
   dataDir: string;
@@ -45,7 +62,7 @@ export interface Config {
     /** Admission of tenants' statements (queries, pushes) in one process. */
     statements: { running: number; queued: number; queuedPerWorkspace: number };
   };
-  push: { maxBodyBytes: number };
+  push: { maxBodyBytes: number; maxUploadBytes: number };
   transforms: {
     /** Nodes of one DAG run that run at once, at most. */
     maxParallel: number;
@@ -61,7 +78,10 @@ export interface Config {
     timeoutMs: number;
     resultRetentionMs: number;
   };
-  maintenance: { every: string; targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
+  maintenance: {
+    /** When each workspace's lake maintenance runs: `every <duration>` (a bare duration reads the same) or a 5-field cron in UTC. */
+    schedule: Schedule;
+    targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
   syncs: {
     /** Whether sources may be private or loopback addresses (never the service's own database, bucket or Temporal). */
     privateNetworks: 'allow' | 'deny';
@@ -136,6 +156,12 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       publicBaseUrl,
       frontendUrl: trimSlash(env.url('FRONTEND_URL', publicBaseUrl, ['http:', 'https:']).href),
       trustProxy: env.boolean('TRUST_PROXY', false),
+      corsOrigins: readCorsOrigins(env),
+      compressionMinBytes: env.integer('COMPRESSION_MIN_BYTES', 1024, { min: 0, max: 1024 * 1024 * 1024 }),
+    },
+    shutdown: {
+      drainMs: env.duration('SHUTDOWN_DRAIN', nodeEnv === 'production' ? '5s' : '0s'),
+      graceMs: env.duration('SHUTDOWN_GRACE', '30s'),
     },
     metrics: readMetrics(env, nodeEnv === 'production'),
     dataDir,
@@ -177,9 +203,13 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       timeoutMs: env.duration('QUERY_JOB_TIMEOUT', '10m'),
       resultRetentionMs: env.duration('JOB_RESULT_RETENTION', '7d'),
     },
-    push: { maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }) },
+    push: {
+      maxBodyBytes: env.integer('PUSH_MAX_BODY_BYTES', 100 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
+      // An upload streams to disk, never into memory: its limit bounds the disk one request may take.
+      maxUploadBytes: env.integer('PUSH_MAX_UPLOAD_BYTES', 10 * 1024 * 1024 * 1024, { min: 1024, max: 2 ** 50 }),
+    },
     maintenance: {
-      every: env.string('MAINTENANCE_INTERVAL', '6h'),
+      schedule: scheduleSetting(env, 'MAINTENANCE_INTERVAL', 'every 6h'),
       targetFileSizeBytes: env.integer('MAINTENANCE_TARGET_FILE_SIZE_BYTES', 512 * 1024 * 1024, { min: 1024 * 1024, max: 4 * 1024 * 1024 * 1024 }),
       afterWriteSmallFiles: env.integer('MAINTENANCE_AFTER_WRITE_SMALL_FILES', 64, { min: 0, max: 1_000_000 }),
       afterWriteDeleteFiles: env.integer('MAINTENANCE_AFTER_WRITE_DELETE_FILES', 16, { min: 0, max: 1_000_000 }),
@@ -235,6 +265,14 @@ function defaultProfileDir(dataDir: string): string {
 }
 
 /** A duration kept as its text (a Temporal interval such as `10m`), checked here like the others. */
+/** A schedule setting, by the rules of every schedule of the service; a bare duration (`6h`) means `every 6h`. */
+function scheduleSetting(env: EnvReader, name: string, fallback: string): Schedule {
+  const text = env.string(name, fallback).trim();
+  const schedule = parseSchedule(parseDuration(text) === undefined ? text : `every ${text}`, { minimumIntervalMs: 60_000 });
+  if ('problem' in schedule) return env.reject(name, schedule.problem, parseSchedule(fallback, { minimumIntervalMs: 0 }) as Schedule);
+  return schedule;
+}
+
 function durationText(env: EnvReader, name: string, fallback: string): string {
   env.duration(name, fallback);
   return env.string(name, fallback);
@@ -242,6 +280,28 @@ function durationText(env: EnvReader, name: string, fallback: string): string {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/**
+ * `CORS_ALLOWED_ORIGINS`: comma-separated origins (`https://app.example.com`), exactly as a browser
+ * sends them in `Origin`; `*` is refused, since a list is what lets an operator see who may call.
+ */
+function readCorsOrigins(env: EnvReader): string[] {
+  const text = env.optionalString('CORS_ALLOWED_ORIGINS');
+  if (text === undefined) return [];
+  const origins = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      env.reject('CORS_ALLOWED_ORIGINS', `has "${origin}", which is not an origin such as https://app.example.com (scheme, host and port only, no path or trailing slash)`, undefined);
+    }
+  }
+  return origins;
 }
 
 /**

@@ -3,7 +3,8 @@ import type { AnyConnector, SyncMode } from '../connectors/connector';
 import { connectorOf, connectorTypes } from '../connectors/registry';
 import { validateSpec } from '../connectors/spec-values';
 import { identifierPattern, reservedNamespacePattern } from '../engine/write/table-name';
-import { parseSyncSchedule, type SyncSchedule } from './schedule-spec';
+import { parseSchedule, type Schedule } from '../schedules/schedule';
+import { parseDuration } from '../util/duration';
 import type { ConfiguredStream } from './stream-plan';
 import type { QueryMode } from './queries';
 
@@ -45,11 +46,23 @@ export function checkedQueryMode(connector: AnyConnector, mode: QueryMode): Quer
   return mode;
 }
 
-export function checkedSchedule(text: string | null, minimumMs: number): SyncSchedule | null {
+export function checkedSchedule(text: string | null, minimumMs: number): Schedule | null {
   if (text === null) return null;
-  const schedule = parseSyncSchedule(text, minimumMs);
+  const schedule = parseSchedule(text, { minimumIntervalMs: minimumMs });
   if ('problem' in schedule) throw RequestValidationError.at(['body', 'sync_schedule'], schedule.problem, 'value_error');
   return schedule;
+}
+
+/** Key comparisons run at most this often: each lists every key of the source's tables. */
+const minimumComparisonMs = 60 * 60_000;
+
+/** How often keys are compared with the source's: a duration of an hour or more (`24h`), or null for never. */
+export function checkedComparison(text: string | null): string | null {
+  if (text === null) return null;
+  const ms = parseDuration(text);
+  if (ms === undefined || text.trim().endsWith('ms') || /^\d+$/.test(text.trim())) throw RequestValidationError.at(['body', 'key_comparison_every'], 'A duration such as 6h or 1d', 'value_error');
+  if (ms < minimumComparisonMs) throw RequestValidationError.at(['body', 'key_comparison_every'], 'Keys are compared at most once an hour', 'value_error');
+  return text.trim();
 }
 
 /** Configured streams: one entry per name, each mode one the type offers. */

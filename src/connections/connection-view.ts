@@ -3,7 +3,8 @@ import type { SchemaChange } from '../engine/sync/relation-write';
 import type { ConnectionSecrets } from './connection-secrets';
 import type { ConfiguredStream } from './stream-plan';
 import type { LiveSyncStatus } from './sync-workflows';
-import type { ConnectionRow, ConnectionStatus, QueryMode, SyncJobRow, SyncJobStatus, SyncStateRow, SyncTrigger } from './queries';
+import { nextRuns, parseSchedule } from '../schedules/schedule';
+import type { ConnectionRow, ConnectionStatus, DeletionMode, QueryMode, StreamStatus, SyncJobRow, SyncJobStatus, SyncStateRow, SyncTrigger } from './queries';
 
 export interface ConnectionView {
   id: string;
@@ -13,7 +14,11 @@ export interface ConnectionView {
   spec: Record<string, unknown>;
   schema_name: string;
   sync_schedule: string | null;
+  /** The schedule's next run times (UTC), none while the connection is paused or has no schedule. */
+  next_runs: string[];
   query_mode: QueryMode;
+  deletion_mode: DeletionMode;
+  key_comparison_every: string | null;
   status: ConnectionStatus;
   streams: ConfiguredStream[] | null;
   last_sync_at: string | null;
@@ -22,7 +27,10 @@ export interface ConnectionView {
   updated_at: string;
 }
 
-export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets): ConnectionView {
+/** How many of a schedule's next run times answers show. */
+const shownRuns = 3;
+
+export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets, now: Date): ConnectionView {
   return {
     id: row.id,
     workspace_id: row.workspace_id,
@@ -31,7 +39,10 @@ export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets): 
     spec: secrets.masked(row),
     schema_name: row.name,
     sync_schedule: row.sync_schedule,
+    next_runs: row.status === 'active' ? upcomingRuns(row.sync_schedule, now) : [],
     query_mode: row.query_mode,
+    deletion_mode: row.deletion_mode,
+    key_comparison_every: row.key_comparison_every,
     status: row.status,
     streams: row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : null,
     last_sync_at: row.last_sync_at,
@@ -41,13 +52,22 @@ export function connectionView(row: ConnectionRow, secrets: ConnectionSecrets): 
   };
 }
 
+/** A stored schedule's next run times; one stored before today's rules that no longer parses shows none. */
+function upcomingRuns(text: string | null, now: Date): string[] {
+  if (text === null) return [];
+  const schedule = parseSchedule(text, { minimumIntervalMs: 0 });
+  return 'problem' in schedule ? [] : nextRuns(schedule, now, shownRuns).map((run) => run.toISOString());
+}
+
 export interface SyncJobStreamView {
   name: string;
-  status: SyncJobStatus;
+  status: StreamStatus;
   sync_mode: string;
   records_read: number;
   records_written: number;
+  records_deleted?: number;
   bytes_read: number;
+  reason?: string;
   error?: string;
 }
 
@@ -59,7 +79,11 @@ export interface SyncJobView {
   status: SyncJobStatus;
   trigger: SyncTrigger;
   streams: SyncJobStreamView[];
+  /** While the job runs: the stream being read (the first of those running). */
+  current_stream: string | null;
+  records_read: number;
   records_written: number;
+  bytes_read: number;
   schema_changes: SchemaChange[];
   created_at: string;
   started_at: string | null;
@@ -82,7 +106,10 @@ export function syncJobView(row: SyncJobRow, live: LiveSyncStatus | undefined): 
     status,
     trigger: row.trigger,
     streams: streams.map((stream) => ({ ...stream, ...(stream.error ? { error: stream.error } : {}) })),
+    current_stream: isOpen(status) ? (streams.find((stream) => stream.status === 'running')?.name ?? null) : null,
+    records_read: streams.reduce((total, stream) => total + stream.records_read, 0),
     records_written: isOpen(row.status) ? streams.reduce((total, stream) => total + stream.records_written, 0) : Number(row.records_written),
+    bytes_read: streams.reduce((total, stream) => total + stream.bytes_read, 0),
     schema_changes: row.schema_changes ? (JSON.parse(row.schema_changes) as SchemaChange[]) : [],
     created_at: row.created_at,
     started_at: startedAt,
@@ -107,6 +134,7 @@ export interface SyncStateView {
   last_job_id: string | null;
   last_synced_at: string | null;
   status: string;
+  reason?: string;
 }
 
 export function syncStateView(row: SyncStateRow): SyncStateView {
@@ -120,5 +148,6 @@ export function syncStateView(row: SyncStateRow): SyncStateView {
     last_job_id: row.last_job_id,
     last_synced_at: row.last_synced_at,
     status: row.status,
+    ...(row.reason ? { reason: row.reason } : {}),
   };
 }

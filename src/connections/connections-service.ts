@@ -3,15 +3,16 @@ import type { Logger } from '../logging/logger';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Membership } from '../workspaces/workspace-view';
-import type { AnyConnector } from '../connectors/connector';
+import type { AnyConnector, StreamInfo } from '../connectors/connector';
+import { assertCursors, configuredAsked } from './cursor-checks';
 import type { SourceAddressPolicy } from '../connectors/source-address';
 import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
 import type { TablesService } from '../engine/tables/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
-import { checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
+import { checkedComparison, checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
-import type { SyncSchedule } from './schedule-spec';
+import type { Schedule } from '../schedules/schedule';
 import type { ConfiguredStream } from './stream-plan';
 import type { SyncSchedules, SyncWorkflows } from './sync-workflows';
 import {
@@ -29,6 +30,7 @@ import {
   updateConnection,
   type ConnectionRow,
   type ConnectionStatus,
+  type DeletionMode,
   type QueryMode,
 } from './queries';
 
@@ -39,6 +41,8 @@ export interface CreateConnection {
   spec: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
+  deletion_mode?: DeletionMode;
+  key_comparison_every?: string | null;
   streams?: ConfiguredStream[] | null;
 }
 
@@ -49,6 +53,8 @@ export interface UpdateConnection {
   spec?: unknown;
   sync_schedule?: string | null;
   query_mode?: QueryMode;
+  deletion_mode?: DeletionMode;
+  key_comparison_every?: string | null;
   streams?: ConfiguredStream[] | null;
   status?: 'active' | 'paused';
 }
@@ -62,11 +68,22 @@ export interface ConnectionsServiceDeps {
   tables: TablesService;
   /** The workspace's live connections changed: its query instance reopens with them. */
   liveChanged(workspaceId: string): void;
+  /** The source's streams, asked of a connection as it would be stored (to name a stream's cursor candidates). */
+  discover(row: ConnectionRow): Promise<StreamInfo[]>;
+  /** Drops what a connection's change log holds on its source (its replication slot and publication), if it made any. */
+  dropChangeLog(row: ConnectionRow): Promise<void>;
   /** The plan's connector limit, asked in the transaction that creates a connection. */
   connectorRoom: { assertRoom(workspaceId: string, db: Queryable): Promise<void> };
   clock: Clock;
   minScheduleIntervalMs: number;
   logger: Logger;
+}
+
+/** Whether the connection reads streams from its source's change log (logical replication, a deduplicated stream without a cursor). */
+function replicates(row: ConnectionRow): boolean {
+  const spec = JSON.parse(row.spec) as { replication_method?: string };
+  const streams = row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : [];
+  return spec.replication_method === 'logical' && streams.some((stream) => stream.sync_mode === 'incremental_append_deduped' && stream.cursor_field === undefined);
 }
 
 /** How long a delete that drops the tables waits for a running sync to stop writing first. */
@@ -94,8 +111,10 @@ export class ConnectionsService {
       connector_type: connector.type,
       ...this.deps.secrets.seal(id, connector, spec),
       streams: streams && JSON.stringify(streams),
-      sync_schedule: input.sync_schedule?.trim() ?? null,
+      sync_schedule: schedule?.text ?? null,
       query_mode: queryMode,
+      deletion_mode: input.deletion_mode ?? 'delete',
+      key_comparison_every: checkedComparison(input.key_comparison_every ?? null),
       status: 'active',
       last_sync_at: null,
       last_sync_status: null,
@@ -103,6 +122,7 @@ export class ConnectionsService {
       created_at: now,
       updated_at: now,
     };
+    await assertCursors(connector, spec, configuredAsked(streams), () => this.deps.discover(row));
     await store.transaction(async (tx) => {
       await tx.lock(`connections:${membership.workspaceId}`);
       await this.deps.connectorRoom.assertRoom(membership.workspaceId, tx);
@@ -117,17 +137,17 @@ export class ConnectionsService {
       throw error;
     }
     if (queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
-    return connectionView(row, this.deps.secrets);
+    return connectionView(row, this.deps.secrets, this.deps.clock.now());
   }
 
   async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ connections: ConnectionView[]; total: number }> {
     const rows = await this.deps.store.all(listConnections, { workspace_id: workspaceId, ...page });
     const total = Number((await this.deps.store.first(countConnections, { workspace_id: workspaceId }))?.count ?? 0);
-    return { connections: rows.map((row) => connectionView(row, this.deps.secrets)), total };
+    return { connections: rows.map((row) => connectionView(row, this.deps.secrets, this.deps.clock.now())), total };
   }
 
   async get(workspaceId: string, id: string): Promise<ConnectionView> {
-    return connectionView(await this.row(workspaceId, id), this.deps.secrets);
+    return connectionView(await this.row(workspaceId, id), this.deps.secrets, this.deps.clock.now());
   }
 
   /** The stored row of a connection of the workspace; 404 for any other id. */
@@ -145,8 +165,8 @@ export class ConnectionsService {
     const spec = input.spec === undefined ? undefined : checkedSpec(connector, patchedSpec(this.deps.secrets.open(current), checkedObject(input.spec), secretPaths(connector.spec)));
     if (spec) await this.checkAddresses(connector, spec);
     const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
-    const scheduleText = input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule?.trim() ?? null);
-    const schedule = checkedSchedule(scheduleText, this.deps.minScheduleIntervalMs);
+    const schedule = checkedSchedule(input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule ?? null), this.deps.minScheduleIntervalMs);
+    const scheduleText = schedule?.text ?? null;
     const streams = input.streams === undefined ? current.streams : (checkedStreams(connector, input.streams) && JSON.stringify(input.streams));
     if (input.status && current.status === 'needs_reauth') throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can be resumed or paused');
     const status: ConnectionStatus = input.status ?? current.status;
@@ -156,9 +176,14 @@ export class ConnectionsService {
       streams,
       sync_schedule: scheduleText,
       query_mode: queryMode,
+      deletion_mode: input.deletion_mode ?? current.deletion_mode,
+      key_comparison_every: input.key_comparison_every === undefined ? current.key_comparison_every : checkedComparison(input.key_comparison_every),
       status,
       updated_at: this.deps.clock.now().toISOString(),
     };
+    if (input.streams !== undefined || spec) {
+      await assertCursors(connector, spec ?? this.deps.secrets.open(current), configuredAsked(updated.streams ? (JSON.parse(updated.streams) as ConfiguredStream[]) : null), () => this.deps.discover(updated));
+    }
     await this.deps.store.run(updateConnection, updated);
     try {
       await this.applySchedule(updated, schedule);
@@ -167,7 +192,10 @@ export class ConnectionsService {
       throw error;
     }
     if (current.query_mode === 'live' || queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
-    return connectionView(updated, this.deps.secrets);
+    // Its change log no longer wanted there (logical replication turned off, no stream reading it, the source moved): the old source lets its WAL go.
+    const moved = spec !== undefined && JSON.stringify(connector.addresses(this.deps.secrets.open(current))) !== JSON.stringify(connector.addresses(spec));
+    if (replicates(current) && (moved || !replicates(updated))) await this.releaseChangeLog(current);
+    return connectionView(updated, this.deps.secrets, this.deps.clock.now());
   }
 
   /**
@@ -182,8 +210,10 @@ export class ConnectionsService {
     if (open) {
       await workflows.cancel(open.workflow_id);
       if (!(await workflows.isRunning(open.workflow_id))) await store.run(cancelOpenSyncJob, { id: open.id, now: clock.now().toISOString() });
-      if (dropTables) await this.untilClosed(open.id);
+      // A slot in use by the sync cannot be dropped: the sync stops first.
+      if (dropTables || replicates(row)) await this.untilClosed(open.id);
     }
+    await this.releaseChangeLog(row);
     if (dropTables) {
       for (const state of await store.all(listSyncStates, { connection_id: id })) {
         await this.deps.tables.drop(membership.workspaceId, { schema: row.name, table: state.stream }).catch((error: unknown) => {
@@ -198,9 +228,23 @@ export class ConnectionsService {
     if (row.query_mode === 'live') this.deps.liveChanged(membership.workspaceId);
   }
 
+  /** Drops what the connection's change log holds on its source (a workspace being purged), never failing. */
+  async dropChangeLogQuietly(row: ConnectionRow): Promise<void> {
+    await this.releaseChangeLog(row);
+  }
+
+  /** Best effort: an unreachable source keeps its slot (the log says so), which its owner drops by hand. */
+  private async releaseChangeLog(row: ConnectionRow): Promise<void> {
+    try {
+      await this.deps.dropChangeLog(row);
+    } catch (error) {
+      this.deps.logger.warn('the replication slot and publication of a connection could not be dropped on its source; drop them there by hand', { connection_id: row.id, error });
+    }
+  }
+
   /** The schedule as the row says: created or updated (paused with the connection), or removed. */
-  private async applySchedule(row: ConnectionRow, schedule: SyncSchedule | null): Promise<void> {
-    if (schedule) await this.deps.schedules.ensure(row, 'cron' in schedule ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
+  private async applySchedule(row: ConnectionRow, schedule: Schedule | null): Promise<void> {
+    if (schedule) await this.deps.schedules.ensure(row, schedule.kind === 'cron' ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
     else await this.deps.schedules.remove(row.id);
   }
 

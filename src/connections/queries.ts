@@ -1,8 +1,12 @@
 import { namedQuery } from '../store/named-query';
 
 export type QueryMode = 'synced' | 'live';
+/** What a record deleted at the source does to its lake row: `delete` removes it, `mark` sets its `_deleted_at`. */
+export type DeletionMode = 'delete' | 'mark';
 export type ConnectionStatus = 'active' | 'paused' | 'needs_reauth';
 export type SyncJobStatus = 'pending' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+/** A stream of a job: a job's words, and `skipped` for one the credentials cannot read. */
+export type StreamStatus = SyncJobStatus | 'skipped';
 export type SyncTrigger = 'manual' | 'schedule' | 'oauth';
 
 export interface ConnectionRow {
@@ -16,6 +20,9 @@ export interface ConnectionRow {
   streams: string | null;
   sync_schedule: string | null;
   query_mode: QueryMode;
+  deletion_mode: DeletionMode;
+  /** How often deduplicated streams read by a cursor compare their keys with the source's (`24h`); null: never. */
+  key_comparison_every: string | null;
   status: ConnectionStatus;
   last_sync_at: string | null;
   last_sync_status: SyncJobStatus | null;
@@ -58,6 +65,10 @@ export interface SyncStateRow {
   last_job_id: string | null;
   last_synced_at: string | null;
   status: string;
+  /** Why a skipped stream could not be read. */
+  reason: string | null;
+  /** When the stream's keys were last compared with the source's. */
+  keys_compared_at: string | null;
 }
 
 type Id = { id: string };
@@ -66,14 +77,14 @@ type Page = { limit: number; offset: number };
 
 export const insertConnection = namedQuery<Omit<ConnectionRow, 'last_sync_at' | 'last_sync_status'>>(
   'connections.insert',
-  `INSERT INTO connections (id, workspace_id, name, connector_type, spec, secrets_sealed, streams, sync_schedule, query_mode, status, created_by, created_at, updated_at)
-   VALUES (:id, :workspace_id, :name, :connector_type, :spec, :secrets_sealed, :streams, :sync_schedule, :query_mode, :status, :created_by, :created_at, :updated_at)`,
+  `INSERT INTO connections (id, workspace_id, name, connector_type, spec, secrets_sealed, streams, sync_schedule, query_mode, deletion_mode, key_comparison_every, status, created_by, created_at, updated_at)
+   VALUES (:id, :workspace_id, :name, :connector_type, :spec, :secrets_sealed, :streams, :sync_schedule, :query_mode, :deletion_mode, :key_comparison_every, :status, :created_by, :created_at, :updated_at)`,
 );
 
-export const updateConnection = namedQuery<Pick<ConnectionRow, 'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'status' | 'updated_at'>>(
+export const updateConnection = namedQuery<Pick<ConnectionRow, 'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'deletion_mode' | 'key_comparison_every' | 'status' | 'updated_at'>>(
   'connections.update',
   `UPDATE connections SET spec = :spec, secrets_sealed = :secrets_sealed, streams = :streams, sync_schedule = :sync_schedule, query_mode = :query_mode,
-     status = :status, updated_at = :updated_at
+     deletion_mode = :deletion_mode, key_comparison_every = :key_comparison_every, status = :status, updated_at = :updated_at
    WHERE id = :id`,
 );
 
@@ -146,13 +157,13 @@ export const cancelOpenSyncJob = namedQuery<Id & { now: string }>(
   "UPDATE sync_jobs SET status = 'cancelled', finished_at = :now WHERE id = :id AND status IN ('pending', 'running')",
 );
 
-export const upsertSyncState = namedQuery<Omit<SyncStateRow, never>>(
+export const upsertSyncState = namedQuery<Omit<SyncStateRow, 'reason' | 'keys_compared_at'>>(
   'sync_states.upsert',
   `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, cursor_field, cursor_value, primary_key, records_total, last_job_id, last_synced_at, status)
    VALUES (:connection_id, :workspace_id, :stream, :sync_mode, :cursor_field, :cursor_value, :primary_key, :records_total, :last_job_id, :last_synced_at, :status)
    ON CONFLICT (connection_id, stream) DO UPDATE SET sync_mode = excluded.sync_mode, cursor_field = excluded.cursor_field, cursor_value = excluded.cursor_value,
      primary_key = excluded.primary_key, records_total = excluded.records_total, last_job_id = excluded.last_job_id, last_synced_at = excluded.last_synced_at,
-     status = excluded.status`,
+     status = excluded.status, reason = NULL`,
 );
 export const markSyncStateRunning = namedQuery<{ connection_id: string; workspace_id: string; stream: string; sync_mode: string; job_id: string }>(
   'sync_states.mark_running',
@@ -161,11 +172,19 @@ export const markSyncStateRunning = namedQuery<{ connection_id: string; workspac
    ON CONFLICT (connection_id, stream) DO UPDATE SET status = 'running', last_job_id = excluded.last_job_id`,
 );
 /** A stream whose sync failed or was cancelled keeps its cursor (its committed batches stand) and says how it ended. */
-export const markSyncStateEnded = namedQuery<{ connection_id: string; workspace_id: string; stream: string; sync_mode: string; job_id: string; status: string; now: string }>(
+export const markSyncStateEnded = namedQuery<{ connection_id: string; workspace_id: string; stream: string; sync_mode: string; job_id: string; status: string; reason: string | null; now: string }>(
   'sync_states.mark_ended',
-  `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, records_total, last_job_id, last_synced_at, status)
-   VALUES (:connection_id, :workspace_id, :stream, :sync_mode, 0, :job_id, :now, :status)
-   ON CONFLICT (connection_id, stream) DO UPDATE SET status = excluded.status, last_job_id = excluded.last_job_id, last_synced_at = excluded.last_synced_at`,
+  `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, records_total, last_job_id, last_synced_at, status, reason)
+   VALUES (:connection_id, :workspace_id, :stream, :sync_mode, 0, :job_id, :now, :status, :reason)
+   ON CONFLICT (connection_id, stream) DO UPDATE SET status = excluded.status, reason = excluded.reason, last_job_id = excluded.last_job_id, last_synced_at = excluded.last_synced_at`,
+);
+export const findSyncState = namedQuery<{ connection_id: string; stream: string }, SyncStateRow>(
+  'sync_states.find',
+  'SELECT * FROM sync_states WHERE connection_id = :connection_id AND stream = :stream',
+);
+export const markKeysCompared = namedQuery<{ connection_id: string; stream: string; now: string }>(
+  'sync_states.mark_keys_compared',
+  'UPDATE sync_states SET keys_compared_at = :now WHERE connection_id = :connection_id AND stream = :stream',
 );
 export const listSyncStates = namedQuery<{ connection_id: string }, SyncStateRow>(
   'sync_states.list',

@@ -17,6 +17,8 @@ export interface TestResult {
   latency_ms: number;
 }
 
+export type StreamView = Omit<StreamInfo, 'unavailable'> & { status: 'available' | 'unavailable'; reason?: string };
+
 export interface Preview {
   stream: string;
   columns: { name: string; type: string }[];
@@ -44,8 +46,10 @@ export class SourceProbes {
     }
   }
 
-  async streams(row: ConnectionRow): Promise<StreamInfo[]> {
-    return this.asRequestError(() => this.discovered.discover(row));
+  /** Every stream of the source; those the credentials cannot read are marked unavailable, with the reason. */
+  async streams(row: ConnectionRow): Promise<StreamView[]> {
+    const streams = await this.asRequestError(() => this.discovered.discover(row));
+    return streams.map(({ unavailable, ...stream }) => ({ ...stream, status: unavailable === undefined ? 'available' : 'unavailable', ...(unavailable === undefined ? {} : { reason: unavailable }) }));
   }
 
   /** A stream's first rows, read as a full refresh would read them; nothing is written. */

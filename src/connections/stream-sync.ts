@@ -13,12 +13,15 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { ConnectionRow } from './queries';
 import type { SourceSessions } from './source-sessions';
-import { columnDifferences, StreamWrites, type BatchTarget } from './stream-writes';
+import { columnDifferences, StreamWrites, type BatchTarget, type BatchWritten } from './stream-writes';
+import { watchBatchProgress } from './batch-progress';
+import { compareKeys, keyComparisonDue, keysCompared } from './key-comparison';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
 
 export interface StreamProgress {
   records_read: number;
   records_written: number;
+  records_deleted?: number;
   bytes_read: number;
 }
 
@@ -71,7 +74,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     const target: TableName = { schema: connection.name, table: stream.name };
     const overwrite = stream.syncMode === 'full_refresh_overwrite';
     const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
-    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, signal: run.signal };
+    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, deletionMode: connection.deletion_mode, signal: run.signal };
     const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
 
     const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
@@ -79,6 +82,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     let schemaChanges = resumed?.sync_schema_changes ?? [];
     let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
     let batchNumber = resumed?.sync_batch ?? 0;
+    let position: JsonValue = resumed?.sync_position ?? null;
     let replaced = false;
     const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
     if (!resumed) cursor = since;
@@ -93,6 +97,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         await lakeLoaded;
         batchNumber += 1;
         cursor = batch.cursor ?? cursor;
+        position = batch.position;
         const info: SyncCommitInfo = {
           ...base,
           sync_batch: batchNumber,
@@ -106,10 +111,16 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         };
         // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
         const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
-        const written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        const watch = watchBatchProgress(instance.connection, batch, totals, (estimate) => run.onProgress(progressOf(estimate)));
+        let written: BatchWritten;
+        try {
+          written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+        } finally {
+          watch.stop();
+        }
         if (!overwrite || replacing) schemaChanges = [...schemaChanges, ...written.schemaChanges];
         replaced ||= replacing;
-        totals = totalsAfter({ ...info, records_written: written.rows });
+        totals = totalsAfter({ ...info, records_written: written.rows, records_deleted: written.deleted });
         run.onProgress(progressOf(totals));
       }
       await lakeLoaded;
@@ -117,6 +128,12 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         schemaChanges = await replacedColumns(instance, table, target);
         await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       }
+    }
+    if (session.connector.keys && (await keyComparisonDue(deps.store, connection, stream, deps.clock.now()))) {
+      const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: 'batch', sync_since: since } as const;
+      totals = await compareKeys(instance, session, { connection, stream, target, signal: run.signal }, { ...base, sync_batch: batchNumber + 1, sync_position: position, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      run.onProgress(progressOf(totals));
+      await keysCompared(deps.store, connection, stream, deps.clock.now());
     }
     // An overwritten table holds exactly the rows this job wrote: no need to count them again.
     const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
@@ -126,7 +143,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       totals,
       schemaChanges,
       table: `${target.schema}.${target.table}`,
-      changed: overwrite || totals.rows > 0,
+      changed: overwrite || totals.rows > 0 || (totals.deleted ?? 0) > 0,
       cursor,
       recordsTotal,
       // The snapshot the stream's last write made; with none of its own (nothing new, or records written
@@ -140,7 +157,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
 }
 
 export function progressOf(totals: StreamTotals): StreamProgress {
-  return { records_read: totals.read, records_written: totals.rows, bytes_read: totals.bytes };
+  return { records_read: totals.read, records_written: totals.rows, records_deleted: totals.deleted ?? 0, bytes_read: totals.bytes };
 }
 
 /**
@@ -163,7 +180,7 @@ async function replacedColumns(instance: SyncInstance, staging: TableName, targe
   return before && after ? columnDifferences(target, before, after, 'retyped') : [];
 }
 
-async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
+export async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
   if (!(await catalogColumns(instance.connection, table))) return 0;
   const rows = await instance.connection.read(`SELECT count(*) FROM ${lakeAlias}.${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`);
   return Number(rows.scalar() ?? 0);

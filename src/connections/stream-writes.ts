@@ -8,6 +8,8 @@ import { catalogColumns, type CatalogColumn } from '../engine/tables/catalog-col
 import { TableRegistry } from '../engine/tables/table-registry';
 import type { TableName } from '../engine/write/table-name';
 import type { Clock } from '../util/clock';
+import { deletedAtColumn } from '../engine/write/apply-deletions';
+import type { DeletionMode } from './queries';
 import type { SyncCommitInfo } from './sync-commit';
 
 export interface BatchTarget {
@@ -17,11 +19,15 @@ export interface BatchTarget {
   /** The stream's table (the registry remembers keys of tables, not of staging tables). */
   target: TableName;
   stream: StreamSelection;
+  /** What a record deleted at the source does to its row (deduplicated streams: an appended table keeps its history). */
+  deletionMode: DeletionMode;
   signal?: AbortSignal;
 }
 
 export interface BatchWritten {
   rows: number;
+  /** Rows deleted or marked because their records were deleted at the source. */
+  deleted: number;
   schemaChanges: SchemaChange[];
 }
 
@@ -57,9 +63,10 @@ export class StreamWrites {
         // A replacement ends the stream's full refresh, as a swap does: what abandoned ones left goes with it.
         alsoInTransaction: replace ? (connection) => dropAbandonedStaging(connection, this.instance.metadataSchema!, into.target.schema, into.stream.name, info.sync_job) : undefined,
       });
-      written = { rows: result.rowsWritten, schemaChanges: result.schemaChanges, created: result.createdTable };
+      written = { rows: result.rowsWritten, deleted: 0, schemaChanges: result.schemaChanges, created: result.createdTable };
     } else {
-      if (batch.records.length === 0) return { rows: 0, schemaChanges: [] };
+      const deleted = deduped && batch.deleted?.length ? batch.deleted.map((record) => ({ ...record.key, [deletedAtColumn]: record.deletedAt })) : [];
+      if (batch.records.length === 0 && deleted.length === 0) return { rows: 0, deleted: 0, schemaChanges: [] };
       const before = await catalogColumns(this.instance.connection, into.table);
       const result = await this.writer.writeRecords(into.workspaceId, {
         table: into.table,
@@ -69,9 +76,10 @@ export class StreamWrites {
         source: 'sync',
         commitInfo: { ...info },
         lane: 'background',
+        ...(deleted.length ? { deleted: { records: deleted, mark: into.deletionMode === 'mark' } } : {}),
       });
       const after = await catalogColumns(this.instance.connection, into.table);
-      written = { rows: result.rowsWritten, schemaChanges: before ? columnDifferences(into.table, before, after ?? [], 'widened') : [], created: result.createdTable };
+      written = { rows: result.rowsWritten, deleted: result.rowsDeleted, schemaChanges: before ? columnDifferences(into.table, before, after ?? [], 'widened') : [], created: result.createdTable };
     }
     if (into.table === into.target) await this.register(into, written.created);
     return written;

@@ -8,13 +8,14 @@ import type { SchemaChange } from '../engine/sync/relation-write';
  * committed, and the next job starts from the cursor the last write to the table committed with.
  *
  * Phases: `staging` batches went into a full refresh's staging table (the target is unchanged),
- * `batch` ones into the target itself, `done` is the staging table swapped in.
+ * `batch` ones into the target itself, `done` is the staging table swapped in, `changes` a batch of a
+ * source's change log (its position is the log's, never a cursor a later read could start from).
  */
 export interface SyncCommitInfo {
   sync_connection: string;
   sync_stream: string;
   sync_job: string;
-  sync_phase: 'staging' | 'batch' | 'done';
+  sync_phase: 'staging' | 'batch' | 'done' | 'changes';
   sync_batch: number;
   /** Where the next batch of this job starts. */
   sync_position: JsonValue;
@@ -29,17 +30,20 @@ export interface SyncCommitInfo {
   sync_batch_bytes: number | null;
   sync_bytes_per_row: number;
   sync_schema_changes: SchemaChange[];
-  /** Set by the writers: the rows this snapshot wrote. */
+  /** Set by the writers: the rows this snapshot wrote, and those it deleted or marked (records deleted at the source). */
   records_written?: number;
+  records_deleted?: number;
 }
 
 export interface StreamTotals {
   rows: number;
   read: number;
   bytes: number;
+  /** Absent in commits made before deletions were synced. */
+  deleted?: number;
 }
 
-export const zeroTotals: StreamTotals = { rows: 0, read: 0, bytes: 0 };
+export const zeroTotals: StreamTotals = { rows: 0, read: 0, bytes: 0, deleted: 0 };
 
 /** The stream's totals once the commit's batch is in. */
 export function totalsAfter(info: SyncCommitInfo): StreamTotals {
@@ -48,6 +52,7 @@ export function totalsAfter(info: SyncCommitInfo): StreamTotals {
     rows: info.sync_before.rows + written,
     read: info.sync_before.read + (info.sync_batch_read ?? written),
     bytes: info.sync_before.bytes + Math.round(info.sync_batch_bytes ?? written * info.sync_bytes_per_row),
+    deleted: (info.sync_before.deleted ?? 0) + (info.records_deleted ?? 0),
   };
 }
 

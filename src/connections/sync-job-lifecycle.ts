@@ -2,9 +2,10 @@ import { openSyncJob } from './open-sync-job';
 import type { SchemaChange } from '../engine/sync/relation-write';
 import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
+import { connectorOf } from '../connectors/registry';
 import type { UsageRecorder } from '../query/usage-recorder';
 import type { Clock } from '../util/clock';
-import type { ConfiguredStream, RefusedStream, SyncRequest } from './stream-plan';
+import type { ConfiguredStream, RefusedStream, SkippedStream, SyncRequest } from './stream-plan';
 import { namedStreams, planStreams } from './stream-plan';
 import type { DiscoveredStreams } from './discovered-streams';
 import type { StreamOutcome, StreamProgress } from './stream-sync';
@@ -19,6 +20,7 @@ import {
   upsertSyncState,
   type ConnectionRow,
   type SyncJobRow,
+  type StreamStatus,
   type SyncJobStatus,
 } from './queries';
 
@@ -26,8 +28,10 @@ import {
 export interface StreamReport {
   name: string;
   sync_mode: string;
-  status: SyncJobStatus;
+  status: StreamStatus;
   progress: StreamProgress;
+  /** Why a skipped stream could not be read. */
+  reason?: string;
   error?: string;
   error_code?: string;
   schema_changes?: SchemaChange[];
@@ -40,6 +44,7 @@ export interface StreamReport {
 export interface JobEnd {
   reports: StreamReport[];
   refused?: RefusedStream[];
+  skipped?: SkippedStream[];
   cancelled: boolean;
   /** The job could not start its streams (the connection is gone, the source did not answer). */
   failure?: string;
@@ -67,8 +72,11 @@ export class SyncJobLifecycle {
     return 'created' in opened ? opened.created.id : null;
   }
 
-  /** Marks the job running and decides its streams from the source's own (discovered, see DiscoveredStreams). */
-  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; refused: RefusedStream[] }> {
+  /**
+   * Marks the job running and decides its streams from the source's own (discovered, see
+   * DiscoveredStreams): those read from the source's change log apart, as they share its one slot.
+   */
+  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; changeLogStreams: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const connection = await this.store.first(findConnectionById, { id: job.connection_id });
@@ -77,12 +85,20 @@ export class SyncJobLifecycle {
     const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
     const request = job.request ? (JSON.parse(job.request) as SyncRequest) : {};
     const discovered = await this.discovered.naming(connection, namedStreams(configured, request));
-    const { plans, refused } = planStreams(discovered, configured, request);
-    return { job: (await this.store.first(findSyncJob, { id: jobId }))!, connection, streams: plans, refused };
+    const { plans, refused, skipped } = planStreams(discovered, configured, request);
+    const changeLog = connectorOf(connection.connector_type)?.changeLog;
+    const spec = JSON.parse(connection.spec) as Record<string, unknown>;
+    const fromLog = plans.filter((plan) => changeLog?.reads(spec, plan) === true);
+    const started = (await this.store.first(findSyncJob, { id: jobId }))!;
+    return { job: started, connection, streams: plans.filter((plan) => !fromLog.includes(plan)), changeLogStreams: fromLog, refused, skipped };
   }
 
   async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {
     await this.store.run(markSyncStateRunning, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id });
+  }
+
+  async streamSkipped(job: SyncJobRow, stream: StreamSelection, reason: string): Promise<void> {
+    await this.store.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id, status: 'skipped', reason, now: this.now() });
   }
 
   async streamSucceeded(job: SyncJobRow, stream: StreamSelection, outcome: StreamOutcome): Promise<void> {
@@ -103,16 +119,24 @@ export class SyncJobLifecycle {
 
   /**
    * Records how the job ended (once: a retry finds it closed), with its usage record in the same
-   * transaction, and says which tables changed. Streams that failed or were cancelled say so in their state.
+   * transaction, and says which tables changed. Streams that failed, were cancelled or skipped say so
+   * in their state. The job succeeds when every stream it could read succeeded: a skipped stream (one
+   * the credentials cannot read) does not fail it, unless no stream at all could be read.
    */
   async finish(jobId: string, end: JobEnd): Promise<{ status: SyncJobStatus; changedTables: string[] }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
-    const reports = [...end.reports, ...(end.refused ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'failed', progress: zero, error: stream.error, error_code: 'BAD_REQUEST' }))];
+    const reports = [
+      ...end.reports,
+      ...(end.refused ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'failed', progress: zero, error: stream.error, error_code: 'BAD_REQUEST' })),
+      ...(end.skipped ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'skipped', progress: zero, reason: stream.reason })),
+    ];
     const failed = reports.filter((report) => report.status === 'failed');
-    const status: SyncJobStatus = end.cancelled ? 'cancelled' : end.failure || failed.length ? 'failed' : 'succeeded';
+    const skipped = reports.filter((report) => report.status === 'skipped');
+    const nothingRead = !end.failure && reports.length > 0 && skipped.length === reports.length;
+    const status: SyncJobStatus = end.cancelled ? 'cancelled' : end.failure || failed.length || nothingRead ? 'failed' : 'succeeded';
     const now = this.now();
-    const firstFailure = end.failure ?? failed[0]?.error;
+    const firstFailure = end.failure ?? failed[0]?.error ?? (nothingRead ? `no stream could be read: ${skipped.map((report) => `${report.name} (${report.reason})`).join('; ')}` : undefined);
     const written = reports.reduce((total, report) => total + report.progress.records_written, 0);
     const changedTables = reports.filter((report) => report.changed && report.table).map((report) => report.table!);
     await this.store.transaction(async (tx) => {
@@ -131,7 +155,7 @@ export class SyncJobLifecycle {
       if (closed === 0) return;
       await tx.run(recordConnectionSync, { id: job.connection_id, status, now });
       for (const report of reports.filter((candidate) => candidate.status !== 'succeeded')) {
-        await tx.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: report.name, sync_mode: report.sync_mode, job_id: job.id, status: report.status, now });
+        await tx.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: report.name, sync_mode: report.sync_mode, job_id: job.id, status: report.status, reason: report.reason ?? null, now });
       }
       await this.usage.record(
         {
@@ -172,5 +196,5 @@ export class ConnectionGone extends Error {
 }
 
 function streamView(report: StreamReport) {
-  return { name: report.name, status: report.status, sync_mode: report.sync_mode, ...report.progress, ...(report.error ? { error: report.error } : {}) };
+  return { name: report.name, status: report.status, sync_mode: report.sync_mode, ...report.progress, ...(report.reason ? { reason: report.reason } : {}), ...(report.error ? { error: report.error } : {}) };
 }

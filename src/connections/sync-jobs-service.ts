@@ -5,7 +5,11 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Membership } from '../workspaces/workspace-view';
 import { isOpen, syncJobView, syncStateView, type SyncJobView, type SyncStateView } from './connection-view';
-import type { SyncRequest } from './stream-plan';
+import type { ConfiguredStream, SyncRequest } from './stream-plan';
+import { connectorOf } from '../connectors/registry';
+import type { ConnectionSecrets } from './connection-secrets';
+import { assertCursors, triggeredAsked } from './cursor-checks';
+import type { DiscoveredStreams } from './discovered-streams';
 import type { SyncWorkflows } from './sync-workflows';
 import {
   countConnectionSyncJobs,
@@ -39,10 +43,17 @@ export class SyncJobsService {
     private readonly workflows: SyncWorkflows,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly sources: { secrets: ConnectionSecrets; discovered: DiscoveredStreams },
   ) {}
 
   async trigger(membership: Membership, connection: ConnectionRow, request: SyncRequest): Promise<SyncTriggered> {
     if (connection.status === 'needs_reauth') throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can sync');
+    const connector = connectorOf(connection.connector_type);
+    if (connector) {
+      const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
+      const asked = triggeredAsked(configured, request);
+      await assertCursors(connector, this.sources.secrets.open(connection), asked, () => this.sources.discovered.naming(connection, asked.map((stream) => stream.name)));
+    }
     let job = await this.record(membership, connection, request);
     if ('running' in job) {
       // A record left open by a workflow that is gone (terminated by hand, say) does not block for ever.

@@ -1,11 +1,11 @@
 import type { StreamProgress } from './stream-sync';
-import type { SyncJobStatus } from './queries';
+import type { StreamStatus, SyncJobStatus } from './queries';
 
 /** A running sync's own answer: its state and each stream's counts. */
 export interface LiveSyncStatus {
   status: SyncJobStatus;
   startedAt: string | null;
-  streams: { name: string; status: SyncJobStatus; sync_mode: string; records_read: number; records_written: number; bytes_read: number; error?: string }[];
+  streams: { name: string; status: StreamStatus; sync_mode: string; records_read: number; records_written: number; records_deleted?: number; bytes_read: number; reason?: string; error?: string }[];
 }
 
 /** What the connections feature needs of the sync workflows (implemented by their client module). */

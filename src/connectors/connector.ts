@@ -25,6 +25,11 @@ export interface StreamInfo {
   cursor_candidates: string[];
   supported_sync_modes: SyncMode[];
   row_estimate?: number;
+  /** The source keeps its own modification stamp (`default_cursor_field`): incremental modes use it, no other. */
+  source_defined_cursor?: boolean;
+  default_cursor_field?: string;
+  /** Why the credentials cannot read the stream (a missing scope, an object absent or not permitted); absent: readable. */
+  unavailable?: string;
 }
 
 /** How one stream is synced in one job. */
@@ -46,6 +51,12 @@ export interface ReadRequest {
   /** Rows a batch holds when the source reads each one by a scan of the whole table (larger: each costs a pass). */
   scanBatchRows?: number;
   signal?: AbortSignal;
+}
+
+/** A record deleted at the source: its key fields, and when it was deleted (ISO 8601). */
+export interface DeletedRecord {
+  key: Record<string, unknown>;
+  deletedAt: string;
 }
 
 /** Read progress that goes with every batch. */
@@ -73,8 +84,17 @@ export type Batch =
       bytesRead?: number;
       /** …or an estimate per row written. */
       bytesPerRow?: number;
+      /** How many rows the batch holds, exactly or as the source estimates it: a long batch's progress is told from it. */
+      expectedRows?: number;
     })
-  | (BatchEnd & { kind: 'records'; records: Record<string, unknown>[]; recordsRead: number; bytesRead: number });
+  | (BatchEnd & {
+      kind: 'records';
+      records: Record<string, unknown>[];
+      recordsRead: number;
+      bytesRead: number;
+      /** Records the source says were deleted (archived, in the recycle bin): deleted or marked in the lake with this batch. */
+      deleted?: DeletedRecord[];
+    });
 
 /** The source as a connector sees it: its spec (secrets opened), its credentials, its checked addresses, an engine. */
 export interface ConnectorContext<Spec> {
@@ -116,10 +136,68 @@ export interface Connector<Spec = unknown> {
   read(context: ConnectorContext<Spec>, request: ReadRequest): AsyncGenerator<Batch>;
   /** What a live connection attaches; only when `supportsLive`. */
   live?(context: ConnectorContext<Spec>): LiveAttachment;
+  /** Streams read from the source's own change log (with their deletions), when the source keeps one. */
+  changeLog?: ChangeLog<Spec>;
+  /** Every stream's incremental cursor is the source's own modification stamp (a CRM): none is ever chosen. */
+  ownCursors?: boolean;
+  /** Every key the stream's source holds now, for sources that cannot tell their deletions (see key comparisons). */
+  keys?(context: ConnectorContext<Spec>, stream: StreamSelection): Promise<KeyListing>;
 }
+
+/** A stream's keys: a relation over the sync instance (SQL the service wrote), or records holding the key fields. */
+export type KeyListing = { relation: string } | { records: Record<string, unknown>[] };
 
 /**
  * A connector of any type, as the rest of the service holds it: a spec reaches a connector only
  * after it has been validated against that connector's own schema (defaults filled in).
  */
 export type AnyConnector = Connector<Record<string, unknown>>;
+
+/** What a connection's replication is called on its source: one slot and one publication, named after the connection. */
+export interface ReplicationNames {
+  slot: string;
+  publication: string;
+}
+
+/** One stream's part of a batch of the change log: relations over the sync instance (SQL the service wrote). */
+export interface StreamChanges {
+  stream: string;
+  /** The rows of the keys that changed, as the source holds them now (inserted or updated, a row per key); absent: no key changed. */
+  upserts?: string;
+  /** The keys that changed and the source no longer holds, each with `_deleted_at` (when it was deleted). */
+  deleted?: string;
+  /** The source table was emptied (TRUNCATE): every row goes before the upserts. */
+  truncated: boolean;
+  /** Changes of this stream the batch read from the log. */
+  changes: number;
+  /** Bytes of the rows read back, as the source stores them. */
+  bytesRead: number;
+}
+
+/** Changes of the log up to `endLsn`, by stream. The slot is advanced past them when the next batch is asked for. */
+export interface ChangeBatch {
+  streams: StreamChanges[];
+  endLsn: string;
+  /** Drops what the batch staged in the sync instance. */
+  release(): Promise<void>;
+}
+
+/**
+ * A source's change log (Postgres' logical replication): the streams of a connection that read from
+ * it rather than by cursor, the publication and slot that hold their changes, and the changes since
+ * the slot's confirmed position, a batch at a time. Asking for the next batch confirms the last one:
+ * a caller commits a batch to the lake before it asks again, so a crash re-reads it (its writes are
+ * upserts and deletes by key: applying a batch again changes nothing) and never skips one.
+ */
+export interface ChangeLog<Spec> {
+  /** Whether the stream, in its mode, is read from the log. */
+  reads(spec: Spec, stream: StreamSelection): boolean;
+  /**
+   * Makes the publication hold exactly these streams' tables and the slot exist, after checking the
+   * source allows it (wal_level, privileges, replica identities). `created`: the slot is new, made at `lsn`.
+   */
+  prepare(context: ConnectorContext<Spec>, streams: StreamSelection[], names: ReplicationNames): Promise<{ created: boolean; lsn: string }>;
+  changes(context: ConnectorContext<Spec>, request: { streams: StreamSelection[]; names: ReplicationNames; maxChanges: number; signal?: AbortSignal }): AsyncGenerator<ChangeBatch>;
+  /** Drops the slot and the publication (either may be gone already). */
+  drop(context: ConnectorContext<Spec>, names: ReplicationNames): Promise<void>;
+}

@@ -89,6 +89,7 @@ export const httpJsonConnector: Connector<HttpSpec> = {
         name: stream.name,
         columns: columns.map((column) => ({ name: column.name, type: column.type, nullable: !primaryKey.includes(column.name) })),
         primary_key: primaryKey,
+        ...(stream.cursor_field ? { default_cursor_field: stream.cursor_field } : {}),
         cursor_candidates: columns.filter((column) => ['BIGINT', 'DOUBLE', 'DATE', 'TIMESTAMPTZ'].includes(column.type)).map((column) => column.name),
         supported_sync_modes: modes,
       });
@@ -97,6 +98,16 @@ export const httpJsonConnector: Connector<HttpSpec> = {
   },
 
   read: (context, request) => readStream(context, request),
+
+  /** Every page of the stream, its records' key fields only: the endpoint has no cheaper way to list them. */
+  async keys(context, stream) {
+    const records: Record<string, unknown>[] = [];
+    const read = readStream(context, { stream: { ...stream, syncMode: 'full_refresh_overwrite' }, position: null, cursor: null, batchRows: 10_000 });
+    for await (const batch of read) {
+      if (batch.kind === 'records') for (const record of batch.records) records.push(Object.fromEntries(stream.primaryKey.map((name) => [name, record[name] ?? null])));
+    }
+    return { records };
+  },
 };
 
 async function* readStream(context: ConnectorContext<HttpSpec>, request: ReadRequest): AsyncGenerator<Batch> {
@@ -150,9 +161,12 @@ async function firstRecords(context: ConnectorContext<HttpSpec>, stream: StreamS
   return recordsOf(page.body, stream);
 }
 
+/** The stream's URL: `base_url` itself for an empty path (not `base_url/`, another URL), else the path under it. */
 function streamUrl(settings: HttpSpec, stream: StreamSpec): URL {
+  const path = stream.path.replace(/^\/+/, '');
+  if (path === '') return new URL(settings.base_url);
   const base = settings.base_url.endsWith('/') ? settings.base_url : `${settings.base_url}/`;
-  return new URL(stream.path.replace(/^\/+/, ''), base);
+  return new URL(path, base);
 }
 
 function headersOf(settings: HttpSpec): Record<string, string> {

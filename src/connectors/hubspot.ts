@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { Batch, ColumnInfo, Connector, ConnectorContext, JsonValue, ReadRequest, StreamInfo } from './connector';
+import type { Batch, ColumnInfo, Connector, ConnectorContext, DeletedRecord, JsonValue, ReadRequest, StreamInfo } from './connector';
 import { CrmApi } from './crm/crm-api';
 import { crmConnectorTraits } from './crm/crm-connector';
 import { SourceError } from './source-error';
@@ -33,6 +33,7 @@ interface HubSpotObject {
   createdAt?: string;
   updatedAt?: string;
   archived?: boolean;
+  archivedAt?: string;
 }
 
 interface ObjectPage {
@@ -40,8 +41,15 @@ interface ObjectPage {
   paging?: { next?: { after?: string } };
 }
 
-/** Where a read goes on: listing all records, or searching those modified since a time (incremental). */
-type Position = { list: { after: string | null } } | { search: { since: string; after: string | null; inclusive: boolean } } | { done: true };
+/**
+ * Where a read goes on: listing all records, or searching those modified since a time (incremental),
+ * then, for an incremental read, listing the archived records (HubSpot's deleted ones) to delete them.
+ */
+type Position =
+  | { list: { after: string | null } }
+  | { search: { since: string; after: string | null; inclusive: boolean } }
+  | { archived: { since: string; after: string | null } }
+  | { done: true };
 
 /** The property an object's search filters and sorts on to find what changed (contacts name it differently). */
 const modifiedProperty: Record<ObjectType, string> = { contacts: 'lastmodifieddate', companies: 'hs_lastmodifieddate', deals: 'hs_lastmodifieddate', tickets: 'hs_lastmodifieddate' };
@@ -59,7 +67,10 @@ const fixedColumns: ColumnInfo[] = [
 /**
  * HubSpot's CRM objects through the CRM v3 API: the properties of each object type discovered, its
  * records listed with `after` paging, and an incremental sync searching for the records modified
- * after the last `updated_at` seen (`hs_lastmodifieddate`), deduplicated on the object id.
+ * after the last modification stamp seen (`hs_lastmodifieddate`, `lastmodifieddate` for contacts: the
+ * source's own cursor), deduplicated on the object id, then listing the records archived since then
+ * (HubSpot's deletions), which the lake deletes or marks. An object the token has no scope for
+ * (403 MISSING_SCOPES) is offered as unavailable and skipped by syncs.
  */
 export const hubspotConnector: Connector<HubSpotSpec> = {
   type: 'hubspot',
@@ -76,14 +87,16 @@ export const hubspotConnector: Connector<HubSpotSpec> = {
     const api = apiOf(context);
     const streams: StreamInfo[] = [];
     for (const object of context.spec.objects) {
-      const properties = await propertiesOf(api, object);
-      streams.push({
-        name: object,
-        columns: [...fixedColumns, ...properties.filter((property) => !isFixed(property.name)).map((property) => ({ name: property.name, type: columnType(property.type), nullable: true }))],
-        primary_key: ['id'],
-        cursor_candidates: ['updated_at'],
-        supported_sync_modes: [...hubspotConnector.supportedSyncModes],
-      });
+      const cursor = modifiedProperty[object];
+      const base = { name: object, primary_key: ['id'], cursor_candidates: [cursor], source_defined_cursor: true, default_cursor_field: cursor, supported_sync_modes: [...hubspotConnector.supportedSyncModes] };
+      try {
+        const properties = await propertiesOf(api, object);
+        streams.push({ ...base, columns: [...fixedColumns, ...properties.filter((property) => !isFixed(property.name)).map((property) => ({ name: property.name, type: columnType(property.type), nullable: true }))] });
+      } catch (error) {
+        // A token without this object's scope reads the others: the stream is offered as unavailable, and skipped.
+        if (!(error instanceof SourceError && error.failure === 'not_permitted')) throw error;
+        streams.push({ ...base, columns: fixedColumns, unavailable: `The token lacks the scope to read ${object} (${error.message})` });
+      }
     }
     return streams;
   },
@@ -102,28 +115,53 @@ async function* readObjects(context: ConnectorContext<HubSpotSpec>, request: Rea
   let position: Position = (request.position as Position | null) ?? (since ? { search: { since, after: null, inclusive: false } } : { list: { after: null } });
   let cursor: string | null = since;
   let batch: Record<string, unknown>[] = [];
+  let deleted: DeletedRecord[] = [];
   let bytes = 0;
   while (!('done' in position)) {
     request.signal?.throwIfAborted();
     const page = (await fetchPage(api, object, properties, position, context.spec.page_size)) as ObjectPage;
     const results = page.results ?? [];
     bytes += JSON.stringify(page).length;
-    for (const result of results) {
-      const record = flatten(result, types);
-      if (typeof record.updated_at === 'string' && (cursor === null || record.updated_at > cursor)) cursor = record.updated_at;
-      batch.push(record);
+    if ('archived' in position) deleted.push(...archivedSince(results, position.archived.since));
+    else {
+      for (const result of results) {
+        const record = flatten(result, types);
+        const modified = modifiedAt(record, object);
+        if (modified !== null && (cursor === null || modified > cursor)) cursor = modified;
+        batch.push(record);
+      }
     }
-    position = nextPosition(position, page, results, cursor);
-    if (batch.length >= request.batchRows || 'done' in position) {
-      yield { kind: 'records', records: batch, recordsRead: batch.length, bytesRead: bytes, position: position as unknown as JsonValue, cursor: incremental ? cursor : null };
+    position = nextPosition(position, page, results, cursor, since);
+    if (batch.length + deleted.length >= request.batchRows || 'done' in position) {
+      yield { kind: 'records', records: batch, recordsRead: batch.length, bytesRead: bytes, deleted, position: position as unknown as JsonValue, cursor: incremental ? cursor : null };
       batch = [];
+      deleted = [];
       bytes = 0;
     }
   }
 }
 
+/** A record's modification stamp (`hs_lastmodifieddate`, `lastmodifieddate` for contacts), else its `updated_at`. */
+function modifiedAt(record: Record<string, unknown>, object: ObjectType): string | null {
+  const value = record[modifiedProperty[object]] ?? record.updated_at;
+  return typeof value === 'string' ? new Date(Date.parse(value)).toISOString() : null;
+}
+
+/** Archived records of a page that were archived since the read's cursor (earlier ones were never synced, or are gone already). */
+function archivedSince(results: HubSpotObject[], since: string): DeletedRecord[] {
+  return results.flatMap((result) => {
+    const at = result.archivedAt ?? result.updatedAt;
+    return at !== undefined && Date.parse(at) >= Date.parse(since) ? [{ key: { id: result.id }, deletedAt: new Date(Date.parse(at)).toISOString() }] : [];
+  });
+}
+
 function fetchPage(api: CrmApi, object: ObjectType, properties: Property[], position: Exclude<Position, { done: true }>, pageSize: number): Promise<unknown> {
   const names = properties.map((property) => property.name);
+  if ('archived' in position) {
+    const query: Record<string, string> = { limit: String(pageSize), archived: 'true' };
+    if (position.archived.after) query.after = position.archived.after;
+    return api.json({ path: `crm/v3/objects/${object}`, query });
+  }
   if ('list' in position) {
     const query: Record<string, string> = { limit: String(pageSize), archived: 'false', properties: names.join(',') };
     if (position.list.after) query.after = position.list.after;
@@ -144,11 +182,16 @@ function fetchPage(api: CrmApi, object: ObjectType, properties: Property[], posi
   });
 }
 
-/** The page after this one; a search that reaches HubSpot's window starts again at the last time it saw (deduplication removes the overlap). */
-function nextPosition(position: Exclude<Position, { done: true }>, page: ObjectPage, results: HubSpotObject[], cursor: string | null): Position {
+/**
+ * The page after this one; a search that reaches HubSpot's window starts again at the last time it saw
+ * (deduplication removes the overlap). An incremental read ends with the archived records.
+ */
+function nextPosition(position: Exclude<Position, { done: true }>, page: ObjectPage, results: HubSpotObject[], cursor: string | null, since: string | null): Position {
   const after = page.paging?.next?.after;
-  if (!after || results.length === 0) return { done: true };
+  const end: Position = since !== null && !('archived' in position) ? { archived: { since, after: null } } : { done: true };
+  if (!after || results.length === 0) return end;
   if ('list' in position) return { list: { after } };
+  if ('archived' in position) return { archived: { ...position.archived, after } };
   if (Number(after) >= searchWindow && cursor) {
     if (cursor === position.search.since && position.search.inclusive) throw new SourceError('bad_response', `More than ${searchWindow} HubSpot records share the modification time ${cursor}`);
     return { search: { since: cursor, after: null, inclusive: true } };

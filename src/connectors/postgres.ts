@@ -3,9 +3,10 @@ import { attachPostgres, type PostgresSource } from '../engine/sync/source-attac
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import { sqlString } from '../engine/sql-literals';
 import { syncModes, type Connector, type ConnectorContext, type StreamInfo, type SyncMode } from './connector';
-import { sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
+import { pgIdentifier, sourceAlias, sourcePrimaryKeys, sourceRelations, sourceRows, streamName, type SourceRelation } from './postgres/catalog';
 import { readRelation } from './postgres/read';
 import { fromSource } from './postgres/source-errors';
+import { postgresChangeLog } from './postgres/replication/postgres-change-log';
 import { SourceError } from './source-error';
 
 const spec = Type.Object(
@@ -20,11 +21,19 @@ const spec = Type.Object(
       ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].map((mode) => Type.Literal(mode)),
       { default: 'prefer', description: "libpq's sslmode" },
     ),
+    replication_method: Type.Union([Type.Literal('cursor'), Type.Literal('logical')], {
+      default: 'cursor',
+      description:
+        'How incremental_append_deduped streams see changes: cursor (rows whose cursor_field grew; deletes are not seen) or logical (the WAL through a replication slot and publication the service makes per connection, deletes included; needs wal_level=logical, a role with REPLICATION that owns the tables, and a REPLICA IDENTITY carrying each key)',
+    }),
   },
   { additionalProperties: false },
 );
 
 type PostgresSpec = Static<typeof spec>;
+
+/** The source attached for writing, for the publication of its logical replication only. */
+const adminAlias = 'source_admin';
 
 /** Types whose values order rows well enough to be a cursor: numbers, dates and times. */
 const cursorTypes = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|FLOAT|DOUBLE|DECIMAL.*|DATE|TIMESTAMP.*)$/i;
@@ -58,7 +67,8 @@ export const postgresConnector: Connector<PostgresSpec> = {
       const relations = await sourceRelations(connection, context.spec.schemas);
       const keys = await sourcePrimaryKeys(connection, context.spec.schemas);
       const columns = await duckdbColumns(connection, context.spec.schemas);
-      return relations.map((relation) => streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns.get(`${relation.schema}.${relation.table}`) ?? []));
+      const logical = context.spec.replication_method === 'logical';
+      return relations.map((relation) => streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns.get(`${relation.schema}.${relation.table}`) ?? [], logical));
     });
   },
 
@@ -75,7 +85,26 @@ export const postgresConnector: Connector<PostgresSpec> = {
   },
 
   live: (context) => ({ postgres: sourceOf(context), schemas: context.spec.schemas, tableName: streamName }),
+
+  async keys(context, stream) {
+    const connection = await attached(context);
+    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === stream.name));
+    if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${stream.name}`);
+    const query = `SELECT ${stream.primaryKey.map(pgIdentifier).join(', ')} FROM ${pgIdentifier(relation.schema)}.${pgIdentifier(relation.table)}`;
+    return { relation: `SELECT * FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})` };
+  },
+
+  changeLog: postgresChangeLog<PostgresSpec>({
+    source: attached,
+    adminAlias,
+    admin: async (context) => {
+      const connection = await context.engine();
+      await fromSource(() => attachPostgres(connection, adminAlias, { ...sourceOf(context), schema: undefined, readOnly: false }));
+      return connection;
+    },
+  }),
 };
+
 
 function sourceOf(context: ConnectorContext<PostgresSpec>): PostgresSource {
   const { spec: settings, checked } = context;
@@ -112,11 +141,13 @@ async function duckdbColumns(connection: EngineConnection, schemas: string[]): P
   return columns;
 }
 
-function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { name: string; type: string; nullable: boolean }[]): StreamInfo {
+/** A table with a key on a logically replicating connection reads its changes from the WAL: no cursor needed. */
+function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { name: string; type: string; nullable: boolean }[], logical: boolean): StreamInfo {
   const cursorCandidates = columns.filter((column) => cursorTypes.test(column.type)).map((column) => column.name);
+  const fromLog = logical && relation.replicable && primaryKey.length > 0;
   const modes: SyncMode[] = ['full_refresh_overwrite', 'full_refresh_append'];
   if (cursorCandidates.length) modes.push('incremental_append');
-  if (cursorCandidates.length && primaryKey.length) modes.push('incremental_append_deduped');
+  if ((cursorCandidates.length || fromLog) && primaryKey.length) modes.push('incremental_append_deduped');
   const keyColumns = new Set(primaryKey);
   return {
     name: relation.stream,
@@ -124,6 +155,7 @@ function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { n
     primary_key: primaryKey,
     cursor_candidates: cursorCandidates,
     supported_sync_modes: modes,
+    ...(fromLog ? { source_defined_cursor: true } : {}),
     ...(relation.rowEstimate === undefined ? {} : { row_estimate: relation.rowEstimate }),
   };
 }

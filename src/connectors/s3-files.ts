@@ -70,6 +70,9 @@ export const s3FilesConnector: Connector<S3Spec> = {
         columns: columns.length ? columns.map((column) => ({ ...column, nullable: !primaryKey.includes(column.name) })) : [],
         primary_key: primaryKey,
         cursor_candidates: ['_source_modified_at'],
+        // Files are taken by their modification time, whatever the stream's columns: the source's own cursor.
+        source_defined_cursor: true,
+        default_cursor_field: '_source_modified_at',
         supported_sync_modes: modes,
       });
     }

@@ -1,5 +1,6 @@
 /** Why a source failed, so that messages (and tests) can tell the cases apart. */
-export type SourceFailure = 'unreachable' | 'auth' | 'no_database' | 'tls' | 'not_found' | 'bad_response' | 'invalid' | 'other';
+/** `not_permitted`: the credentials work but may not read this one stream (a missing scope): the stream is skipped, the others sync. */
+export type SourceFailure = 'unreachable' | 'auth' | 'not_permitted' | 'no_database' | 'tls' | 'not_found' | 'bad_response' | 'invalid' | 'other';
 
 /** The source could not be reached or refused what was asked; the message is meant for the user. */
 export class SourceError extends Error {

@@ -116,6 +116,23 @@ export class EngineManager {
     return counts;
   }
 
+  /**
+   * Memory the open instances hold, by lane, for the metrics. An instance whose read connections are
+   * all taken longer than `waitMs` is left out rather than waited for (the scrape must not hang).
+   */
+  async memoryByLane(waitMs: number): Promise<Record<EngineLane, number>> {
+    const totals: Record<EngineLane, number> = { interactive: 0, background: 0 };
+    await Promise.all(
+      [...this.entries].map(async ([key, entry]) => {
+        const engine = await entry.engine.catch(() => undefined);
+        if (!engine) return;
+        const bytes = await Promise.race([engine.memoryBytes().catch(() => 0), Bun.sleep(waitMs).then(() => 0)]);
+        totals[key.startsWith('background:') ? 'background' : 'interactive'] += bytes;
+      }),
+    );
+    return totals;
+  }
+
   async close(): Promise<void> {
     this.closing = true;
     await Promise.all([...this.entries.keys()].map((key) => this.releaseEntry(key)));

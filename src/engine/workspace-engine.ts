@@ -206,6 +206,12 @@ export class WorkspaceEngine {
     }
   }
 
+  /** Memory DuckDB holds for this instance (its buffer manager's count, all tags), for the metrics. */
+  async memoryBytes(): Promise<number> {
+    const rows = await this.read((connection) => connection.read('SELECT coalesce(sum(memory_usage_bytes), 0)::BIGINT FROM duckdb_memory()'));
+    return Number(rows.scalar() ?? 0);
+  }
+
   get busy(): boolean {
     return this.reads.busy + this.writes.busy > 0;
   }

@@ -7,7 +7,7 @@ import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { KeyedMutex } from '../util/keyed-mutex';
 import { GrantRefused, ProviderUnavailable, providerName, type ProviderClient, type TokenGrant } from './provider-client';
-import { findOAuthTokens, setConnectionAuthStatus, upsertOAuthTokens, type OAuthTokenRow } from './queries';
+import { claimRefreshLease, findOAuthTokens, releaseRefreshLease, setConnectionAuthStatus, upsertOAuthTokens, type OAuthTokenRow } from './queries';
 
 interface SealedTokens {
   access_token: string;
@@ -18,6 +18,9 @@ interface SealedTokens {
 const defaultLifetimeSeconds = 2 * 3600;
 /** A token is refreshed at half its lifetime or this long before it expires, whichever comes later. */
 const refreshAheadMs = 5 * 60_000;
+/** How long a refresh holds the token row's lease at most: well past the provider's own timeout. */
+const leaseMs = 60_000;
+const leasePollMs = 100;
 
 export interface OAuthTokensDeps {
   store: Store;
@@ -30,8 +33,9 @@ export interface OAuthTokensDeps {
 
 /**
  * Every OAuth connection's tokens, sealed and bound to the connection. A connector asks for a token
- * before each request: one near its expiry is refreshed first (one refresh at a time per connection
- * in a process; a second caller gets the token the first one got), as is one the provider answered 401
+ * before each request: one near its expiry is refreshed first (one refresh at a time per connection,
+ * across processes through a lease on the token's row; a second caller gets the token the first one
+ * got, which keeps providers that rotate refresh tokens happy), as is one the provider answered 401
  * to. A refresh the provider refuses (the user revoked the app, the refresh token expired) marks the
  * connection `needs_reauth` and fails what asked with a message saying how to authorize it again.
  */
@@ -67,13 +71,36 @@ export class OAuthTokens implements OAuthTokenSource {
     if (!client) throw new SourceError('auth', `${providerName[provider] ?? provider} is not configured on this service (OAUTH_${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET)`);
     const current = await this.current(connection.id, provider);
     if (current && !this.due(current.row, current.tokens, rejected)) return { accessToken: current.tokens.access_token, apiBase: client.apiBase(current.row.instance_url) };
-    return this.refreshing.runExclusive(connection.id, async () => {
-      // Another caller may have refreshed while this one waited.
+    return this.refreshing.runExclusive(connection.id, () => this.refreshUnderLease(connection, provider, client, rejected));
+  }
+
+  /**
+   * Refreshes across processes one at a time: the token row's lease is taken first (another holder
+   * is waited for), then the token is read again, since whoever held the lease may have refreshed it
+   * already, rotating the refresh token this process read before. Only a token still due is refreshed.
+   */
+  private async refreshUnderLease(connection: { id: string; workspaceId: string }, provider: CrmProvider, client: ProviderClient, rejected: string | undefined): Promise<OAuthSession> {
+    const owner = Bun.randomUUIDv7();
+    const giveUpAt = Date.now() + leaseMs + 5_000;
+    for (;;) {
       const latest = await this.current(connection.id, provider);
       if (!latest) throw await this.unauthorized(connection.id, provider, 'has never been authorized');
       if (!this.due(latest.row, latest.tokens, rejected)) return { accessToken: latest.tokens.access_token, apiBase: client.apiBase(latest.row.instance_url) };
-      return this.refresh(connection, provider, client, latest);
-    });
+      const now = this.deps.clock.now().getTime();
+      const claimed = await this.deps.store.run(claimRefreshLease, { connection_id: connection.id, owner, until: new Date(now + leaseMs).toISOString(), now: new Date(now).toISOString() });
+      if (claimed === 1) {
+        try {
+          const fresh = await this.current(connection.id, provider);
+          if (!fresh) throw await this.unauthorized(connection.id, provider, 'has never been authorized');
+          if (!this.due(fresh.row, fresh.tokens, rejected)) return { accessToken: fresh.tokens.access_token, apiBase: client.apiBase(fresh.row.instance_url) };
+          return await this.refresh(connection, provider, client, fresh);
+        } finally {
+          await this.deps.store.run(releaseRefreshLease, { connection_id: connection.id, owner });
+        }
+      }
+      if (Date.now() > giveUpAt) throw new SourceError('unreachable', `Another process has been refreshing the ${providerName[provider]} token for too long`);
+      await Bun.sleep(leasePollMs);
+    }
   }
 
   private async refresh(connection: { id: string; workspaceId: string }, provider: CrmProvider, client: ProviderClient, latest: { row: OAuthTokenRow; tokens: SealedTokens }): Promise<OAuthSession> {

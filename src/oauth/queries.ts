@@ -57,6 +57,16 @@ export const upsertOAuthTokens = namedQuery<OAuthTokenRow>(
    ON CONFLICT (connection_id) DO UPDATE SET provider = excluded.provider, tokens_sealed = excluded.tokens_sealed, instance_url = excluded.instance_url,
      refresh_at = excluded.refresh_at, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
 );
+/** Takes the row's refresh lease unless another holder's lease still runs; touches one row (taken) or none. */
+export const claimRefreshLease = namedQuery<{ connection_id: string; owner: string; until: string; now: string }>(
+  'oauth_tokens.claim_refresh_lease',
+  `UPDATE oauth_tokens SET refresh_lease_owner = :owner, refresh_lease_until = :until
+   WHERE connection_id = :connection_id AND (refresh_lease_until IS NULL OR refresh_lease_until < :now)`,
+);
+export const releaseRefreshLease = namedQuery<{ connection_id: string; owner: string }>(
+  'oauth_tokens.release_refresh_lease',
+  'UPDATE oauth_tokens SET refresh_lease_owner = NULL, refresh_lease_until = NULL WHERE connection_id = :connection_id AND refresh_lease_owner = :owner',
+);
 export const findOAuthTokens = namedQuery<{ connection_id: string }, OAuthTokenRow>('oauth_tokens.find', 'SELECT * FROM oauth_tokens WHERE connection_id = :connection_id');
 /** Tokens of connections that were deleted: the hourly sweep removes them. */
 export const pruneOrphanOAuthTokens = namedQuery<PruneParams>(

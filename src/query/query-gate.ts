@@ -166,7 +166,10 @@ export class QueryGate {
       settlement = { ok: true, outcome, costEur: costOf(outcome.bytesScanned, plan), plan };
     } catch (error) {
       // A cancellation reaches here as an interrupted query: it is the caller's to handle.
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (options.signal?.aborted) {
+        this.observe(caller.kind, 'cancelled', 0);
+        throw options.signal.reason;
+      }
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       settlement = { ok: false, error, durationMs: performance.now() - startedAt };
     }

@@ -32,10 +32,27 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
 
   announce(mode, logger, infra, http?.url);
+  const { drainMs, graceMs } = config.shutdown;
+  let workerStopped: Promise<void> | undefined;
   const stopped = onShutdownSignal(logger, [
-    { name: 'http', run: async () => http?.stop() },
+    {
+      // At once: /readyz answers 503 and the worker stops polling (its running activities go on, heartbeating).
+      name: 'readiness',
+      run: async () => {
+        services.readiness.drain();
+        workerStopped = worker?.shutdown().catch((error: unknown) => logger.error('the worker did not stop cleanly', { error }));
+      },
+    },
+    // Still serving while a load balancer notices the 503 and stops sending requests here.
+    { name: 'drain', run: async () => (http && drainMs > 0 ? Bun.sleep(drainMs) : undefined) },
+    {
+      name: 'http',
+      run: async () => {
+        if (await http?.stop(graceMs)) logger.warn('requests still in flight after the grace period were cut', { grace_ms: graceMs });
+      },
+    },
+    { name: 'worker', run: async () => workerStopped },
     { name: 'metrics', run: async () => metricsListener?.stop() },
-    { name: 'worker', run: async () => worker?.shutdown() },
     { name: 'engines', run: () => services.close() },
     { name: 'connections', run: () => infra.close() },
   ]);
@@ -61,7 +78,7 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   const { config, logger } = services;
   await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal });
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shutdownGraceMs: config.shutdown.graceMs });
 }
 
 /**

@@ -10,8 +10,12 @@ import type { PushService } from '../push/push-service';
 import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
+import { Readiness } from '../api/health/readiness';
 import type { Infrastructure } from './infrastructure';
 import { ServiceMetrics } from '../metrics/service-metrics';
+import { engineVersion } from '../engine/engine-version';
+import { taskQueueStats } from '../temporal/task-queue-stats';
+import packageJson from '../../package.json';
 import { combineActivities, workspacePurgeSteps, type FeatureWiring } from './feature';
 import type { FeatureDeps } from './features/deps';
 import { mailFeature } from './features/mail';
@@ -66,6 +70,8 @@ export interface Services {
   sourceProbes: SourceProbes;
   oauth: OAuthService;
   healthProbes: Record<string, HealthProbe>;
+  /** `/readyz`: the dependencies queries need, the ones that only some features need, and whether a shutdown began. */
+  readiness: Readiness;
   metrics: ServiceMetrics;
   /** Every activity of the main task queue, which also runs the workflows. */
   activities: object;
@@ -87,13 +93,13 @@ export interface ServiceExtensions {
 
 /** The composition root: builds each feature, then assembles their activities, schedules, purges and prunes. */
 export function buildServices(config: Config, infra: Infrastructure, logger: Logger, clock: Clock = systemClock, extensions: ServiceExtensions = {}): Services {
-  const metrics = new ServiceMetrics();
+  const metrics = new ServiceMetrics({ version: packageJson.version, runtime: `bun ${Bun.version}`, duckdb: engineVersion() });
   const deps: FeatureDeps = { config, infra, logger, clock, metrics };
   const mail = mailFeature(deps);
   const sources = connectionSources(deps);
   const lake = lakeFeature({ ...deps, liveSources: sources.live });
   const { engines } = lake.engine;
-  metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load });
+  metrics.watchEngine({ instances: () => engines.openByLane(), statements: () => engines.scheduler.load, memory: () => engines.memoryByLane(1_000) });
   const workspaces = workspacesFeature({ ...deps, mail, onCreated: (workspaceId) => lake.maintenance.ensure(workspaceId) });
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
@@ -116,6 +122,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
   const sharing = sharingFeature(deps, queries.gate, queries.queries);
   const billing = billingFeature(deps);
+  metrics.watchTaskQueues(
+    taskQueueStats(infra.temporal, config.temporal.namespace, { main: config.temporal.taskQueue, query_jobs: jobs.queryWorker.taskQueue, syncs: connections.syncWorker.taskQueue }),
+  );
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
   const features: FeatureWiring[] = [
@@ -149,6 +158,12 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
       lake: () => infra.lake.ping(),
       temporal: () => infra.temporal.ping(),
     },
+    readiness: new Readiness({
+      metadata: { probe: () => infra.store.ping(), required: true, serves: ['api'] },
+      lake: { probe: () => infra.lake.ping(), required: true, serves: ['queries', 'push', 'tables'] },
+      // Without Temporal, queries and pushes still work: what waits is durable work.
+      temporal: { probe: () => infra.temporal.ping(), required: false, serves: ['query_jobs', 'syncs', 'transform_runs', 'deletions'] },
+    }),
     activities: combineActivities(
       housekeeping.activities,
       purge.activities,

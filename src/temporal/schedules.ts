@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Workflow } from '@temporalio/client';
 import type { Logger } from '../logging/logger';
 import type { TemporalClient } from './client';
+import { temporalCronExpressions } from '../schedules/schedule';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
 
 /** When a schedule fires: every interval (`1h`, `5m`), or on a 5-field cron expression read in UTC. */
@@ -23,7 +24,7 @@ export type ScheduleDefinition<W extends Workflow = Workflow> = ScheduleTiming &
  * still going when the next is due skips that one (Temporal's overlap policy), never stacks it.
  */
 export async function ensureSchedule<W extends Workflow>(temporal: TemporalClient, definition: ScheduleDefinition<W>): Promise<'created' | 'updated'> {
-  const spec = definition.cron !== undefined ? { cronExpressions: [definition.cron], timezone: 'UTC' } : { intervals: [{ every: definition.every }] };
+  const spec = definition.cron !== undefined ? { cronExpressions: temporalCronExpressions(definition.cron), timezone: 'UTC' } : { intervals: [{ every: definition.every }] };
   const state = { paused: definition.paused ?? false };
   const action = {
     type: 'startWorkflow' as const,

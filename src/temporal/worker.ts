@@ -26,6 +26,8 @@ export interface WorkerOptions {
   address: string;
   namespace: string;
   workers: TaskQueueWorker[];
+  /** On shutdown, how long running activities may go on (heartbeating) before they are cancelled. */
+  shutdownGraceMs?: number;
   /** The process's own client, which starts workflows eagerly on these workers while they run. */
   client?: Pick<TemporalClient, 'attachLocalWorker' | 'detachLocalWorker'>;
 }
@@ -51,7 +53,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
         activities: spec.activities,
         maxConcurrentActivityTaskExecutions: spec.maxConcurrentActivities,
         interceptors: { activity: [activityLogContext] },
-        shutdownGraceTime: '30s',
+        shutdownGraceTime: options.shutdownGraceMs ?? 30_000,
       }),
     ),
   );

@@ -1,20 +1,23 @@
 import { RequestValidationError } from '../errors/app-error';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import { formatDuration, parseDuration } from '../util/duration';
+import { nextRuns, parseSchedule } from '../schedules/schedule';
 import { deleteSchedule, findSchedule, upsertSchedule } from './transform-queries';
 import type { TransformSchedules } from './transform-workflows';
 
 export interface DagScheduleView {
   schedule: string | null;
+  /** The next times the schedule starts a run (UTC). */
+  next_runs: string[];
   updated_at: string | null;
 }
+
+/** How many of the schedule's next run times an answer shows. */
+const shownRuns = 3;
 
 /** The shortest interval a DAG schedule takes: each run reads and rewrites tables. */
 const minimumEveryMs = 60_000;
 
-/** One cron field: `*`, a number, a range, a list, each with an optional step. */
-const cronField = /^(\*|\d+(-\d+)?)(\/\d+)?(,(\*|\d+(-\d+)?)(\/\d+)?)*$/;
 
 /**
  * A workspace's optional DAG schedule: all its transforms run on a 5-field cron in UTC or every
@@ -30,7 +33,9 @@ export class DagScheduleService {
 
   async get(workspaceId: string): Promise<DagScheduleView> {
     const row = await this.store.first(findSchedule, { workspace_id: workspaceId });
-    return { schedule: row?.schedule ?? null, updated_at: row?.updated_at ?? null };
+    const schedule = row ? parseSchedule(row.schedule, { minimumIntervalMs: 0 }) : undefined;
+    const upcoming = schedule && !('problem' in schedule) ? nextRuns(schedule, this.clock.now(), shownRuns).map((run) => run.toISOString()) : [];
+    return { schedule: row?.schedule ?? null, next_runs: upcoming, updated_at: row?.updated_at ?? null };
   }
 
   async put(workspaceId: string, text: string): Promise<DagScheduleView> {
@@ -46,20 +51,9 @@ export class DagScheduleService {
   }
 }
 
+/** The schedule as stored and handed to Temporal, the same rules as every schedule of the service. */
 function normalized(text: string): string {
-  const trimmed = text.trim().replace(/\s+/g, ' ');
-  const every = /^every (\S+)$/i.exec(trimmed);
-  if (every) {
-    const ms = parseDuration(every[1]!);
-    if (ms === undefined) throw invalid('`every` takes a duration such as 30m, 6h or 1d');
-    if (ms < minimumEveryMs) throw invalid('A DAG runs at most once a minute');
-    return `every ${formatDuration(ms)}`;
-  }
-  const fields = trimmed.split(' ');
-  if (fields.length !== 5 || !fields.every((field) => cronField.test(field))) throw invalid('Write a 5-field cron expression in UTC (minute hour day month weekday) or `every <duration>`');
-  return trimmed;
-}
-
-function invalid(message: string): RequestValidationError {
-  return RequestValidationError.at(['body', 'schedule'], message);
+  const schedule = parseSchedule(text, { minimumIntervalMs: minimumEveryMs });
+  if ('problem' in schedule) throw RequestValidationError.at(['body', 'schedule'], schedule.problem);
+  return schedule.text;
 }

@@ -5,6 +5,7 @@ import { deleteSchedule, ensureSchedule, type ScheduleTiming } from '../temporal
 import { startWorkflowOnce } from '../temporal/start-workflow';
 import type { DagRunRequest } from '../transforms/dag-run-plan';
 import type { RunTrigger } from '../transforms/transform-queries';
+import { parseSchedule } from '../schedules/schedule';
 import type { LiveDagRun, LiveNode, TransformDagWorkflows, TransformSchedules } from '../transforms/transform-workflows';
 import { transformDagStatusQuery, transformDagWorkflow, type TransformDagInput } from '../workflows/transform-dag';
 
@@ -79,8 +80,9 @@ export class TransformScheduleClient implements TransformSchedules {
   }
 }
 
-/** `every 6h` is an interval; anything else is a 5-field cron (checked before it gets here). */
-function timingOf(schedule: string): ScheduleTiming {
-  const every = /^every\s+(\S+)$/i.exec(schedule.trim());
-  return every ? { every: every[1]! } : { cron: schedule.trim() };
+/** The stored schedule (checked before it gets here) as Temporal's timing. */
+function timingOf(text: string): ScheduleTiming {
+  const schedule = parseSchedule(text, { minimumIntervalMs: 0 });
+  if ('problem' in schedule) throw new Error(`a stored schedule does not parse: ${schedule.problem}`);
+  return schedule.kind === 'every' ? { every: schedule.every } : { cron: schedule.cron };
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../logging/logger';
+import type { Schedule } from '../schedules/schedule';
 import type { TemporalClient } from '../temporal/client';
 import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
 import { startWorkflowOnce } from '../temporal/start-workflow';
@@ -24,7 +25,7 @@ export class WorkspaceMaintenanceClient implements MaintenanceSchedules, Mainten
 
   constructor(
     private readonly temporal: TemporalClient,
-    private readonly every: string,
+    private readonly schedule: Schedule,
     private readonly logger: Logger,
   ) {}
 
@@ -35,7 +36,7 @@ export class WorkspaceMaintenanceClient implements MaintenanceSchedules, Mainten
         scheduleId: maintenanceScheduleId(workspaceId),
         workflow: workspaceMaintenanceWorkflow,
         args: [workspaceId],
-        every: this.every,
+        ...(this.schedule.kind === 'every' ? { every: this.schedule.every } : { cron: this.schedule.cron }),
         memo: { workspace_id: workspaceId },
         labels: { kind: 'maintenance', workspaceId },
       });

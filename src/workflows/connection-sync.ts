@@ -12,7 +12,8 @@ import {
 } from '@temporalio/workflow';
 import type { ConnectionStreamActivities, ConnectionSyncActivities, StreamReport, SyncPlan } from '../activities/connection-sync-activities';
 import type { StreamProgress } from '../connections/stream-sync';
-import type { SyncJobStatus, SyncTrigger } from '../connections/queries';
+import type { StreamSelection } from '../connectors/connector';
+import type { StreamStatus, SyncJobStatus, SyncTrigger } from '../connections/queries';
 
 export interface ConnectionSyncInput {
   workspaceId: string;
@@ -25,8 +26,9 @@ export interface ConnectionSyncInput {
 /** One stream as the status query shows it while the job runs. */
 export interface LiveStream extends StreamProgress {
   name: string;
-  status: SyncJobStatus;
+  status: StreamStatus;
   sync_mode: string;
+  reason?: string;
   error?: string;
 }
 
@@ -86,9 +88,11 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   }
   state.status = 'running';
   state.startedAt = plan.startedAt;
+  const changeLogStreams = plan.changeLogStreams ?? [];
   state.streams = [
-    ...plan.streams.map((stream): LiveStream => ({ name: stream.name, status: 'pending', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0 })),
+    ...[...plan.streams, ...changeLogStreams].map((stream): LiveStream => ({ name: stream.name, status: 'pending', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0 })),
     ...plan.refused.map((stream): LiveStream => ({ name: stream.name, status: 'failed', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, error: stream.error })),
+    ...(plan.skipped ?? []).map((stream): LiveStream => ({ name: stream.name, status: 'skipped', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, reason: stream.reason })),
   ];
 
   const streamActivities = proxyActivities<ConnectionStreamActivities>({
@@ -102,18 +106,28 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   let cancelled = cancelRequested;
   streams = new CancellationScope();
   try {
+    // The streams of the change log go together, as one unit of work beside the others: they share one slot.
+    const units: (StreamSelection | StreamSelection[])[] = [...plan.streams, ...(changeLogStreams.length ? [changeLogStreams] : [])];
     await streams.run(() =>
-      inParallel(plan.streams, plan.parallelism, async (stream) => {
-        const live = state.streams.find((candidate) => candidate.name === stream.name)!;
-        live.status = 'running';
+      inParallel(units, plan.parallelism, async (unit) => {
+        const group = Array.isArray(unit) ? unit : [unit];
+        const live = group.map((stream) => state.streams.find((candidate) => candidate.name === stream.name)!);
+        for (const entry of live) entry.status = 'running';
         try {
-          const report = await streamActivities.syncConnectionStream({ jobId, connectionId: input.connectionId, stream });
-          Object.assign(live, report.progress, { status: report.status });
-          reports.push(report);
+          const done = Array.isArray(unit)
+            ? await streamActivities.syncChangeLogStreams({ jobId, connectionId: input.connectionId, streams: unit })
+            : [await streamActivities.syncConnectionStream({ jobId, connectionId: input.connectionId, stream: unit })];
+          for (const report of done) {
+            Object.assign(live.find((entry) => entry.name === report.name)!, report.progress, { status: report.status }, report.reason ? { reason: report.reason } : {});
+            reports.push(report);
+          }
         } catch (error) {
-          live.status = isCancellation(error) ? 'cancelled' : 'failed';
-          live.error = live.status === 'failed' ? messageOf(error) : undefined;
-          reports.push({ name: stream.name, sync_mode: stream.syncMode, status: live.status, progress: { records_read: live.records_read, records_written: live.records_written, bytes_read: live.bytes_read }, error: live.error, error_code: codeOf(error) });
+          for (const [index, entry] of live.entries()) {
+            entry.status = isCancellation(error) ? 'cancelled' : 'failed';
+            entry.error = entry.status === 'failed' ? messageOf(error) : undefined;
+            const progress = { records_read: entry.records_read, records_written: entry.records_written, bytes_read: entry.bytes_read };
+            reports.push({ name: entry.name, sync_mode: group[index]!.syncMode, status: entry.status, progress, error: entry.error, error_code: codeOf(error) });
+          }
           if (isCancellation(error)) throw error;
         }
       }),
@@ -123,7 +137,7 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
     cancelled = true;
   }
   cancelled ||= cancelRequested;
-  const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports, refused: plan.refused, cancelled }));
+  const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports, refused: plan.refused, skipped: plan.skipped, cancelled }));
   state.status = outcome.status;
   if (outcome.changedTables.length > 0) {
     await CancellationScope.nonCancellable(() =>

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser } from '../support/accounts';
@@ -10,8 +11,6 @@ import { createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 
-/** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
-const chromiumPath = '/usr/bin/chromium';
 
 describe('public pages in a real browser', () => {
   let t: TestApp;
@@ -52,12 +51,7 @@ describe('public pages in a real browser', () => {
 
     // OXBOW_SCREENSHOTS_DIR keeps the screenshots for a person to look at; otherwise they go with the test.
     shots = process.env.OXBOW_SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'oxbow-screenshots-'));
-    // Playwright gives each launch a fresh profile directory of its own (its --user-data-dir), removed on close.
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { startTestApp, type TestApp } from '../support/test-app';
@@ -67,7 +70,8 @@ describe('the OpenAPI document', () => {
     for (const operation of operations) {
       const statuses = Object.keys(operation.responses ?? {}).map(Number);
       expect(statuses).toContain(500);
-      for (const status of statuses.filter((code) => code >= 400 && !(operation.operationId!.toLowerCase().includes('health') && code === 503))) {
+      const reportsItsOwnState = operation.operationId!.toLowerCase().includes('health') || operation.operationId === 'getReadiness';
+      for (const status of statuses.filter((code) => code >= 400 && !(reportsItsOwnState && code === 503))) {
         const content = responseOf(operation, status)!.content!;
         // The public HTML pages answer their own errors as HTML pages too (404, 429, 503).
         if (htmlPages.has(operation.operationId!) && [404, 429, 503].includes(status)) {
@@ -125,16 +129,78 @@ describe('the OpenAPI document', () => {
 
   test('shares named component schemas instead of inline copies, and gives the push body its real schema', () => {
     const schemas = document.components?.schemas ?? {};
-    for (const name of ['ErrorEnvelope', 'ValidationError', 'PushRequest', 'PushRecord', 'QueryResponse', 'JobStatusResponse', 'WorkspaceRole', 'ResultColumn']) expect(schemas).toHaveProperty(name);
-    const push = find('pushRecords').requestBody as OpenAPIV3_1.RequestBodyObject;
-    expect(push.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/PushRequest' });
-    const pushRequest = schemas.PushRequest as { properties: Record<string, { items?: unknown; pattern?: string }> };
+    for (const name of ['ErrorEnvelope', 'ValidationError', 'PushRecord', 'QueryResponse', 'JobStatusResponse', 'WorkspaceRole', 'ResultColumn']) expect(schemas).toHaveProperty(name);
+    const push = find('pushRecords').requestBody as OpenAPIV3_1.ReferenceObject;
+    expect(push).toEqual({ $ref: '#/components/requestBodies/PushRequest' });
+    const pushRequest = (document.components!.requestBodies!.PushRequest as OpenAPIV3_1.RequestBodyObject).content['application/json']!.schema as {
+      properties: Record<string, { items?: unknown; pattern?: string }>;
+    };
     expect(pushRequest.properties.records!.items).toEqual({ $ref: '#/components/schemas/PushRecord' });
     expect(new RegExp(pushRequest.properties.table!.pattern!).test('raw.events')).toBe(true);
     const members = responseOf(find('listMembers'), 200)!.content!['application/json']!.schema;
     expect(members).toEqual({ type: 'array', items: { $ref: '#/components/schemas/MemberResponse' } });
     expect(JSON.stringify(document).includes('"nullable":true')).toBe(false);
   });
+
+  test('request bodies are components of their own, so a field with a default is optional to a client', () => {
+    const bodies = document.components?.requestBodies as Record<string, OpenAPIV3_1.RequestBodyObject>;
+    const schemaOf = (name: string) => bodies[name]!.content['application/json']!.schema as { properties: Record<string, { default?: unknown }>; required?: string[] };
+    for (const [name, field] of [['PushRequest', 'mode'], ['QueryRequest', 'estimate_only'], ['JobSubmitRequest', 'priority'], ['WorkspaceCreateRequest', 'region'], ['PreviewRequest', 'limit']] as const) {
+      expect(schemaOf(name).properties[field]!.default).toBeDefined();
+      expect(schemaOf(name).required ?? []).not.toContain(field);
+    }
+    // No schema is left that nothing refers to.
+    const text = JSON.stringify({ paths: document.paths, requestBodies: bodies, schemas: document.components?.schemas });
+    for (const name of Object.keys(document.components?.schemas ?? {})) expect(text).toContain(`"#/components/schemas/${name}"`);
+  });
+
+  test('public operations say so with an empty security list; the rest name their scheme', () => {
+    for (const id of ['logIn', 'signUp', 'getReadiness', 'getLiveness', 'getServiceHealth', 'viewPublicChart', 'receiveBillingWebhook']) expect(find(id).security).toEqual([]);
+    for (const id of ['listWorkspaces', 'executeQuery', 'pushRecords']) expect(find(id).security!.length).toBeGreaterThan(0);
+    for (const operation of operations) expect(operation.security).toBeDefined();
+  });
+
+  test('every operation that runs or plans a statement documents 429 CONCURRENCY_LIMITED and 503 ENGINE_BUSY; every 201 that creates something its Location', () => {
+    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'runSavedQuery', 'pushRecords', 'createChart', 'updateChart', 'createSavedQuery']) {
+      expect(responseOf(find(id), 429)!.description).toContain('CONCURRENCY_LIMITED');
+      const busy = responseOf(find(id), 503)!;
+      expect(busy.description).toContain('ENGINE_BUSY');
+      expect(busy.headers).toHaveProperty('Retry-After');
+    }
+    for (const id of ['createWorkspace', 'addMember', 'createApiKey', 'createConnection', 'createTransform', 'createSavedQuery', 'createChart', 'createPage', 'publishChart', 'publishPage']) {
+      expect((responseOf(find(id), 201)!.headers!.Location as OpenAPIV3_1.HeaderObject).required).toBe(true);
+    }
+    // Sign-up and the waitlist create nothing a client may address.
+    for (const id of ['signUp', 'joinWaitlist']) expect(responseOf(find(id), 201)!.headers).not.toHaveProperty('Location');
+  });
+
+  test("Redocly's recommended rules find no error, and warn only where the answer is the truth", () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'oxbow-redocly-'));
+    try {
+      // An address of the service's own rather than example.com, which the rules flag (as they flag localhost).
+      writeFileSync(join(scratch, 'openapi.json'), JSON.stringify({ ...document, servers: [{ url: 'https://oxbow.test' }] }));
+      const cli = join(import.meta.dir, '..', '..', 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+      const lint = Bun.spawnSync([process.execPath, cli, 'lint', '--extends', 'recommended', '--format', 'json', 'openapi.json'], { cwd: scratch, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+      const report = JSON.parse(lint.stdout.toString()) as { problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] };
+      const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]!.pointer}`);
+      expect(problems.filter((problem) => problem.startsWith('error'))).toEqual([]);
+      // These answer no 4xx (the probes and the registration status take no input and no credentials),
+      // and the OAuth callback only ever redirects: a 2xx or 4xx they cannot give would be a lie.
+      expect(problems.sort()).toEqual(
+        [
+          'warn operation-4xx-response #/paths/~1health/get/responses',
+          'warn operation-4xx-response #/paths/~1livez/get/responses',
+          'warn operation-4xx-response #/paths/~1readyz/get/responses',
+          'warn operation-4xx-response #/paths/~1metrics/get/responses',
+          'warn operation-4xx-response #/paths/~1api~1v1~1health/get/responses',
+          'warn operation-4xx-response #/paths/~1api~1v1~1auth~1registration-status/get/responses',
+          'warn operation-2xx-response #/paths/~1api~1v1~1oauth~1{crm_provider}~1callback/get/responses',
+        ].sort(),
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   test('the browsable version is served beside it', async () => {
     const page = await t.app.handle(new Request('http://localhost/docs'));

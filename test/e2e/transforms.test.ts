@@ -162,7 +162,7 @@ describe('transforms: definitions, validation and roles', () => {
   test('the DAG schedule: set, read, refuse and remove', async () => {
     const ws = await workspaceWithData();
     const path = `${transformsPath(ws)}/schedule`;
-    expect(await bodyOf(await t.request(path, { token: viewer.accessToken }))).toEqual({ schedule: null, updated_at: null });
+    expect(await bodyOf(await t.request(path, { token: viewer.accessToken }))).toEqual({ schedule: null, next_runs: [], updated_at: null });
     const every = await t.request(path, { method: 'PUT', json: { schedule: 'every 90m' }, token: member.accessToken });
     expect(every.status).toBe(200);
     expect((await bodyOf(every)).schedule).toBe('every 90m');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
-import { submitJobOk, waitForJob } from '../support/jobs';
+import { slowSql, submitJobOk, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
 
 const token = 'metrics-token-for-tests-0123456789';
@@ -76,5 +76,58 @@ describe('GET /metrics', () => {
     expect(moved('oxbow_http_request_duration_seconds_count', refusalRoute)).toBe(1);
     expect(sample(after, 'oxbow_engine_instances', { lane: 'interactive' })).toBeGreaterThanOrEqual(1);
     expect(after.has('oxbow_engine_statements{state="running"}')).toBe(true);
+  }, 60_000);
+
+  test('the process, its runtime and its build are described: CPU, memory, event-loop lag, heap, version', async () => {
+    const samples = await scrape();
+    expect(sample(samples, 'process_cpu_seconds_total', {})).toBeGreaterThan(0);
+    expect(sample(samples, 'process_resident_memory_bytes', {})).toBeGreaterThan(10_000_000);
+    expect(sample(samples, 'process_open_fds', {})).toBeGreaterThan(0);
+    expect(samples.has('nodejs_eventloop_lag_p99_seconds')).toBe(true);
+    expect(sample(samples, 'nodejs_heap_size_used_bytes', {})).toBeGreaterThan(0);
+    expect(sample(samples, 'oxbow_build_info', { version: '1.0.0', runtime: `bun ${Bun.version}` })).toBe(1);
+    expect([...samples.keys()].find((key) => key.startsWith('oxbow_build_info'))).toMatch(/duckdb="v\d+\.\d+\.\d+"/);
+  });
+
+  test('Temporal’s view of the task queues: workers polling each, backlogs; DuckDB memory by lane', async () => {
+    const run = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: 'SELECT count(*) FROM range(100000)' }, token: user.accessToken });
+    expect([200, 429]).toContain(run.status);
+    const samples = await eventually(scrape, (found) => sample(found, 'oxbow_task_queue_pollers', { queue: 'query_jobs', type: 'activity' }) >= 1, 20_000);
+    expect(sample(samples, 'oxbow_task_queue_stats_up', {})).toBe(1);
+    for (const queue of ['main', 'query_jobs', 'syncs']) expect(samples.has(`oxbow_task_queue_backlog{queue="${queue}",type="activity"}`)).toBe(true);
+    expect(sample(samples, 'oxbow_task_queue_pollers', { queue: 'main', type: 'workflow' })).toBeGreaterThanOrEqual(1);
+    expect(sample(samples, 'oxbow_engine_memory_bytes', { lane: 'interactive' })).toBeGreaterThan(0);
+  }, 60_000);
+
+  test('a running job that is cancelled counts as a cancelled query', async () => {
+    const other = (await createWorkspace(t, user, 'cancelled')).id;
+    const before = await scrape();
+    const jobId = await submitJobOk(t, user, { sql: slowSql(20_000), workspace_id: other });
+    await waitForJob(t, user, jobId, ['running']);
+    // The workflow's own cancellation (what a cancel of a running job asks of Temporal): the query is interrupted.
+    const workflow = t.infra.temporal.client.workflow.getHandle(jobId);
+    await workflow.cancel();
+    expect(await workflow.result()).toBe('cancelled');
+    const after = await eventually(scrape, (samples) => sample(samples, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) > sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }), 30_000);
+    expect(sample(after, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) - sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' })).toBe(1);
+  }, 90_000);
+});
+
+describe('queue depth without workers', () => {
+  let t: TestApp;
+  let user: TestUser;
+  beforeAll(async () => {
+    t = await startTestApp('local', { env: { METRICS_TOKEN: token } });
+    user = await createVerifiedUser(t, 'backlog');
+  });
+  afterAll(() => t.stop());
+
+  test('jobs nobody runs show as a backlog on the main queue, with no poller to take it', async () => {
+    const workspaceId = (await createWorkspace(t, user)).id;
+    for (let i = 0; i < 3; i++) await submitJobOk(t, user, { sql: 'SELECT 1', workspace_id: workspaceId });
+    const scrape = async () => parse(await (await t.request('/metrics', { headers: { authorization: `Bearer ${token}` } })).text());
+    const samples = await eventually(scrape, (found) => sample(found, 'oxbow_task_queue_backlog', { queue: 'main', type: 'workflow' }) >= 3, 30_000);
+    expect(sample(samples, 'oxbow_task_queue_pollers', { queue: 'main', type: 'workflow' })).toBe(0);
+    expect(sample(samples, 'oxbow_task_queue_backlog_age_seconds', { queue: 'main', type: 'workflow' })).toBeGreaterThan(0);
   }, 60_000);
 });

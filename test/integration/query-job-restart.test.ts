@@ -18,8 +18,8 @@ describe('a query job survives its worker being killed', () => {
   let workspaceId: string;
   let workers: ServiceProcess[] = [];
 
-  const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn' }, { waitForHealth: false });
+  const startWorkerProcess = async (env: Record<string, string> = {}) => {
+    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', ...env }, { waitForHealth: false });
     workers.push(worker);
     return worker;
   };
@@ -66,4 +66,23 @@ describe('a query job survives its worker being killed', () => {
     const done = await waitForJob(t, user, jobId, ['succeeded'], 60_000);
     expect(done.result.rows).toEqual([[7]]);
   }, 120_000);
+
+  test('SIGTERM during a running job: no new task is taken, the running query finishes within the grace, then the process exits 0', async () => {
+    const worker = await startWorkerProcess({ SHUTDOWN_GRACE: '120s' });
+    const running = await submitJobOk(t, user, { sql: slowSql(600), workspace_id: workspaceId });
+    await waitForJob(t, user, running, ['running'], 60_000);
+    worker.child.kill('SIGTERM');
+    await Bun.sleep(1_000);
+    // Submitted after the signal: the stopping worker no longer polls, so it waits for the next one.
+    const later = await submitJobOk(t, user, { sql: 'SELECT 8 AS eight', workspace_id: workspaceId });
+
+    expect(await worker.child.exited).toBe(0);
+    const done = await jobStatus(t, user, running);
+    expect(done.status).toBe('succeeded');
+    expect(await t.infra.store.first(jobRecord, { id: running })).toEqual({ attempts: 1, status: 'succeeded', usage: 1 });
+    expect((await jobStatus(t, user, later)).status).toBe('pending');
+
+    await startWorkerProcess();
+    expect((await waitForJob(t, user, later, ['succeeded'], 60_000)).result.rows).toEqual([[8]]);
+  }, 180_000);
 });

@@ -5,6 +5,7 @@ import { bodyOf } from '../support/http';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { push, pushOk } from '../support/lake';
+import { ndjsonOf } from '../support/uploads';
 import { namedQuery } from '../../src/store/named-query';
 import { ConnectorQuota } from '../../src/usage/connector-quota';
 
@@ -63,6 +64,13 @@ for (const backend of backends) {
       const error = (await bodyOf(refused)).detail.error;
       expect(error.code).toBe('STORAGE_LIMIT_REACHED');
       expect(error.message).toContain('Tiny plan');
+      expect(await tableBytes(id)).toBe(before);
+      // An upload is refused the same way, whatever its format.
+      for (const [body, type] of [[ndjsonOf(records(3)), 'application/x-ndjson'], ['id,note\n1,x\n', 'text/csv']] as const) {
+        const upload = await t.request(`/api/v1/workspaces/${id}/push?table=raw.uploaded`, { method: 'POST', body, token: user.accessToken, headers: { 'content-type': type } });
+        expect(upload.status).toBe(403);
+        expect((await bodyOf(upload)).detail.error.code).toBe('STORAGE_LIMIT_REACHED');
+      }
       expect(await tableBytes(id)).toBe(before);
       expect((await bodyOf(await t.request(`/api/v1/workspaces/${id}/query/tables`, { token: user.accessToken }))).tables.map((table: { name: string }) => table.name)).toEqual(['events']);
 

@@ -72,6 +72,8 @@ export async function createDatabase(): Promise<{ url: string; drop: () => Promi
     url: url.href,
     async drop() {
       const cleanup = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      // A database a replication slot still reads cannot be dropped: its slots go first.
+      await cleanup.unsafe(`SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = '${name}' AND NOT active`);
       await cleanup.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
     },

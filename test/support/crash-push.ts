@@ -5,6 +5,7 @@ import { catalogStoreFor } from '../../src/engine/catalog-attachment';
 import { CatalogReaders } from '../../src/engine/catalog-reader';
 import { WorkspaceEngine } from '../../src/engine/workspace-engine';
 import { writeRecords } from '../../src/engine/write/write-records';
+import { recordsSource } from '../../src/engine/write/records-source';
 import { StatementScheduler } from '../../src/engine/admission/statement-scheduler';
 
 const [workspaceId, table, rowCount] = [process.argv[2]!, process.argv[3]!, Number(process.argv[4])];
@@ -26,7 +27,7 @@ const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + i
 console.log('pushing');
 const target = { schema, table: name };
 await engine.writeTable(table, async (connection) =>
-  writeRecords(connection, engine.stagingDir, { source: 'push', table: target, records, mode: 'append', keyOf: () => Promise.resolve([]), commitInfo: {} }),
+  writeRecords(connection, engine.stagingDir, { source: 'push', table: target, input: recordsSource(records), mode: 'append', keyOf: () => Promise.resolve([]), commitInfo: {} }),
 );
 console.log('done');
 await engine.close();

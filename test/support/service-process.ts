@@ -41,9 +41,37 @@ export async function startServiceProcess(mode: string, env: Record<string, stri
   if (options.waitForHealth ?? true) {
     const deadline = Date.now() + 60_000;
     while (!output.includes('"oxbow is up"')) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service did not come up:\n${output}`);
+      if (child.exitCode !== null || Date.now() > deadline) {
+        // Nothing may outlive the caller's failure: a process left behind would keep polling and serving.
+        child.kill('SIGKILL');
+        throw new Error(`service did not come up:\n${output}`);
+      }
       await Bun.sleep(100);
     }
   }
   return service;
+}
+
+/** Worker processes a test starts (`bun src/main.ts worker`), each killed with SIGKILL when the test ends. */
+export class WorkerProcesses {
+  private running: ServiceProcess[] = [];
+
+  constructor(private readonly env: () => Record<string, string | undefined>) {}
+
+  async start(): Promise<ServiceProcess> {
+    const worker = await startServiceProcess('worker', this.env(), { waitForHealth: false });
+    this.running.push(worker);
+    return worker;
+  }
+
+  /** kill -9: the worker gets no chance to finish or record anything. */
+  async kill(worker: ServiceProcess): Promise<void> {
+    worker.child.kill('SIGKILL');
+    await worker.child.exited;
+    this.running = this.running.filter((running) => running !== worker);
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all(this.running.map((worker) => this.kill(worker)));
+  }
 }

@@ -1,4 +1,5 @@
 import { expect } from 'bun:test';
+import { namedQuery } from '../../src/store/named-query';
 import { bodyOf } from './http';
 import type { TestUser } from './accounts';
 import type { TestApp } from './test-app';
@@ -18,4 +19,11 @@ export async function addMember(t: TestApp, workspaceId: string, by: TestUser, u
   const response = await t.request(`/api/v1/workspaces/${workspaceId}/members`, { method: 'POST', json: { email: user.email, role }, token: by.accessToken });
   expect(response.status).toBe(201);
   return (await bodyOf(response)).id;
+}
+
+const businessPlan = namedQuery<{ id: string }>('test.use_business_plan', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+
+/** Moves the workspace to the business plan (room for many connections, no low limits in the way). */
+export async function useBusinessPlan(t: TestApp, workspaceId: string): Promise<void> {
+  await t.infra.store.run(businessPlan, { id: workspaceId });
 }

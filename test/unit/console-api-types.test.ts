@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { apiTypes } from '../../scripts/web/codegen/api-types';
+import { apiTypes } from '../../scripts/web/api-types';
 import { serviceOpenapiDocument } from '../../scripts/web/openapi-document';
 import { apiTypesPath } from '../../scripts/setup/steps/web-console';
 

@@ -1,23 +1,19 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { projectRoot, type ToolPaths } from '../toolchain';
-import { runOrFail } from '../shell';
 import { readStamp, writeStamp } from '../stamp';
 
-const codegenDir = join(projectRoot, 'scripts', 'web', 'codegen');
 export const apiTypesPath = join(projectRoot, 'web', 'src', 'api', 'schema.d.ts');
 
 /**
- * The web console: its API types generated from the service's own /openapi.json (openapi-typescript,
- * in scripts/web/codegen with the TypeScript 5 it needs), then the build of web/ the service serves
+ * The web console: its API types generated from the service's own /openapi.json (by the
+ * openapi-typescript of steps/openapi-typescript.ts), then the build of web/ the service serves
  * at `/`. Each part runs again only when its inputs changed: the document for the types; the
  * console's sources, the types and the lockfile for the build.
  */
 export async function buildWebConsole(paths: ToolPaths): Promise<void> {
   const stampDir = join(paths.toolsDir, 'web-console');
   mkdirSync(stampDir, { recursive: true });
-  runOrFail([process.execPath, 'install', '--frozen-lockfile'], 'bun install --frozen-lockfile (scripts/web/codegen)', { cwd: codegenDir });
-
   const { serviceOpenapiDocument } = await import('../../web/openapi-document');
   const document = JSON.stringify(await serviceOpenapiDocument());
   const documentHash = Bun.hash(document).toString(16);
@@ -25,7 +21,7 @@ export async function buildWebConsole(paths: ToolPaths): Promise<void> {
   mkdirSync(typesDir, { recursive: true });
   if (readStamp(typesDir) !== documentHash || !existsSync(apiTypesPath)) {
     console.log('[setup] generating the console’s API types from /openapi.json…');
-    const { apiTypes } = await import('../../web/codegen/api-types');
+    const { apiTypes } = await import('../../web/api-types');
     writeFileSync(apiTypesPath, await apiTypes(JSON.parse(document)));
     writeStamp(typesDir, documentHash);
   }

@@ -44,6 +44,7 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
           tags,
           summary: 'Create a chart; its query is planned (not run) and the config must name columns of its result',
           errors: [400, 403, 404, 409],
+          runsStatements: true,
         }),
       },
     )
@@ -58,7 +59,7 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
       params: chartParams,
       body: m.ChartUpdateRequest,
       response: m.ChartResponse,
-      detail: operation({ id: 'updateChart', tags, summary: 'Change a chart (planned again); fields not given keep their values', errors: [400, 403, 404] }),
+      detail: operation({ id: 'updateChart', tags, summary: 'Change a chart (planned again); fields not given keep their values', errors: [400, 403, 404], runsStatements: true }),
     })
     .delete(
       '/:name',

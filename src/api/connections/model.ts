@@ -30,13 +30,24 @@ const SchemaChange = t.Object({
   from: t.Optional(t.String()),
   to: t.Optional(t.String()),
 });
+const StreamStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled'), t.Literal('skipped')], {
+  description: 'skipped: the credentials cannot read the stream (a missing scope, an object absent or not permitted); `reason` says which. The job succeeds when every stream that could be read succeeded.',
+});
+const DeletionMode = t.Union([t.Literal('delete'), t.Literal('mark')], {
+  description: 'What a record deleted at the source does to its lake row: delete removes it (default); mark keeps it with `_deleted_at` set',
+});
+const KeyComparison = t.Nullable(
+  text({ minLength: 2, maxLength: 16, description: 'How often streams in incremental_append_deduped read by a cursor list every key of the source and delete (or mark) the rows whose key is gone: a duration of 1h or more (24h, 7d); null: never' }),
+);
 const SyncJobStream = t.Object({
   name: t.String(),
-  status: SyncJobStatus,
+  status: StreamStatus,
   sync_mode: t.String(),
   records_read: t.Integer(),
   records_written: t.Integer(),
-  bytes_read: t.Integer(),
+  records_deleted: t.Optional(t.Integer({ description: 'Rows deleted (or marked) because their record was deleted at the source' })),
+  bytes_read: t.Integer({ description: 'Bytes read from the source; estimated from the rows and columns when the source keeps no statistics' }),
+  reason: t.Optional(t.String({ description: 'Why the stream was skipped' })),
   error: t.Optional(t.String()),
 });
 const SyncJobResponse = t.Object({
@@ -47,7 +58,10 @@ const SyncJobResponse = t.Object({
   status: SyncJobStatus,
   trigger: t.Union([t.Literal('manual'), t.Literal('schedule'), t.Literal('oauth')]),
   streams: t.Array(SyncJobStream),
+  current_stream: t.Optional(t.Nullable(t.String({ description: 'While the job runs: the stream being read now' }))),
+  records_read: t.Optional(t.Integer()),
   records_written: t.Integer(),
+  bytes_read: t.Optional(t.Integer()),
   schema_changes: t.Array(SchemaChange, { description: 'Columns added and types widened in the lake tables' }),
   created_at: t.String({ format: 'date-time' }),
   started_at: t.Nullable(t.String({ format: 'date-time' })),
@@ -66,7 +80,9 @@ export const connectionModels = {
     spec: Spec,
     sync_schedule: t.Optional(schedule),
     query_mode: t.Optional(QueryMode),
-    streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000, description: 'The streams to sync and how; null: every stream, full_refresh_overwrite' }))),
+    deletion_mode: t.Optional(DeletionMode),
+    key_comparison_every: t.Optional(KeyComparison),
+    streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000, description: 'The streams to sync and how; null: every stream, full_refresh_overwrite. An incremental mode needs a cursor_field unless the source has its own (422 names the candidates)' }))),
   }),
   UpdateConnectionRequest: t.Object({
     name: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Cannot change' })),
@@ -74,6 +90,8 @@ export const connectionModels = {
     spec: t.Optional(Spec),
     sync_schedule: t.Optional(schedule),
     query_mode: t.Optional(QueryMode),
+    deletion_mode: t.Optional(DeletionMode),
+    key_comparison_every: t.Optional(KeyComparison),
     streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000 }))),
     status: t.Optional(t.Union([t.Literal('active'), t.Literal('paused')], { description: 'paused: the schedule starts nothing' })),
   }),
@@ -85,7 +103,10 @@ export const connectionModels = {
     spec: t.Record(t.String(), t.Unknown()),
     schema_name: t.String(),
     sync_schedule: t.Nullable(t.String()),
+    next_runs: t.Array(t.String({ format: 'date-time' }), { description: 'The next times the schedule starts a sync (UTC); empty when paused or manual' }),
     query_mode: QueryMode,
+    deletion_mode: DeletionMode,
+    key_comparison_every: t.Nullable(t.String()),
     status: t.Union([t.Literal('active'), t.Literal('paused'), t.Literal('needs_reauth')]),
     streams: t.Nullable(t.Array(ConfiguredStream)),
     last_sync_at: t.Nullable(t.String({ format: 'date-time' })),
@@ -108,8 +129,12 @@ export const connectionModels = {
     columns: t.Array(Column),
     primary_key: t.Array(t.String()),
     cursor_candidates: t.Array(t.String()),
+    source_defined_cursor: t.Optional(t.Boolean({ description: 'The source keeps its own modification stamp, used as the cursor (default_cursor_field)' })),
+    default_cursor_field: t.Optional(t.String()),
     supported_sync_modes: t.Array(SyncMode),
     row_estimate: t.Optional(t.Integer()),
+    status: t.Union([t.Literal('available'), t.Literal('unavailable')], { description: 'unavailable: the credentials cannot read it; a sync skips it' }),
+    reason: t.Optional(t.String()),
   }),
   TestConnectionResponse: t.Object({ success: t.Boolean(), message: t.String(), latency_ms: t.Integer() }),
   TriggerSyncRequest: t.Object({
@@ -128,7 +153,8 @@ export const connectionModels = {
     records_total: t.Integer(),
     last_job_id: t.Nullable(t.String({ format: 'uuid' })),
     last_synced_at: t.Nullable(t.String({ format: 'date-time' })),
-    status: t.String(),
+    status: t.String({ description: 'running, succeeded, failed, cancelled or skipped (with reason)' }),
+    reason: t.Optional(t.String()),
   }),
   PreviewRequest: t.Object({
     stream: text({ minLength: 1, maxLength: 255 }),

@@ -42,7 +42,8 @@ export function syncRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'con
           id: 'triggerSync',
           tags,
           summary: 'Start a sync (MEMBER and above); answers at once with the job',
-          description: 'A second sync of a connection while one runs is 409 SYNC_IN_PROGRESS. The body is optional.',
+          description:
+            'A second sync of a connection while one runs is 409 SYNC_IN_PROGRESS. A stream asked for in an incremental mode without a cursor is 422 at `sync_mode.<stream>`, naming the candidates. Streams the credentials cannot read are skipped (status `skipped`, with a reason); the job succeeds when every readable stream did. The body is optional.',
           errors: [403, 404, 409, 503],
           optionalBody: true,
         }),

@@ -11,20 +11,21 @@ export interface HealthReport {
   checks: Record<string, DependencyHealth>;
 }
 
-const probeTimeoutMs = 3_000;
+const healthProbeTimeoutMs = 3_000;
 
 /** Runs every probe in parallel, each bounded by a timeout, and reports which dependency is down. */
 export async function checkHealth(probes: Record<string, HealthProbe>): Promise<HealthReport> {
-  const entries = await Promise.all(Object.entries(probes).map(async ([name, probe]) => [name, await runProbe(probe)] as const));
+  const entries = await Promise.all(Object.entries(probes).map(async ([name, probe]) => [name, await runProbe(probe, healthProbeTimeoutMs)] as const));
   const checks = Object.fromEntries(entries);
   return { status: entries.every(([, check]) => check.status === 'ok') ? 'ok' : 'degraded', checks };
 }
 
-async function runProbe(probe: HealthProbe): Promise<DependencyHealth> {
+/** One probe, bounded by a timeout: how long it took, and the first line of what went wrong. */
+export async function runProbe(probe: HealthProbe, timeoutMs: number): Promise<DependencyHealth> {
   const startedAt = performance.now();
   let timer: Timer | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${probeTimeoutMs} ms`)), probeTimeoutMs);
+    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
     await Promise.race([probe(), timeout]);

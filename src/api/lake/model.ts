@@ -46,6 +46,16 @@ export const lakeModels = {
     mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { default: 'append' })),
   }),
   PushResponse: t.Object({ records_written: t.Integer(), table: t.String() }),
+  TableSnapshot: t.Object(
+    {
+      snapshot_id: t.Integer(),
+      committed_at: t.String({ format: 'date-time' }),
+      changes: t.Array(t.String(), { description: '`created`, `inserted`, `deleted`, `altered`, `dropped`, `compacted`…' }),
+      message: t.Nullable(t.String({ description: 'The writer’s note, e.g. `push append 100 rows`' })),
+      records_written: t.Nullable(t.Integer()),
+    },
+    { description: 'A snapshot that changed the table; `FOR SYSTEM_TIME AS OF` its `committed_at` reads the table as it left it' },
+  ),
   TableEntry,
   TablesResponse: t.Object({ tables: t.Array(TableEntry) }),
   TableColumn,
@@ -64,15 +74,6 @@ export const lakeModels = {
     current_snapshot: t.Integer(),
     earliest_snapshot_at: t.String({ format: 'date-time', description: 'The oldest time `FOR SYSTEM_TIME AS OF` can reach' }),
   }),
-  TableSnapshot: t.Object({
-    snapshot_id: t.Integer(),
-    snapshot_time: t.String({ format: 'date-time', description: 'Read the table as it was then with `FOR SYSTEM_TIME AS OF`' }),
-    change: t.Union([t.Literal('created'), t.Literal('insert'), t.Literal('delete'), t.Literal('update'), t.Literal('rewrite'), t.Literal('schema')], {
-      description: 'created the table, added rows, removed rows, both, rewrote its files without changing its rows (maintenance), or changed its columns',
-    }),
-    rows_added: t.Integer({ description: 'Rows in the data files the snapshot wrote' }),
-    rows_removed: t.Integer({ description: 'Rows in the data files it retired, plus those its delete files remove' }),
-  }),
 };
 
 /** Table names in paths: checked by the table service (which names the rule broken), documented as patterns. */
@@ -86,5 +87,15 @@ export const tablePathParams = {
   namespace: documentedAs(t.String(), { type: 'string', pattern: identifierPattern, not: { pattern: reservedNamespacePattern } }),
   table: documentedAs(t.String(), { type: 'string', pattern: identifierPattern }),
 };
+
+/** The push's body: a JSON PushRequest, or an upload (see push-routes.ts), which the route tells apart. */
+export const pushBody = documentedAs(t.Unknown(), { $ref: '#/components/schemas/PushRequest' });
+
+/** An upload's table and how it is written; a JSON body names them itself. */
+export const pushUploadQuery = t.Object({
+  table: t.Optional(documentedAs(text({ minLength: 3, maxLength: 127 }), { type: 'string', minLength: 3, maxLength: 127, pattern: tableNamePattern, description: 'Uploads only (required there): `<namespace>.<table>`' })),
+  mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { description: 'Uploads only: `append` (default) or `overwrite`' })),
+  primary_key: t.Optional(text({ minLength: 1, maxLength: 10_000, description: 'Uploads only: the key columns, separated by commas' })),
+});
 
 export const workspaceQuery = t.Object({ workspace: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })) });

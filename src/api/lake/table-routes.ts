@@ -4,8 +4,8 @@ import { parseTableName } from '../../engine/write/table-name';
 import { requestErrorOf } from './write-errors';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { operation } from '../openapi/operation';
+import { paginationQuery } from '../query-params';
 import { lakeModels as m, tablePathParams, workspaceQuery } from './model';
-import { queryInteger } from '../query-params';
 
 const tags = ['Tables'];
 const workspaceParams = t.Object({ workspace_id: t.String({ format: 'uuid' }) });
@@ -23,6 +23,10 @@ function tableNameAt(text: string, loc: string[]) {
   } catch (error) {
     throw requestErrorOf(error, loc);
   }
+}
+
+function page(query: { limit?: number; offset?: number }) {
+  return { limit: query.limit ?? 50, offset: query.offset ?? 0 };
 }
 
 /**
@@ -56,6 +60,21 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
         detail: operation({ id: 'getTableMetadata', tags, summary: 'A table’s columns, size, key and snapshots', errors: [400, 403, 404] }),
       },
     )
+    .get(
+      '/query/tables/:table_name/history',
+      async ({ membership, params, query, set }) => {
+        const { total, snapshots } = await tables.history(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), page(query));
+        set.headers['x-total-count'] = String(total);
+        return snapshots;
+      },
+      {
+        workspace: { permission: 'data:read', from: byQuery },
+        query: t.Object({ ...workspaceQuery.properties, ...paginationQuery(50).properties }),
+        params: t.Object({ table_name: tablePathParams.reference }),
+        response: t.Array(m.TableSnapshot),
+        detail: operation({ id: 'getTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [400, 403, 404], list: true }),
+      },
+    )
     .delete(
       '/query/tables/:schema_name/:table_name',
       async ({ membership, params, set }) => {
@@ -86,20 +105,18 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'en
       },
     )
     .get(
-      '/workspaces/:workspace_id/query/tables/:table_name/snapshots',
-      ({ membership, params, query }) => tables.snapshots(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), query.limit ?? 50),
+      '/workspaces/:workspace_id/query/tables/:table_name/history',
+      async ({ membership, params, query, set }) => {
+        const { total, snapshots } = await tables.history(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name']), page(query));
+        set.headers['x-total-count'] = String(total);
+        return snapshots;
+      },
       {
         workspace: 'data:read',
         params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
-        query: t.Object({ limit: t.Optional(queryInteger('limit', { minimum: 1, maximum: 200, default: 50 })) }),
+        query: paginationQuery(50),
         response: t.Array(m.TableSnapshot),
-        detail: operation({
-          id: 'listTableSnapshots',
-          tags,
-          summary: 'The snapshots that changed a table, newest first: each a time `FOR SYSTEM_TIME AS OF` reads it at',
-          description: 'An extension of the interface, for time travel: the snapshot that created the table and each that wrote, removed or rewrote its rows (from the catalog; no data is read).',
-          errors: [403, 404],
-        }),
+        detail: operation({ id: 'getWorkspaceTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [403, 404], list: true }),
       },
     );
 }

@@ -5,11 +5,11 @@ import { InvalidTableName, PrimaryKeyMismatch, RecordsRejected } from '../../eng
  * What the lake writer's errors mean for a request: rejected records are a 422 at the records of the
  * body, a bad table name a 422 at the field that named it, a primary key other than the table's a 409.
  */
-export function requestErrorOf(error: unknown, tableLoc: (string | number)[] = ['body', 'table']): unknown {
+export function requestErrorOf(error: unknown, tableLoc: (string | number)[] = ['body', 'table'], recordsLoc: (string | number)[] = ['body', 'records']): unknown {
   if (error instanceof RecordsRejected) {
     return new RequestValidationError(
       error.issues.map((issue) => ({
-        loc: ['body', 'records', ...(issue.record === undefined ? [] : [issue.record]), ...(issue.field === undefined ? [] : [issue.field])],
+        loc: [...recordsLoc, ...(issue.record === undefined ? [] : [issue.record]), ...(issue.field === undefined ? [] : [issue.field])],
         msg: issue.message,
         type: issue.type,
       })),
@@ -24,11 +24,11 @@ export function requestErrorOf(error: unknown, tableLoc: (string | number)[] = [
   return error;
 }
 
-/** Runs work, turning the lake writer's errors into the request's. */
-export async function asRequestErrors<T>(work: () => Promise<T>, tableLoc?: (string | number)[]): Promise<T> {
+/** Runs work, turning the lake writer's errors into the request's (an upload's records are its body, its table a query parameter). */
+export async function asRequestErrors<T>(work: () => Promise<T>, locs: { table?: (string | number)[]; records?: (string | number)[] } = {}): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw requestErrorOf(error, tableLoc);
+    throw requestErrorOf(error, locs.table, locs.records);
   }
 }

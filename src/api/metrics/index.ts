@@ -27,6 +27,12 @@ export function metricsRoutes(metrics: ServiceMetrics, workerMetrics: (() => Pro
       const worker = workerMetrics ? await workerMetrics().catch(() => '') : '';
       return new Response(`${own}\n${worker}`, { headers: { 'content-type': metrics.registry.contentType } });
     },
-    { detail: operation({ id: 'getMetrics', tags: ['Operations'], summary: 'Service and worker metrics in the Prometheus text format', errors: [401], success: [{ status: 200, body: 'text' }] }) },
+    {
+      detail: {
+        ...operation({ id: 'getMetrics', tags: ['Operations'], summary: 'Service and worker metrics in the Prometheus text format', success: [{ status: 200, body: 'text' }] }),
+        // Open to whoever reaches it unless METRICS_TOKEN is set: the document says which this service does.
+        security: expected ? [{ metricsToken: [] }] : [],
+      },
+    },
   );
 }

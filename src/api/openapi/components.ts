@@ -62,7 +62,7 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'X-RateLimit-Reset': integerHeader('When a query slot frees, in seconds since the epoch'),
   'Retry-After': integerHeader('Seconds to wait before trying again'),
   'Content-Disposition': { description: 'A download’s file name: `attachment; filename="query-….csv"` for a CSV result, `attachment; filename="usage-<first day>-<last day>.<format>"` for a usage export', schema: { type: 'string' } },
-  Location: { description: 'Where the redirect goes', schema: { type: 'string', format: 'uri' } },
+  Location: { description: 'Where the redirect goes, or where what the request created lives', schema: { type: 'string', format: 'uri-reference' } },
   'Content-Security-Policy': { description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only", schema: { type: 'string' } },
   'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
   'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
@@ -75,10 +75,12 @@ export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> =
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `oxb_…`' },
   apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'oxb_ API key', description: 'An API key as `Authorization: Bearer oxb_…`' },
   consoleRefresh: { type: 'apiKey', in: 'cookie', name: 'oxbow_console_refresh', description: 'The web console’s refresh token, in the HttpOnly cookie that logInToConsole sets (console endpoints only)' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the operator set one (required in production unless the metrics have a listener of their own)' },
 };
 
 export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
-  { name: 'Health', description: 'Reachability of the service’s dependencies' },
+  { name: 'Health', description: 'Liveness, readiness and reachability of the service’s dependencies' },
+  { name: 'Operations', description: 'What the operators of the service read: its metrics' },
   { name: 'Authentication', description: 'Sign-up, login, sessions and the CLI login' },
   { name: 'Console session', description: 'Extension: the web console’s cookie-held sessions' },
   { name: 'Account', description: 'The signed-in account' },

@@ -5,6 +5,7 @@ import type { JsonSchemaObject } from './documented-schema';
 import { SchemaWriter } from './json-schema';
 import { operationDocOf } from './operation';
 import { responsesOf } from './responses';
+import { locationRule } from './created-location';
 
 /** What the document reads from one of the app's routes. */
 export interface DocumentedRoute {
@@ -27,9 +28,10 @@ type ObjectSchema = { properties?: Record<string, object>; required?: string[] }
  * documentation (see operation.ts). A route without one is a mistake the document refuses to hide.
  */
 export function openapiDocument(routes: readonly DocumentedRoute[], options: DocumentOptions): OpenAPIV3_1.Document {
-  const writer = new SchemaWriter(new Map(Object.entries(namedModels).map(([name, schema]) => [schema, name])));
+  const names = new Map(Object.entries(namedModels).map(([name, schema]) => [schema, name]));
+  const writer = new SchemaWriter(names);
+  const bodies = new RequestBodies(names);
   const paths: OpenAPIV3_1.PathsObject = {};
-  const requestModels = new Set<string>();
   const operationIds = new Set<string>();
   for (const route of routes) {
     if (route.hooks.detail?.hide) continue;
@@ -43,15 +45,17 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
       summary: doc.summary,
       ...(doc.description ? { description: doc.description } : {}),
       tags: doc.tags,
-      ...(security?.length ? { security } : {}),
+      // `[]`: public, said outright (an operation without the key would inherit a default a reader must look up).
+      security: security?.length ? security : [],
       parameters: [...parameters(route.hooks.params, 'path', writer), ...parameters(route.hooks.query, 'query', writer), ...parameters(route.hooks.headers, 'header', writer)],
-      ...(route.hooks.body ? { requestBody: requestBody(route.hooks.body as object, doc.requestBody ?? 'application/json', writer, requestModels, !doc.optionalBody) } : {}),
+      ...(route.hooks.body ? { requestBody: bodies.add(route.hooks.body as object, doc.requestBody ?? 'application/json', !doc.optionalBody, doc.uploads) } : {}),
       responses: responsesOf(
         {
           method: route.method,
           hasInput: [route.hooks.body, route.hooks.query, route.hooks.params, route.hooks.headers].some(Boolean),
           secured: Boolean(security?.length),
           responseSchemas: responseSchemas(route.hooks.response),
+          locatesCreated: locationRule(route, routes) !== undefined,
         },
         doc,
         writer,
@@ -61,17 +65,67 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
     const path = route.path.replace(/:([^/]+)/g, '{$1}');
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
+  const schemas = Object.fromEntries(Object.entries(namedModels).map(([name, schema]) => [name, writer.write(schema, true)]));
+  const requestBodies = bodies.components();
   return {
     openapi: '3.1.1',
-    info: { title: options.title, version: '1.0.0', description: options.description },
+    // The service is not published under an open licence.
+    info: { title: options.title, version: '1.0.0', description: options.description, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
     servers: [{ url: options.publicBaseUrl }],
     tags: tagDescriptions,
     paths,
-    components: {
-      schemas: Object.fromEntries(Object.entries(namedModels).map(([name, schema]) => [name, requestModels.has(name) ? takingUnknownFields(writer.write(schema, true)) : writer.write(schema, true)])),
-      securitySchemes,
-    },
+    components: { schemas: referenced(schemas, { paths, requestBodies }), requestBodies, securitySchemes: schemesUsed(paths) },
   };
+}
+
+/**
+ * Request bodies as components of their own (`#/components/requestBodies/<Model>`), written whole,
+ * with the named models inside them inline. A field with a default is optional to a client, while in
+ * an answer the service always fills it: generators (openapi-typescript among them) read a `default`
+ * in a shared schema as "always present", and in a request body as "may be left out".
+ */
+class RequestBodies {
+  private readonly written = new Map<string, OpenAPIV3_1.RequestBodyObject>();
+  private readonly inline = new SchemaWriter(new Map());
+
+  constructor(private readonly names: ReadonlyMap<object, string>) {}
+
+  add(schema: object, mediaType: string, required: boolean, uploads: string[] = []): OpenAPIV3_1.RequestBodyObject | OpenAPIV3_1.ReferenceObject {
+    // An upload's bytes have no JSON Schema: the media type says what they are.
+    const raw = Object.fromEntries(uploads.map((type) => [type, {}]));
+    const body: OpenAPIV3_1.RequestBodyObject = { required, content: { [mediaType]: { schema: takingUnknownFields(this.inline.write(schema)) }, ...raw } };
+    const name = this.names.get(schema);
+    if (name === undefined) return body;
+    const existing = this.written.get(name);
+    if (existing && JSON.stringify(existing) !== JSON.stringify(body)) throw new Error(`request model ${name} is used with two different bodies`);
+    this.written.set(name, body);
+    return { $ref: `#/components/requestBodies/${name}` };
+  }
+
+  components(): Record<string, OpenAPIV3_1.RequestBodyObject> {
+    return Object.fromEntries([...this.written].sort(([a], [b]) => a.localeCompare(b)));
+  }
+}
+
+/** The security schemes some operation asks for (the metrics' token only where it is set). */
+function schemesUsed(paths: OpenAPIV3_1.PathsObject): Record<string, OpenAPIV3_1.SecuritySchemeObject> {
+  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item ?? {}).flatMap((operation) => ((operation as OpenAPIV3_1.OperationObject).security ?? []).flatMap((requirement) => Object.keys(requirement)))));
+  return Object.fromEntries(Object.entries(securitySchemes).filter(([name]) => used.has(name)));
+}
+
+/** The schemas something in the document refers to, directly or through another schema. */
+function referenced(schemas: Record<string, JsonSchemaObject>, from: object): Record<string, JsonSchemaObject> {
+  const kept = new Set<string>();
+  const visit = (value: unknown) => {
+    for (const match of JSON.stringify(value).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      const name = match[1]!;
+      if (kept.has(name) || !schemas[name]) continue;
+      kept.add(name);
+      visit(schemas[name]);
+    }
+  };
+  visit(from);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
 }
 
 function parameters(schema: unknown, location: 'path' | 'query' | 'header', writer: SchemaWriter): OpenAPIV3_1.ParameterObject[] {
@@ -82,13 +136,6 @@ function parameters(schema: unknown, location: 'path' | 'query' | 'header', writ
     required: location === 'path' || required.includes(name),
     schema: writer.write(property),
   }));
-}
-
-function requestBody(schema: object, mediaType: string, writer: SchemaWriter, requestModels: Set<string>, required: boolean): OpenAPIV3_1.RequestBodyObject {
-  const written = writer.write(schema);
-  const refs = [written, ...((written.anyOf as JsonSchemaObject[] | undefined) ?? [])].map((part) => part.$ref).filter((ref): ref is string => typeof ref === 'string');
-  for (const ref of refs) requestModels.add(ref.split('/').pop()!);
-  return { required, content: { [mediaType]: { schema: refs.length ? written : takingUnknownFields(written) } } };
 }
 
 /** A body's fields that its schema does not name are dropped, not refused: the document says so. */

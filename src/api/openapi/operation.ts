@@ -35,10 +35,17 @@ export interface OperationDoc {
   list?: boolean;
   /** Counted against the workspace's query rate limit: the X-RateLimit-* headers come with its answers. */
   rateLimited?: boolean;
+  /**
+   * Runs or plans a tenant's statement (implied by `rateLimited`): the engine's admission may refuse
+   * it, 429 CONCURRENCY_LIMITED for the workspace's own, 503 ENGINE_BUSY for the process's.
+   */
+  runsStatements?: boolean;
   /** The body may be absent (or null). */
   optionalBody?: boolean;
   /** The body's media type when it is not JSON. */
   requestBody?: 'application/x-www-form-urlencoded';
+  /** Media types the body may also be sent as, as raw bytes (an upload of records). */
+  uploads?: string[];
   /** Its listed errors are HTML pages (a public page's 404), not the JSON envelope. */
   errorBody?: 'html';
   /** Headers that come with every answer the operation gives itself (its successes and listed errors). */

@@ -14,6 +14,8 @@ export interface RouteShape {
   secured: boolean;
   /** The route's response schemas by status. */
   responseSchemas: Record<string, object>;
+  /** Its 201 answer carries the Location of what it created (see created-location.ts). */
+  locatesCreated: boolean;
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,7 +41,8 @@ const errorMeaning: Record<number, string> = {
 export function responsesOf(route: RouteShape, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponsesObject {
   const responses: OpenAPIV3_1.ResponsesObject = {};
   for (const success of doc.success ?? [{ status: defaultSuccessStatus(route) }]) {
-    responses[success.status] = successResponse(success, route.responseSchemas[String(success.status)], doc, writer);
+    const located = success.location || (success.status === 201 && route.locatesCreated);
+    responses[success.status] = successResponse({ ...success, location: located }, route.responseSchemas[String(success.status)], doc, writer);
   }
   for (const [status, schema] of Object.entries(route.responseSchemas)) {
     if (Number(status) >= 300 && !responses[status]) responses[status] = { description: errorMeaning[Number(status)] ?? 'Error', headers: headers(['X-Request-Id']), content: json(writer.write(schema)) };
@@ -89,6 +92,11 @@ function successMeaning(success: SuccessDoc): string {
 
 function errorStatuses(route: RouteShape, doc: OperationDoc): number[] {
   const statuses = new Set<number>(doc.errors ?? []);
+  // A tenant's statement waits for the engine's admission, which may refuse it.
+  if (doc.rateLimited || doc.runsStatements) {
+    statuses.add(429);
+    statuses.add(503);
+  }
   const takesBody = !methodsWithoutBody.has(route.method);
   if (route.secured) statuses.add(401);
   if (takesBody) statuses.add(413);

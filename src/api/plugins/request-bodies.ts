@@ -2,6 +2,7 @@ import { Elysia } from 'elysia';
 import { RequestValidationError } from '../../errors/app-error';
 import { assertKeepable, parseJsonInput } from '../request-body/json-input';
 import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
+import { UploadBody, uploadFormatOf } from '../request-body/upload-body';
 
 export interface BodyLimits {
   /** Every route's limit unless it has its own. */
@@ -13,6 +14,11 @@ export interface BodyLimits {
    * signature over the body is checked against exactly what was signed.
    */
   raw?: readonly string[];
+  /**
+   * Routes that also take records as the body itself (NDJSON, CSV, Parquet; see upload-body.ts): such
+   * a body is handed to the route as a stream within its own limit, never read into memory.
+   */
+  uploads?: { routes: readonly string[]; limit: BodyLimit };
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -20,24 +26,34 @@ const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * The one reader of request bodies, for every route: the body is read within the route's limit (413
  * PAYLOAD_TOO_LARGE in the envelope, whatever Content-Length says), JSON is parsed and checked
- * (depth, number range, text the stores can keep: 422 pointing at the value), forms are decoded and checked. Nothing else
- * reads a body, so no route can be made to buffer more than its limit.
+ * (depth, number range, text the stores can keep: 422 pointing at the value), forms are decoded and checked;
+ * an upload is handed on as a stream counted against its limit. Nothing else reads a body, so no route
+ * can be made to buffer more than its limit.
  */
 export function requestBodies(limits: BodyLimits) {
   const routeLimits = new Map(Object.entries(limits.routes));
   const byPath = [...routeLimits].map(([pattern, limit]) => ({ path: new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`), limit }));
   const limitOfPath = (pathname: string) => byPath.find((entry) => entry.path.test(pathname))?.limit ?? limits.standard;
   const rawRoutes = new Set(limits.raw ?? []);
+  const uploadRoutes = new Set(limits.uploads?.routes ?? []);
+  const uploadPaths = [...uploadRoutes].map((pattern) => new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`));
+  const limitOf = (request: Request) => {
+    const pathname = new URL(request.url).pathname;
+    if (limits.uploads && uploadFormatOf(request.headers.get('content-type')) && uploadPaths.some((path) => path.test(pathname))) return limits.uploads.limit;
+    return limitOfPath(pathname);
+  };
   return (
     new Elysia({ name: 'request-bodies' })
       // Before routing: a body declared larger than its path takes is refused without reading a byte.
       .onRequest(({ request }) => {
         const declared = declaredLength(request);
         if (declared === undefined || methodsWithoutBody.has(request.method)) return;
-        const limit = limitOfPath(new URL(request.url).pathname);
+        const limit = limitOf(request);
         if (declared > limit.maxBytes) throw payloadTooLarge(limit, `${declared} bytes`);
       })
       .onParse({ as: 'global' }, async ({ request, route, contentType }) => {
+        const upload = limits.uploads && uploadRoutes.has(route) ? uploadFormatOf(contentType) : undefined;
+        if (upload) return UploadBody.of(request, upload, limits.uploads!.limit);
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
         if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;

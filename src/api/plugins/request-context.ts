@@ -6,6 +6,12 @@ export interface RequestMeta {
   startedAt: number;
   /** The fields every log line of the request carries; grows as the request learns (its workspace). */
   log: LogFields;
+  /**
+   * Lifts the listener's idle timeout for this request's connection (set by server.ts; absent when
+   * the app is driven without a listener). For work that may outlast the idle timeout after its body
+   * has arrived: the listener would otherwise close the connection before the answer.
+   */
+  keepAlive?: () => void;
 }
 
 const metaByRequest = new WeakMap<Request, RequestMeta>();

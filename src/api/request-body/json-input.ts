@@ -47,6 +47,14 @@ export function assertKeepable(value: unknown, loc: Loc): void {
   if (hasProblem(value, 0)) throw new RequestValidationError(locateProblems(value, loc));
 }
 
+/**
+ * assertKeepable for a value JSON.parse made of `source`: as for a whole body, its texts need a look
+ * only when the source holds a `\u` escape.
+ */
+export function assertKeepableParsed(value: unknown, loc: Loc, source: string): void {
+  if (hasProblem(value, 0, source.includes('\\u'))) throw new RequestValidationError(locateProblems(value, loc));
+}
+
 function unkeepableText(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed();
 }

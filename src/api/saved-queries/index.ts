@@ -46,6 +46,7 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           tags,
           summary: 'Save a query with typed parameters (planned, not run: its SQL must compile)',
           errors: [400, 403, 409],
+          runsStatements: true,
         }),
       },
     )

@@ -107,7 +107,11 @@ export const transformModels = {
     runs: t.Array(TransformRunResponse),
   }),
   TransformScheduleRequest: t.Object({ schedule: text({ minLength: 1, maxLength: 200, description: 'A 5-field cron in UTC, or `every <duration>` (at least 1m)' }) }),
-  TransformScheduleResponse: t.Object({ schedule: t.Nullable(t.String()), updated_at: t.Nullable(time) }),
+  TransformScheduleResponse: t.Object({
+    schedule: t.Nullable(t.String()),
+    next_runs: t.Array(time, { description: 'The next times the schedule starts a run (UTC)' }),
+    updated_at: t.Nullable(time),
+  }),
 };
 
 export const workspaceParams = t.Object({ workspace_id: uuid });

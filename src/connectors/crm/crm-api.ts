@@ -23,6 +23,8 @@ export interface CrmApiOptions {
 }
 
 const timeoutMs = 30_000;
+/** A provider's words for a request the token's scopes or the user's permissions do not cover. */
+const missingPermission = new Set(['MISSING_SCOPES', 'INSUFFICIENT_ACCESS', 'INSUFFICIENT_ACCESS_OR_READONLY']);
 const maxBodyBytes = 64 * 1024 * 1024;
 
 /**
@@ -135,14 +137,18 @@ async function bodyOf(provider: string, response: Response): Promise<unknown> {
 async function failureOf(provider: string, response: Response): Promise<SourceError> {
   const text = (await response.text()).slice(0, 4_000);
   let detail = '';
+  let code: string | undefined;
   try {
     const body = JSON.parse(text) as unknown;
-    const first = (Array.isArray(body) ? body[0] : body) as { message?: unknown; errorCode?: unknown } | undefined;
-    if (first && typeof first.message === 'string') detail = `: ${typeof first.errorCode === 'string' ? `${first.errorCode} ` : ''}${first.message.slice(0, 500)}`;
+    const first = (Array.isArray(body) ? body[0] : body) as { message?: unknown; errorCode?: unknown; category?: unknown } | undefined;
+    code = [first?.errorCode, first?.category].find((value): value is string => typeof value === 'string');
+    if (first && typeof first.message === 'string') detail = `: ${code ? `${code} ` : ''}${first.message.slice(0, 500)}`;
   } catch {
     // Not JSON: the status says enough.
   }
   const message = `${provider} answered HTTP ${response.status}${detail}`;
+  // The token is good but lacks what this one request needs (HubSpot's MISSING_SCOPES, Salesforce's INSUFFICIENT_ACCESS): a stream the connection cannot read.
+  if (response.status === 403 && code !== undefined && missingPermission.has(code)) return new SourceError('not_permitted', message);
   if (response.status === 401 || response.status === 403) return new SourceError('auth', message);
   if (response.status === 404) return new SourceError('not_found', message);
   if (response.status >= 500) return new SourceError('unreachable', message);

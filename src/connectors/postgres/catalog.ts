@@ -9,6 +9,8 @@ export interface SourceRelation {
   kind: 'table' | 'view';
   /** A scan can read it by ranges of its own pages: a table or a materialized view (not a partitioned or a foreign table). */
   pageRanges: boolean;
+  /** A table (plain or partitioned), which a publication can hold: its changes can be replicated. */
+  replicable: boolean;
   rowEstimate?: number;
   /** Average bytes a row takes in the source (its pages over its rows), for read estimates. */
   bytesPerRow: number;
@@ -74,6 +76,7 @@ export async function sourceRelations(connection: EngineConnection, schemas: str
       table: String(row.table_name),
       kind: row.kind === 'v' ? 'view' : 'table',
       pageRanges: row.kind === 'r' || row.kind === 'm',
+      replicable: row.kind === 'r' || row.kind === 'p',
       rowEstimate: known ? Math.round(estimate) : undefined,
       bytesPerRow: known ? (Number(row.pages) * Number(row.block_size)) / estimate : 0,
     });

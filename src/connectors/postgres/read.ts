@@ -23,13 +23,15 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   const incremental = stream.syncMode === 'incremental_append' || stream.syncMode === 'incremental_append_deduped';
   const column = incremental ? stream.cursorField : (stream.primaryKey[0] ?? stream.cursorField);
   const table = `${pgIdentifier(relation.schema)}.${pgIdentifier(relation.table)}`;
-  const bytesPerRow = relation.bytesPerRow;
+  // A table Postgres never analysed has no size per row: a sample of its rows tells one.
+  const bytesPerRow = relation.bytesPerRow || (await sampledBytesPerRow(connection, table));
+  const expectedRows = relation.rowEstimate;
   if (incremental && !column) throw new SourceError('invalid', `Stream ${stream.name} needs a cursor field for ${stream.syncMode}`);
   if (!column) {
     // The one batch committed already (a resumed read): nothing is left.
     if ((request.position as Partial<Position> | null)?.done === true) return;
     const select = wholeTableScan(relation, request, await sourceColumns(connection, relation)) ?? sourceSelect(`SELECT * FROM ${table}`);
-    yield { kind: 'relation', select, position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, last: true };
+    yield { kind: 'relation', select, position: { after: null, nulls_done: true, done: true }, cursor: null, bytesPerRow, expectedRows, last: true };
     return;
   }
   const columns = await sourceColumns(connection, relation);
@@ -42,7 +44,7 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   let position = startingPosition(request, incremental, sourceColumn.notNull);
   if (position.done) return;
   if (scan?.whole) {
-    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow, last: true };
+    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow, expectedRows, last: true };
     return;
   }
 
@@ -60,10 +62,16 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
     }
     const select = scan ? scan.select(position, bound) : sourceSelect(`SELECT * FROM ${table} WHERE ${rangeCondition(key, literal, position, bound)}`);
     position = { after: bound, nulls_done: true };
-    yield { kind: 'relation', select, position: toJson(position), cursor: incremental ? bound : null, bytesPerRow };
+    yield { kind: 'relation', select, position: toJson(position), cursor: incremental ? bound : null, bytesPerRow, expectedRows: rows };
     // Short of a full batch: the source had no rows past this one when it was bounded.
     if (rows < limit) return;
   }
+}
+
+/** Average bytes of a row in a sample of the table (pg_column_size of whole rows); 0 for an empty table. */
+async function sampledBytesPerRow(connection: EngineConnection, table: string): Promise<number> {
+  const rows = await connection.read(`SELECT b FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(`SELECT coalesce(avg(pg_column_size(t.*)), 0)::float8 AS b FROM (SELECT * FROM ${table} LIMIT 1000) AS t`)})`);
+  return Number(rows.scalar() ?? 0);
 }
 
 function startingPosition(request: ReadRequest, incremental: boolean, notNull: boolean): Position {

@@ -6,6 +6,7 @@ import { sqlIdentifier, sqlString } from '../sql-literals';
 import { catalogColumns, type CatalogColumn } from '../tables/catalog-columns';
 import type { TableName } from '../write/table-name';
 import { conversion, normalizeType, promotesInPlace, widenType } from './type-widening';
+import { applyDeletions } from '../write/apply-deletions';
 
 /**
  * A column a write added to a table, a type it widened; a full refresh that replaces a table may also
@@ -21,8 +22,8 @@ export interface SchemaChange {
 
 export interface RelationWrite {
   table: TableName;
-  /** A SELECT over what the instance has attached, written by the service (never a tenant's SQL). */
-  select: string;
+  /** A SELECT over what the instance has attached, written by the service (never a tenant's SQL); absent: no rows to write (deletions only). */
+  select?: string;
   /** With a key, the batch replaces the table's rows of the same key; among the batch's own duplicates the last by `latestFirst` wins. */
   upsert?: { key: string[]; latestFirst?: string[] };
   /** The batch is the table's whole new content: the table is created anew in the same snapshot, replacing the one there was. */
@@ -33,10 +34,13 @@ export interface RelationWrite {
   watch?: StatementWatch;
   /** More work that commits with the batch, run in its transaction after the rows are written. */
   alsoInTransaction?(connection: EngineConnection): Promise<void>;
+  /** Rows deleted at the source: all of them before the batch's rows (a table emptied), or those of `deleted` keys after. */
+  deletions?: { all: boolean; deleted?: string; mark: boolean; key: string[] };
 }
 
 export interface RelationWritten {
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
   schemaChanges: SchemaChange[];
 }
@@ -58,28 +62,34 @@ const maxAttempts = 5;
  * from a fresh look at the table.
  */
 export async function writeRelation(connection: EngineConnection, write: RelationWrite): Promise<RelationWritten> {
-  const staged = write.upsert ? await stageKeyed(connection, write) : undefined;
+  const staged = write.upsert && write.select !== undefined ? await stageKeyed(connection, write) : undefined;
   try {
-    const incoming = await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
+    const incoming = write.select === undefined ? [] : await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
     for (let attempt = 1; ; attempt++) {
       try {
         await connection.run('BEGIN TRANSACTION');
         // Read inside the transaction: DuckLake loads its catalog once per transaction.
         const existing = await catalogColumns(connection, write.table);
         const plan = write.replace ? replacementPlan(existing, incoming, qualified(write.table)) : planColumns(existing, incoming, qualified(write.table));
-        const statements = write.replace ? replacementStatements(write.table, plan) : ddlStatements(write.table, existing, plan);
+        const statements = write.replace ? replacementStatements(write.table, plan) : write.select === undefined ? [] : ddlStatements(write.table, existing, plan);
         for (const statement of statements) await connection.run(statement, undefined, write.watch);
-        const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;
-        if (write.upsert && existing && !write.replace) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
-        const inserted = await connection.read(insertStatement(write.table, plan.columns, incoming, source), undefined, write.watch);
-        const rowsWritten = Number(inserted.scalar() ?? 0);
+        let rowsDeleted = existing && write.deletions?.all ? await applyDeletions(connection, qualifiedSql(write.table), write.deletions.key, existing, { source: { all: true }, mark: write.deletions.mark }) : 0;
+        let rowsWritten = 0;
+        if (write.select !== undefined) {
+          const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;
+          if (write.upsert && existing && !write.replace) await connection.run(deleteReplaced(write.table, write.upsert.key, source), undefined, write.watch);
+          const inserted = await connection.read(insertStatement(write.table, plan.columns, incoming, source), undefined, write.watch);
+          rowsWritten = Number(inserted.scalar() ?? 0);
+        }
+        const columns = write.deletions?.deleted && (existing || write.select !== undefined) ? await catalogColumns(connection, write.table) : undefined;
+        if (columns) rowsDeleted += await applyDeletions(connection, qualifiedSql(write.table), write.deletions!.key, columns, { source: { relation: write.deletions!.deleted! }, mark: write.deletions!.mark });
         await write.alsoInTransaction?.(connection);
         // Set last, so that it can say how many rows the snapshot holds (a resumed sync counts from it).
         const commitInfo = typeof write.commitInfo === 'function' ? write.commitInfo(plan.changes) : write.commitInfo;
-        const info = JSON.stringify({ ...commitInfo, records_written: rowsWritten });
+        const info = JSON.stringify({ ...commitInfo, records_written: rowsWritten, records_deleted: rowsDeleted });
         await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(info)})`);
         await connection.run('COMMIT', undefined, write.watch);
-        return { rowsWritten, createdTable: write.replace === true || existing === undefined, schemaChanges: plan.changes };
+        return { rowsWritten, rowsDeleted, createdTable: write.replace === true || (existing === undefined && write.select !== undefined), schemaChanges: plan.changes };
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
@@ -103,7 +113,7 @@ async function stageKeyed(connection: EngineConnection, write: RelationWrite): P
   const { key, latestFirst = [] } = write.upsert!;
   const order = latestFirst.length ? `ORDER BY ${latestFirst.map((column) => `${sqlIdentifier(column)} DESC NULLS LAST`).join(', ')}` : '';
   await connection.run(
-    `CREATE TEMP TABLE ${sqlIdentifier(name)} AS SELECT * FROM (\n${write.select}\n) AS batch
+    `CREATE TEMP TABLE ${sqlIdentifier(name)} AS SELECT * FROM (\n${write.select!}\n) AS batch
      QUALIFY row_number() OVER (PARTITION BY ${key.map(sqlIdentifier).join(', ')} ${order}) = 1`,
     undefined,
     write.watch,

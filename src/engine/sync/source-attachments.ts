@@ -19,10 +19,12 @@ export interface PostgresSource {
    * listing of the columns took).
    */
   schema?: string;
+  /** Attached for writing too (false): only to manage what logical replication needs on the source (its publication). */
+  readOnly?: boolean;
 }
 
 /**
- * Attaches a Postgres database read-only under `alias`. The credentials go into a DuckDB secret (its
+ * Attaches a Postgres database read-only under `alias` (unless `readOnly` is false). The credentials go into a DuckDB secret (its
  * listing masks the password), the rest into the attach string, so that the attached database's
  * listing holds no password; errors quote the attach string, never the secret.
  */
@@ -33,7 +35,7 @@ export async function attachPostgres(connection: EngineConnection, alias: string
   await connection.configure(
     [
       `CREATE OR REPLACE SECRET ${sqlIdentifier(secret)} (TYPE postgres, HOST ${sqlString(source.host)}, PORT ${Math.trunc(source.port)}, DATABASE ${sqlString(source.database)}, USER ${sqlString(source.user)}, PASSWORD ${sqlString(source.password)})`,
-      `ATTACH IF NOT EXISTS ${sqlString(options.join(' '))} AS ${sqlIdentifier(alias)} (TYPE postgres, SECRET ${sqlIdentifier(secret)}, READ_ONLY${source.schema === undefined ? '' : `, SCHEMA ${sqlString(source.schema)}`})`,
+      `ATTACH IF NOT EXISTS ${sqlString(options.join(' '))} AS ${sqlIdentifier(alias)} (TYPE postgres, SECRET ${sqlIdentifier(secret)}${source.readOnly === false ? '' : ', READ_ONLY'}${source.schema === undefined ? '' : `, SCHEMA ${sqlString(source.schema)}`})`,
     ].join(';\n'),
   );
 }

@@ -48,6 +48,8 @@ export class SyncInstances {
         extensions: [...new Set([...lakeExtensions, ...options.sourceExtensions])],
       });
       connection = new EngineConnection(await instance.connect());
+      // DuckDB tracks a statement's progress only with its progress bar on (not printed): a long batch tells how far it is.
+      await connection.configure('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
       if (workspaceId) await attachCatalog(connection, { workspaceId, catalog: settings.catalog, lake: settings.lake }, lakeAlias);
       return new SyncInstance(instance, connection, tempDir, workspaceId ? lakeMetadataSchema(settings.catalog, workspaceId) : undefined);
     } catch (error) {

@@ -9,7 +9,7 @@ import { qualifiedName, type TableName } from '../write/table-name';
 import { catalogColumns, type CatalogColumn } from './catalog-columns';
 import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
 import { TableRegistry } from './table-registry';
-import { tableSnapshots, type TableSnapshot } from './table-snapshots';
+import { tableHistory, type TableSnapshot } from './table-history';
 import { isStagingTableName } from '../sync/staging';
 
 export interface TableListing {
@@ -67,11 +67,11 @@ export class TablesService {
     };
   }
 
-  /** The snapshots that changed the table, newest first (at most `limit`). */
-  async snapshots(workspaceId: string, name: TableName, limit: number): Promise<TableSnapshot[]> {
-    const snapshots = await this.engines.with(workspaceId, (engine) => engine.read((connection) => tableSnapshots(connection, engine.metadataSchema, name, limit)));
-    if (!snapshots) throw notFound(name);
-    return snapshots;
+  /** The snapshots that changed a table, newest first (see tableHistory). */
+  async history(workspaceId: string, name: TableName, page: { limit: number; offset: number }): Promise<{ total: number; snapshots: TableSnapshot[] }> {
+    const history = await this.engines.with(workspaceId, (engine) => engine.read((connection) => tableHistory(connection, engine.metadataSchema, name, page)));
+    if (!history) throw notFound(name);
+    return history;
   }
 
   /** The bytes of every file the workspace's lake holds, from the catalog; on the lane of the work that asks. */

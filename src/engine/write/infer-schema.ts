@@ -15,20 +15,32 @@ const maxColumns = 1_000;
  * would see one column.
  */
 export function inferColumns(records: Record<string, unknown>[]): InferredColumn[] {
-  const types = new Map<string, ValueType | undefined>();
-  const byFoldedName = new Map<string, string>();
-  const issues: RecordIssue[] = [];
-  records.forEach((record, index) => {
+  const inference = new ColumnInference();
+  records.forEach((record, index) => inference.add(record, index));
+  return inference.columns();
+}
+
+/**
+ * inferColumns one record at a time, for records that are read as they arrive and not kept (a
+ * newline-delimited upload): the same rules, the same issues.
+ */
+export class ColumnInference {
+  private readonly types = new Map<string, ValueType | undefined>();
+  private readonly byFoldedName = new Map<string, string>();
+  private readonly issues: RecordIssue[] = [];
+
+  add(record: Record<string, unknown>, index: number): void {
+    const { types } = this;
     for (const name in record) {
       const value = record[name];
       let current = types.get(name);
       if (current === undefined && !types.has(name)) {
-        const problem = columnNameProblem(name, byFoldedName);
+        const problem = columnNameProblem(name, this.byFoldedName);
         if (problem) {
-          issues.push({ record: index, field: name, message: problem, type: 'value_error' });
+          if (this.issues.length < maxReportedIssues) this.issues.push({ record: index, field: name, message: problem, type: 'value_error' });
           continue;
         }
-        byFoldedName.set(name.toLowerCase(), name);
+        this.byFoldedName.set(name.toLowerCase(), name);
         types.set(name, undefined);
       }
       // VARCHAR holds every value: once a column is VARCHAR, nothing it sees can change that.
@@ -38,10 +50,28 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
       current = current === undefined ? valueType : widen(current, valueType);
       types.set(name, current);
     }
-  });
-  if (types.size > maxColumns) issues.push({ message: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
+  }
+
+  /** The columns seen so far; refuses the records when a name broke a rule or there are too many. */
+  columns(): InferredColumn[] {
+    const issues = [...this.issues];
+    if (this.types.size > maxColumns) issues.push({ message: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
+    if (issues.length > 0) throw new RecordsRejected(issues.slice(0, maxReportedIssues));
+    return [...this.types].map(([name, type]) => ({ name, type: type ?? 'VARCHAR' }));
+  }
+}
+
+/** The same name rules for columns a file declares (a CSV header, a Parquet schema). */
+export function checkColumnNames(names: readonly string[]): void {
+  const seen = new Map<string, string>();
+  const issues: RecordIssue[] = [];
+  for (const name of names) {
+    const problem = columnNameProblem(name, seen);
+    if (problem) issues.push({ field: name, message: problem, type: 'value_error' });
+    else seen.set(name.toLowerCase(), name);
+  }
+  if (names.length > maxColumns) issues.push({ message: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
   if (issues.length > 0) throw new RecordsRejected(issues.slice(0, maxReportedIssues));
-  return [...types].map(([name, type]) => ({ name, type: type ?? 'VARCHAR' }));
 }
 
 function columnNameProblem(name: string, seen: Map<string, string>): string | undefined {

@@ -5,14 +5,19 @@ import type { EngineLane, EngineManager } from '../engine-manager';
 import type { CatalogColumn } from '../tables/catalog-columns';
 import { TableRegistry } from '../tables/table-registry';
 import { findCommit, type CommitInfo } from './committed-write';
-import { checkKeyPresence, checkRecords, sameKey } from './record-checks';
+import { renameSync, copyFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { checkRecords, sameKey } from './record-checks';
 import { qualifiedName, type TableName } from './table-name';
 import { PrimaryKeyMismatch, RecordsRejected } from './write-errors';
 import { writeRecords } from './write-records';
+import { recordsSource } from './records-source';
+import { fileSource, type UploadedFile } from './file-source';
+import type { WriteSource } from './write-source';
+import type { InferredColumn } from './infer-schema';
 
-export interface RecordsWriteRequest {
+interface WriteRequest {
   table: TableName;
-  records: unknown[];
   mode: 'append' | 'overwrite';
   /** The key the write names; without one the table's own applies (a new table then has none). */
   primaryKey?: string[];
@@ -26,11 +31,23 @@ export interface RecordsWriteRequest {
   writeAllowed?: Promise<void>;
   /** Durable work (a sync) writes on the workspace's background instance, apart from its requests. */
   lane?: EngineLane;
+  /** Records deleted at the source (a sync): their rows deleted or marked in the same snapshot (see applyDeletions). */
+  deleted?: { records: Record<string, unknown>[]; mark: boolean };
+}
+
+export interface RecordsWriteRequest extends WriteRequest {
+  records: unknown[];
+}
+
+export interface FileWriteRequest extends WriteRequest {
+  /** Moved into the workspace instance's private folder for the write, and removed after it. */
+  file: UploadedFile;
 }
 
 export interface RecordsWritten {
   table: string;
   rowsWritten: number;
+  rowsDeleted: number;
   createdTable: boolean;
 }
 
@@ -48,39 +65,83 @@ export class LakeWriter {
   ) {}
 
   async writeRecords(workspaceId: string, request: RecordsWriteRequest): Promise<RecordsWritten> {
-    const records = checkRecords(request.records);
+    // A batch of a sync may hold deletions only.
+    if (request.records.length === 0 && request.deleted) {
+      this.distinctKey(request.primaryKey);
+      return this.write(workspaceId, request, () => undefined);
+    }
+    const source = recordsSource(checkRecords(request.records));
+    // Known before the write: a key the write names itself is checked against the records first.
+    source.checkKey(this.distinctKey(request.primaryKey), []);
+    return this.write(workspaceId, request, () => source);
+  }
+
+  /** Writes the records of an uploaded file (NDJSON, CSV, Parquet), read by DuckDB's own readers. */
+  async writeFile(workspaceId: string, request: FileWriteRequest): Promise<RecordsWritten> {
+    this.distinctKey(request.primaryKey);
+    let path = request.file.path;
+    try {
+      return await this.write(workspaceId, request, (stagingDir) => {
+        path = moveInto(stagingDir, path);
+        return fileSource(path, request.file);
+      });
+    } finally {
+      rmSync(path, { force: true });
+    }
+  }
+
+  private distinctKey(primaryKey: string[] | undefined): string[] {
+    const key = primaryKey ?? [];
+    if (new Set(key).size !== key.length) throw new RecordsRejected([{ message: 'Primary key columns must be distinct', type: 'value_error' }]);
+    return key;
+  }
+
+  private async write(workspaceId: string, request: WriteRequest, sourceIn: (stagingDir: string) => WriteSource | undefined): Promise<RecordsWritten> {
     const requestedKey = request.primaryKey ?? [];
-    if (new Set(requestedKey).size !== requestedKey.length) throw new RecordsRejected([{ message: 'Primary key columns must be distinct', type: 'value_error' }]);
-    checkKeyPresence(records, requestedKey);
     const { table } = request;
     const registry = new TableRegistry(this.store);
     const outcome = await this.engines.with(workspaceId, (engine) =>
       engine.writeTable(
         qualifiedName(table),
         async (connection) => {
+          const input = sourceIn(engine.stagingDir);
           // A key inherited from the table binds this write's records as much as one it names itself.
-          const keyOf = async (columns: CatalogColumn[] | undefined) => {
+          const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
             const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
             if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
-            if (tableKey.length > 0) checkKeyPresence(records, tableKey);
+            if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
             return tableKey;
           };
-          const { source, mode, commitInfo, writeAllowed } = request;
-          const result = await writeRecords(connection, engine.stagingDir, { source, table, records, mode, keyOf, commitInfo, writeAllowed });
+          const { source, mode, commitInfo, writeAllowed, deleted } = request;
+          const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted });
           const now = this.clock.now().toISOString();
           if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
-          else await registry.written(workspaceId, table, now);
+          else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
           return result;
         },
         request.admission,
       ),
       request.lane,
     );
-    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, createdTable: outcome.createdTable };
+    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, rowsDeleted: outcome.rowsDeleted, createdTable: outcome.createdTable };
   }
 
   /** The newest write whose commit information holds these fields (see findCommit). */
   findCommit(workspaceId: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
     return this.engines.with(workspaceId, (engine) => engine.read((connection) => findCommit(connection, engine.metadataSchema, match)));
   }
+}
+
+/** The file, moved into the instance's private folder (the only one its locked-down readers may read). */
+function moveInto(folder: string, path: string): string {
+  const target = join(folder, basename(path));
+  if (target === path) return path;
+  try {
+    renameSync(path, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(path, target);
+    rmSync(path, { force: true });
+  }
+  return target;
 }

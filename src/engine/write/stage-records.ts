@@ -7,7 +7,6 @@ import type { WritePlan } from './plan-write';
 export interface StagedRecords {
   /** What the write reads its rows from, with the table's column names and types. */
   source: string;
-  rowCount: number;
   /** Removes what the staging left (its file, its temp table). */
   release(): Promise<void>;
 }
@@ -40,7 +39,7 @@ export async function stageRecords(
     const types = fields.map(({ field, column }) => `${sqlString(field)}: ${sqlString(column.type)}`);
     const renames = fields.map(({ field, column }) => `${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
     const source = `(SELECT ${renames.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}}))`;
-    return { source, rowCount: records.length, release: async () => removeFile() };
+    return { source, release: async () => removeFile() };
   }
 
   const rows = `${stagingName}_rows`;
@@ -58,10 +57,8 @@ export async function stageRecords(
   } finally {
     removeFile();
   }
-  const count = await connection.read(`SELECT count(*)::INTEGER FROM ${sqlIdentifier(rows)}`);
   return {
     source: `temp.main.${sqlIdentifier(rows)}`,
-    rowCount: Number(count.getRows()[0]?.[0] ?? 0),
     release: () => connection.run(`DROP TABLE IF EXISTS ${sqlIdentifier(rows)}`),
   };
 }

@@ -2,12 +2,14 @@ import { createConnectionStreamActivities, createConnectionSyncActivities, type 
 import { ConnectionSecrets } from '../../connections/connection-secrets';
 import { ConnectionsService, type ConnectionsServiceDeps } from '../../connections/connections-service';
 import { LiveConnections } from '../../connections/live-connections';
-import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
+import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findConnectionById, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
 import { SourceProbes } from '../../connections/source-probes';
 import { SourceSessions } from '../../connections/source-sessions';
 import { DiscoveredStreams } from '../../connections/discovered-streams';
 import { SyncJobLifecycle } from '../../connections/sync-job-lifecycle';
 import { SyncJobsService } from '../../connections/sync-jobs-service';
+import { deleteWorkspaceReplicationSlots, ReplicationState } from '../../connections/replication-state';
+import { dropChangeLog } from '../../connections/change-log-sync';
 import type { SyncListener } from '../../connections/sync-listeners';
 import type { OAuthTokenSource } from '../../connectors/credentials';
 import { SourceAddressPolicy, type ReservedTargets } from '../../connectors/source-address';
@@ -52,6 +54,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
   const sessions = new SourceSessions({ secrets: sources.secrets, policy: sources.policy, syncs: engine.syncs, oauth });
+  const replication = new ReplicationState(store);
   const connections = new ConnectionsService({
     store,
     secrets: sources.secrets,
@@ -60,6 +63,10 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     workflows: client,
     tables: engine.tables,
     liveChanged: (workspaceId) => engine.engines.refreshLiveSources(workspaceId),
+    discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
+    dropChangeLog: async (row) => {
+      if (await replication.has(row.id)) await sessions.use(row, (session) => dropChangeLog(session, replication, row.id));
+    },
     connectorRoom: quotas.connectors,
     clock,
     minScheduleIntervalMs: config.syncs.minScheduleIntervalMs,
@@ -70,7 +77,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
-    activities: createConnectionStreamActivities({ sessions, writer: engine.writer, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
+    activities: createConnectionStreamActivities({ sessions, replication, writer: engine.writer, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
   };
   const wiring = {
     activities: createConnectionSyncActivities({
@@ -89,12 +96,16 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
           await client.remove(id);
           const open = await store.first(findOpenSyncJob, { connection_id: id });
           if (open) await client.cancel(open.workflow_id);
+          // A replication slot left on a source would hold its WAL back for ever: dropped while the spec is still known.
+          const row = await store.first(findConnectionById, { id });
+          if (row) await connections.dropChangeLogQuietly(row);
         }
       },
-      rows: [deleteWorkspaceSyncStates, deleteWorkspaceSyncJobs, deleteWorkspaceConnections],
+      rows: [deleteWorkspaceSyncStates, deleteWorkspaceSyncJobs, deleteWorkspaceReplicationSlots, deleteWorkspaceConnections],
     },
   } satisfies FeatureWiring;
-  return { connections, syncJobs: new SyncJobsService(store, client, clock, log), probes: new SourceProbes(sessions, discovered), syncWorker, wiring };
+  const syncJobs = new SyncJobsService(store, client, clock, log, { secrets: sources.secrets, discovered });
+  return { connections, syncJobs, probes: new SourceProbes(sessions, discovered), syncWorker, wiring };
 }
 
 /** The service's own metadata database, Temporal and lake bucket: no connection may point there. */

@@ -5,6 +5,7 @@ import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
 import { workspacePlan } from '../../plans/workspace-plan';
 import { PushService } from '../../push/push-service';
+import { createInstanceFolder } from '../../engine/duckdb/instance-folders';
 import { StorageQuota } from '../../usage/storage-quota';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
 import { AfterWriteMaintenance } from '../../maintenance/after-write-maintenance';
@@ -17,8 +18,11 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
   const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
   const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
-  const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage);
-  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.every, logger.child({ component: 'maintenance' }));
+  // Beside the engines' spill folders: a received upload is moved into its workspace instance's own for the write.
+  let uploads: string | undefined;
+  const uploadFolder = () => (uploads ??= createInstanceFolder(config.duckdb.tempDir, 'uploads'));
+  const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage, uploadFolder);
+  const maintenance = new WorkspaceMaintenanceClient(infra.temporal, config.maintenance.schedule, logger.child({ component: 'maintenance' }));
   const afterWrite = new AfterWriteMaintenance(
     engine.engines,
     maintenance,

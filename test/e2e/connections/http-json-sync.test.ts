@@ -32,6 +32,9 @@ function startSource(items: Item[]): Server<undefined> {
       const url = new URL(request.url);
       const size = Number(url.searchParams.get('per_page') ?? url.searchParams.get('limit') ?? 7);
       switch (url.pathname) {
+        // The base URL itself answers; `/api/` (another URL) does not.
+        case '/api':
+          return Response.json(items);
         case '/api/pages': {
           const page = Number(url.searchParams.get('page') ?? 1);
           return Response.json(pageOf((page - 1) * size, size));
@@ -84,6 +87,13 @@ describe('http_json connections', () => {
     await server.stop(true);
   });
 
+  test('a stream with the default empty path requests base_url itself, not base_url + "/"', async () => {
+    const connection = await create('at_base', {}, {});
+    expect(connection.spec.streams[0].path).toBe('');
+    const job = await syncOk(t, user, workspaceId, connection.id);
+    expect(job.records_written).toBe(40);
+  });
+
   const styles: [string, Record<string, unknown>, Record<string, unknown>][] = [
     ['page_number', { style: 'page_number', page_param: 'page', size_param: 'per_page', page_size: 7 }, { path: 'pages' }],
     ['offset', { style: 'offset', offset_param: 'offset', limit_param: 'limit', page_size: 7 }, { path: 'offsets', records_path: 'results' }],
@@ -94,7 +104,7 @@ describe('http_json connections', () => {
     test(`${style} pagination: every record once, in batches`, async () => {
       const connection = await create(`by_${style}`, pagination, stream);
       const job = await syncOk(t, user, workspaceId, connection.id);
-      expect(job.streams).toEqual([{ name: 'items', status: 'succeeded', sync_mode: 'full_refresh_overwrite', records_read: 40, records_written: 40, bytes_read: expect.any(Number) }]);
+      expect(job.streams).toEqual([{ name: 'items', status: 'succeeded', sync_mode: 'full_refresh_overwrite', records_read: 40, records_written: 40, records_deleted: 0, bytes_read: expect.any(Number) }]);
       expect(await queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM by_${style}.items`)).toEqual([{ n: 40, d: 40, s: 820 }]);
     });
   }
@@ -188,7 +198,8 @@ describe('http_json connections', () => {
     expect(await queryRows(t, user, workspaceId, 'SELECT name, color FROM incremental.items WHERE id IN (5, 41) ORDER BY id')).toEqual([{ name: 'renamed', color: 'red' }, { name: 'new', color: 'blue' }]);
     const status = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/sync-status`, { token: user.accessToken }));
     expect(status).toEqual([
-      { stream: 'items', sync_mode: 'incremental_append_deduped', cursor_field: null, cursor_value: '2024-02-02T00:00:00.000Z', primary_key: ['id'], records_total: 41, last_job_id: second.id, last_synced_at: expect.any(String), status: 'succeeded' },
+      // The spec's cursor_field is the stream's cursor, and its state says so.
+      { stream: 'items', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at', cursor_value: '2024-02-02T00:00:00.000Z', primary_key: ['id'], records_total: 41, last_job_id: second.id, last_synced_at: expect.any(String), status: 'succeeded' },
     ]);
     const third = await syncOk(t, user, workspaceId, connection.id);
     expect(third.records_written).toBe(0);

@@ -96,7 +96,7 @@ describe('HubSpot connections over OAuth', () => {
     const [companies] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, max(updated_at) AS latest FROM hubspot_crm.companies');
     expect(companies!.n).toBe(7);
     const streams = await read(await t.request(`${connectionsPath(workspace.id)}/${id}/streams`, { token: user.accessToken }));
-    expect(streams.find((stream: any) => stream.name === 'contacts')).toMatchObject({ primary_key: ['id'], cursor_candidates: ['updated_at'] });
+    expect(streams.find((stream: any) => stream.name === 'contacts')).toMatchObject({ primary_key: ['id'], cursor_candidates: ['lastmodifieddate'], source_defined_cursor: true, status: 'available' });
   });
 
   test('the OAuth workflow and its sync are visible in Temporal by their search attributes, the sync a child of the other', async () => {

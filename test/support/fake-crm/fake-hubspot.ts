@@ -7,6 +7,7 @@ export interface HubSpotRecord {
   createdAt: string;
   updatedAt: string;
   archived: boolean;
+  archivedAt?: string;
 }
 
 /** HubSpot's property types of the fake's objects (every value travels as a string). */
@@ -35,6 +36,8 @@ export class FakeHubSpot {
   expireTokenAfterFirstPageOf: string | undefined;
   /** The next this-many API requests answer 429 with `Retry-After: 1`. */
   rateLimitNext = 0;
+  /** Object types the app's tokens have no scope for: their properties, listings and searches answer 403 MISSING_SCOPES. */
+  readonly missingScopes = new Set<string>();
   readonly served = { pages: 0, rateLimited: 0, unauthorized: 0, searches: 0 };
   private readonly server: Server<undefined>;
 
@@ -73,6 +76,21 @@ export class FakeHubSpot {
     return records;
   }
 
+  /** Archives a record as HubSpot's DELETE does: it leaves listings and searches, and shows in `archived=true` listings. */
+  archive(object: string, id: string, at = new Date()): void {
+    const record = this.objects.get(object)?.find((candidate) => candidate.id === id);
+    if (!record) throw new Error(`no ${object} ${id}`);
+    Object.assign(record, { archived: true, archivedAt: at.toISOString(), updatedAt: at.toISOString() });
+  }
+
+  /** Changes a record's properties now, as an edit in HubSpot does (its modification stamp moves). */
+  update(object: string, id: string, properties: Record<string, string>, at = new Date()): void {
+    const record = this.objects.get(object)?.find((candidate) => candidate.id === id);
+    if (!record) throw new Error(`no ${object} ${id}`);
+    Object.assign(record.properties, properties, { [modifiedProperty(object)]: at.toISOString() });
+    record.updatedAt = at.toISOString();
+  }
+
   stop(): void {
     void this.server.stop(true);
   }
@@ -91,6 +109,8 @@ export class FakeHubSpot {
       this.served.rateLimited += 1;
       return Response.json({ status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', category: 'RATE_LIMITS' }, { status: 429, headers: { 'retry-after': '1' } });
     }
+    const scoped = /^\/crm\/v3\/(?:properties|objects)\/(\w+)/.exec(url.pathname)?.[1];
+    if (scoped && this.missingScopes.has(scoped)) return missingScopes(scoped);
     const properties = /^\/crm\/v3\/properties\/(\w+)$/.exec(url.pathname);
     if (properties && request.method === 'GET') return this.properties(properties[1]!);
     const search = /^\/crm\/v3\/objects\/(\w+)\/search$/.exec(url.pathname);
@@ -98,7 +118,9 @@ export class FakeHubSpot {
     const list = /^\/crm\/v3\/objects\/(\w+)$/.exec(url.pathname);
     if (list && request.method === 'GET') {
       const wanted = url.searchParams.get('properties')?.split(',');
-      return this.page(token, list[1]!, { records: this.objects.get(list[1]!), after: Number(url.searchParams.get('after') ?? 0), limit: Number(url.searchParams.get('limit') ?? 10), wanted, link: url });
+      const archived = url.searchParams.get('archived') === 'true';
+      const records = this.objects.get(list[1]!)?.filter((record) => record.archived === archived);
+      return this.page(token, list[1]!, { records, after: Number(url.searchParams.get('after') ?? 0), limit: Number(url.searchParams.get('limit') ?? 10), wanted, link: url });
     }
     return Response.json({ status: 'error', message: `Unable to infer object type from: ${url.pathname}`, category: 'OBJECT_NOT_FOUND' }, { status: 404 });
   }
@@ -113,6 +135,7 @@ export class FakeHubSpot {
     this.served.searches += 1;
     const filters = body.filterGroups?.[0]?.filters ?? [];
     const records = (this.objects.get(object) ?? [])
+      .filter((record) => !record.archived)
       .filter((record) =>
         filters.every((filter) => {
           const value = Date.parse(record.properties[filter.propertyName] ?? '');
@@ -140,4 +163,19 @@ export class FakeHubSpot {
     }));
     return Response.json({ results, ...(next ? { paging: { next: { after: next, link: `${this.origin}/crm/v3/objects/${object}?after=${next}` } } } : {}) });
   }
+}
+
+/** HubSpot's answer to a token without the scope an object type needs. */
+function missingScopes(object: string): Response {
+  return Response.json(
+    {
+      status: 'error',
+      message: "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+      correlationId: crypto.randomUUID(),
+      errors: [{ message: 'One or more of the following scopes are required.', context: { requiredGranularScopes: [object === 'tickets' ? 'tickets' : `crm.objects.${object}.read`] } }],
+      links: { scopes: 'https://developers.hubspot.com/scopes' },
+      category: 'MISSING_SCOPES',
+    },
+    { status: 403 },
+  );
 }

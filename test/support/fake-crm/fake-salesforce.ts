@@ -39,6 +39,8 @@ export class FakeSalesforce {
   /** The token that read the first page of a query of this object (one with more pages) stops working right after it (once). */
   expireTokenAfterFirstPageOf: string | undefined;
   rateLimitNext = 0;
+  /** sObjects this user may not see: left out of the global describe, and their describe and queries answer as for an unknown type. */
+  readonly hidden = new Set<string>();
   readonly served = { pages: 0, rateLimited: 0, unauthorized: 0, queries: [] as string[] };
   private readonly cursors = new Map<string, SalesforceRecord[]>();
   private readonly server: Server<undefined>;
@@ -79,6 +81,20 @@ export class FakeSalesforce {
     return records;
   }
 
+  /** Deletes a record as Salesforce does: to the recycle bin (IsDeleted, a new SystemModstamp), seen by queryAll only. */
+  delete(object: string, id: string, at = new Date()): void {
+    const record = this.objects.get(object)?.records.find((candidate) => candidate.Id === id);
+    if (!record) throw new Error(`no ${object} ${id}`);
+    Object.assign(record, { IsDeleted: true, SystemModstamp: at.toISOString().replace('Z', '+0000') });
+  }
+
+  /** Changes a record's fields now (its SystemModstamp moves). */
+  update(object: string, id: string, fields: SalesforceRecord, at = new Date()): void {
+    const record = this.objects.get(object)?.records.find((candidate) => candidate.Id === id);
+    if (!record) throw new Error(`no ${object} ${id}`);
+    Object.assign(record, fields, { SystemModstamp: at.toISOString().replace('Z', '+0000') });
+  }
+
   stop(): void {
     void this.server.stop(true);
   }
@@ -97,13 +113,14 @@ export class FakeSalesforce {
       this.served.rateLimited += 1;
       return Response.json([{ message: 'Too many requests', errorCode: 'REQUEST_LIMIT_EXCEEDED' }], { status: 429, headers: { 'retry-after': '1' } });
     }
+    if (url.pathname === `${apiPath}/sobjects` || url.pathname === `${apiPath}/sobjects/`) return this.globalDescribe();
     const describe = new RegExp(`^${apiPath}/sobjects/(\\w+)/describe$`).exec(url.pathname);
     if (describe) {
-      const object = this.objects.get(describe[1]!);
+      const object = this.hidden.has(describe[1]!) ? undefined : this.objects.get(describe[1]!);
       return object ? Response.json({ name: describe[1], queryable: true, fields: object.describe.fields }) : notFound(describe[1]!);
     }
-    if (url.pathname === `${apiPath}/query`) return this.query(token, url.searchParams.get('q') ?? '');
-    const more = new RegExp(`^${apiPath}/query/([\\w-]+)$`).exec(url.pathname);
+    if (url.pathname === `${apiPath}/query` || url.pathname === `${apiPath}/queryAll`) return this.query(token, url.searchParams.get('q') ?? '', url.pathname.endsWith('All'));
+    const more = new RegExp(`^${apiPath}/(?:query|queryAll)/([\\w-]+)$`).exec(url.pathname);
     if (more) {
       const [locator, offset] = more[1]!.split('-');
       const rows = this.cursors.get(locator!);
@@ -112,16 +129,26 @@ export class FakeSalesforce {
     return Response.json([{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }], { status: 404 });
   }
 
-  /** The SOQL the connector writes: `SELECT f, … FROM o [WHERE SystemModstamp > t] [ORDER BY SystemModstamp ASC]`. */
-  private query(token: string, soql: string): Response {
+  /** The global describe: every sObject the user can see, with what it allows. */
+  private globalDescribe(): Response {
+    const sobjects = [...this.objects.keys()].filter((name) => !this.hidden.has(name)).map((name) => ({ name, label: name, queryable: true, retrieveable: true, deletable: true, custom: name.endsWith('__c'), urls: { describe: `${apiPath}/sobjects/${name}/describe` } }));
+    return Response.json({ encoding: 'UTF-8', maxBatchSize: 200, sobjects });
+  }
+
+  /**
+   * The SOQL the connector writes: `SELECT f, … FROM o [WHERE SystemModstamp > t] [ORDER BY SystemModstamp ASC]`;
+   * `query` leaves out records in the recycle bin, `queryAll` answers them too.
+   */
+  private query(token: string, soql: string, all = false): Response {
     this.served.queries.push(soql);
     const match = /^SELECT (.+) FROM (\w+)(?: WHERE SystemModstamp > (\S+))?(?: ORDER BY SystemModstamp ASC)?$/.exec(soql);
     if (!match) return Response.json([{ message: `unexpected token in ${soql}`, errorCode: 'MALFORMED_QUERY' }], { status: 400 });
-    const object = this.objects.get(match[2]!);
+    const object = this.hidden.has(match[2]!) ? undefined : this.objects.get(match[2]!);
     if (!object) return Response.json([{ message: `sObject type '${match[2]}' is not supported.`, errorCode: 'INVALID_TYPE' }], { status: 400 });
     const fields = match[1]!.split(', ');
     const since = match[3] ? Date.parse(match[3].replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : undefined;
     const rows = object.records
+      .filter((record) => all || record.IsDeleted !== true)
       .filter((record) => since === undefined || Date.parse(String(record.SystemModstamp).replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) > since)
       .sort((a, b) => String(a.SystemModstamp).localeCompare(String(b.SystemModstamp)))
       .map((record) => ({ attributes: { type: match[2], url: `${apiPath}/sobjects/${match[2]}/${record.Id}` }, ...Object.fromEntries(fields.map((field) => [field, record[field] ?? null])) }));

@@ -27,6 +27,10 @@ export class FakeOAuthServer {
   tokenLifetimeSeconds = 1800;
   /** The next consent is refused by the user. */
   denyConsent = false;
+  /** Each refresh answers a new refresh token and the one used stops working, as providers that rotate them do. */
+  rotateRefreshTokens = false;
+  /** How long the token endpoint takes to answer a refresh (a slow provider widens the window two refreshes can overlap in). */
+  refreshDelayMs = 0;
   readonly grants = { authorization_code: 0, refresh_token: 0 };
   readonly issued: string[] = [];
   /** What the last authorize request asked for. */
@@ -75,8 +79,12 @@ export class FakeOAuthServer {
     if (form.get('grant_type') === 'refresh_token') {
       const refresh = form.get('refresh_token') ?? '';
       if (!this.refreshTokens.has(refresh)) return this.refuse('refresh');
+      if (this.refreshDelayMs > 0) await Bun.sleep(this.refreshDelayMs);
+      if (!this.refreshTokens.has(refresh)) return this.refuse('refresh');
       this.grants.refresh_token += 1;
-      return this.grant(refresh);
+      if (!this.rotateRefreshTokens) return this.grant(refresh);
+      this.refreshTokens.delete(refresh);
+      return this.grant(this.remember(`refresh-${randomBytes(18).toString('hex')}`));
     }
     return Response.json({ error: 'unsupported_grant_type' }, { status: 400 });
   }

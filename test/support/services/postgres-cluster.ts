@@ -32,6 +32,8 @@ export async function startPostgresCluster(binDir: string): Promise<PostgresClus
       join(binDir, 'postgres'), '-D', dataDir, '-p', String(port), '-k', dir,
       '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off',
       '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_buffers=256MB',
+      // Postgres sources that replicate logically: their slots decode the WAL.
+      '-c', 'wal_level=logical', '-c', 'max_replication_slots=64', '-c', 'max_wal_senders=16',
     ],
     logFile: join(dir, 'postgres.log'),
     runAsUser: asUser,

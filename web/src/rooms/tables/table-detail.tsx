@@ -22,7 +22,7 @@ export function TableDetail({ params }: RoomProps) {
   const { workspace } = useWorkspace(workspaceId);
   const path = { workspace_id: workspaceId, table_name: table };
   const detail = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/metadata', { params: { path } })), [workspaceId, table]);
-  const snapshots = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/snapshots', { params: { path, query: { limit: 50 } } })), [workspaceId, table]);
+  const snapshots = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', { params: { path, query: { limit: 50 } } })), [workspaceId, table]);
   const qualified = table.split('.').map(quoteIdentifier).join('.');
   const preview = useLoad(
     () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/query', { params: { path: { workspace_id: workspaceId } }, body: { sql: `SELECT * FROM ${qualified} LIMIT 100`, format: 'json' } })),
@@ -93,8 +93,8 @@ export function TableDetail({ params }: RoomProps) {
                   <th scope="col">Snapshot</th>
                   <th scope="col">Time</th>
                   <th scope="col">Change</th>
-                  <th scope="col" class="number">Rows added</th>
-                  <th scope="col" class="number">Rows removed</th>
+                  <th scope="col">Note</th>
+                  <th scope="col" class="number">Records written</th>
                   <th scope="col"><span class="visually-hidden">Actions</span></th>
                 </tr>
               </thead>
@@ -102,13 +102,13 @@ export function TableDetail({ params }: RoomProps) {
                 {snapshots.data.map((snapshot) => (
                   <tr key={snapshot.snapshot_id}>
                     <td class="number">{snapshot.snapshot_id}</td>
-                    <td>{formatTime(snapshot.snapshot_time)}</td>
-                    <td>{snapshot.change}</td>
-                    <td class="number">{formatCount(snapshot.rows_added)}</td>
-                    <td class="number">{formatCount(snapshot.rows_removed)}</td>
+                    <td>{formatTime(snapshot.committed_at)}</td>
+                    <td>{snapshot.changes.join(', ')}</td>
+                    <td>{snapshot.message ?? '—'}</td>
+                    <td class="number">{formatCount(snapshot.records_written)}</td>
                     <td>
-                      <Link href={workbench(`SELECT *\nFROM ${qualified} FOR SYSTEM_TIME AS OF '${snapshot.snapshot_time}'\nLIMIT 100`)}>
-                        Query as of then<span class="visually-hidden"> ({snapshot.snapshot_time})</span>
+                      <Link href={workbench(`SELECT *\nFROM ${qualified} FOR SYSTEM_TIME AS OF '${snapshot.committed_at}'\nLIMIT 100`)}>
+                        Query as of then<span class="visually-hidden"> ({snapshot.committed_at})</span>
                       </Link>
                     </td>
                   </tr>

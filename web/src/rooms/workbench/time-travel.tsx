@@ -15,10 +15,10 @@ export function TimeTravelPicker({ workspaceId, tables, onInsert }: { workspaceI
   const [custom, setCustom] = useState('');
   const chosen = table || tables[0] || '';
   const snapshots = useLoad(
-    () => (chosen ? unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/snapshots', { params: { path: { workspace_id: workspaceId, table_name: chosen }, query: { limit: 50 } } })) : Promise.resolve([])),
+    () => (chosen ? unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', { params: { path: { workspace_id: workspaceId, table_name: chosen }, query: { limit: 50 } } })) : Promise.resolve([])),
     [workspaceId, chosen],
   );
-  const time = moment === 'custom' ? (custom ? new Date(`${custom}Z`).toISOString() : '') : moment || snapshots.data?.[0]?.snapshot_time || '';
+  const time = moment === 'custom' ? (custom ? new Date(`${custom}Z`).toISOString() : '') : moment || snapshots.data?.[0]?.committed_at || '';
   const insert = () => {
     if (!chosen || !time) return;
     onInsert(`${chosen.split('.').map(quoteIdentifier).join('.')} FOR SYSTEM_TIME AS OF '${time}'`);
@@ -42,8 +42,8 @@ export function TimeTravelPicker({ workspaceId, tables, onInsert }: { workspaceI
         <select id="tt-moment" value={moment} onChange={(event) => setMoment(event.currentTarget.value)}>
           <option value="">Latest snapshot</option>
           {(snapshots.data ?? []).map((snapshot) => (
-            <option key={snapshot.snapshot_id} value={snapshot.snapshot_time}>
-              {formatTime(snapshot.snapshot_time)} · {snapshot.change} · snapshot {snapshot.snapshot_id}
+            <option key={snapshot.snapshot_id} value={snapshot.committed_at}>
+              {formatTime(snapshot.committed_at)} · {snapshot.changes.join(', ')} · snapshot {snapshot.snapshot_id}
             </option>
           ))}
           <option value="custom">Another time…</option>

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { addMember, createWorkspace } from '../support/workspaces';
-import { push } from '../support/lake';
+import { startTestApp, type TestApp } from '../../support/test-app';
+import { bodyOf } from '../../support/http';
+import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { addMember, createWorkspace } from '../../support/workspaces';
+import { push } from '../../support/lake';
 
 describe('push validation', () => {
   let t: TestApp;
