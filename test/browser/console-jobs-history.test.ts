@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { TestApp } from '../support/test-app';
+import { createVerifiedUser } from '../support/accounts';
+import { createWorkspace } from '../support/workspaces';
+import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
+
+/** The workbench over the query history and the cancel of a running job (ARCHITECTURE §10). */
+describe('the console: query history and job cancel', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let base: string;
+  let under: ConsoleUnderTest;
+  const shots = screenshotDir('console');
+
+  beforeAll(async () => {
+    under = await startConsole();
+    ({ t, browser, base } = under);
+  });
+
+  afterAll(async () => {
+    await under?.stop();
+  });
+
+  async function signedIn(): Promise<{ watched: WatchedPage; workspaceId: string }> {
+    const user = await createVerifiedUser(t, 'console-upload');
+    const { id } = await createWorkspace(t, user);
+    const watched = await openWatched(browser);
+    await watched.page.goto(`${base}/login`);
+    await watched.page.getByLabel('E-mail').fill(user.email);
+    await watched.page.getByLabel('Password').fill(user.password);
+    await watched.page.getByRole('button', { name: 'Log in' }).click();
+    await watched.page.getByRole('heading', { level: 1, name: 'SQL workbench' }).waitFor();
+    return { watched, workspaceId: id };
+  }
+
+
+  test('a query run in the workbench is in the history, and opens in the editor again', async () => {
+    const { watched } = await signedIn();
+    const { page } = watched;
+    await typeSql(page, 'SELECT 6 * 7 AS answer');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByText('Rows 1–1 of 1').waitFor();
+    const entry = page.locator('.history-entry').filter({ hasText: 'SELECT 6 * 7 AS answer' }).first();
+    await entry.waitFor();
+    expect(await entry.locator('.badge').textContent()).toBe('succeeded');
+    await typeSql(page, 'SELECT 1');
+    await entry.getByRole('button', { name: /Open in the editor/ }).click();
+    expect(await page.locator('.cm-content').innerText()).toBe('SELECT 6 * 7 AS answer');
+    await page.screenshot({ path: join(shots, '14-history.png'), fullPage: true });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  });
+
+  test('a running job shows its progress and is cancelled', async () => {
+    const { watched } = await signedIn();
+    const { page } = watched;
+    await typeSql(page, 'SELECT sum(a.range * b.range) AS s FROM range(200000) a, range(200000) b');
+    await page.getByRole('button', { name: 'Run as job' }).click();
+    await page.getByText('running', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('button', { name: 'Cancel job' }).click();
+    await page.getByText('The job was cancelled.').waitFor({ timeout: 60_000 });
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  });
+});
