@@ -1,40 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { TestApp } from '../support/test-app';
-import { createVerifiedUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
-import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
+import { screenshotDir, seriousViolations, signedInPage, startConsole, typeSql, type ConsoleUnderTest } from '../support/console-browser';
 
 /** The workbench over the query history and the cancel of a running job (ARCHITECTURE §10). */
 describe('the console: query history and job cancel', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let base: string;
   let under: ConsoleUnderTest;
   const shots = screenshotDir('console');
 
   beforeAll(async () => {
     under = await startConsole();
-    ({ t, browser, base } = under);
   });
 
   afterAll(async () => {
     await under?.stop();
   });
 
-  async function signedIn(): Promise<{ watched: WatchedPage; workspaceId: string }> {
-    const user = await createVerifiedUser(t, 'console-upload');
-    const { id } = await createWorkspace(t, user);
-    const watched = await openWatched(browser);
-    await watched.page.goto(`${base}/login`);
-    await watched.page.getByLabel('E-mail').fill(user.email);
-    await watched.page.getByLabel('Password').fill(user.password);
-    await watched.page.getByRole('button', { name: 'Log in' }).click();
-    await watched.page.getByRole('heading', { level: 1, name: 'SQL workbench' }).waitFor();
-    return { watched, workspaceId: id };
-  }
-
+  const signedIn = () => signedInPage(under, 'console-jobs');
 
   test('a query run in the workbench is in the history, and opens in the editor again', async () => {
     const { watched } = await signedIn();

@@ -2,16 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { TestApp } from '../support/test-app';
-import { createVerifiedUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
-import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
+import { screenshotDir, seriousViolations, signedInPage, startConsole, typeSql, type ConsoleUnderTest } from '../support/console-browser';
 
 /** A CSV file uploaded in the console: sent as the push endpoint's body, with a progress bar, then queried. */
 describe('the console: a file upload', () => {
-  let t: TestApp;
-  let browser: Browser;
   let base: string;
   let under: ConsoleUnderTest;
   let files: string;
@@ -19,7 +13,7 @@ describe('the console: a file upload', () => {
 
   beforeAll(async () => {
     under = await startConsole();
-    ({ t, browser, base } = under);
+    base = under.base;
     files = mkdtempSync(join(tmpdir(), 'oxbow-console-upload-'));
   });
 
@@ -28,18 +22,7 @@ describe('the console: a file upload', () => {
     rmSync(files, { recursive: true, force: true });
   });
 
-  async function signedIn(): Promise<{ watched: WatchedPage; workspaceId: string }> {
-    const user = await createVerifiedUser(t, 'console-upload');
-    const { id } = await createWorkspace(t, user);
-    const watched = await openWatched(browser);
-    await watched.page.goto(`${base}/login`);
-    await watched.page.getByLabel('E-mail').fill(user.email);
-    await watched.page.getByLabel('Password').fill(user.password);
-    await watched.page.getByRole('button', { name: 'Log in' }).click();
-    await watched.page.getByRole('heading', { level: 1, name: 'SQL workbench' }).waitFor();
-    return { watched, workspaceId: id };
-  }
-
+  const signedIn = () => signedInPage(under, 'console-upload');
 
   test('a CSV file uploads into a table with a progress bar and is queried in the workbench', async () => {
     const { watched, workspaceId } = await signedIn();

@@ -5,6 +5,8 @@ import { projectRoot } from '../../scripts/setup/toolchain';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
 import { startTestApp, type TestApp } from './test-app';
+import { createVerifiedUser } from './accounts';
+import { createWorkspace } from './workspaces';
 
 /** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
 const chromiumPath = '/usr/bin/chromium';
@@ -101,4 +103,17 @@ export async function typeSql(page: Page, sql: string): Promise<void> {
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(sql);
+}
+
+/** A new verified person with a workspace, logged in to the console in a fresh page (which opens the workbench). */
+export async function signedInPage(under: ConsoleUnderTest, label: string): Promise<{ watched: WatchedPage; workspaceId: string }> {
+  const user = await createVerifiedUser(under.t, label);
+  const { id } = await createWorkspace(under.t, user);
+  const watched = await openWatched(under.browser);
+  await watched.page.goto(`${under.base}/login`);
+  await watched.page.getByLabel('E-mail').fill(user.email);
+  await watched.page.getByLabel('Password').fill(user.password);
+  await watched.page.getByRole('button', { name: 'Log in' }).click();
+  await watched.page.getByRole('heading', { level: 1, name: 'SQL workbench' }).waitFor();
+  return { watched, workspaceId: id };
 }
