@@ -24,6 +24,7 @@ import { savedQueryRoutes } from './saved-queries';
 import { chartRoutes } from './charts';
 import { pageRoutes } from './pages';
 import { publicRoutes } from './public';
+import { consoleRoutes } from './console';
 import { usageRoutes } from './usage';
 import { billingRoutes, webhookRoutePath } from './billing';
 import { oauthRoutes } from './oauth';
@@ -79,10 +80,11 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(probeRoutes(services.readiness))
     .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
     .use(publicRoutes(services))
+    .use(consoleRoutes(services.config.console.dir))
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))
-        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
+        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy, consoleOrigins: [services.config.http.publicBaseUrl, services.config.http.frontendUrl] }))
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
         .use(tableRoutes(services))

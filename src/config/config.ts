@@ -164,6 +164,8 @@ export interface Config {
     /** Chart results (and drawn charts) kept in memory for public views, the least recently used dropped first. */
     publicCacheEntries: number;
   };
+  /** The web console's build (made by the set-up from web/), served at `/`. */
+  console: { dir: string };
 }
 
 const projectRoot = resolve(import.meta.dir, '..', '..');
@@ -293,6 +295,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       publicViewsPerLink: env.integer('PUBLIC_VIEWS_PER_LINK', 3_000, { min: 1, max: 10_000_000 }),
       publicCacheEntries: env.integer('PUBLIC_CACHE_ENTRIES', 500, { min: 1, max: 100_000 }),
     },
+    console: { dir: absolute(env.string('CONSOLE_DIR', join(projectRoot, 'web', 'dist'))) },
   };
   env.finish();
   return config;

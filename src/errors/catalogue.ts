@@ -35,6 +35,8 @@ export const errorCatalogue = {
   SIGNUP_CLOSED: 403,
   WORKSPACE_ACCESS_DENIED: 403,
   INSUFFICIENT_ROLE: 403,
+  /** A console session endpoint called from another site's page. */
+  ORIGIN_NOT_ALLOWED: 403,
   STORAGE_LIMIT_REACHED: 403,
   CONNECTOR_LIMIT_REACHED: 403,
   // 404, 405, 408, 409, 413, 429

@@ -50,6 +50,8 @@ export interface OperationDoc {
   errorBody?: 'html';
   /** Headers that come with every answer the operation gives itself (its successes and listed errors). */
   headers?: HeaderName[];
+  /** Headers that come with its successes only (a session cookie). */
+  successHeaders?: HeaderName[];
 }
 
 const operationKey = 'x-oxbow-operation';
