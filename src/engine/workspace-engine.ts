@@ -19,6 +19,7 @@ import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } fro
 import type { Logger } from '../logging/logger';
 
 import { lakeAlias, readDefaultCatalog } from './catalog-names';
+import { postgresMacros } from './sql/postgres-dialect/macros';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
@@ -102,6 +103,7 @@ export class WorkspaceEngine {
     let live = noLiveTables;
     try {
       for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect(), cpu));
+      for (const connection of connections) await connection.configure(postgresMacros);
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Attached while the instance can still reach the network; locked below like everything else.
       if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);
@@ -123,7 +125,7 @@ export class WorkspaceEngine {
           // scans runs on a twin without one.
           if (cpu) {
             const twin = new EngineConnection(await instance.connect(), cpu);
-            await twin.configure(`USE ${readDefaultCatalog}`);
+            await twin.configure(`${postgresMacros}\nUSE ${readDefaultCatalog}`);
             connection.pairWith(twin);
           }
         }

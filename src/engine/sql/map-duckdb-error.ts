@@ -1,6 +1,7 @@
 import { AppError } from '../../errors/app-error';
 import { duckdbErrorOf } from '../duckdb/duckdb-error';
 import { StatementAbandoned } from '../duckdb/pending-statement';
+import { postgresErrorOf } from './postgres-errors';
 
 export interface ErrorContext {
   sql: string;
@@ -23,6 +24,8 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   if (!info) return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
   const message = scrub(info.message, context.privatePaths);
   const detail = scrub(info.detail, context.privatePaths).split('\n')[0]!;
+  const postgres = postgresErrorOf(info.type, detail);
+  if (postgres) return postgres;
   switch (info.type) {
     case 'INTERRUPT':
       return queryTimeout();

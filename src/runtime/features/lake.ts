@@ -1,6 +1,6 @@
 import { createLakeActivities } from '../../activities/lake-activities';
 import { createEngineServices } from '../../engine/engine-services';
-import { translatePostgres } from '../../engine/sql/postgres-dialect';
+import { translatePostgresStatement } from '../../engine/sql/postgres-dialect';
 import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
 import { workspacePlan } from '../../plans/workspace-plan';
@@ -14,7 +14,7 @@ import type { LiveSourceProvider } from '../../engine/live/live-sources';
 
 /** The lakehouse engine (instances, writes, tables, the SQL pipeline), the storage limit every write checks, push, and each workspace's maintenance (its schedule, and runs after writes that call for one). */
 export function lakeFeature({ config, infra, logger, clock, liveSources }: FeatureDeps & { liveSources?: LiveSourceProvider }) {
-  const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgres, liveSources });
+  const engine = createEngineServices({ config, store: infra.store, lake: infra.lake, clock, logger: logger.child({ component: 'engine' }), translate: translatePostgresStatement, liveSources });
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
   const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
   const push = new PushService(engine.writer, new IdempotencyStore(infra.store, clock), planOf, storage);

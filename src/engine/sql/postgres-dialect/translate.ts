@@ -1,3 +1,4 @@
+import { arithmeticFunctionRules } from './arithmetic-functions';
 import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
 import { translateDivision } from './division';
@@ -22,7 +23,7 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules };
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
@@ -41,7 +42,7 @@ const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
-  { rewrite: translateDivision, needs: ['/'] },
+  { rewrite: translateDivision, needs: ['/', '%'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
