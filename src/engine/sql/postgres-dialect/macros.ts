@@ -8,6 +8,20 @@
  */
 const floatTypes = `typeof(x) IN ('DOUBLE', 'FLOAT')`;
 
+/** Postgres' reserved key words, which quote_ident quotes. */
+const reservedWords = ['all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'asymmetric', 'both', 'case', 'cast', 'check', 'collate', 'column', 'constraint', 'create',
+  'current_catalog', 'current_date', 'current_role', 'current_time', 'current_timestamp', 'current_user', 'default', 'deferrable', 'desc', 'distinct', 'do', 'else', 'end', 'except',
+  'false', 'fetch', 'for', 'foreign', 'from', 'grant', 'group', 'having', 'in', 'initially', 'intersect', 'into', 'lateral', 'leading', 'limit', 'localtime', 'localtimestamp', 'not',
+  'null', 'offset', 'on', 'only', 'or', 'order', 'placing', 'primary', 'references', 'returning', 'select', 'session_user', 'some', 'symmetric', 'table', 'then', 'to', 'trailing',
+  'true', 'union', 'unique', 'user', 'using', 'variadic', 'when', 'where', 'window', 'with'].map((word) => `'${word}'`).join(', ');
+
+/** DuckDB's type names as Postgres spells its own. */
+const postgresTypeNames = `CASE regexp_replace(typeof(x), '\\(.*', '') WHEN 'INTEGER' THEN 'integer' WHEN 'BIGINT' THEN 'bigint' WHEN 'SMALLINT' THEN 'smallint' WHEN 'HUGEINT' THEN 'numeric'
+  WHEN 'DECIMAL' THEN 'numeric' WHEN 'DOUBLE' THEN 'double precision' WHEN 'FLOAT' THEN 'real' WHEN 'VARCHAR' THEN 'text' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'DATE' THEN 'date'
+  WHEN 'TIMESTAMP' THEN 'timestamp without time zone' WHEN 'TIMESTAMP WITH TIME ZONE' THEN 'timestamp with time zone' WHEN 'INTERVAL' THEN 'interval' WHEN 'TIME' THEN 'time without time zone'
+  WHEN 'JSON' THEN 'jsonb' WHEN 'INTEGER[]' THEN 'integer[]' WHEN 'VARCHAR[]' THEN 'text[]' WHEN 'BIGINT[]' THEN 'bigint[]' WHEN 'BLOB' THEN 'bytea' WHEN 'UUID' THEN 'uuid'
+  ELSE lower(typeof(x)) END`;
+
 const definitions: readonly string[] = [
   // A divisor: Postgres raises division by zero for every numeric type (DuckDB answers NULL or Infinity).
   `pgx_divisor(x) AS CASE WHEN x = 0 THEN error('[22012] division by zero') ELSE x END`,
@@ -19,6 +33,12 @@ const definitions: readonly string[] = [
   `pgx_ordered(x, name) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN error('[42883] function ' || name || '(boolean) does not exist') ELSE x END`,
   // date_trunc() of a date is a timestamp with time zone in Postgres (the date is read as one).
   `pgx_date_trunc(field, x DATE) AS date_trunc(field, CAST(x AS TIMESTAMPTZ)), (field, x) AS date_trunc(field, x)`,
+  // Postgres' quoting functions: an identifier stays bare only when it is a lower-case name that is no reserved word.
+  `quote_ident(x) AS CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '[a-z_][a-z0-9_$]*') AND CAST(x AS VARCHAR) NOT IN (${reservedWords}) THEN CAST(x AS VARCHAR) ELSE '"' || replace(CAST(x AS VARCHAR), '"', '""') || '"' END`,
+  `quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), '\\') THEN 'E''' || replace(replace(CAST(x AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' ELSE '''' || replace(CAST(x AS VARCHAR), '''', '''''') || '''' END`,
+  `quote_nullable(x) AS coalesce(quote_literal(x), 'NULL')`,
+  // pg_typeof names Postgres' types (DuckDB's names its own).
+  `pgx_typeof(x) AS ${postgresTypeNames}`,
   // generate_series' step may not be zero.
   `pgx_step(x) AS CASE WHEN x = 0 THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];

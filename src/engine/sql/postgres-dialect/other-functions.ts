@@ -7,7 +7,7 @@ function withArgs(count: number, build: (args: string[]) => string): (call: Call
 /** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
 export const otherFunctionRules: CallRules = {
   // div truncates toward zero for every numeric type; `//` keeps integers integral.
-  div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // (${b}))`) },
+  div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // pgx_divisor(${b}))`) },
   width_bucket: {
     label: 'width_bucket → arithmetic',
     rewrite: withArgs(4, ([x, low, high, count]) =>

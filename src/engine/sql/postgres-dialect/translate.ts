@@ -2,6 +2,7 @@ import { arithmeticFunctionRules } from './arithmetic-functions';
 import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
 import { translateDivision } from './division';
+import { translateLiteralInputs } from './literal-inputs';
 import { jsonFunctionRules } from './json-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
@@ -41,6 +42,7 @@ interface Pass {
 const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
+  { rewrite: translateLiteralInputs, needs: ['::', 'ANY', 'ALL', 'SOME'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },

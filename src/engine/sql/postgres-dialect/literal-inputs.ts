@@ -1,0 +1,61 @@
+import { postgresError } from '../postgres-errors';
+import type { Level } from './level';
+import { sqlString, stringValue } from './literals';
+import type { LevelRewrite } from './pass';
+import { parseArrayText, type ArrayItem } from './pg-array-literal';
+
+/**
+ * Text literals read as a type the way Postgres reads them: booleans in every spelling Postgres
+ * takes (`on`, `yes`, `t`, unique prefixes…), integers only in integer syntax (DuckDB rounds
+ * `'4.2'::int` to 4; Postgres refuses it), and `ANY('{2,4,6}')` as an array. A literal Postgres
+ * refuses is refused here with Postgres' error, as Postgres does when it parses the statement.
+ */
+export const translateLiteralInputs: LevelRewrite = (level, log) => {
+  for (let k = 0; k < level.size; k += 1) {
+    if (!level.token(k, 'string')) continue;
+    const text = stringValue(level.text(k, k));
+    if (text === null) continue;
+    const type = level.op(k + 1, '::') ? level.word(k + 2) : level.is(k + 1, 'AS') && k === 0 && level.size === 3 ? level.word(k + 2) : null;
+    const read = type === null ? null : readLiteral(text, type);
+    if (read !== null && level.replace(k, k, read)) log.add('text literals read in Postgres input syntax');
+    else if (type === null && isArrayOperand(level, k) && text.startsWith('{')) {
+      const items = parseArrayText(text);
+      if (items !== null && level.replace(k, k, listLiteral(items))) log.add("ANY('{…}') → a list");
+    }
+  }
+};
+
+/** `ANY('…')`, `ALL('…')`: the string is the group's only content. */
+function isArrayOperand(level: Level, k: number): boolean {
+  return k === 0 && level.size === 1;
+}
+
+function listLiteral(items: readonly ArrayItem[]): string {
+  const numeric = items.every((item) => item === null || (typeof item === 'string' && /^[+-]?[0-9]+(\.[0-9]+)?$/.test(item)));
+  return `[${items.map((item) => (item === null ? 'NULL' : Array.isArray(item) ? listLiteral(item) : numeric ? item : sqlString(item))).join(', ')}]`;
+}
+
+const integerRanges: Readonly<Record<string, [string, bigint]>> = {
+  SMALLINT: ['smallint', 2n ** 15n], INT2: ['smallint', 2n ** 15n], INT: ['integer', 2n ** 31n], INTEGER: ['integer', 2n ** 31n], INT4: ['integer', 2n ** 31n], BIGINT: ['bigint', 2n ** 63n], INT8: ['bigint', 2n ** 63n],
+};
+const booleanWords: readonly [string, boolean][] = [['true', true], ['false', false], ['yes', true], ['no', false]];
+
+function readLiteral(text: string, type: string): string | null {
+  if (type === 'BOOLEAN' || type === 'BOOL') return sqlString(String(readBoolean(text)));
+  const range = integerRanges[type];
+  if (!range) return null;
+  const trimmed = text.trim();
+  if (!/^[+-]?[0-9]+$/.test(trimmed)) throw postgresError('22P02', `invalid input syntax for type ${range[0]}: "${text}"`);
+  const value = BigInt(trimmed);
+  if (value < -range[1] || value >= range[1]) throw postgresError('22003', `value "${text}" is out of range for type ${range[0]}`);
+  return null;
+}
+
+function readBoolean(text: string): boolean {
+  const word = text.trim().toLowerCase();
+  if (word === 'on' || word === '1') return true;
+  if (word === 'off' || word === 'of' || word === '0') return false;
+  const match = word.length > 0 ? booleanWords.find(([full]) => full.startsWith(word)) : undefined;
+  if (!match) throw postgresError('22P02', `invalid input syntax for type boolean: "${text}"`);
+  return match[1];
+}
