@@ -16,6 +16,8 @@ const fractionalOperands = [
 ];
 const isInterval = (operand: string) => intervalOperands.some((pattern) => pattern.test(operand));
 const isFractional = (operand: string) => fractionalOperands.some((pattern) => pattern.test(operand));
+/** A divisor that cannot be zero (a number literal other than 0) or is already guarded: no check needed. */
+const needsNoCheck = (operand: string) => (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/i.test(operand) && /[1-9]/.test(operand.replace(/e.*$/i, ''))) || /^pgx_divisor\s*\(/i.test(operand);
 
 /**
  * Postgres divides integers as integers (7 / 2 = 3, truncating toward zero); DuckDB's `/` always
@@ -37,6 +39,8 @@ export const translateDivision: LevelRewrite = (level, log) => {
     const right = level.text(k + 1, end);
     if (isInterval(left) || isInterval(right)) continue;
     const operator = modulo || isFractional(left) || isFractional(right) ? level.text(k, k) : '//';
-    if (level.canReplace(k, end) && level.replace(k, end, `${operator} pgx_divisor(${right})`)) log.add('division: integers as integers (/ → //), division by zero raised');
+    const divisor = needsNoCheck(right) ? right : `pgx_divisor(${right})`;
+    if (operator === level.text(k, k) && divisor === right) continue;
+    if (level.canReplace(k, end) && level.replace(k, end, `${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
   }
 };

@@ -15,7 +15,9 @@ export const translateLiteralInputs: LevelRewrite = (level, log) => {
     if (!level.token(k, 'string')) continue;
     const text = stringValue(level.text(k, k));
     if (text === null) continue;
-    const type = level.op(k + 1, '::') ? level.word(k + 2) : level.is(k + 1, 'AS') && k === 0 && level.size === 3 ? level.word(k + 2) : null;
+    // `'{1,2}'::int[]` is array text, read by type-names.ts.
+    const scalar = !level.group(k + 3, '[');
+    const type = level.op(k + 1, '::') && scalar ? level.word(k + 2) : level.is(k + 1, 'AS') && k === 0 && level.size === 3 ? level.word(k + 2) : null;
     const read = type === null ? null : readLiteral(text, type);
     if (read !== null && level.replace(k, k, read)) log.add('text literals read in Postgres input syntax');
     else if (type === null && isArrayOperand(level, k) && text.startsWith('{')) {
