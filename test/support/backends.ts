@@ -59,12 +59,16 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
   };
 }
 
-/** A new database in the test cluster; dropped (disconnecting anyone left) by `drop`. */
-export async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database in the test cluster; dropped (disconnecting anyone left) by `drop`. The cluster's
+ * locale is C; `locale` gives the database another one (UTF-8 encoding), such as `C.UTF-8`.
+ */
+export async function createDatabase(options: { locale?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = testEnv.postgresUrl();
   const name = `oxbow_test_${uniqueSuffix()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const locale = options.locale === undefined ? '' : ` TEMPLATE template0 ENCODING 'UTF8' LOCALE '${options.locale.replaceAll("'", "''")}'`;
+  await admin.unsafe(`CREATE DATABASE ${name}${locale}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -1,5 +1,6 @@
 import { compareResults, ordersRows } from '../postgres-corpus/compare';
 import type { Outcome } from './engines';
+import { orderKeyColumns, sortedWithinTies } from './sort-keys';
 
 /**
  * How Oxbow's answer differs from Postgres', each aspect apart: `identical`; a result whose column
@@ -22,7 +23,10 @@ export function differences(sql: string, postgres: Outcome, oxbow: Outcome): { f
     found.push('names');
     details.push(`names: postgres ${JSON.stringify(postgres.names)}, oxbow ${JSON.stringify(oxbow.names)}`);
   }
-  const values = compareResults(postgres.rows, oxbow.rows, ordersRows(sql));
+  // Rows that tie on every sort key come in an order no engine promises.
+  const keys = orderKeyColumns(sql, postgres.names);
+  const [expected, actual] = keys ? [sortedWithinTies(postgres.rows, keys), sortedWithinTies(oxbow.rows, keys)] : [postgres.rows, oxbow.rows];
+  const values = compareResults(expected, actual, ordersRows(sql));
   if (values !== null) {
     found.push('values');
     details.push(values);

@@ -21,9 +21,13 @@ export type ValueKind = 'number' | 'text' | 'boolean' | 'json' | 'time' | 'array
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-/** Postgres 15 with the tables created with the types the push infers. */
+/**
+ * Postgres 15 with the tables created with the types the push infers, in a UTF-8 database whose
+ * character classes are Unicode's (C.UTF-8: upper('é') is 'É', as on analysts' servers, which run
+ * a UTF-8 locale) and whose sort order is by code point, as DuckDB's.
+ */
 export async function openPostgres(): Promise<{ run(sql: string): Promise<Outcome>; close(): Promise<void> }> {
-  const database = await createDatabase();
+  const database = await createDatabase({ locale: 'C.UTF-8' });
   const sql = postgres(database.url, { max: 1, onnotice: () => {} });
   await sql.unsafe("SET TimeZone = 'UTC'");
   await sql.unsafe("SET IntervalStyle = 'iso_8601'");
