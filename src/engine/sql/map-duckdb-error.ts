@@ -1,7 +1,7 @@
 import { AppError } from '../../errors/app-error';
-import { duckdbErrorOf } from '../duckdb/duckdb-error';
+import { duckdbErrorOf, type DuckDBErrorInfo } from '../duckdb/duckdb-error';
 import { StatementAbandoned } from '../duckdb/pending-statement';
-import { postgresErrorOf } from './postgres-errors';
+import { postgresErrorOf, withSqlstate } from './postgres-errors';
 
 export interface ErrorContext {
   sql: string;
@@ -13,8 +13,8 @@ export interface ErrorContext {
 
 /**
  * The one place where DuckDB's errors become the service's codes, decided by DuckDB's own error type
- * (duckdb-error.ts), each with a useful hint. Messages that reach the client are stripped of server
- * paths. Errors of the storage or the engine itself are 503s that a retry can cure; nothing DuckDB
+ * (duckdb-error.ts), each with a useful hint and, where Postgres raises the same fault, its SQLSTATE
+ * (postgres-errors.ts). Messages that reach the client are stripped of server paths. Errors of the storage or the engine itself are 503s that a retry can cure; nothing DuckDB
  * says about a query is a 500.
  */
 export async function mapDuckDBError(error: unknown, context: ErrorContext): Promise<AppError> {
@@ -26,6 +26,11 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   const detail = scrub(info.detail, context.privatePaths).split('\n')[0]!;
   const postgres = postgresErrorOf(info.type, detail);
   if (postgres) return postgres;
+  return withSqlstate(await serviceErrorOf(info, message, detail, context, error), info.type, detail);
+}
+
+/** The service's code for a DuckDB error, by DuckDB's error type. */
+async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: string, context: ErrorContext, error: unknown): Promise<AppError> {
   switch (info.type) {
     case 'INTERRUPT':
       return queryTimeout();

@@ -109,7 +109,7 @@ describe('arrays, numbers and aggregates', () => {
 
   test('div, width_bucket, every, num_nulls', () => {
     expect(sql('SELECT div(a, b), width_bucket(x, 0, 10, 5), every(p), num_nulls(a, b) FROM t')).toBe(
-      'SELECT trunc((a) // pgx_divisor(b)), (CASE WHEN (x) < (0) THEN 0 WHEN (x) >= (10) THEN (5) + 1 ELSE CAST(floor(CAST(((x) - (0)) * (5) AS DOUBLE) / pgx_divisor((10) - (0))) AS INTEGER) + 1 END), bool_and(p), (CASE WHEN (a) IS NULL THEN 1 ELSE 0 END + CASE WHEN (b) IS NULL THEN 1 ELSE 0 END) FROM t',
+      'SELECT trunc((a) // pgx_divisor(b)), (CASE WHEN (x) < (0) THEN 0 WHEN (x) >= (10) THEN (5) + 1 ELSE CAST(floor(CAST(((x) - (0)) * (5) AS DOUBLE) / pgx_divisor((10) - (0))) AS INT32) + 1 END), bool_and(p), (CASE WHEN (a) IS NULL THEN 1 ELSE 0 END + CASE WHEN (b) IS NULL THEN 1 ELSE 0 END) FROM t',
     );
   });
 

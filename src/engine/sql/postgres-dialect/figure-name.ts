@@ -23,7 +23,7 @@ const valueFunctions = new Set([
 ]);
 
 /** Words that never start a named primary: constants and operators. */
-const namelessWords = new Set(['TRUE', 'FALSE', 'NULL', 'NOT', 'DISTINCT', 'ALL', 'ANY', 'SOME']);
+const namelessWords = new Set(['NOT', 'DISTINCT', 'ALL', 'ANY', 'SOME']);
 
 /** Type names that make `name 'text'` a typed literal. */
 const literalTypes = new Set([
@@ -72,6 +72,8 @@ export function figureName(level: Level, from: number, to: number): FiguredName 
   if (!primary) return nameless;
   const end = postfixes(level, primary, to);
   if (end.last === to) return end.figured;
+  // `(a, b) OVERLAPS (c, d)` is a call of overlaps() in Postgres' grammar.
+  if (level.is(end.last + 1, 'OVERLAPS') && level.group(end.last + 2) && end.last + 2 === to) return strong('overlaps');
   // `x AT TIME ZONE 'UTC'` is a call of timezone() in Postgres' grammar.
   if (level.is(end.last + 1, 'AT') && level.is(end.last + 2, 'TIME') && level.is(end.last + 3, 'ZONE')) {
     const zone = primaryAt(level, end.last + 4, to);
@@ -96,6 +98,9 @@ function primaryAt(level: Level, k: number, to: number): Primary | null {
   if (kind !== 'word') return null;
   const word = level.word(k)!;
   if (namelessWords.has(word)) return null;
+  // Postgres' grammar writes `true` as the constant 't' cast to bool.
+  if (word === 'TRUE' || word === 'FALSE') return { figured: { name: 'bool', strength: 1 }, last: k };
+  if (word === 'NULL') return { figured: nameless, last: k };
   if (word === 'CASE') return caseExpression(level, k, to);
   if (valueFunctions.has(word)) return { figured: strong(word.toLowerCase()), last: level.group(k + 1) ? k + 1 : k };
   const group = level.group(k + 1) ?? level.group(k + 1, '[');
@@ -226,8 +231,8 @@ export function selectItems(level: Level, k: number): SelectItem[] {
   let j = start;
   for (; j < level.size; j += 1) {
     const word = level.word(j);
-    // `a IS DISTINCT FROM b` keeps its FROM.
-    if (word !== null && listEnders.has(word) && !(word === 'FROM' && level.is(j - 1, 'DISTINCT'))) break;
+    // `a IS DISTINCT FROM b` keeps its FROM, `percentile_cont(0.5) WITHIN GROUP (…)` its GROUP.
+    if (word !== null && listEnders.has(word) && !(word === 'FROM' && level.is(j - 1, 'DISTINCT')) && !(word === 'GROUP' && level.is(j - 1, 'WITHIN'))) break;
     if (level.punct(j, ';')) break;
     if (level.punct(j, ',')) {
       items.push({ from, to: j - 1 });

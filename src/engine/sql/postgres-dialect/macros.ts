@@ -1,3 +1,5 @@
+import { castDefinitions } from './cast-macros';
+
 /**
  * Macros that give the translation Postgres' arithmetic and errors where DuckDB's differ, created
  * on every connection of a workspace's instance (as temporary macros: the `temp` catalog is on every
@@ -44,4 +46,4 @@ const definitions: readonly string[] = [
 ];
 
 /** The statement that creates the macros on one connection. */
-export const postgresMacros = definitions.map((definition) => `CREATE OR REPLACE TEMP MACRO ${definition};`).join('\n');
+export const postgresMacros = [...definitions, ...castDefinitions].map((definition) => `CREATE OR REPLACE TEMP MACRO ${definition};`).join('\n');

@@ -12,7 +12,8 @@ export const otherFunctionRules: CallRules = {
     label: 'width_bucket → arithmetic',
     rewrite: withArgs(4, ([x, low, high, count]) =>
       `(CASE WHEN (${x}) < (${low}) THEN 0 WHEN (${x}) >= (${high}) THEN (${count}) + 1 ` +
-      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / pgx_divisor((${high}) - (${low}))) AS INTEGER) + 1 END)`,
+      // INT32: DuckDB's name for integer, which no Postgres cast rule reads (a number needs none).
+      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / pgx_divisor((${high}) - (${low}))) AS INT32) + 1 END)`,
     ),
   },
   every: rename('bool_and', 'every → bool_and'),

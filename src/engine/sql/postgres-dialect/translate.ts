@@ -1,6 +1,7 @@
 import { arithmeticFunctionRules } from './arithmetic-functions';
 import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
+import { translateCasts } from './casts';
 import { translateDivision } from './division';
 import { translateLiteralInputs } from './literal-inputs';
 import { jsonFunctionRules } from './json-functions';
@@ -42,9 +43,10 @@ interface Pass {
 const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
-  { rewrite: translateLiteralInputs, needs: ['::', 'ANY', 'ALL', 'SOME'] },
+  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
+  { rewrite: translateCasts, needs: ['::', 'CAST', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
