@@ -1,4 +1,5 @@
-import type { Call, CallRules } from './calls';
+import type { Call, CallRule, CallRules, Replacement } from './calls';
+import { macroArgument } from './operands';
 
 /** `DISTINCT x` / `ALL x` as the quantifier and the operand. */
 function quantified(arg: string): [string, string] {
@@ -24,11 +25,22 @@ export const arithmeticFunctionRules: CallRules = {
   sum: aggregateArgument((operand) => `pgx_sum_arg(${operand})`, 'sum of integers: numeric as in Postgres'),
   max: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
   min: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
-  // An average is numeric in Postgres (DuckDB: a double), so rounding one rounds halves away from zero.
   round: {
-    label: 'round(double precision): halves to even',
-    rewrite: (call) => (call.argNodes.length === 1 && !/\bavg\s*\(/i.test(call.args[0]!) ? `pgx_round(${call.args[0]})` : null),
+    label: 'round(double precision): halves to even, no round(double precision, n)',
+    rewrite: (call) => (call.argNodes.length === 1 ? `pgx_round(${call.args[0]})` : call.argNodes.length === 2 ? `pgx_round_to(${call.args.join(', ')})` : null),
   },
+  trunc: { label: 'no trunc(double precision, n)', rewrite: (call) => (call.argNodes.length === 2 ? `pgx_trunc_to(${call.args.join(', ')})` : null) },
+  avg: { label: 'avg of integers: numeric as in Postgres', rewrite: average },
+  power: macro('pgx_power', 2, 'power and exp raise where Postgres does'),
+  pow: macro('pgx_power', 2, 'power and exp raise where Postgres does'),
+  exp: macro('pgx_exp', 1, 'power and exp raise where Postgres does'),
+  scale: macro('pgx_scale', 1, 'scale / min_scale of a numeric'),
+  min_scale: macro('pgx_min_scale', 1, 'scale / min_scale of a numeric'),
+  // A DuckDB decimal keeps its scale in its type; the value, which is all a client reads, is the same.
+  trim_scale: { label: 'trim_scale: the value itself', rewrite: (call) => (call.argNodes.length === 1 ? `(${call.args[0]})` : null) },
+  justify_hours: macro('pgx_justify_hours', 1, 'justify_hours / justify_days / justify_interval'),
+  justify_days: macro('pgx_justify_days', 1, 'justify_hours / justify_days / justify_interval'),
+  justify_interval: macro('pgx_justify_interval', 1, 'justify_hours / justify_days / justify_interval'),
   pg_typeof: { label: 'pg_typeof: Postgres type names', rewrite: (call) => (call.argNodes.length === 1 ? `pgx_typeof(${call.args[0]})` : null) },
   // Postgres counts a start before the first character: substr('hello', -1, 3) is 'h'.
   substr: { label: 'substr from a start before 1', rewrite: fromStart },
@@ -39,6 +51,34 @@ export const arithmeticFunctionRules: CallRules = {
 function fromStart(call: Call): string | null {
   if (call.argNodes.length < 2 || call.argNodes.length > 3 || call.args.some((arg) => /^(from|for|similar)\b|\s(from|for|similar)\s/i.test(arg))) return null;
   const [text, start, length] = call.args as [string, string, string | undefined];
+  return substringFrom(text, start, length);
+}
+
+/** Characters `start` to `start + length - 1` of `text`, counting a start before the first character as Postgres does. */
+export function substringFrom(text: string, start: string, length: string | undefined): string {
   if (length === undefined) return `substr(${text}, greatest(${start}, 1))`;
-  return `substr(${text}, greatest(${start}, 1), greatest((${start}) + (${length}) - greatest(${start}, 1), 0))`;
+  return `substr(${text}, greatest(${start}, 1), greatest((${start}) + pgx_substr_length(${length}) - greatest(${start}, 1), 0))`;
+}
+
+/** A call of a macro of the same arguments. */
+function macro(name: string, count: number, label: string): CallRule {
+  return { label, rewrite: (call) => (call.argNodes.length === count ? `${name}(${call.args.map(macroArgument).join(', ')})` : null) };
+}
+
+/**
+ * `avg([DISTINCT] x) [FILTER (WHERE c)]` by its macro (see function-macros.ts), the filter as a CASE
+ * inside; over a window it stays DuckDB's avg, a double.
+ */
+function average(call: Call): Replacement | null {
+  if (call.argNodes.length !== 1) return null;
+  const [quantifier, operand] = quantified(call.args[0]!);
+  if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL') return null;
+  const level = call.level;
+  const filtered = level.is(call.at + 2, 'FILTER') && level.group(call.at + 3);
+  const end = filtered ? call.at + 3 : call.at + 1;
+  if (level.is(end + 1, 'OVER')) return null;
+  const condition = filtered ? /^\s*where\s+([\s\S]*)$/i.exec(level.text(end, end).slice(1, -1)) : null;
+  if (filtered && !condition) return null;
+  const value = condition ? `CASE WHEN ${condition[1]} THEN ${operand} END` : operand;
+  return { sql: `pgx_avg${quantifier ? '_distinct' : ''}(${value})`, through: end };
 }

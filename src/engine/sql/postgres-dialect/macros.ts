@@ -1,4 +1,6 @@
 import { castDefinitions } from './cast-macros';
+import { functionDefinitions } from './function-macros';
+import { jsonDefinitions } from './json-macros';
 
 /**
  * Macros that give the translation Postgres' arithmetic and errors where DuckDB's differ, created
@@ -18,7 +20,7 @@ const reservedWords = ['all', 'analyse', 'analyze', 'and', 'any', 'array', 'as',
   'true', 'union', 'unique', 'user', 'using', 'variadic', 'when', 'where', 'window', 'with'].map((word) => `'${word}'`).join(', ');
 
 /** DuckDB's type names as Postgres spells its own. */
-const postgresTypeNames = `CASE regexp_replace(typeof(x), '\\(.*', '') WHEN 'INTEGER' THEN 'integer' WHEN 'BIGINT' THEN 'bigint' WHEN 'SMALLINT' THEN 'smallint' WHEN 'HUGEINT' THEN 'numeric'
+const postgresTypeNames = `CASE regexp_replace(typeof(x), '\\(.*', '') WHEN 'INTEGER' THEN 'integer' WHEN 'BIGINT' THEN 'bigint' WHEN 'SMALLINT' THEN 'smallint' WHEN 'HUGEINT' THEN 'bigint'
   WHEN 'DECIMAL' THEN 'numeric' WHEN 'DOUBLE' THEN 'double precision' WHEN 'FLOAT' THEN 'real' WHEN 'VARCHAR' THEN 'text' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'DATE' THEN 'date'
   WHEN 'TIMESTAMP' THEN 'timestamp without time zone' WHEN 'TIMESTAMP WITH TIME ZONE' THEN 'timestamp with time zone' WHEN 'INTERVAL' THEN 'interval' WHEN 'TIME' THEN 'time without time zone'
   WHEN 'JSON' THEN 'jsonb' WHEN 'INTEGER[]' THEN 'integer[]' WHEN 'VARCHAR[]' THEN 'text[]' WHEN 'BIGINT[]' THEN 'bigint[]' WHEN 'BLOB' THEN 'bytea' WHEN 'UUID' THEN 'uuid'
@@ -28,7 +30,7 @@ const definitions: readonly string[] = [
   // A divisor: Postgres raises division by zero for every numeric type (DuckDB answers NULL or Infinity).
   `pgx_divisor(x) AS CASE WHEN x = 0 THEN error('[22012] division by zero') ELSE x END`,
   // sum() of smallint/integer is bigint in Postgres and of bigint numeric: a sum of bigints divides exactly.
-  `pgx_sum_arg(x TINYINT) AS x, (x SMALLINT) AS x, (x INTEGER) AS x, (x BIGINT) AS CAST(x AS DECIMAL(38, 0)), (x) AS x`,
+  `pgx_sum_arg(x TINYINT) AS x, (x SMALLINT) AS x, (x INTEGER) AS x, (x BIGINT) AS CAST(x AS DECIMAL(38, 0)), (x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN error('[42883] function sum(boolean) does not exist') ELSE x END`,
   // round(double precision) rounds halves to even in Postgres, round(numeric) away from zero.
   `pgx_round(x) AS CASE WHEN ${floatTypes} AND x - floor(x) = 0.5 THEN CASE WHEN floor(x) % 2 = 0 THEN floor(x) ELSE ceil(x) END ELSE round(x) END`,
   // max() and min() take no boolean in Postgres.
@@ -36,14 +38,14 @@ const definitions: readonly string[] = [
   // date_trunc() of a date is a timestamp with time zone in Postgres (the date is read as one).
   `pgx_date_trunc(field, x DATE) AS date_trunc(field, CAST(x AS TIMESTAMPTZ)), (field, x) AS date_trunc(field, x)`,
   // Postgres' quoting functions: an identifier stays bare only when it is a lower-case name that is no reserved word.
-  `quote_ident(x) AS CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '[a-z_][a-z0-9_$]*') AND CAST(x AS VARCHAR) NOT IN (${reservedWords}) THEN CAST(x AS VARCHAR) ELSE '"' || replace(CAST(x AS VARCHAR), '"', '""') || '"' END`,
-  `quote_literal(x) AS CASE WHEN contains(CAST(x AS VARCHAR), '\\') THEN 'E''' || replace(replace(CAST(x AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' ELSE '''' || replace(CAST(x AS VARCHAR), '''', '''''') || '''' END`,
-  `quote_nullable(x) AS coalesce(quote_literal(x), 'NULL')`,
+  `quote_ident(x) AS CAST(CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '[a-z_][a-z0-9_$]*') AND CAST(x AS VARCHAR) NOT IN (${reservedWords}) THEN CAST(x AS VARCHAR) ELSE '"' || replace(CAST(x AS VARCHAR), '"', '""') || '"' END AS VARCHAR)`,
+  `quote_literal(x) AS CAST(CASE WHEN contains(CAST(x AS VARCHAR), '\\') THEN 'E''' || replace(replace(CAST(x AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' ELSE '''' || replace(CAST(x AS VARCHAR), '''', '''''') || '''' END AS VARCHAR)`,
+  `quote_nullable(x) AS CAST(coalesce(quote_literal(x), 'NULL') AS VARCHAR)`,
   // pg_typeof names Postgres' types (DuckDB's names its own).
   `pgx_typeof(x) AS ${postgresTypeNames}`,
   // generate_series' step may not be zero.
-  `pgx_step(x) AS CASE WHEN x = 0 THEN error('[22023] step size cannot equal zero') ELSE x END`,
+  `pgx_step(x) AS CASE WHEN x = x - x THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];
 
 /** The statement that creates the macros on one connection. */
-export const postgresMacros = [...definitions, ...castDefinitions].map((definition) => `CREATE OR REPLACE TEMP MACRO ${definition};`).join('\n');
+export const postgresMacros = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions].map((definition) => `CREATE OR REPLACE TEMP MACRO ${definition};`).join('\n');

@@ -143,6 +143,11 @@ export function castsOf(level: Level, start: number): { at: number; typeLast: nu
   return casts;
 }
 
+/** An argument of a macro call: DuckDB would read `j -> 'k'` there as a lambda, so an arrow goes in parentheses. */
+export function macroArgument(text: string): string {
+  return /->/.test(text) && !/^\((?:[^()]|\([^()]*\))*\)$/.test(text) ? `(${text})` : text;
+}
+
 const operandIndex = {};
 
 /** The level's operands, found the first time a rewrite needs them: levels without an operator of interest never pay for it. */

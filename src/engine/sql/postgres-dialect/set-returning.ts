@@ -35,8 +35,16 @@ const each = (value: string): SetFunction => ({
   record: true,
 });
 
+/** Bounds or a step that are visibly not integers: DuckDB's generate_series takes integers and timestamps only. */
+const fractional = (args: string[]) => args.some((arg) => /^[+-]?[0-9]*\.[0-9]*$|::\s*(DECIMAL|numeric)\b/i.test(arg));
+const numericSeries = (a: string[]) => (a.length >= 2 && a.length <= 3 && fractional(a) ? `unnest(pgx_numeric_series(${a[0]}, ${a[1]}, ${a[2] ?? '1'}))` : null);
+
 const setFunctions: Readonly<Record<string, SetFunction>> = {
-  generate_series: { table: () => null, select: (a) => `unnest(generate_series(${a.join(', ')}))`, column: 'generate_series' },
+  generate_series: {
+    table: numericSeries,
+    select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${a[2]})` : a.join(', ')}))`,
+    column: 'generate_series',
+  },
   unnest: { table: () => null, select: () => null, column: 'unnest' },
   regexp_split_to_table: {
     table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),

@@ -4,6 +4,7 @@ import { dateFunctionRules } from './date-functions';
 import { translateCasts } from './casts';
 import { translateDivision } from './division';
 import { translateLiteralInputs } from './literal-inputs';
+import { jsonEditingRules, translateJsonEditing } from './json-editing';
 import { jsonFunctionRules } from './json-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
@@ -25,7 +26,7 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
@@ -43,7 +44,7 @@ interface Pass {
 const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
-  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME'] },
+  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', '+', '-', '*', '/', '%'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
   { rewrite: translateCasts, needs: ['::', 'CAST', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME'] },
@@ -51,6 +52,7 @@ const passes: readonly Pass[] = [
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
   { rewrite: translateJsonArrows, needs: ['->'] },
+  { rewrite: translateJsonEditing, needs: ['||', '-', '#-', '=', '<>', '!='] },
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
   { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS'] },
