@@ -23,10 +23,11 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   const info = duckdbErrorOf(error);
   if (!info) return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
   const message = scrub(info.message, context.privatePaths);
-  const detail = scrub(info.detail, context.privatePaths).split('\n')[0]!;
+  const fullDetail = scrub(info.detail, context.privatePaths);
+  const detail = fullDetail.split('\n')[0]!;
   const postgres = postgresErrorOf(info.type, detail);
   if (postgres) return postgres;
-  return withSqlstate(await serviceErrorOf(info, message, detail, context, error), info.type, detail);
+  return withSqlstate(await serviceErrorOf(info, message, detail, context, error), info.type, fullDetail);
 }
 
 /** The service's code for a DuckDB error, by DuckDB's error type. */

@@ -73,8 +73,10 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Out of Range', /logarithm of/, '2201E'],
   ['Invalid Input', /logarithm of/, '2201E'],
   ['Invalid Input', /square root of a negative/, '2201F'],
+  ['Out of Range', /square root of a negative/, '2201F'],
   // RE2's words for a pattern it cannot compile.
   ['Invalid Input', /^(missing [)\]]|missing argument to repetition operator|bad repetition operator|invalid (escape sequence|character class|character class range|named capture group|repetition size|UTF-8|nested repetition)|trailing \\|unexpected \)|no argument for repetition operator|bad (escape|named capture|character class|UTF-8))/, '2201B'],
+  ['Invalid Input', /^Could not parse string [\s\S]*out of range/, '22008'],
   ['Invalid Input', /^Could not parse string .* according to format specifier/, '22007'],
   ['Invalid Input', /^Malformed JSON/, '22P02'],
   ['Conversion', /^Malformed JSON/, '22P02'],

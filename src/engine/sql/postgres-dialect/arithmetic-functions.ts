@@ -1,4 +1,5 @@
 import type { Call, CallRule, CallRules, Replacement } from './calls';
+import { postgresError } from '../postgres-errors';
 import { macroArgument } from './operands';
 
 /** `DISTINCT x` / `ALL x` as the quantifier and the operand. */
@@ -15,9 +16,15 @@ function aggregateArgument(macro: (operand: string, name: string) => string, lab
       if (call.argNodes.length !== 1) return null;
       const [quantifier, operand] = quantified(call.args[0]!);
       if (/\border\s+by\b/i.test(operand)) return null;
+      untypedText(call, operand);
       return `${call.name}(${quantifier}${macro(operand, call.name)})`;
     },
   };
+}
+
+/** `sum('a')`: an untyped text literal fits several of Postgres' sums (and averages), so it picks none. */
+function untypedText(call: Call, operand: string): void {
+  if (/^'(?:[^']|'')*'$/.test(operand) && (call.name === 'sum' || call.name === 'avg')) throw postgresError('42725', `function ${call.name}(unknown) is not unique`);
 }
 
 /** Aggregates and numeric functions whose result type or rounding differs from Postgres'. */
@@ -73,6 +80,7 @@ function average(call: Call): Replacement | null {
   if (call.argNodes.length !== 1) return null;
   const [quantifier, operand] = quantified(call.args[0]!);
   if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL') return null;
+  untypedText(call, operand);
   const level = call.level;
   const filtered = level.is(call.at + 2, 'FILTER') && level.group(call.at + 3);
   const end = filtered ? call.at + 3 : call.at + 1;

@@ -42,9 +42,16 @@ export const functionDefinitions: readonly string[] = [
     ELSE lpad(coalesce(s, ''), CAST(greatest(length(coalesce(s, '')), w) AS INTEGER), ' ') END`,
   // A value as format's %s shows it: Postgres' output text (a boolean is t or f), NULL as nothing.
   `pgx_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS VARCHAR) = 'true' THEN 't' WHEN CAST(x AS VARCHAR) = 'false' THEN 'f' END ELSE CAST(x AS VARCHAR) END`,
+  // A record's text: each field as its output text, quoted when empty or holding a quote, backslash, parenthesis, comma or blank; NULL as nothing.
+  `pgx_record_field(x) AS CASE WHEN x IS NULL THEN '' ELSE pgx_record_quote(pgx_text(x)) END`,
+  `pgx_record_quote(t) AS CASE WHEN t = '' OR regexp_matches(t, '["\\\\(),\\s]') THEN '"' || replace(replace(t, '\\', '\\\\'), '"', '""') || '"' ELSE t END`,
   `pgx_identifier(x) AS CASE WHEN x IS NULL THEN error('[22004] null values cannot be formatted as an SQL identifier') ELSE quote_ident(x) END`,
   // generate_series over numeric bounds or step.
   `pgx_numeric_series(a, b, s) AS list_transform(range(0, CAST(floor((b - a) / pgx_step(s)) AS BIGINT) + 1), lambda __i: a + __i * s)`,
+  // A nested list's dimensions: how deep its type nests, each length its first element's.
+  `pgx_array_ndims(a) AS CASE WHEN len(a) > 0 THEN (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2 END`,
+  `pgx_array_length(a, d) AS CASE WHEN d BETWEEN 1 AND pgx_array_ndims(a) THEN CAST(json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) AS INTEGER) END`,
+  `pgx_array_dims(a) AS CASE WHEN len(a) > 0 THEN array_to_string(list_transform(range(1, pgx_array_ndims(a) + 1), lambda __d: '[1:' || pgx_array_length(a, __d) || ']'), '') END`,
   // An interval's months, days and microseconds, and one made of them.
   `pgx_interval_parts(i) AS {'m': datepart('year', i) * 12 + datepart('month', i), 'd': datepart('day', i), 't': datepart('hour', i) * 3600000000 + datepart('minute', i) * 60000000 + datepart('microseconds', i)}`,
   `pgx_interval_from(p) AS list_transform([p], lambda __q: to_months(CAST(__q.m AS INTEGER)) + to_days(CAST(__q.d AS INTEGER)) + to_microseconds(__q.t))[1]`,

@@ -76,6 +76,13 @@ export const translateJsonEditing: LevelRewrite = (level, log) => {
       const keys = level.op(k, '#-') && level.token(k + 1, 'string') ? pathKeys(stringValue(level.text(k + 1, k + 1)) ?? '') : null;
       const sql = level.op(k, '#-') ? (keys && keys.length > 0 ? pathDeletion(left, keys) : null) : deletion(level, left, k + 1, end);
       if (sql !== null && level.replace(start, end, sql)) log.add('jsonb - / #- → removal');
+    } else if (level.op(k, '->', '->>') && (level.token(k + 1, 'number') || (level.op(k + 1, '-') && level.token(k + 2, 'number')))) {
+      // `j ->> 0`: jsonb reads a scalar as an array of one.
+      const start = operands.leftOf(k);
+      const end = level.token(k + 1, 'number') ? k + 1 : k + 2;
+      if (start === -1 || !level.canReplace(start, end)) continue;
+      const sql = `pgx_jsonb_element${level.op(k, '->>') ? '_text' : ''}(${macroArgument(level.text(start, k - 1))}, ${level.text(k + 1, end)})`;
+      if (level.replace(start, end, sql)) log.add('jsonb -> n on a scalar');
     } else if (level.op(k, '=', '<>', '!=')) {
       const start = operands.leftOf(k);
       const end = operands.rightOf(k);

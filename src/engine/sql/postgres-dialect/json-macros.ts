@@ -50,9 +50,13 @@ export const jsonDefinitions: readonly string[] = [
   // jsonb_strip_nulls: a merge patch onto nothing drops every object member whose value is null.
   `pgx_jsonb_strip_nulls(j) AS CAST(json_merge_patch('{}', j) AS JSON)`,
   // jsonb ? text: an object's key, a string element of an array, or the string itself.
-  `pgx_jsonb_exists(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE json_type(__j) WHEN 'OBJECT' THEN list_contains(json_keys(__j), k)
-    WHEN 'ARRAY' THEN list_contains(list_transform(list_filter(json_extract(__j, '$[*]'), lambda __e: json_type(__e) = 'VARCHAR'), lambda __e: json_extract_string(__e, '$')), k)
-    WHEN 'VARCHAR' THEN json_extract_string(__j, '$') = k ELSE false END)[1]`,
+  `pgx_jsonb_exists(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN __j IS NULL OR k IS NULL THEN NULL WHEN json_type(__j) = 'OBJECT' THEN list_contains(json_keys(__j), k)
+    WHEN json_type(__j) = 'ARRAY' THEN list_contains(list_transform(list_filter(json_extract(__j, '$[*]'), lambda __e: json_type(__e) = 'VARCHAR'), lambda __e: json_extract_string(__e, '$')), k)
+    WHEN json_type(__j) = 'VARCHAR' THEN json_extract_string(__j, '$') = k ELSE false END)[1]`,
+  `pgx_jsonb_element_path(n) AS '$[' || CASE WHEN n < 0 THEN '#' || n ELSE CAST(n AS VARCHAR) END || ']'`,
+  // j -> n on a scalar: jsonb keeps a scalar as an array of one, so its element 0 (or -1) is the scalar itself.
+  `pgx_jsonb_element(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN __j WHEN json_type(__j) = 'ARRAY' THEN json_extract(__j, pgx_jsonb_element_path(n)) END)[1]`,
+  `pgx_jsonb_element_text(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN json_extract_string(__j, '$') WHEN json_type(__j) = 'ARRAY' THEN json_extract_string(__j, pgx_jsonb_element_path(n)) END)[1]`,
   `pgx_jsonb_exists_any(j, ks) AS list_bool_or(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
   `pgx_jsonb_exists_all(j, ks) AS list_bool_and(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
   `pgx_jsonb_array_length(j) AS CASE WHEN j IS NULL THEN NULL WHEN json_type(j) = 'ARRAY' THEN json_array_length(j)

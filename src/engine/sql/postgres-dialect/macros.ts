@@ -43,6 +43,8 @@ const definitions: readonly string[] = [
   `quote_nullable(x) AS CAST(coalesce(quote_literal(x), 'NULL') AS VARCHAR)`,
   // pg_typeof names Postgres' types (DuckDB's names its own).
   `pgx_typeof(x) AS ${postgresTypeNames}`,
+  // WHERE takes a boolean (or NULL) and nothing else.
+  `pgx_where(x) AS CASE WHEN typeof(x) IN ('BOOLEAN', '"NULL"') THEN x ELSE error('[42804] argument of WHERE must be type boolean, not type ' || pgx_typeof(x)) END`,
   // generate_series' step may not be zero.
   `pgx_step(x) AS CASE WHEN x = x - x THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];

@@ -22,12 +22,15 @@ export class RewriteLog implements EditSink {
     this.learn(nodes);
   }
 
-  /** Adds the words (upper case), operators and parameter markers of the nodes to the vocabulary. */
+  /** Adds the words (upper case), operators, parameter markers and `[` brackets of the nodes to the vocabulary. */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
     for (let group = pending.pop(); group; group = pending.pop()) {
       for (const node of group) {
-        if (node.type === 'group') pending.push(node.children);
+        if (node.type === 'group') {
+          pending.push(node.children);
+          if (node.open === '[') this.vocabulary.add('[');
+        }
         else if (node.token.kind === 'word') this.vocabulary.add(node.token.text.toUpperCase());
         else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
       }

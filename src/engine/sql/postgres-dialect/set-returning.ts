@@ -16,8 +16,8 @@ interface SetFunction {
   select(args: string[]): string | null;
   /** The column Postgres gives a single-column function when no alias names it. */
   column: string;
-  /** Functions returning records (jsonb_each) keep their own column names. */
-  record?: boolean;
+  /** Functions returning records (jsonb_each, unnest of several arrays) keep their own column names. */
+  record?: boolean | ((args: string[]) => boolean);
 }
 
 const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(${args[0]}, '$[*]'))` : null);
@@ -45,7 +45,8 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
     select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${a[2]})` : a.join(', ')}))`,
     column: 'generate_series',
   },
-  unnest: { table: () => null, select: () => null, column: 'unnest' },
+  // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.
+  unnest: { table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : null), select: () => null, column: 'unnest', record: (a) => a.length > 1 },
   regexp_split_to_table: {
     table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),
     select: () => null,
@@ -93,13 +94,14 @@ function fromItem(fn: SetFunction, call: Call): Replacement | null {
   const alias = aliasAfter(call.level, call.at + 1);
   const table = fn.table(call.args);
   // A named scalar function without a column list is the one case DuckDB reads differently.
-  const needsColumns = !fn.record && alias.name !== null && alias.columns === null;
+  const record = typeof fn.record === 'function' ? fn.record(call.args) : (fn.record ?? false);
+  const needsColumns = !record && alias.name !== null && alias.columns === null;
   if (table === null && !needsColumns) return null;
   const source = table ?? call.level.text(call.at, call.at + 1);
   const ordinality = alias.ordinality ? ' WITH ORDINALITY' : '';
   const name = alias.name ?? (table === null ? null : call.name);
   let columns = alias.columns;
-  if (columns === null && !fn.record) {
+  if (columns === null && !record) {
     const first = alias.name ?? fn.column;
     columns = `(${first}${alias.ordinality ? ', ordinality' : ''})`;
   }

@@ -1,4 +1,5 @@
 import { arithmeticFunctionRules } from './arithmetic-functions';
+import { translateArrayOperators } from './array-operators';
 import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
 import { translateCasts } from './casts';
@@ -9,9 +10,12 @@ import { jsonFunctionRules } from './json-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateNullOrdering } from './null-ordering';
+import { translateNumericOperators } from './numeric-operators';
 import { otherFunctionRules } from './other-functions';
 import { applyEverywhere, rewriteBudget, RewriteLog, type LevelRewrite } from './pass';
 import { translatePredicates } from './predicates';
+import { translateRecordOutput } from './record-output';
+import { Level } from './level';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
 import { setReturningRules } from './set-returning';
@@ -47,15 +51,17 @@ const passes: readonly Pass[] = [
   { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', '+', '-', '*', '/', '%'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
+  { rewrite: translateNumericOperators, needs: ['|/', '||/', '#'] },
   { rewrite: translateCasts, needs: ['::', 'CAST', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
   { rewrite: translateJsonArrows, needs: ['->'] },
-  { rewrite: translateJsonEditing, needs: ['||', '-', '#-', '=', '<>', '!='] },
+  { rewrite: translateJsonEditing, needs: ['||', '-', '#-', '=', '<>', '!=', '->', '->>'] },
+  { rewrite: translateArrayOperators, needs: ['||', 'LIKE', 'ILIKE', '['] },
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
-  { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS'] },
+  { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS', 'WHERE'] },
   { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
   { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
 ];
@@ -72,6 +78,11 @@ export function translatePostgres(sql: string): Translation {
   log.learn(nodes);
   for (const pass of passes) {
     if (log.mentionsAny(pass.needs)) nodes = applyEverywhere(nodes, pass.rewrite, log);
+  }
+  if (log.mentionsAny(['ROW']) || nodes.some((node) => node.type === 'group')) {
+    const root = new Level(nodes, log);
+    translateRecordOutput(root, log);
+    nodes = root.result();
   }
   const rewrites = log.list();
   return { sql: rewrites.length === 0 ? sql : render(nodes), rewrites };
