@@ -16,7 +16,7 @@ import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
 import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
-import type { QueryAnalyzer } from './query-analyzer';
+import type { QueryAnalyzer, SetOperationCheck } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
@@ -241,6 +241,7 @@ export class QueryRunner {
           tables = compiled.tables;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
+          if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
@@ -284,6 +285,30 @@ function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurr
     admission: options.concurrency === undefined ? undefined : { limit: options.concurrency, deadline },
     parameters: new Set(Object.keys(parameters)),
   };
+}
+
+/**
+ * Prepares each branch of the statement's own set operation for the column types its check reads
+ * (as written: the lake's tables without the lake's name). A branch that does not stand alone (it
+ * refers to its recursive CTE, or to an outer query) leaves the statement to DuckDB.
+ */
+async function checkSetOperation(connection: EngineConnection, operation: SetOperationCheck): Promise<void> {
+  await connection.run(`USE ${lakeAlias}`);
+  try {
+    const types: string[][] = [];
+    for (const branch of operation.branches) {
+      const prepared = await connection.prepare(branch).catch(() => undefined);
+      if (!prepared) return;
+      try {
+        types.push(Array.from({ length: prepared.columnCount }, (_, index) => typeName(prepared.columnType(index))));
+      } finally {
+        prepared.destroySync();
+      }
+    }
+    operation.check(types);
+  } finally {
+    await connection.run(`USE ${readDefaultCatalog}`);
+  }
 }
 
 /**

@@ -10,8 +10,4 @@ export const knownDifferences: Readonly<Record<string, { differs: readonly Diffe
   "SELECT (ARRAY[1, 2])[1:2][1]": { differs: ["refused"], reason: "DuckDB computes it differently" },
   "SELECT * FROM (SELECT 1 + 1, 'a' || 'b', now() IS NOT NULL) s": { differs: ["names"], reason: "columns of one subquery with the same name: DuckDB renames the second (?column?_1)" },
   "SELECT * FROM (SELECT 1, 2) s": { differs: ["names"], reason: "columns of one subquery with the same name: DuckDB renames the second (?column?_1)" },
-  "SELECT 1 UNION SELECT 'a'": { differs: ["answered"], reason: "UNION of unmatched types: DuckDB converts both sides to text where Postgres refuses" },
-  "SELECT 1 UNION SELECT true": { differs: ["answered"], reason: "UNION of unmatched types: DuckDB converts both sides to text where Postgres refuses" },
-  "SELECT id FROM shop.orders UNION SELECT status FROM shop.orders": { differs: ["answered"], reason: "UNION of unmatched types: DuckDB converts both sides to text where Postgres refuses" },
-  "SELECT total FROM shop.orders UNION ALL SELECT note FROM shop.orders": { differs: ["answered"], reason: "UNION of unmatched types: DuckDB converts both sides to text where Postgres refuses" },
 };
