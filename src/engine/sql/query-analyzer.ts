@@ -5,11 +5,12 @@ import { statementFacts, type ReferencedColumns, type StatementFacts } from './s
 
 /**
  * A statement's own UNION, INTERSECT or EXCEPT: its branches as statements of their own, and the
- * rule their column types (DuckDB's names, as preparing each tells them) must meet; `check` throws.
+ * rule their column types (DuckDB's names, as preparing each tells them; null for a branch that does
+ * not stand alone) must meet; `check` throws.
  */
 export interface SetOperationCheck {
   branches: string[];
-  check(types: readonly (readonly string[])[]): void;
+  check(types: readonly (readonly string[] | null)[]): void;
 }
 
 /** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */

@@ -290,15 +290,18 @@ function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurr
 /**
  * Prepares each branch of the statement's own set operation for the column types its check reads
  * (as written: the lake's tables without the lake's name). A branch that does not stand alone (it
- * refers to its recursive CTE, or to an outer query) leaves the statement to DuckDB.
+ * refers to an outer query) leaves its set operation to DuckDB.
  */
 async function checkSetOperation(connection: EngineConnection, operation: SetOperationCheck): Promise<void> {
   await connection.run(`USE ${lakeAlias}`);
   try {
-    const types: string[][] = [];
+    const types: (string[] | null)[] = [];
     for (const branch of operation.branches) {
       const prepared = await connection.prepare(branch).catch(() => undefined);
-      if (!prepared) return;
+      if (!prepared) {
+        types.push(null);
+        continue;
+      }
       try {
         types.push(Array.from({ length: prepared.columnCount }, (_, index) => typeName(prepared.columnType(index))));
       } finally {

@@ -11,6 +11,7 @@ import { errors } from './queries/errors';
 import { grouping } from './queries/grouping';
 import { json } from './queries/json';
 import { queriesCategory } from './queries/queries';
+import { rules } from './queries/rules';
 import { strings } from './queries/strings';
 import { windowsCategory } from './queries/windows';
 
@@ -23,7 +24,7 @@ import { windowsCategory } from './queries/windows';
  * and nothing answered where Postgres raises an error, and the list may only shrink.
  */
 /** Each query once: categories share a few (a division by zero is arithmetic and an error). */
-const suite = [...new Map([...arithmetic, ...casts, ...strings, ...dates, ...aggregatesCategory, ...grouping, ...windowsCategory, ...queriesCategory, ...json, ...arrays, ...errors].map((query) => [query.sql, query])).values()];
+const suite = [...new Map([...arithmetic, ...casts, ...strings, ...dates, ...aggregatesCategory, ...grouping, ...windowsCategory, ...queriesCategory, ...json, ...arrays, ...errors, ...rules].map((query) => [query.sql, query])).values()];
 
 describe('Postgres differential suite', () => {
   let postgres: Awaited<ReturnType<typeof openPostgres>>;

@@ -3,7 +3,7 @@ import { Level } from './level';
 import { stringValue } from './literals';
 import { castsOf, operandsOf, typeEnd } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
-import { fragment, significant, splitArguments, type SqlNode } from './token-tree';
+import { callNodes, significant, splitArguments, type SqlNode } from './token-tree';
 
 /**
  * Casts that read text by Postgres' input rules. DuckDB reads `'4.2'::int` as 4, `'on'::boolean` not
@@ -62,20 +62,24 @@ function readAlike(literal: SqlNode | undefined, type: string): boolean {
   return text !== null && (isoText[type]?.test(text) ?? false);
 }
 
-/** `x::int::text`: every cast of the chain that needs a macro wraps what precedes it. */
+/**
+ * `x::int::text`: every cast of the chain that needs a macro wraps what precedes it. The chain is
+ * left alone when something inside it was rewritten already (a cast inside a CASE that is cast).
+ */
 function rewriteChain(level: Level, start: number, log: RewriteLog): void {
-  let prefix = '';
-  const closes: [number, number, string][] = [];
+  let nodes: SqlNode[] | null = null;
+  let from = start;
+  let last = -1;
   for (const cast of castsOf(level, start)) {
     const target = targetOf(level, cast.at + 1, cast.typeLast);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
-    prefix = `${target.macro}(${prefix}`;
-    closes.push([cast.at, cast.typeLast, target.close]);
+    const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
+    nodes = callNodes(target.macro, operand, target.close.slice(0, -1));
+    from = cast.typeLast + 1;
+    last = cast.typeLast;
   }
-  if (closes.length === 0 || !closes.every(([at, last]) => level.canReplace(at, last)) || !level.canReplace(start, start)) return;
-  level.replace(start, start, [...fragment(prefix), level.node(start)!]);
-  for (const [at, last, close] of closes) level.replace(at, last, close);
-  log.add('casts read text by Postgres input rules');
+  if (nodes === null || !level.canReplace(start, last)) return;
+  if (level.replace(start, last, nodes)) log.add('casts read text by Postgres input rules');
 }
 
 /** `CAST(x AS date)`. */
@@ -88,7 +92,7 @@ function rewriteCastCall(level: Level, k: number, log: RewriteLog): void {
   const target = targetOf(inner, as + 1, inner.size - 1);
   if (!target || (as === 1 && readAlike(inner.node(0), target.type))) return;
   const operand = splitArguments(group.children).length === 1 ? sliceBefore(group.children, inner, as) : null;
-  if (operand && level.replace(k, k + 1, [...fragment(`${target.macro}(`), ...operand, ...fragment(target.close)])) log.add('casts read text by Postgres input rules');
+  if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) log.add('casts read text by Postgres input rules');
 }
 
 /** The nodes of a group before its meaningful position `k`, without the blanks before it. */
@@ -112,8 +116,8 @@ function rewriteTypedLiteral(level: Level, k: number, log: RewriteLog): void {
 const typedLiteralWords = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME']);
 
 export const translateCasts: LevelRewrite = (level, log) => {
-  const operands = operandsOf(level);
-  for (const start of operands.starts()) rewriteChain(level, start, log);
+  // Inner chains first (a CASE's own operands come after it): an outer chain holding an edit is left alone.
+  for (const start of [...operandsOf(level).starts()].reverse()) rewriteChain(level, start, log);
   for (let k = 0; k < level.size; k += 1) {
     if (level.is(k, 'CAST') && level.group(k + 1)?.closed) rewriteCastCall(level, k, log);
     else if (typedLiteralWords.has(level.word(k) ?? '')) rewriteTypedLiteral(level, k, log);

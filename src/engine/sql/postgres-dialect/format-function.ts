@@ -38,7 +38,8 @@ export const format: CallRule = {
       if (type === undefined) throw postgresError('22023', `unrecognized format() type specifier "${template.charAt(last)}"`);
       const starWidth = text.includes('*') ? take(widthPosition) : null;
       const value = take(position);
-      const shown = type === 's' ? `pgx_text(${value})` : type === 'I' ? `pgx_identifier(${value})` : `quote_nullable(${value})`;
+      // Each value as its output text first: a boolean is t or f.
+      const shown = type === 's' ? `pgx_text(${value})` : type === 'I' ? `pgx_identifier(pgx_text(${value}))` : `quote_nullable(pgx_text(${value}))`;
       if (starWidth !== null) parts.push(`pgx_pad(${shown}, ${left ? `-abs(${starWidth})` : starWidth})`);
       else if (width !== undefined) parts.push(`pgx_pad(${shown}, ${left ? '-' : ''}${width})`);
       else parts.push(type === 's' ? `coalesce(${shown}, '')` : shown);

@@ -4,7 +4,7 @@ import { pathKeys } from './json-path';
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
 import { macroArgument, operandsOf } from './operands';
-import type { LevelRewrite } from './pass';
+import type { LevelRewrite, RewriteLog } from './pass';
 
 /**
  * jsonb's editing operators and value equality, as calls of the macros in json-macros.ts. DuckDB's
@@ -56,6 +56,33 @@ function concatenationAt(level: Level, start: number): { from: number; to: numbe
   return terms.at(-1)!.to === -1 ? [] : terms;
 }
 
+/**
+ * `j - 'a' - 'b' #- '{c}'`, folded left to right: each `-` or `#-` that removes from jsonb wraps what
+ * precedes it; a subtraction stays one. Returns the chain's last position.
+ */
+function removals(level: Level, k: number, log: RewriteLog): number {
+  const operands = operandsOf(level);
+  const start = operands.startOf(k - 1);
+  if (start === -1) return k;
+  let sql = level.text(start, k - 1);
+  let removed = false;
+  let at = k;
+  let end = k - 1;
+  while (level.op(at, '-', '#-')) {
+    const last = operands.endOf(at + 1);
+    if (last === -1) break;
+    const left = macroArgument(sql);
+    const keys = level.op(at, '#-') && level.token(at + 1, 'string') ? pathKeys(stringValue(level.text(at + 1, at + 1)) ?? '') : null;
+    const removal = level.op(at, '#-') ? (keys && keys.length > 0 ? pathDeletion(left, keys) : null) : deletion(level, left, at + 1, last);
+    removed ||= removal !== null;
+    sql = removal ?? `${sql} ${level.text(at, last)}`;
+    end = last;
+    at = last + 1;
+  }
+  if (removed && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('jsonb - / #- → removal');
+  return end;
+}
+
 export const translateJsonEditing: LevelRewrite = (level, log) => {
   const operands = operandsOf(level);
   for (let k = 1; k + 1 < level.size; k += 1) {
@@ -69,13 +96,7 @@ export const translateJsonEditing: LevelRewrite = (level, log) => {
       if (texts.some(isJson) && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('jsonb || → merge');
       k = end;
     } else if (level.op(k, '-', '#-')) {
-      const start = operands.startOf(k - 1);
-      const end = operands.endOf(k + 1);
-      if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
-      const left = macroArgument(level.text(start, k - 1));
-      const keys = level.op(k, '#-') && level.token(k + 1, 'string') ? pathKeys(stringValue(level.text(k + 1, k + 1)) ?? '') : null;
-      const sql = level.op(k, '#-') ? (keys && keys.length > 0 ? pathDeletion(left, keys) : null) : deletion(level, left, k + 1, end);
-      if (sql !== null && level.replace(start, end, sql)) log.add('jsonb - / #- → removal');
+      k = removals(level, k, log);
     } else if (level.op(k, '->', '->>') && (level.token(k + 1, 'number') || (level.op(k + 1, '-') && level.token(k + 2, 'number')))) {
       // `j ->> 0`: jsonb reads a scalar as an array of one.
       const start = operands.leftOf(k);

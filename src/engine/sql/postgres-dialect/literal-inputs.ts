@@ -12,7 +12,10 @@ import { parseArrayText, type ArrayItem } from './pg-array-literal';
  */
 export const translateLiteralInputs: LevelRewrite = (level, log) => {
   for (let k = 0; k < level.size; k += 1) {
-    if (level.token(k, 'number')) readSmallestInteger(level, k, log);
+    if (level.token(k, 'number')) {
+      readSmallestInteger(level, k, log);
+      readRealOperand(level, k, log);
+    }
     if (!level.token(k, 'string')) continue;
     const text = stringValue(level.text(k, k));
     if (text === null) continue;
@@ -95,6 +98,20 @@ function readSmallestInteger(level: Level, k: number, log: RewriteLog): void {
   if (type === null || !level.op(k - 1, '-')) return;
   const unary = k === 1 || level.token(k - 2, 'op') || level.punct(k - 2, ',') || (level.word(k - 2) !== null && !level.is(k - 2, 'END'));
   if (unary && level.replace(k - 1, k, `CAST(-${level.text(k, k)} AS ${type})`)) log.add('text literals read in Postgres input syntax');
+}
+
+const comparisons = ['=', '<>', '!=', '<', '>', '<=', '>=', ...arithmetic];
+/** `x::real` or `x::float4` (its last words). */
+const isReal = (level: Level, k: number) => level.is(k, 'REAL', 'FLOAT4') && level.op(k - 1, '::');
+
+/**
+ * `x::real = 0.1`: Postgres compares a real with a numeric as two doubles (0.1 as a real is not 0.1);
+ * DuckDB as two reals. The numeric literal becomes a double, and so the comparison.
+ */
+function readRealOperand(level: Level, k: number, log: RewriteLog): void {
+  if (!/[.e]/i.test(level.text(k, k))) return;
+  const real = (level.op(k - 1, ...comparisons) && isReal(level, k - 2)) || (level.op(k + 1, ...comparisons) && isReal(level, k + 4) && level.op(k + 3, '::'));
+  if (real && level.replace(k, k, `CAST(${level.text(k, k)} AS DOUBLE)`)) log.add('text literals read in Postgres input syntax');
 }
 
 function readBoolean(text: string): boolean {

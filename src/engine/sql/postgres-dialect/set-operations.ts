@@ -14,20 +14,55 @@ import { parseTree } from './token-tree';
 export interface SetOperation {
   /** Each branch as a statement of its own. */
   branches: string[];
-  /** Throws Postgres' error when the branches' column types (DuckDB's names) do not match. */
-  check(types: readonly (readonly string[])[]): void;
+  /** Throws Postgres' error when the branches' column types (DuckDB's names; null when unknown) do not match. */
+  check(types: readonly (readonly string[] | null)[]): void;
 }
 
 const setWords = ['UNION', 'INTERSECT', 'EXCEPT'];
 const tailWords = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
 
-/** The set operation at the statement's outermost level, or undefined when it has none. */
+/**
+ * The statement's set operations, at every level (subqueries and CTE bodies too), each branch
+ * prefixed with the statement's own CTEs so that it stands alone; undefined when it has none.
+ */
 export function setOperationOf(sql: string): SetOperation | undefined {
   if (!/\b(union|intersect|except)\b/i.test(sql)) return undefined;
-  const level = new Level(parseTree(sql));
-  const start = afterCtes(level);
-  if (start === -1) return undefined;
-  const prefix = start > 0 ? `${level.text(0, start - 1)} ` : '';
+  const root = new Level(parseTree(sql));
+  const start = afterCtes(root);
+  const prefix = start > 0 ? `${root.text(0, start - 1)} ` : '';
+  const operations: Operation[] = [];
+  const pending: Level[] = [root];
+  for (let level = pending.pop(); level; level = pending.pop()) {
+    const operation = operationAt(level, level === root ? Math.max(start, 0) : 0, prefix);
+    if (operation) operations.push(operation);
+    for (let k = 0; k < level.size; k += 1) {
+      const group = level.group(k);
+      if (group) pending.push(new Level(group.children));
+    }
+  }
+  if (operations.length === 0) return undefined;
+  return {
+    branches: operations.flatMap((operation) => operation.branches),
+    check(types) {
+      let next = 0;
+      for (const operation of operations) {
+        const known = types.slice(next, next + operation.branches.length);
+        next += operation.branches.length;
+        if (known.every((columns): columns is readonly string[] => columns !== null)) checkTypes(operation.word, known, operation.items);
+      }
+    },
+  };
+}
+
+interface Operation {
+  word: string;
+  branches: string[];
+  items: (BranchItem[] | null)[];
+}
+
+/** The set operation at the top of a level, from position `start` (after the CTEs). */
+function operationAt(level: Level, start: number, prefix: string): Operation | null {
+  if (!level.is(start, 'SELECT', 'VALUES', 'TABLE') && !level.group(start)) return null;
   const bounds: [number, number][] = [];
   let from = start;
   let k = start;
@@ -36,13 +71,12 @@ export function setOperationOf(sql: string): SetOperation | undefined {
     bounds.push([from, k - 1]);
     from = level.is(k + 1, 'ALL', 'DISTINCT') ? k + 2 : k + 1;
   }
-  if (bounds.length === 0) return undefined;
+  if (bounds.length === 0) return null;
   bounds.push([from, k - 1]);
-  const literals = bounds.map(([first, last]) => branchLiterals(level, first, last));
-  const operation = level.word(bounds[0]![1] + 1)!;
   return {
+    word: level.word(bounds[0]![1] + 1)!,
     branches: bounds.map(([first, last]) => `${prefix}${level.text(first, last)}`),
-    check: (types) => checkTypes(operation, types, literals),
+    items: bounds.map(([first, last]) => branchItems(level, first, last)),
   };
 }
 
@@ -63,15 +97,23 @@ function afterCtes(level: Level): number {
   }
 }
 
-/** Each select item's text when it is an untyped text literal, else null; null for a branch whose items it cannot see. */
-function branchLiterals(level: Level, first: number, last: number): (string | null)[] | null {
+/** A select item as the type check sees it: an untyped text literal, a NULL, or anything else. */
+type BranchItem = { literal: string } | 'null' | 'typed';
+
+/** A branch's select items; null for a branch whose items it cannot see. */
+function branchItems(level: Level, first: number, last: number): BranchItem[] | null {
   const group = first === last ? level.group(first) : null;
   const inner = group ? new Level(group.children) : level;
   const at = group ? 0 : first;
   if (!inner.is(at, 'SELECT')) return null;
   return selectItems(inner, at)
     .filter(({ to }) => group !== null || to <= last)
-    .map(({ from, to }) => (inner.token(from, 'string') && (to === from || inner.is(from + 1, 'AS')) ? stringValue(inner.text(from, from)) : null));
+    .map(({ from, to }): BranchItem => {
+      const alone = to === from || inner.is(from + 1, 'AS');
+      if (alone && inner.is(from, 'NULL')) return 'null';
+      const value = alone && inner.token(from, 'string') ? stringValue(inner.text(from, from)) : null;
+      return value === null ? 'typed' : { literal: value };
+    });
 }
 
 /** Postgres' type categories, by DuckDB's type names. */
@@ -99,16 +141,17 @@ function readsAs(literal: string, kind: string): boolean {
   return true;
 }
 
-function checkTypes(operation: string, types: readonly (readonly string[])[], literals: ((string | null)[] | null)[]): void {
+function checkTypes(operation: string, types: readonly (readonly string[])[], items: readonly (BranchItem[] | null)[]): void {
   const width = Math.min(...types.map((columns) => columns.length));
   for (let column = 0; column < width; column += 1) {
     // An untyped literal takes the type of the others; a NULL has none.
-    const typed = types.map((columns, branch) => ({ type: columns[column]!, literal: literals[branch]?.[column] ?? null })).filter(({ type }) => type !== '"NULL"');
-    const resolved = typed.find(({ literal }) => literal === null);
+    const all = types.map((columns, branch) => ({ type: columns[column]!, item: items[branch]?.[column] ?? 'typed' }));
+    const resolved = all.find(({ item }) => item === 'typed');
     if (!resolved) continue;
-    for (const other of typed) {
-      if (other.literal !== null) {
-        if (!readsAs(other.literal, category(resolved.type))) throw postgresError('22P02', `invalid input syntax for type ${postgresName(resolved.type)}: "${other.literal}"`);
+    for (const other of all) {
+      if (other.item === 'null') continue;
+      if (other.item !== 'typed') {
+        if (!readsAs(other.item.literal, category(resolved.type))) throw postgresError('22P02', `invalid input syntax for type ${postgresName(resolved.type)}: "${other.item.literal}"`);
       } else if (category(other.type) !== category(resolved.type)) {
         throw postgresError('42804', `${operation} types ${postgresName(resolved.type)} and ${postgresName(other.type)} cannot be matched`);
       }
