@@ -80,6 +80,20 @@ describe('aggregates, WHERE and rows', () => {
   });
 });
 
+describe('FROM lists with a function before an outer join', () => {
+  test('become a derived table that offers each item’s row under its name', () => {
+    expect(sql("SELECT g.day, c.id FROM customers c CROSS JOIN generate_series(c.signup, c.signup + 3, interval '1 day') AS g(day) LEFT JOIN orders o ON o.customer_id = c.id")).toBe(
+      `SELECT g.day, c.id FROM (SELECT *, "c", "g" FROM customers c CROSS JOIN generate_series(c.signup, c.signup + 3, interval '1 day') AS g(day)) AS __lateral LEFT JOIN orders o ON o.customer_id = c.id`,
+    );
+    expect(translatePostgres('SELECT * FROM a CROSS JOIN b LEFT JOIN c ON true').rewrites).toEqual([]);
+    expect(translatePostgres('SELECT * FROM a CROSS JOIN generate_series(1, 2) g JOIN c ON true').rewrites).toEqual(['set-returning functions: Postgres row and column shapes']);
+  });
+
+  test("a step written as text is an interval", () => {
+    expect(sql("SELECT * FROM generate_series(a, b, '1 month')")).toBe("SELECT * FROM generate_series(a, b, CAST('1 month' AS INTERVAL)) AS generate_series(generate_series)");
+  });
+});
+
 describe('set operations', () => {
   const check = (text: string, types: string[][]) => {
     try {

@@ -39,10 +39,14 @@ const each = (value: string): SetFunction => ({
 const fractional = (args: string[]) => args.some((arg) => /^[+-]?[0-9]*\.[0-9]*$|::\s*(DECIMAL|numeric)\b/i.test(arg));
 const numericSeries = (a: string[]) => (a.length >= 2 && a.length <= 3 && fractional(a) ? `unnest(pgx_numeric_series(${a[0]}, ${a[1]}, ${a[2] ?? '1'}))` : null);
 
+/** A step written as untyped text (`'1 day'`) is an interval in Postgres, unless it is a number. */
+const stepOf = (step: string) => (/^'[^']*'$/.test(step) && !/^'\s*[+-]?[0-9.]+\s*'$/.test(step) ? `CAST(${step} AS INTERVAL)` : step);
+const intervalStep = (a: string[]) => (a.length === 3 && stepOf(a[2]!) !== a[2] ? `generate_series(${a[0]}, ${a[1]}, ${stepOf(a[2]!)})` : null);
+
 const setFunctions: Readonly<Record<string, SetFunction>> = {
   generate_series: {
-    table: numericSeries,
-    select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${a[2]})` : a.join(', ')}))`,
+    table: (a) => numericSeries(a) ?? intervalStep(a),
+    select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${stepOf(a[2]!)})` : a.join(', ')}))`,
     column: 'generate_series',
   },
   // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.

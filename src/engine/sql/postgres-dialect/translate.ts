@@ -9,6 +9,7 @@ import { jsonEditingRules, translateJsonEditing } from './json-editing';
 import { jsonFunctionRules } from './json-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
+import { translateLateralJoins } from './lateral-joins';
 import { translateNullOrdering } from './null-ordering';
 import { translateNumericOperators } from './numeric-operators';
 import { otherFunctionRules } from './other-functions';
@@ -63,6 +64,7 @@ const passes: readonly Pass[] = [
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
   { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS', 'WHERE'] },
   { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
+  { rewrite: translateLateralJoins, needs: ['LEFT', 'RIGHT', 'FULL'] },
   { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
 ];
 
