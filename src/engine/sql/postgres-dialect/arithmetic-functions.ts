@@ -8,14 +8,20 @@ function quantified(arg: string): [string, string] {
   return match ? [`${match[1]} `, match[2]!] : ['', arg];
 }
 
+/**
+ * An aggregate's argument that is itself an aggregate (`sum(sum(x)) OVER ()`, a share of a total):
+ * its type is not known when a macro's overload is chosen, and it is a sum or a count already.
+ */
+const aggregated = /\b(sum|count|avg|pgx_avg\w*|min|max|stddev\w*|var_\w+|variance|string_agg|array_agg|bool_and|bool_or|every|percentile_\w+|mode)\s*\(/i;
+
 /** An aggregate of one argument whose argument goes through a macro (see macros.ts). */
-function aggregateArgument(macro: (operand: string, name: string) => string, label: string) {
+function aggregateArgument(macro: (operand: string, name: string) => string, label: string, typedOverloads = false) {
   return {
     label,
     rewrite: (call: Call) => {
       if (call.argNodes.length !== 1) return null;
       const [quantifier, operand] = quantified(call.args[0]!);
-      if (/\border\s+by\b/i.test(operand)) return null;
+      if (/\border\s+by\b/i.test(operand) || (typedOverloads && aggregated.test(operand))) return null;
       untypedText(call, operand);
       return `${call.name}(${quantifier}${macro(operand, call.name)})`;
     },
@@ -29,14 +35,14 @@ function untypedText(call: Call, operand: string): void {
 
 /** Aggregates and numeric functions whose result type or rounding differs from Postgres'. */
 export const arithmeticFunctionRules: CallRules = {
-  sum: aggregateArgument((operand) => `pgx_sum_arg(${operand})`, 'sum of integers: numeric as in Postgres'),
+  sum: aggregateArgument((operand) => `pgx_sum_arg(${operand})`, 'sum of integers: numeric as in Postgres', true),
   max: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
   min: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
   round: {
     label: 'round(double precision): halves to even, no round(double precision, n)',
-    rewrite: (call) => (call.argNodes.length === 1 ? `pgx_round(${call.args[0]})` : call.argNodes.length === 2 ? `pgx_round_to(${call.args.join(', ')})` : null),
+    rewrite: (call) => (call.argNodes.length === 1 ? `pgx_round(${call.args[0]})` : call.argNodes.length === 2 ? toPlaces('round', call) : null),
   },
-  trunc: { label: 'no trunc(double precision, n)', rewrite: (call) => (call.argNodes.length === 2 ? `pgx_trunc_to(${call.args.join(', ')})` : null) },
+  trunc: { label: 'no trunc(double precision, n)', rewrite: (call) => (call.argNodes.length === 2 ? toPlaces('trunc', call) : null) },
   avg: { label: 'avg of integers: numeric as in Postgres', rewrite: average },
   power: macro('pgx_power', 2, 'power and exp raise where Postgres does'),
   pow: macro('pgx_power', 2, 'power and exp raise where Postgres does'),
@@ -67,6 +73,15 @@ export function substringFrom(text: string, start: string, length: string | unde
   return `substr(${text}, greatest(${start}, 1), greatest((${start}) + pgx_substr_length(${length}) - greatest(${start}, 1), 0))`;
 }
 
+/**
+ * `round(x, n)` and `trunc(x, n)` refuse a double as Postgres does, unless x holds a division:
+ * DuckDB divides decimals into a double where Postgres keeps a numeric (`round(100.0 * a / b, 2)`).
+ */
+function toPlaces(name: 'round' | 'trunc', call: Call): string | null {
+  if (call.args[0]!.replace(/\/\*[\s\S]*?\*\//g, '').includes('/')) return null;
+  return `pgx_${name}_to(${call.args.join(', ')})`;
+}
+
 /** A call of a macro of the same arguments. */
 function macro(name: string, count: number, label: string): CallRule {
   return { label, rewrite: (call) => (call.argNodes.length === count ? `${name}(${call.args.map(macroArgument).join(', ')})` : null) };
@@ -79,7 +94,7 @@ function macro(name: string, count: number, label: string): CallRule {
 function average(call: Call): Replacement | null {
   if (call.argNodes.length !== 1) return null;
   const [quantifier, operand] = quantified(call.args[0]!);
-  if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL') return null;
+  if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL' || aggregated.test(operand)) return null;
   untypedText(call, operand);
   const level = call.level;
   const filtered = level.is(call.at + 2, 'FILTER') && level.group(call.at + 3);

@@ -98,6 +98,10 @@ export const rules = category('rules', [
   "SELECT c.id, g.d, count(e.id) FROM shop.customers c CROSS JOIN generate_series(0, 2) AS g(d) LEFT JOIN shop.events e ON e.customer_id = c.id WHERE c.id <= 2 GROUP BY 1, 2 ORDER BY 1, 2",
   "SELECT c.name, s::date, count(o.id) FROM shop.customers c CROSS JOIN LATERAL generate_series(c.signup, c.signup + 1, interval '1 day') s LEFT JOIN shop.orders o ON o.customer_id = c.id AND o.ordered_at::date >= s::date WHERE c.id IN (1, 3) GROUP BY 1, 2 ORDER BY 1, 2",
   "SELECT g, count(o.id) FROM generate_series(timestamptz '2024-01-01 00:00+00', timestamptz '2024-04-01 00:00+00', '1 month') AS g LEFT JOIN shop.orders o ON date_trunc('month', o.ordered_at) = g GROUP BY 1 ORDER BY 1",
+  "SELECT status, count(*), round(100.0 * count(*) / sum(count(*)) OVER (), 1) FROM shop.orders GROUP BY status ORDER BY 1 NULLS LAST",
+  "SELECT status, sum(qty), sum(sum(qty)) OVER (), round(sum(qty)::numeric / sum(sum(qty)) OVER (), 3), avg(sum(qty)) OVER () FROM shop.orders GROUP BY status ORDER BY 1 NULLS LAST",
+  "SELECT customer_id, round(sum(total)::numeric / count(*), 2), round(avg(total)::numeric, 2) FROM shop.orders GROUP BY 1 ORDER BY 1 NULLS LAST",
+  "SELECT round(x::numeric / 3, 4), round(100.0 * a / b, 2) FROM shop.numbers WHERE b <> 0 ORDER BY id",
   // Names of what analysts write.
   "SELECT count(*), count(id), sum(qty), max(total), min(ordered_at) FROM shop.orders", "SELECT total::int, total::numeric(10, 2), 'x'::text, 1::text FROM shop.orders ORDER BY id LIMIT 1",
   "SELECT coalesce(note, ''), nullif(status, 'x'), greatest(1, 2), extract(year FROM ordered_at) FROM shop.orders ORDER BY id LIMIT 1",
