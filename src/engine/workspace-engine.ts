@@ -18,7 +18,7 @@ import { TableNameCache } from './sql/known-tables';
 import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } from './live/live-sources';
 import type { Logger } from '../logging/logger';
 
-import { lakeAlias, readDefaultCatalog } from './catalog-names';
+import { lakeAlias, readDefaultCatalog, useLake } from './catalog-names';
 import { postgresMacros } from './sql/postgres-dialect/macros';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
@@ -103,14 +103,16 @@ export class WorkspaceEngine {
     let live = noLiveTables;
     try {
       for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect(), cpu));
-      for (const connection of connections) await connection.configure(postgresMacros);
+      // The Postgres dialect's macros, once for the instance in the read connections' own catalog;
+      // the write connections search it after the lake.
+      await connections[0]!.configure(postgresMacros(`${readDefaultCatalog}.main`));
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Attached while the instance can still reach the network; locked below like everything else.
       if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
         if (index < writeConnections) {
-          await connection.configure(`USE ${lakeAlias}`);
+          await connection.configure(useLake.join('; '));
         } else if (index >= writeConnections + options.readConnections) {
           // Catalog reads name their tables in full.
           await connection.configure(`USE ${readDefaultCatalog}`);
@@ -125,7 +127,7 @@ export class WorkspaceEngine {
           // scans runs on a twin without one.
           if (cpu) {
             const twin = new EngineConnection(await instance.connect(), cpu);
-            await twin.configure(`${postgresMacros}\nUSE ${readDefaultCatalog}`);
+            await twin.configure(`USE ${readDefaultCatalog}`);
             connection.pairWith(twin);
           }
         }

@@ -103,9 +103,10 @@ const serverDetails: [RegExp, string][] = [
 
 /**
  * An excerpt of the statement (`LINE 1: …` and its caret) that quotes what the engine wrote rather
- * than what the user sent: a file it reads, a path, a CTE's run name. Dropped whole, caret included.
+ * than what the user sent: a file it reads, a path, a CTE's run name, a Postgres rule's macro.
+ * Dropped whole, caret included.
  */
-const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d).*(?:\n[ \t]*\^)?$/gm;
+const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d|pgx_\w+\(|__lateral).*(?:\n[ \t]*\^)?$/gm;
 
 /** A name the caller wrote, as a message may show it: without what would read as a server path or URL. */
 export function withoutServerDetails(text: string): string {

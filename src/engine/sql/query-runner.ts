@@ -2,7 +2,7 @@ import { DuckDBTypeId, type DuckDBListType, type DuckDBType } from '@duckdb/node
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
-import { lakeAlias, readDefaultCatalog } from '../catalog-names';
+import { useLake, useReadCatalog } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { chunkByteSize } from '../duckdb/chunk-size';
@@ -293,7 +293,7 @@ function limitsOf(options: { timeoutMs: number; scanLimitBytes?: number; concurr
  * refers to an outer query) leaves its set operation to DuckDB.
  */
 async function checkSetOperation(connection: EngineConnection, operation: SetOperationCheck): Promise<void> {
-  await connection.run(`USE ${lakeAlias}`);
+  for (const statement of useLake) await connection.run(statement);
   try {
     const types: (string[] | null)[] = [];
     for (const branch of operation.branches) {
@@ -310,7 +310,7 @@ async function checkSetOperation(connection: EngineConnection, operation: SetOpe
     }
     operation.check(types);
   } finally {
-    await connection.run(`USE ${readDefaultCatalog}`);
+    for (const statement of useReadCatalog) await connection.run(statement);
   }
 }
 
@@ -322,14 +322,14 @@ async function checkSetOperation(connection: EngineConnection, operation: SetOpe
 async function bindErrorOf(connection: EngineConnection, sql: string, thrown: unknown): Promise<unknown> {
   if (thrown instanceof AppError || thrown instanceof StatementAbandoned || duckdbErrorOf(thrown)?.type === 'INTERRUPT') return undefined;
   // As written, the query names the lake's tables without the lake's name.
-  await connection.run(`USE ${lakeAlias}`);
+  for (const statement of useLake) await connection.run(statement);
   try {
     (await connection.prepare(sql)).destroySync();
     return undefined;
   } catch (error) {
     return error;
   } finally {
-    await connection.run(`USE ${readDefaultCatalog}`);
+    for (const statement of useReadCatalog) await connection.run(statement);
   }
 }
 

@@ -229,7 +229,12 @@ export function selectItems(level: Level, k: number): SelectItem[] {
   const items: SelectItem[] = [];
   let from = start;
   let j = start;
+  // DuckDB's struct literals (`{'a': 1, 'b': 2}`) are no brackets of the token tree: their commas are theirs.
+  let braces = 0;
   for (; j < level.size; j += 1) {
+    if (level.punct(j, '{') || level.token(j, 'op', '{')) braces += 1;
+    else if ((level.punct(j, '}') || level.token(j, 'op', '}')) && braces > 0) braces -= 1;
+    if (braces > 0) continue;
     const word = level.word(j);
     // `a IS DISTINCT FROM b` keeps its FROM, `percentile_cont(0.5) WITHIN GROUP (…)` its GROUP.
     if (word !== null && listEnders.has(word) && !(word === 'FROM' && level.is(j - 1, 'DISTINCT')) && !(word === 'GROUP' && level.is(j - 1, 'WITHIN'))) break;

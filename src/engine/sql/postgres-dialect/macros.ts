@@ -4,8 +4,8 @@ import { jsonDefinitions } from './json-macros';
 
 /**
  * Macros that give the translation Postgres' arithmetic and errors where DuckDB's differ, created
- * on every connection of a workspace's instance (as temporary macros: the `temp` catalog is on every
- * connection's search path, whatever catalog it uses). Each is expanded when DuckDB binds the
+ * once per workspace instance in the schema every connection searches (see postgresMacros). Each is
+ * expanded when DuckDB binds the
  * statement; a test on `typeof(x)` is folded away then, so a macro costs nothing per row where its
  * Postgres rule does not apply. They raise Postgres' errors as `error('[SQLSTATE] message')`, which
  * postgres-errors.ts reads.
@@ -49,5 +49,11 @@ const definitions: readonly string[] = [
   `pgx_step(x) AS CASE WHEN x = x - x THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];
 
-/** The statement that creates the macros on one connection. */
-export const postgresMacros = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions].map((definition) => `CREATE OR REPLACE TEMP MACRO ${definition};`).join('\n');
+/**
+ * The statement that creates the macros in a schema (`memory.main`), once per instance: every
+ * connection whose search path holds the schema calls them. Creating them costs tens of
+ * milliseconds, which each of an instance's connections would pay again as temporary macros.
+ */
+export function postgresMacros(schema: string): string {
+  return [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions].map((definition) => `CREATE OR REPLACE MACRO ${schema}.${definition};`).join('\n');
+}
