@@ -116,8 +116,11 @@ function rewriteTypedLiteral(level: Level, k: number, log: RewriteLog): void {
 const typedLiteralWords = new Set(['DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME']);
 
 export const translateCasts: LevelRewrite = (level, log) => {
-  // Inner chains first (a CASE's own operands come after it): an outer chain holding an edit is left alone.
-  for (const start of [...operandsOf(level).starts()].reverse()) rewriteChain(level, start, log);
+  // Inner chains first (a CASE's own operands come after it): an outer chain holding an edit is left
+  // alone. The level's operands are found only where it holds a cast.
+  let casts = false;
+  for (let k = 0; k < level.size && !casts; k += 1) casts = level.op(k, '::');
+  if (casts) for (const start of [...operandsOf(level).starts()].reverse()) rewriteChain(level, start, log);
   for (let k = 0; k < level.size; k += 1) {
     if (level.is(k, 'CAST') && level.group(k + 1)?.closed) rewriteCastCall(level, k, log);
     else if (typedLiteralWords.has(level.word(k) ?? '')) rewriteTypedLiteral(level, k, log);

@@ -55,7 +55,12 @@ const afterWhere = new Set(['GROUP', 'HAVING', 'WINDOW', 'QUALIFY', 'ORDER', 'LI
  */
 function whereCondition(level: Level, k: number, log: RewriteLog): void {
   let end = k + 1;
-  while (end + 1 < level.size && !afterWhere.has(level.word(end + 1) ?? '') && !level.punct(end + 1, ';')) end += 1;
+  while (end + 1 < level.size && !afterWhere.has(level.word(end + 1) ?? '') && !level.punct(end + 1, ';')) {
+    end += 1;
+    // An operator or a predicate's word: a condition of its own making, no single operand.
+    if (level.token(end, 'op') && !level.op(end, '::', '.')) return;
+    if (level.is(end, 'AND', 'OR', 'IS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'SIMILAR', 'ISNULL', 'NOTNULL')) return;
+  }
   if (level.is(k + 1, 'NOT', 'EXISTS', 'TRUE', 'FALSE', 'NULL') || /^pgx_where\s*\(/i.test(level.text(k + 1, k + 1))) return;
   if (operandsOf(level).endOf(k + 1) !== end || !level.canReplace(k + 1, end)) return;
   if (level.replace(k + 1, end, `pgx_where(${level.text(k + 1, end)})`)) log.add('WHERE takes a boolean');

@@ -49,7 +49,7 @@ interface Pass {
 const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
-  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', '+', '-', '*', '/', '%'] },
+  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', "'±", 'MININT'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
   { rewrite: translateNumericOperators, needs: ['|/', '||/', '#'] },
@@ -58,8 +58,9 @@ const passes: readonly Pass[] = [
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
   { rewrite: translateJsonArrows, needs: ['->'] },
-  { rewrite: translateJsonEditing, needs: ['||', '-', '#-', '=', '<>', '!=', '->', '->>'] },
-  { rewrite: translateArrayOperators, needs: ['||', 'LIKE', 'ILIKE', '['] },
+  // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
+  { rewrite: translateJsonEditing, needs: ['JSON', '->', '->>', '#-', "-'", 'TO_JSON', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_EXTRACT', 'JSON_MERGE_PATCH', 'PGX_JSONB_PUT', 'PGX_JSONB_DESCEND', 'PGX_JSONB_STRIP_NULLS'] },
+  { rewrite: translateArrayOperators, needs: ['||', '[', 'ANY', 'SOME', 'ALL'] },
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
   { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS', 'WHERE'] },
