@@ -19,7 +19,7 @@ import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } fro
 import type { Logger } from '../logging/logger';
 
 import { lakeAlias, readDefaultCatalog, useLake } from './catalog-names';
-import { postgresMacros } from './sql/postgres-dialect/macros';
+import { DialectMacros } from './dialect-macros';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
@@ -59,6 +59,8 @@ export class WorkspaceEngine {
   readonly tableNames = new TableNameCache();
   /** An embedded catalog's files, watched so that a query can tell it unchanged without reading it. */
   readonly catalogChanges: CatalogChangeWatch | undefined;
+  /** The Postgres dialect's macros, in the read catalog, which the write connections search after the lake. */
+  readonly macros = new DialectMacros(`${readDefaultCatalog}.main`);
   private closed = false;
 
   private constructor(
@@ -103,9 +105,6 @@ export class WorkspaceEngine {
     let live = noLiveTables;
     try {
       for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect(), cpu));
-      // The Postgres dialect's macros, once for the instance in the read connections' own catalog;
-      // the write connections search it after the lake.
-      await connections[0]!.configure(postgresMacros(`${readDefaultCatalog}.main`));
       await attachCatalog(connections[0]!, options.location, lakeAlias);
       // Attached while the instance can still reach the network; locked below like everything else.
       if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);

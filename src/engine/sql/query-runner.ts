@@ -241,6 +241,7 @@ export class QueryRunner {
           tables = compiled.tables;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
+          await engine.macros.prepareFor(connection, planned.sql);
           if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();

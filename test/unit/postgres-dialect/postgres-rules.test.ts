@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { translatePostgres, translatePostgresStatement } from '../../../src/engine/sql/postgres-dialect';
+import { macrosFor } from '../../../src/engine/sql/postgres-dialect/macros';
 
 const sql = (text: string) => translatePostgres(text).sql;
 const refused = (text: string) => {
@@ -121,5 +122,15 @@ describe('set operations', () => {
     expect(check("SELECT 1 UNION SELECT '2'", [['INTEGER'], ['VARCHAR']])).toBeNull();
     expect(check("SELECT NULL UNION SELECT 'a'", [['INTEGER'], ['VARCHAR']])).toBeNull();
     expect(check('SELECT d FROM t UNION SELECT ts FROM t', [['DATE'], ['TIMESTAMP WITH TIME ZONE']])).toBeNull();
+  });
+});
+
+describe('the macros a statement calls', () => {
+  test('with those they call in turn, in an order that creates each after its own, leaving out those created', () => {
+    const needed = macrosFor(sql("SELECT justify_days(i), format('%I', s) FROM t"), new Set(), 'memory.main');
+    expect(needed.names).toEqual(['quote_ident', 'pgx_text', 'pgx_identifier', 'pgx_interval_parts', 'pgx_interval_from', 'pgx_months_of_days', 'pgx_month_sign', 'pgx_justify_days']);
+    expect([...needed.sql.matchAll(/CREATE OR REPLACE MACRO memory\.main\.(\w+)/g)].map((match) => match[1])).toEqual(needed.names);
+    expect(macrosFor(sql("SELECT format('%I', s) FROM t"), new Set(needed.names), 'memory.main').names).toEqual([]);
+    expect(macrosFor('SELECT 1', new Set(), 'memory.main').names).toEqual([]);
   });
 });

@@ -4,8 +4,8 @@ import { jsonDefinitions } from './json-macros';
 
 /**
  * Macros that give the translation Postgres' arithmetic and errors where DuckDB's differ, created
- * once per workspace instance in the schema every connection searches (see postgresMacros). Each is
- * expanded when DuckDB binds the
+ * once per workspace instance, when a statement first calls them, in the schema every connection
+ * searches (see macrosFor). Each is expanded when DuckDB binds the
  * statement; a test on `typeof(x)` is folded away then, so a macro costs nothing per row where its
  * Postgres rule does not apply. They raise Postgres' errors as `error('[SQLSTATE] message')`, which
  * postgres-errors.ts reads.
@@ -49,11 +49,28 @@ const definitions: readonly string[] = [
   `pgx_step(x) AS CASE WHEN x = x - x THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];
 
+const allDefinitions = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions];
+/** Each macro's name and definition, in an order where every macro comes after those it calls. */
+const byName = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
+const called = new RegExp(`\\b(${[...byName.keys()].join('|')})\\s*\\(`, 'gi');
+/** The macros a text calls, by name. */
+const callsIn = (text: string) => new Set([...text.matchAll(called)].map((match) => match[1]!.toLowerCase()));
+const dependencies = new Map([...byName].map(([name, definition]) => [name, callsIn(definition.slice(name.length))]));
+
 /**
- * The statement that creates the macros in a schema (`memory.main`), once per instance: every
- * connection whose search path holds the schema calls them. Creating them costs tens of
- * milliseconds, which each of an instance's connections would pay again as temporary macros.
+ * The statements that create, in a schema (`memory.main`), the macros a statement calls and those
+ * they call in turn, leaving out those already created; their names, to remember as created. A
+ * workspace's instance creates each macro once, when a statement first needs it: all of them cost
+ * tens of milliseconds, each under one.
  */
-export function postgresMacros(schema: string): string {
-  return [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions].map((definition) => `CREATE OR REPLACE MACRO ${schema}.${definition};`).join('\n');
+export function macrosFor(sql: string, created: ReadonlySet<string>, schema: string): { names: string[]; sql: string } {
+  const needed = new Set<string>();
+  const pending = [...callsIn(sql)];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (needed.has(name) || created.has(name)) continue;
+    needed.add(name);
+    pending.push(...dependencies.get(name)!);
+  }
+  const names = [...byName.keys()].filter((name) => needed.has(name));
+  return { names, sql: names.map((name) => `CREATE OR REPLACE MACRO ${schema}.${byName.get(name)!};`).join('\n') };
 }
