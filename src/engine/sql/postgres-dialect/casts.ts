@@ -52,9 +52,14 @@ function targetOf(level: Level, from: number, to: number): Target | null {
   return level.group(to) ? null : { macro, close: ')', type };
 }
 
-/** Whether a literal operand needs no macro: its text is read alike, or literal-inputs.ts read it. */
+/**
+ * Whether a literal operand needs no macro: its text is read alike, or literal-inputs.ts read it. A
+ * parameter marker is bound to a typed value, not read from text: DuckDB's cast is the one, and a
+ * macro around it would leave the statement's result types unknown until the value is there.
+ */
 function readAlike(literal: SqlNode | undefined, type: string): boolean {
   if (literal?.type !== 'token') return false;
+  if (literal.token.kind === 'param') return true;
   if (literal.token.kind === 'number') return type !== 'varchar' && type !== 'bpchar';
   if (literal.token.kind !== 'string') return false;
   if (['int2', 'int4', 'int8', 'bool'].includes(type)) return true;
