@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error';
+import { AppError, isTenantError } from '../errors/app-error';
 import type { Store, Transaction } from '../store/store';
 import type { PlanRow } from '../plans/plan-queries';
 import { workspacePlan } from '../plans/workspace-plan';
@@ -150,6 +150,17 @@ export class QueryGate {
     return columns;
   }
 
+  /**
+   * The tables SQL that a transform will materialise reads, checked as its runs will check it (see
+   * QueryMaterializer.check) on the plan's statements at once, waiting for a turn no longer than the
+   * time limit. Saving a transform plans it as saving a chart does: nothing runs and nothing is
+   * billed, so it takes no slot of the per-minute limit.
+   */
+  async checkMaterialization(workspaceId: string, sql: string, pending: ReadonlySet<string>): Promise<string[]> {
+    const plan = await this.plan(workspaceId);
+    return this.materializer.check(workspaceId, sql, pending, { limit: plan.max_concurrent_queries, deadline: performance.now() + this.limits.timeoutMs });
+  }
+
   /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
   private admit(workspaceId: string, plan: PlanRow | undefined, deadline: number): Promise<{ planRow: PlanRow; rate: RateLimitState }> {
     const admitted = (async () => {
@@ -258,7 +269,7 @@ export class QueryGate {
 
 /** A tenant's own error (its SQL, its limits) is settled as the statement's failure; the service's own failures are thrown, to retry. */
 function tenantFailure(error: unknown, startedAt: number): { status: 'failed'; error: AppError; durationMs: number } {
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  if (!isTenantError(error)) throw error;
   return { status: 'failed', error, durationMs: performance.now() - startedAt };
 }
 
