@@ -60,6 +60,18 @@ export type Settlement =
 /** How a materialisation (a transform's write) ended, recorded with its usage in one transaction. */
 export type WriteSettlement = { status: 'succeeded'; written: Materialized; costEur: number } | { status: 'failed'; error: AppError; durationMs: number };
 
+/** How a sync job ended, as its usage record counts it: what it read from its source and wrote to the lake. */
+export interface SyncSettlement {
+  workspaceId: string;
+  connectionId: string;
+  status: 'succeeded' | 'failed';
+  errorCode: string | null;
+  bytesRead: number;
+  recordsWritten: number;
+  engineMs: number;
+  durationMs: number;
+}
+
 export interface FileRun extends Omit<FileRunOptions, 'scanLimitBytes'> {
   /**
    * Asked when the signal stopped the query: true when the run will be attempted again (its worker is
@@ -72,7 +84,8 @@ export interface FileRun extends Omit<FileRunOptions, 'scanLimitBytes'> {
  * Every guardrail around user SQL, for every path that runs it (queries, jobs, saved queries, charts,
  * transforms): the workspace's plan, its per-minute rate limit, the per-query scan limit unless
  * forced, the number of statements at once, the time limit, the result caps, the cost, and exactly one
- * usage record per counted query, whatever its outcome.
+ * usage record per counted query, whatever its outcome. A sync, which runs only SQL the service
+ * writes, is counted here too.
  */
 export class QueryGate {
   constructor(
@@ -249,6 +262,33 @@ export class QueryGate {
         ? { ...usageOf(caller, { ...query, force: false }), ...engineWork(settlement.written), status: 'succeeded' as const, errorCode: null, costEur: settlement.costEur }
         : failedUsage(caller, { ...query, force: false }, settlement.error, settlement.durationMs);
     return this.settled(caller, entry, settlement, settle);
+  }
+
+  /**
+   * A sync job's usage. A sync runs no tenant SQL (it reads its source into the lake with statements
+   * the service writes, on the sync worker's own engines, after its storage check), so nothing is
+   * checked or billed here; it is counted as every statement is. Its usage record lands in the
+   * transaction that records how the job ended, when `settle` says it ended now: a retry that finds
+   * the job ended records nothing.
+   */
+  async settleSync(caller: QueryCaller & { jobId: string }, sync: SyncSettlement, settle: (tx: Transaction) => Promise<boolean>): Promise<void> {
+    const entry: UsageEntry = {
+      ...usageOf(caller, { workspaceId: sync.workspaceId, sql: `sync ${sync.connectionId}`, force: false }),
+      status: sync.status,
+      errorCode: sync.errorCode,
+      bytesScanned: sync.bytesRead,
+      cpuMs: sync.engineMs,
+      rowsReturned: sync.recordsWritten,
+      durationMs: sync.durationMs,
+      costEur: 0,
+      jobId: caller.jobId,
+    };
+    const recorded = await this.store.transaction(async (tx) => {
+      if (!(await settle(tx))) return false;
+      await this.usage.record(entry, tx);
+      return true;
+    });
+    if (recorded) this.observe(caller.kind, sync.errorCode ?? sync.status, sync.bytesRead);
   }
 
   /** The caller's record of how a statement ended and its usage record, in one transaction. */

@@ -127,6 +127,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const connections = connectionsFeature({
     ...deps,
     engine: lake.engine,
+    gate: queries.gate,
     sources,
     listeners: [runTransformsAfterSync, maintainAfterSync, ...(extensions.syncListeners ?? [])],
     oauth: oauthTokens.tokens,

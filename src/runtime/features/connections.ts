@@ -16,7 +16,7 @@ import { EgressProxy } from '../../connectors/egress-proxy';
 import { SourceAddressPolicy } from '../../connectors/source-address';
 import { SealedBox } from '../../crypto/sealed-box';
 import type { EngineServices } from '../../engine/engine-services';
-import { UsageRecorder } from '../../query/usage-recorder';
+import type { QueryGate } from '../../query/query-gate';
 import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
 import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
@@ -42,6 +42,8 @@ export function connectionSources({ config, infra, logger }: FeatureDeps) {
 
 export interface ConnectionsFeatureDeps extends FeatureDeps {
   engine: EngineServices;
+  /** Counts each sync job's usage as every statement's is. */
+  gate: QueryGate;
   sources: ReturnType<typeof connectionSources>;
   /** Told of every sync that changed tables (downstream work); none by default. */
   listeners?: readonly SyncListener[];
@@ -56,7 +58,7 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, metrics, engine, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
+export function connectionsFeature({ config, infra, logger, clock, metrics, engine, gate, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -81,7 +83,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     logger: log,
   });
   const discovered = new DiscoveredStreams(sessions);
-  const lifecycle = new SyncJobLifecycle(store, discovered, new UsageRecorder(store, clock), clock);
+  const lifecycle = new SyncJobLifecycle(store, discovered, gate, clock);
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
