@@ -1,5 +1,5 @@
 import { openSyncJob } from './open-sync-job';
-import type { SchemaChange } from '../engine/sync/relation-write';
+import type { SchemaChange } from '../engine/sync/sync-lake';
 import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
 import { connectorOf } from '../connectors/registry';

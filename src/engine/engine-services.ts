@@ -77,20 +77,24 @@ export function createEngineServices(deps: {
   const analyzer = new QueryAnalyzer(parser, deps.translate);
   // One per process: the plans and file sizes it keeps per snapshot serve queries and materialisations alike.
   const directScans = new DirectScans(parser);
+  const writer = new LakeWriter(engines, deps.store, deps.clock);
   return {
     engines,
     parser,
     tables: new TablesService(engines, deps.store, deps.lake),
-    writer: new LakeWriter(engines, deps.store, deps.clock),
-    syncs: new SyncInstances({
-      extensionDir: config.duckdb.extensionDir,
-      memoryLimit: config.syncs.memoryLimit,
-      threads: config.duckdb.threads,
-      threadNice: config.duckdb.threadNice,
-      tempRoot: config.duckdb.tempDir,
-      catalog,
-      lake: config.lake,
-    }),
+    writer,
+    syncs: new SyncInstances(
+      {
+        extensionDir: config.duckdb.extensionDir,
+        memoryLimit: config.syncs.memoryLimit,
+        threads: config.duckdb.threads,
+        threadNice: config.duckdb.threadNice,
+        tempRoot: config.duckdb.tempDir,
+        catalog,
+        lake: config.lake,
+      },
+      { writer, store: deps.store, clock: deps.clock },
+    ),
     queries: new QueryRunner(engines, analyzer, directScans),
     materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock, directScans),
   };

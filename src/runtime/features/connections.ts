@@ -87,7 +87,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
-    activities: createConnectionStreamActivities({ sessions, replication, writer: engine.writer, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
+    activities: createConnectionStreamActivities({ sessions, replication, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
   };
   const wiring = {
     activities: createConnectionSyncActivities({
