@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { parseTableName } from '../engine/write/table-name';
 import type { Logger } from '../logging/logger';
-import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
+import type { AfterWriteMaintenance } from '../lake/after-write-maintenance';
 import type { QueryGate, WriteSettlement } from '../query/query-gate';
 import { isTenantError, type AppError } from '../errors/app-error';
 import type { Store, Transaction } from '../store/store';

@@ -11,7 +11,7 @@ import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
 import { SqlParser } from './sql/sql-parser';
-import { TablesService } from './tables/tables-service';
+import { TablesService } from '../lake/tables-service';
 import { SyncInstances } from './sync/sync-instance';
 import type { LiveSourceProvider } from './live/live-sources';
 import { instanceBudget } from './memory-budget';
