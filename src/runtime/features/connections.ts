@@ -42,6 +42,7 @@ export function connectionSources({ config, infra, logger }: FeatureDeps) {
 
 export interface ConnectionsFeatureDeps extends FeatureDeps {
   engine: EngineServices;
+  tables: ConnectionsServiceDeps['tables'];
   /** Counts each sync job's usage as every statement's is. */
   gate: QueryGate;
   sources: ReturnType<typeof connectionSources>;
@@ -58,7 +59,7 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, metrics, engine, gate, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
+export function connectionsFeature({ config, infra, logger, clock, metrics, engine, tables, gate, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -70,7 +71,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     policy: sources.policy,
     schedules: client,
     workflows: client,
-    tables: engine.tables,
+    tables,
     // Every process's query instance of the workspace attaches the sources anew.
     liveChanged: (workspaceId) => void infra.notices.publish({ kind: 'live_connections_changed', workspaceId }),
     discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
