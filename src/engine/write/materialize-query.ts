@@ -1,4 +1,3 @@
-import { AppError } from '../../errors/app-error';
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import { KeyedMutex } from '../../util/keyed-mutex';
@@ -121,16 +120,17 @@ export class QueryMaterializer {
   /**
    * Checks SQL that will be materialised later: one read statement whose every table is one of the
    * workspace's or one of `pending` (tables other transforms will write). When every table exists, it
-   * is also bound, so a missing column is found now. Returns the `schema.table` names it reads.
+   * is also bound, so a missing column is found now, within the tenant's `admission`. Returns the
+   * `schema.table` names it reads.
    */
-  async check(workspaceId: string, sql: string, pending: ReadonlySet<string>): Promise<string[]> {
+  async check(workspaceId: string, sql: string, pending: ReadonlySet<string>, admission?: Admission): Promise<string[]> {
     const analysis = await this.analyzer.analyze(workspaceId, sql);
     return this.engines.with(workspaceId, async (engine) => {
       const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
       const awaited = (name: string) => pending.has(name) && !known.live.has(name);
       const existing = analysis.facts.tables.filter((reference) => !(awaited(reference.qualified) && !reference.historical && (reference.catalog === '' || reference.catalog === lakeAlias)));
       checkQuery({ ...analysis.facts, tables: existing }, known);
-      if (existing.length === analysis.facts.tables.length) await this.bind(engine, analysis);
+      if (existing.length === analysis.facts.tables.length) await this.bind(engine, analysis, admission);
       return [...new Set(analysis.facts.tables.map((reference) => reference.qualified))];
     });
   }
@@ -207,7 +207,7 @@ export class QueryMaterializer {
   }
 
   /** Binds the statement without running it, so a missing column or a type error is told at once. */
-  private async bind(engine: WorkspaceEngine, analysis: QueryAnalysis): Promise<void> {
+  private async bind(engine: WorkspaceEngine, analysis: QueryAnalysis, admission: Admission | undefined): Promise<void> {
     const runSql = await this.runnable(analysis);
     await engine.read(async (connection) => {
       try {
@@ -216,7 +216,7 @@ export class QueryMaterializer {
       } catch (error) {
         throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)] });
       }
-    });
+    }, admission);
   }
 
   /** The statement as it runs: each table reference a subquery of the table's own columns, named in full. */
@@ -251,9 +251,4 @@ function writeStatements(request: MaterializeRequest, existing: string | undefin
     statements.push(`INSERT INTO ${target} BY NAME SELECT * FROM ${incoming}`);
   }
   return statements;
-}
-
-/** What the tenant's SQL means when the pipeline refuses it at run time, for a run's record. */
-export function isTenantError(error: unknown): error is AppError {
-  return error instanceof AppError && error.status < 500;
 }
