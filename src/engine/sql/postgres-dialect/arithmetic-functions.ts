@@ -1,4 +1,4 @@
-import type { Call, CallRule, CallRules, Replacement } from './calls';
+import { literalArgument, type Call, type CallRule, type CallRules, type Replacement } from './calls';
 import { postgresError } from '../postgres-errors';
 import { macroArgument } from './operands';
 
@@ -58,8 +58,25 @@ export const arithmeticFunctionRules: CallRules = {
   // Postgres counts a start before the first character: substr('hello', -1, 3) is 'h'.
   substr: { label: 'substr from a start before 1', rewrite: fromStart },
   mod: { label: 'mod: division by zero raised', rewrite: (call) => (call.argNodes.length === 2 ? `mod(${call.args[0]}, pgx_divisor(${call.args[1]}))` : null) },
-  date_trunc: { label: 'date_trunc(date): timestamptz', rewrite: (call) => (call.argNodes.length === 2 ? `pgx_date_trunc(${call.args.join(', ')})` : null) },
+  date_trunc: { label: 'date_trunc(date): timestamptz', rewrite: dateTrunc },
 };
+
+/**
+ * `date_trunc(unit, x)`: a date is read as a timestamptz; centuries and millennia begin with their
+ * year 1 (2001, not 2000); a unit Postgres does not know raises 22023.
+ */
+function dateTrunc(call: Call): string | null {
+  if (call.argNodes.length !== 2) return null;
+  const unit = literalArgument(call, 0)?.toLowerCase();
+  if (unit !== undefined && !truncationUnits.has(unit)) throw postgresError('22023', `unit "${unit}" not recognized`);
+  const years = unit === undefined ? undefined : { century: 100, centuries: 100, c: 100, cent: 100, millennium: 1000, millennia: 1000, mil: 1000, mils: 1000 }[unit];
+  return years === undefined ? `pgx_date_trunc(${call.args.join(', ')})` : `pgx_date_trunc_from_one(${call.args[1]}, ${years})`;
+}
+
+/** The units date_trunc takes, in Postgres' spellings (it reads a unit by its first ten letters). */
+const truncationUnits = new Set(['microseconds', 'microsecond', 'milliseconds', 'millisecond', 'second', 'seconds', 'minute', 'minutes', 'hour', 'hours', 'day', 'days', 'week', 'weeks',
+  'month', 'months', 'quarter', 'year', 'years', 'decade', 'decades', 'century', 'centuries', 'millennium', 'millennia', 'us', 'usec', 'usecs', 'ms', 'msec', 'msecs', 's', 'sec', 'secs',
+  'm', 'min', 'mins', 'h', 'hr', 'hrs', 'd', 'w', 'mon', 'mons', 'qtr', 'y', 'yr', 'yrs', 'dec', 'decs', 'c', 'cent', 'mil', 'mils']);
 
 function fromStart(call: Call): string | null {
   if (call.argNodes.length < 2 || call.argNodes.length > 3 || call.args.some((arg) => /^(from|for|similar)\b|\s(from|for|similar)\s/i.test(arg))) return null;

@@ -37,6 +37,10 @@ const definitions: readonly string[] = [
   `pgx_ordered(x, name) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN error('[42883] function ' || name || '(boolean) does not exist') ELSE x END`,
   // date_trunc() of a date is a timestamp with time zone in Postgres (the date is read as one).
   `pgx_date_trunc(field, x DATE) AS date_trunc(field, CAST(x AS TIMESTAMPTZ)), (field, x) AS date_trunc(field, x)`,
+  // Centuries and millennia begin with their year 1: DuckDB truncates 2024 to 2000, Postgres to 2001.
+  `pgx_date_trunc_from_one(x, n) AS pgx_date_trunc('year', x) + to_years(CAST(((year(x) + n - 1) // n) * n - (n - 1) - year(x) AS INTEGER))`,
+  // extract() of a time-of-day field refuses a date.
+  `pgx_time_field_of(x DATE, unit) AS CAST(error('[0A000] unit "' || unit || '" not supported for type date') AS TIMESTAMP), (x, unit) AS x`,
   // Postgres' quoting functions: an identifier stays bare only when it is a lower-case name that is no reserved word.
   `quote_ident(x) AS CAST(CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '[a-z_][a-z0-9_$]*') AND CAST(x AS VARCHAR) NOT IN (${reservedWords}) THEN CAST(x AS VARCHAR) ELSE '"' || replace(CAST(x AS VARCHAR), '"', '""') || '"' END AS VARCHAR)`,
   `quote_literal(x) AS CAST(CASE WHEN contains(CAST(x AS VARCHAR), '\\') THEN 'E''' || replace(replace(CAST(x AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' ELSE '''' || replace(CAST(x AS VARCHAR), '''', '''''') || '''' END AS VARCHAR)`,
