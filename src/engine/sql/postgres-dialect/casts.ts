@@ -24,9 +24,11 @@ const macros: Readonly<Record<string, string>> = {
 /** Text DuckDB reads as Postgres does, by type: other text goes through the macro. */
 const isoText: Readonly<Record<string, RegExp>> = {
   date: /^\s*\d{4}-\d{2}-\d{2}\s*$/,
-  timestamp: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$/,
-  timestamptz: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?([+-]\d{2}(:\d{2})?|Z)?)?)?\s*$/,
-  interval: /^\s*[^\sPp]/,
+  // Beyond microseconds Postgres rounds the fraction and DuckDB cuts it.
+  timestamp: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?\s*$/,
+  timestamptz: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)?)?)?\s*$/,
+  // DuckDB reads a minus before an interval's part, not a plus.
+  interval: /^\s*[^\sPp+][^+]*$/,
   time: /./,
 };
 

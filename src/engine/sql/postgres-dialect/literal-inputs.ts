@@ -55,6 +55,9 @@ function readLiteral(text: string, type: string): string | null {
     // Postgres refuses a number its type cannot hold; DuckDB makes it infinite.
     const value = Number(text.trim());
     if (!Number.isNaN(value) && !Number.isFinite(value) && !/inf/i.test(text)) throw postgresError('22003', `"${text}" is out of range for type ${float}`);
+    // …and a number too small for it to hold, which would become zero.
+    const underflows = (float === 'real' ? Math.fround(value) : value) === 0 && /^\s*[+-]?(0*[1-9]|0*\.0*[1-9])/.test(text);
+    if (underflows) throw postgresError('22003', `"${text}" is out of range for type ${float}`);
     if (float === 'real' && Number.isFinite(value) && Math.abs(value) > 3.4028234663852886e38) throw postgresError('22003', `"${text}" is out of range for type real`);
     return null;
   }
