@@ -34,6 +34,16 @@ export const functionDefinitions: readonly string[] = [
   `pgx_to_hex(x) AS lower(hex(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT') AND x < 0 THEN CAST(x AS BIGINT) + 4294967296 ELSE CAST(x AS BIGINT) END))`,
   // upper() leaves ß as it is, as a UTF-8 Postgres does (DuckDB writes ẞ).
   `pgx_upper(x) AS CASE WHEN contains(x, 'ß') THEN array_to_string(list_transform(string_split(x, 'ß'), lambda __p: upper(__p)), 'ß') ELSE upper(x) END`,
+  // width_bucket: equal buckets between two bounds in either order, or the thresholds an array holds.
+  `pgx_width_bucket(x, lo, hi, n) AS CASE WHEN n <= 0 THEN error('[2201G] count must be greater than zero') WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound')
+    WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE CAST(floor(CAST(x - lo AS DOUBLE) * n / CAST(hi - lo AS DOUBLE)) AS INTEGER) + 1 END
+    ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1 ELSE CAST(floor(CAST(lo - x AS DOUBLE) * n / CAST(lo - hi AS DOUBLE)) AS INTEGER) + 1 END END`,
+  `pgx_width_bucket_of(x, t) AS CAST(len(list_filter(t, lambda __b: __b <= x)) AS INTEGER)`,
+  // lpad/rpad with an empty fill cut the text to the length and never pad.
+  `pgx_lpad(s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE lpad(s, n, f) END`,
+  `pgx_rpad(s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE rpad(s, n, f) END`,
+  `pgx_split_part(s, d, n) AS CASE WHEN n = 0 THEN error('[22023] field position must not be zero') WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END`,
+  `pgx_string_to_array(s, d) AS CASE WHEN s = '' THEN CAST([] AS VARCHAR[]) WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END`,
   `pgx_substr_length(n) AS CASE WHEN n < 0 THEN error('[22011] negative substring length not allowed') ELSE n END`,
   // length(bytea) counts bytes.
   `pgx_length(x BLOB) AS octet_length(x), (x) AS length(x)`,

@@ -10,11 +10,7 @@ export const otherFunctionRules: CallRules = {
   div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // pgx_divisor(${b}))`) },
   width_bucket: {
     label: 'width_bucket → arithmetic',
-    rewrite: withArgs(4, ([x, low, high, count]) =>
-      `(CASE WHEN (${x}) < (${low}) THEN 0 WHEN (${x}) >= (${high}) THEN (${count}) + 1 ` +
-      // INT32: DuckDB's name for integer, which no Postgres cast rule reads (a number needs none).
-      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / pgx_divisor((${high}) - (${low}))) AS INT32) + 1 END)`,
-    ),
+    rewrite: (call) => (call.argNodes.length === 4 ? `pgx_width_bucket(${call.args.join(', ')})` : call.argNodes.length === 2 ? `pgx_width_bucket_of(${call.args.join(', ')})` : null),
   },
   every: rename('bool_and', 'every → bool_and'),
   num_nulls: {

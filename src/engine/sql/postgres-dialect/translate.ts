@@ -20,6 +20,7 @@ import { Level } from './level';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
 import { setReturningRules } from './set-returning';
+import { regexFunctionRules } from './regex-functions';
 import { stringFunctionRules } from './string-functions';
 import { translateTimeTravel } from './time-travel';
 import { parseTree, render } from './token-tree';
@@ -31,7 +32,7 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...regexFunctionRules, ...jsonFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
@@ -52,7 +53,7 @@ const passes: readonly Pass[] = [
   { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', "'±", 'MININT'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
-  { rewrite: translateNumericOperators, needs: ['|/', '||/', '#'] },
+  { rewrite: translateNumericOperators, needs: ['|/', '||/', '#', '^'] },
   { rewrite: translateCasts, needs: ['::', 'CAST', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
