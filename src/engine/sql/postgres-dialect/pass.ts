@@ -1,6 +1,6 @@
 import { AppError } from '../../../errors/app-error';
 import { Level, type EditSink } from './level';
-import { isToken, type SqlNode } from './token-tree';
+import { isToken, isWord, type SqlNode } from './token-tree';
 import { isSignificant } from './tokenizer';
 
 /**
@@ -27,7 +27,9 @@ export class RewriteLog implements EditSink {
    * Adds the words (upper case), operators, parameter markers and `[` brackets of the nodes to the
    * vocabulary; and marks for what only a pair of tokens tells: `-'` for a text literal or an array
    * subtracted (which removes jsonb keys), `'±` for a text literal beside any arithmetic operator (which
-   * Postgres types after the other operand), `MININT` for the number of the smallest integer.
+   * Postgres types after the other operand), `MININT` for the number of the smallest integer,
+   * `FROM(` for a bracket after FROM, JOIN, LATERAL or a comma (which may be a subquery in FROM),
+   * `CASE'#` once both a text and a number literal follow a THEN or an ELSE.
    */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
@@ -38,6 +40,7 @@ export class RewriteLog implements EditSink {
           pending.push(node.children);
           if (node.open === '[') this.vocabulary.add('[');
           if (node.open === '[' && isToken(previous, 'op', '-')) this.vocabulary.add("-'");
+          if (node.open === '(' && (isWord(previous, 'FROM', 'JOIN', 'LATERAL') || isToken(previous, 'punct', ','))) this.vocabulary.add('FROM(');
         } else if (!isSignificant(node.token)) {
           continue;
         } else if (node.token.kind === 'word') {
@@ -52,9 +55,11 @@ export class RewriteLog implements EditSink {
         } else if (node.token.kind === 'number' && (node.token.text === '2147483648' || node.token.text === '9223372036854775808')) {
           this.vocabulary.add('MININT');
         }
+        if (node.type === 'token' && (node.token.kind === 'string' || node.token.kind === 'number') && isWord(previous, 'THEN', 'ELSE')) this.vocabulary.add(`THEN${node.token.kind === 'string' ? "'" : '#'}`);
         previous = node;
       }
     }
+    if (this.vocabulary.has("THEN'") && this.vocabulary.has('THEN#')) this.vocabulary.add("CASE'#");
   }
 
   mentionsAny(words: readonly string[]): boolean {

@@ -20,6 +20,7 @@ import { Level } from './level';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
 import { setReturningRules } from './set-returning';
+import { checkCaseLiterals, checkDistinctOn, checkRowCounts, checkSubqueryAliases, checkWindows } from './statement-rules';
 import { regexFunctionRules } from './regex-functions';
 import { stringFunctionRules } from './string-functions';
 import { translateTimeTravel } from './time-travel';
@@ -48,6 +49,12 @@ interface Pass {
  * an earlier pass wrote) holds one of the words or operators it needs.
  */
 const passes: readonly Pass[] = [
+  // What Postgres refuses as it analyses the statement, read as written.
+  { rewrite: checkRowCounts, needs: ['LIMIT', 'OFFSET'] },
+  { rewrite: checkSubqueryAliases, needs: ['FROM('] },
+  { rewrite: checkWindows, needs: ['OVER', 'PRECEDING', 'FOLLOWING'] },
+  { rewrite: checkDistinctOn, needs: ['DISTINCT'] },
+  { rewrite: checkCaseLiterals, needs: ["CASE'#"] },
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
   { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', "'±", 'MININT'] },
@@ -58,7 +65,7 @@ const passes: readonly Pass[] = [
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
-  { rewrite: translateJsonArrows, needs: ['->'] },
+  { rewrite: translateJsonArrows, needs: ['->', '->>'] },
   // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
   { rewrite: translateJsonEditing, needs: ['JSON', '->', '->>', '#-', "-'", 'TO_JSON', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_EXTRACT', 'JSON_MERGE_PATCH', 'PGX_JSONB_PUT', 'PGX_JSONB_DESCEND', 'PGX_JSONB_STRIP_NULLS'] },
   { rewrite: translateArrayOperators, needs: ['||', '[', 'ANY', 'SOME', 'ALL'] },
