@@ -2,7 +2,7 @@ import { postgresError } from '../postgres-errors';
 import type { Level } from './level';
 import { macroArgument, operandsOf } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
-import { isToken } from './token-tree';
+import { isToken, render } from './token-tree';
 
 /**
  * Array operators DuckDB spells otherwise. `array || element` and `element || array` append and
@@ -18,7 +18,7 @@ const arrayOperands = [
   /\[\s*\]\s*$/,
   /^(?:array_agg|array_append|array_prepend|array_cat|array_remove|array_replace|string_to_array|regexp_split_to_array|string_split|list_\w+)\s*\(/i,
 ];
-const isArray = (operand: string) => arrayOperands.some((pattern) => pattern.test(operand.trim()));
+export const isArray = (operand: string) => arrayOperands.some((pattern) => pattern.test(operand.trim()));
 
 /** `a || b || c` folded left to right, as Postgres resolves each `||` by its operands' types. */
 function concatenation(level: Level, k: number, log: RewriteLog): number {
@@ -69,8 +69,26 @@ function isSlice(level: Level, k: number): boolean {
   return group !== null && group.children.some((node) => isToken(node, 'punct', ':') || isToken(node, 'op', ':'));
 }
 
+/** Words after which a bracket is a list, not a subscript. */
+const beforeList = new Set(['ARRAY', 'SELECT', 'WHERE', 'AND', 'OR', 'NOT', 'THEN', 'ELSE', 'WHEN', 'ON', 'BY', 'IN', 'AS', 'VALUES', 'FROM', 'HAVING', 'RETURN', 'IS']);
+
+/**
+ * A subscript or slice bound that is a negative number: Postgres' arrays start at 1, so `a[-1]` is
+ * NULL, a slice starts no earlier than 1 and ends before it (empty); DuckDB counts from the end.
+ */
+function negativeBounds(level: Level, k: number, log: RewriteLog): void {
+  const group = level.group(k, '[');
+  if (!group || !(level.group(k - 1) || level.group(k - 1, '[') || level.token(k - 1, 'quoted-ident') || (level.word(k - 1) !== null && !beforeList.has(level.word(k - 1)!)))) return;
+  const parts = render(group.children).split(':');
+  const negative = (part: string | undefined) => part !== undefined && /^\s*-\s*[0-9]+\s*$/.test(part) && /[1-9]/.test(part);
+  if (!parts.some(negative) || parts.length > 2) return;
+  const bounds = parts.length === 1 ? ['NULL'] : [negative(parts[0]) ? '1' : parts[0]!, negative(parts[1]) ? '0' : parts[1]!];
+  if (level.replace(k, k, `[${bounds.join(':')}]`)) log.add('negative array subscripts: before the first element');
+}
+
 export const translateArrayOperators: LevelRewrite = (level, log) => {
   for (let k = 1; k < level.size; k += 1) {
+    if (level.group(k, '[')) negativeBounds(level, k, log);
     if (level.op(k, '||')) k = concatenation(level, k, log);
     else if (level.is(k, 'LIKE', 'ILIKE') && level.is(k + 1, 'ANY', 'SOME', 'ALL') && level.group(k + 2)) quantifiedPattern(level, k, log);
     else if (isSlice(level, k) && level.group(k + 1, '[')) {

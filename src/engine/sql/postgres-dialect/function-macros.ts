@@ -34,6 +34,8 @@ export const functionDefinitions: readonly string[] = [
   `pgx_to_hex(x) AS lower(hex(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT') AND x < 0 THEN CAST(x AS BIGINT) + 4294967296 ELSE CAST(x AS BIGINT) END))`,
   // upper() leaves ß as it is, as a UTF-8 Postgres does (DuckDB writes ẞ).
   `pgx_upper(x) AS CASE WHEN contains(x, 'ß') THEN array_to_string(list_transform(string_split(x, 'ß'), lambda __p: upper(__p)), 'ß') ELSE upper(x) END`,
+  `pgx_array_contains(a, b) AS list_has_all(a, b) AND len(list_filter(b, lambda __e: __e IS NULL)) = 0`,
+  `pgx_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) THEN error('[2202E] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
   // width_bucket: equal buckets between two bounds in either order, or the thresholds an array holds.
   `pgx_width_bucket(x, lo, hi, n) AS CASE WHEN n <= 0 THEN error('[2201G] count must be greater than zero') WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound')
     WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE CAST(floor(CAST(x - lo AS DOUBLE) * n / CAST(hi - lo AS DOUBLE)) AS INTEGER) + 1 END
@@ -62,6 +64,8 @@ export const functionDefinitions: readonly string[] = [
   `pgx_array_ndims(a) AS CASE WHEN len(a) > 0 THEN (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2 END`,
   `pgx_array_length(a, d) AS CASE WHEN d BETWEEN 1 AND pgx_array_ndims(a) THEN CAST(json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) AS INTEGER) END`,
   `pgx_array_dims(a) AS CASE WHEN len(a) > 0 THEN array_to_string(list_transform(range(1, pgx_array_ndims(a) + 1), lambda __d: '[1:' || pgx_array_length(a, __d) || ']'), '') END`,
+  // Every element of every dimension.
+  `pgx_cardinality(a) AS CASE WHEN pgx_array_ndims(a) > 1 THEN len(json_extract(to_json(a), '$' || repeat('[*]', pgx_array_ndims(a)))) ELSE len(a) END`,
   // An interval's months, days and microseconds, and one made of them.
   `pgx_interval_parts(i) AS {'m': datepart('year', i) * 12 + datepart('month', i), 'd': datepart('day', i), 't': datepart('hour', i) * 3600000000 + datepart('minute', i) * 60000000 + datepart('microseconds', i)}`,
   `pgx_interval_from(p) AS list_transform([p], lambda __q: to_months(CAST(__q.m AS INTEGER)) + to_days(CAST(__q.d AS INTEGER)) + to_microseconds(__q.t))[1]`,

@@ -59,6 +59,9 @@ export const jsonDefinitions: readonly string[] = [
   `pgx_jsonb_element_text(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN json_extract_string(__j, '$') WHEN json_type(__j) = 'ARRAY' THEN json_extract_string(__j, pgx_jsonb_element_path(n)) END)[1]`,
   `pgx_jsonb_exists_any(j, ks) AS list_bool_or(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
   `pgx_jsonb_exists_all(j, ks) AS list_bool_and(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
+  // jsonb_object_keys and its kin take an object.
+  `pgx_json_object(j, name) AS CASE WHEN json_type(j) = 'ARRAY' THEN error('[22023] cannot call ' || name || ' on an array')
+    WHEN json_type(j) <> 'OBJECT' THEN error('[22023] cannot call ' || name || ' on a scalar') ELSE j END`,
   `pgx_jsonb_array_length(j) AS CASE WHEN j IS NULL THEN NULL WHEN json_type(j) = 'ARRAY' THEN json_array_length(j)
     WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot get array length of a non-array') ELSE error('[22023] cannot get array length of a scalar') END`,
   // jsonb equality is by value: every node's path, kind and value, numbers as numbers, key order aside.

@@ -23,11 +23,15 @@ interface SetFunction {
 const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(${args[0]}, '$[*]'))` : null);
 const jsonElements: SetFunction = { table: (a) => elements(a, 'json_extract'), select: (a) => elements(a, 'json_extract'), column: 'value' };
 const jsonTextElements: SetFunction = { table: (a) => elements(a, 'json_extract_string'), select: (a) => elements(a, 'json_extract_string'), column: 'value' };
+/** The keys of an object; of an array or a scalar Postgres raises 22023. */
 const objectKeys = (name: string): SetFunction => ({
-  table: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
-  select: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
+  table: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
+  select: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
   column: name,
 });
+
+/** One array argument that is visibly an array of arrays (`ARRAY[[1, 2], [3, 4]]`, `'{{1,2}}'::int[]` as translated). */
+const nested = (args: string[]) => args.length === 1 && /^(ARRAY\s*\[\s*(\[|ARRAY\b)|\[\s*\[)/i.test(args[0]!);
 const each = (value: string): SetFunction => ({
   table: (a) => (a.length === 1 ? `(SELECT key, ${value} AS value FROM json_each(${a[0]}))` : null),
   select: () => null,
@@ -50,7 +54,13 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
     column: 'generate_series',
   },
   // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.
-  unnest: { table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : null), select: () => null, column: 'unnest', record: (a) => a.length > 1 },
+  // A multi-dimensional array unnests to its elements in Postgres; DuckDB's unnest takes the outer list apart.
+  unnest: {
+    table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : nested(a) ? `(SELECT unnest(${a[0]}, recursive := true) AS "unnest")` : null),
+    select: (a) => (nested(a) ? `unnest(${a[0]}, recursive := true)` : null),
+    column: 'unnest',
+    record: (a) => a.length > 1,
+  },
   regexp_split_to_table: {
     table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),
     select: () => null,

@@ -39,7 +39,13 @@ function rewriteArrayText(level: Level, castAt: number, log: RewriteLog): void {
   if (end === -1 || !level.group(end, '[')) return;
   const value = stringValue(literal.token.text);
   const list = value === null ? null : arrayTextToList(value);
-  if (list !== null && level.replace(castAt - 1, castAt - 1, list)) log.add("array text '{…}' → list literal");
+  if (list === null) return;
+  // `int[]` is an array of any dimensions in Postgres; a DuckDB list of lists is `INTEGER[][]`.
+  const depth = /^\[*/.exec(list)![0].length;
+  let written = 0;
+  for (let j = castAt + 1; j <= end; j += 1) if (level.group(j, '[')) written += 1;
+  const replaced = depth > written && level.canReplace(castAt - 1, end) ? level.replace(castAt - 1, end, `${list}::${level.text(castAt + 1, end)}${'[]'.repeat(depth - written)}`) : level.replace(castAt - 1, castAt - 1, list);
+  if (replaced) log.add("array text '{…}' → list literal");
 }
 
 /** The nodes of a CAST group with the type after its last top-level AS rewritten. */
