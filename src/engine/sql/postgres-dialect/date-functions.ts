@@ -50,7 +50,7 @@ function parseWithTemplate(resultType: string): CallRule {
       const template = literalArgument(call, 1);
       if (call.argNodes.length !== 2 || template === null) return null;
       const pieces = parseDatetimeFormat(template);
-      const strptime = pieces && strftimeTemplate(pieces);
+      const strptime = pieces && strftimeTemplate(pieces, true);
       return strptime ? `CAST(strptime(${call.args[0]}, ${sqlString(strptime)}) AS ${resultType})` : null;
     },
   };
