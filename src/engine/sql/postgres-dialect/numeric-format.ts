@@ -5,7 +5,8 @@ import { sqlString } from './literals';
  * with optional `,` group separators, and an optional `.` with fraction digits. It follows
  * Postgres: rounding half away from zero, a sign position padded with spaces unless FM, zeros forced
  * from the first 0 on, FM trimming fraction zeros that stand on 9s, and `#` when the value has more
- * integer digits than the template. Other templates (S, PR, MI, L, D, G, EEEE, V) are not translated.
+ * integer digits than the template; G and D are `,` and `.`. Other templates (S, PR, MI, L, EEEE, V)
+ * are not translated.
  */
 export function numericToChar(value: string, template: string): string | null {
   const parsed = parseNumericTemplate(template);
@@ -18,7 +19,8 @@ export function numericToChar(value: string, template: string): string | null {
   const scale = fraction.length;
   const forcedFraction = /^0*/.exec(fraction)![0].length;
 
-  const rounded = `round(${value}, ${scale})`;
+  // A double is rounded as printf rounds its exact value (half to even), a numeric half away from zero.
+  const rounded = `pgx_to_char_value(${value}, ${scale})`;
   // Fixed-point output always shows one integer digit, so a width is needed only for more zeros.
   const width = forcedIntegerDigits > 1 ? `0${forcedIntegerDigits + (scale > 0 ? 1 + scale : 0)}` : '';
   let body = `format('{:${width}${grouped ? ',' : ''}.${scale}f}', CAST(abs(${rounded}) AS DOUBLE))`;
@@ -33,8 +35,8 @@ export function numericToChar(value: string, template: string): string | null {
   // One position for the sign, then every character of the template.
   const fieldWidth = 1 + integer.length + (scale > 0 ? 1 + scale : 0);
   const shown = fill ? signed : `lpad(${signed}, ${fieldWidth}, ' ')`;
-  const overflow = `${fill ? '' : ' '}${template.replace(/^FM/i, '').replace(/[90]/g, '#')}`;
-  return `(CASE WHEN abs(${rounded}) >= 1e${digits.length} THEN ${sqlString(overflow)} ELSE ${shown} END)`;
+  const overflow = `${fill ? '' : ' '}${template.replace(/^FM/i, '').replace(/[90]/g, '#').replace(/G/gi, ',').replace(/D/gi, '.')}`;
+  return `(CASE WHEN abs(round(${value}, ${scale})) >= 1e${digits.length} THEN ${sqlString(overflow)} ELSE ${shown} END)`;
 }
 
 interface NumericTemplate {
@@ -44,7 +46,9 @@ interface NumericTemplate {
   grouped: boolean;
 }
 
-function parseNumericTemplate(template: string): NumericTemplate | null {
+function parseNumericTemplate(written: string): NumericTemplate | null {
+  // G and D are the locale's group separator and decimal point: `,` and `.` in C and English locales.
+  const template = written.replace(/G/gi, ',').replace(/D/gi, '.');
   const match = /^(FM)?([90,]*)(?:\.([90]*))?$/i.exec(template);
   if (!match || !/[90]/.test(template)) return null;
   const integer = match[2]!;
