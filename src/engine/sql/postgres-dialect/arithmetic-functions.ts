@@ -12,7 +12,7 @@ function quantified(arg: string): [string, string] {
  * An aggregate's argument that is itself an aggregate (`sum(sum(x)) OVER ()`, a share of a total):
  * its type is not known when a macro's overload is chosen, and it is a sum or a count already.
  */
-const aggregated = /\b(sum|count|avg|pgx_avg\w*|min|max|stddev\w*|var_\w+|variance|string_agg|array_agg|bool_and|bool_or|every|percentile_\w+|mode)\s*\(/i;
+const aggregated = /\b(sum|count|avg|pgx_avg\w*|pgx_sum\w*|min|max|stddev\w*|var_\w+|variance|string_agg|array_agg|bool_and|bool_or|every|percentile_\w+|mode)\s*\(/i;
 
 /** An aggregate of one argument whose argument goes through a macro (see macros.ts). */
 function aggregateArgument(macro: (operand: string, name: string) => string, label: string, typedOverloads = false) {
@@ -35,7 +35,7 @@ function untypedText(call: Call, operand: string): void {
 
 /** Aggregates and numeric functions whose result type or rounding differs from Postgres'. */
 export const arithmeticFunctionRules: CallRules = {
-  sum: aggregateArgument((operand) => `pgx_sum_arg(${operand})`, 'sum of integers: numeric as in Postgres', true),
+  sum: { label: 'sum of integers: numeric as in Postgres', rewrite: total },
   max: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
   min: aggregateArgument((operand, name) => `pgx_ordered(${operand}, '${name}')`, 'max/min: no boolean, as in Postgres'),
   round: {
@@ -104,21 +104,42 @@ function macro(name: string, count: number, label: string): CallRule {
   return { label, rewrite: (call) => (call.argNodes.length === count ? `${name}(${call.args.map(macroArgument).join(', ')})` : null) };
 }
 
+const sumOfArgument = aggregateArgument((operand) => `pgx_sum_arg(${operand})`, 'sum of integers: numeric as in Postgres', true);
+
+/**
+ * `sum([DISTINCT] x) [FILTER (WHERE c)]` by its macro, which sums integers as numeric and intervals
+ * part by part (DuckDB has no sum of intervals); over a window, or of an aggregate, the argument
+ * alone goes through a macro and the sum stays DuckDB's.
+ */
+function total(call: Call): string | Replacement | null {
+  const replacement = aggregateCall(call, 'pgx_sum');
+  return replacement === undefined ? sumOfArgument.rewrite(call) : replacement;
+}
+
 /**
  * `avg([DISTINCT] x) [FILTER (WHERE c)]` by its macro (see function-macros.ts), the filter as a CASE
  * inside; over a window it stays DuckDB's avg, a double.
  */
 function average(call: Call): Replacement | null {
+  return aggregateCall(call, 'pgx_avg') ?? null;
+}
+
+/**
+ * `name([DISTINCT] x) [FILTER (WHERE c)]` as the macro `name` (or `name_distinct`) of `x`, the filter
+ * a CASE inside; undefined where the call stays an aggregate call (over a window, of an aggregate,
+ * with ORDER BY), null where it is left alone.
+ */
+function aggregateCall(call: Call, macro: string): Replacement | null | undefined {
   if (call.argNodes.length !== 1) return null;
   const [quantifier, operand] = quantified(call.args[0]!);
-  if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL' || aggregated.test(operand)) return null;
+  if (/\border\s+by\b/i.test(operand) || quantifier.trim().toUpperCase() === 'ALL' || aggregated.test(operand)) return undefined;
   untypedText(call, operand);
   const level = call.level;
   const filtered = level.is(call.at + 2, 'FILTER') && level.group(call.at + 3);
   const end = filtered ? call.at + 3 : call.at + 1;
-  if (level.is(end + 1, 'OVER')) return null;
+  if (level.is(end + 1, 'OVER')) return undefined;
   const condition = filtered ? /^\s*where\s+([\s\S]*)$/i.exec(level.text(end, end).slice(1, -1)) : null;
-  if (filtered && !condition) return null;
+  if (filtered && !condition) return undefined;
   const value = condition ? `CASE WHEN ${condition[1]} THEN ${operand} END` : operand;
-  return { sql: `pgx_avg${quantifier ? '_distinct' : ''}(${value})`, through: end };
+  return { sql: `${macro}${quantifier ? '_distinct' : ''}(${value})`, through: end };
 }
