@@ -39,10 +39,10 @@ function pathDeletion(json: string, keys: readonly string[]): string {
 }
 
 /** `jsonb_set(j, '{a,0}', v, create)`: each step descends one level, the last sets. */
-function pathSet(json: string, keys: readonly string[], value: string, create: string): string {
+function pathSet(json: string, keys: readonly string[], value: string, create: string, last = 'pgx_jsonb_put'): string {
   const [first, ...rest] = keys.map(sqlString) as [string, ...string[]];
-  if (rest.length === 0) return `pgx_jsonb_put(${json}, ${first}, ${value}, ${create})`;
-  return `pgx_jsonb_descend(${json}, ${first}, ${pathSet(`pgx_jsonb_step(${json}, ${first})`, keys.slice(1), value, create)})`;
+  if (rest.length === 0) return `${last}(${json}, ${first}, ${value}, ${create})`;
+  return `pgx_jsonb_descend(${json}, ${first}, ${pathSet(`pgx_jsonb_step(${json}, ${first})`, keys.slice(1), value, create, last)})`;
 }
 
 /** The end of the run of `||` operands starting at `start`, with every operand's bounds. */
@@ -130,6 +130,16 @@ export const jsonEditingRules: CallRules = {
       const keys = pathKeys(literalArgument(call, 1) ?? '');
       if (keys === null || keys.length === 0) return null;
       return pathSet(macroArgument(call.args[0]!), keys, `CAST(${call.args[2]!} AS JSON)`, call.args[3] ?? 'true');
+    },
+  },
+  // jsonb_insert: a new array element before (or after) the position, or a new key, which may not exist yet.
+  jsonb_insert: {
+    label: 'jsonb_insert → path steps',
+    rewrite(call) {
+      if (call.argNodes.length < 3 || call.argNodes.length > 4) return null;
+      const keys = pathKeys(literalArgument(call, 1) ?? '');
+      if (keys === null || keys.length === 0) return null;
+      return pathSet(macroArgument(call.args[0]!), keys, `CAST(${call.args[2]!} AS JSON)`, call.args[3] ?? 'false', 'pgx_jsonb_insert');
     },
   },
   jsonb_strip_nulls: unary('pgx_jsonb_strip_nulls', 'jsonb_strip_nulls → merge patch'),

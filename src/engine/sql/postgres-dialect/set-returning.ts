@@ -1,5 +1,6 @@
 import { clauseAt } from './clause';
 import type { Call, CallRule, CallRules, Replacement } from './calls';
+import { pathMatches } from './json-path-functions';
 import type { Level } from './level';
 
 /**
@@ -29,6 +30,8 @@ const objectKeys = (name: string): SetFunction => ({
   select: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
   column: name,
 });
+
+const unnested = (list: string | null) => (list === null ? null : `unnest(${list})`);
 
 /** One array argument that is visibly an array of arrays (`ARRAY[[1, 2], [3, 4]]`, `'{{1,2}}'::int[]` as translated). */
 const nested = (args: string[]) => args.length === 1 && /^(ARRAY\s*\[\s*(\[|ARRAY\b)|\[\s*\[)/i.test(args[0]!);
@@ -72,9 +75,15 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
   jsonb_array_elements_text: jsonTextElements,
   json_object_keys: objectKeys('json_object_keys'),
   jsonb_object_keys: objectKeys('jsonb_object_keys'),
+  // A path's matches (see json-path-functions.ts); the arguments are the call's, rendered again here.
+  jsonb_path_query: {
+    table: (a) => unnested(pathMatches(a)),
+    select: (a) => unnested(pathMatches(a)),
+    column: 'jsonb_path_query',
+  },
   jsonb_each: each('value'),
-  jsonb_each_text: each("json_extract_string(value, '$')"),
-  json_each_text: each("json_extract_string(value, '$')"),
+  jsonb_each_text: each('pgx_jsonb_text(value)'),
+  json_each_text: each('pgx_jsonb_text(value)'),
 };
 
 /** Words that end a FROM item and so cannot be its alias. */

@@ -7,6 +7,7 @@ import { translateDivision } from './division';
 import { translateLiteralInputs } from './literal-inputs';
 import { jsonEditingRules, translateJsonEditing } from './json-editing';
 import { jsonFunctionRules } from './json-functions';
+import { jsonPathFunctionRules } from './json-path-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateLateralJoins } from './lateral-joins';
@@ -33,7 +34,7 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...regexFunctionRules, ...jsonFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...regexFunctionRules, ...jsonFunctionRules, ...jsonPathFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
