@@ -24,8 +24,9 @@ const timeSuffixes = [' %H:%M:%S', ' %H:%M', ' %H:%M:%S.%f', 'T%H%M%S', ' %I:%M 
 const list = (formats: readonly string[]) => `[${formats.map((format) => `'${format}'`).join(', ')}]`;
 const dateTimeFormats = list([...dateFormats.flatMap((date) => timeSuffixes.map((time) => date + time)), ...dateFormats]);
 
-/** An ISO date that is not on the calendar is out of range; anything else unreadable is bad syntax. */
-const badDate = (type: string) => `CASE WHEN regexp_matches(s, '^\\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}') THEN ${outOfRange()} ELSE ${invalid('22007', type)} END`;
+/** ISO text whose fields are numbers out of the calendar or the clock is out of range; anything else unreadable is bad syntax. */
+const badDate = (type: string) =>
+  `CASE WHEN regexp_full_match(s, '\\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?\\s*([+-][0-9]{1,2}(:?[0-9]{2})?|Z)?\\s*') THEN ${outOfRange()} ELSE ${invalid('22007', type)} END`;
 
 /** `P1Y2M3DT4H5M6S` and its parts: ISO 8601 durations, with fractions carried down as Postgres does. */
 const isoDuration = `'^\\s*P(?:(-?[0-9.]+)Y)?(?:(-?[0-9.]+)M)?(?:(-?[0-9.]+)W)?(?:(-?[0-9.]+)D)?(?:T(?:(-?[0-9.]+)H)?(?:(-?[0-9.]+)M)?(?:(-?[0-9.]+)S)?)?\\s*$'`;
