@@ -27,6 +27,25 @@ const tailWords = new Set(['ORDER', 'LIMIT', 'OFFSET', 'FETCH']);
  */
 export function setOperationOf(sql: string): SetOperation | undefined {
   if (!/\b(union|intersect|except)\b/i.test(sql)) return undefined;
+  const operations = operationsOf(sql);
+  if (operations.length === 0) return undefined;
+  return {
+    branches: operations.flatMap((operation) => operation.branches),
+    check(types) {
+      let next = 0;
+      for (const operation of operations) {
+        const known = types.slice(next, next + operation.branches.length);
+        next += operation.branches.length;
+        if (!known.every((columns): columns is readonly string[] => columns !== null)) continue;
+        checkTypes(operation.word, known, operation.items);
+        if (operation.recursive !== undefined) checkRecursiveTypes(operation.recursive, known, operation.items);
+      }
+    },
+  };
+}
+
+/** The set operations of a statement, at every level. */
+export function operationsOf(sql: string): Operation[] {
   const root = new Level(parseTree(sql));
   const start = afterCtes(root);
   const prefix = start > 0 ? `${root.text(0, start - 1)} ` : '';
@@ -44,26 +63,17 @@ export function setOperationOf(sql: string): SetOperation | undefined {
       pending.push(inner);
     }
   }
-  if (operations.length === 0) return undefined;
-  return {
-    branches: operations.flatMap((operation) => operation.branches),
-    check(types) {
-      let next = 0;
-      for (const operation of operations) {
-        const known = types.slice(next, next + operation.branches.length);
-        next += operation.branches.length;
-        if (!known.every((columns): columns is readonly string[] => columns !== null)) continue;
-        checkTypes(operation.word, known, operation.items);
-        if (operation.recursive !== undefined) checkRecursiveTypes(operation.recursive, known, operation.items);
-      }
-    },
-  };
+  return operations;
 }
 
 interface Operation {
   word: string;
+  /** Whether a set word of it drops repeated rows (no ALL), which compares rows. */
+  distinct: boolean;
   branches: string[];
   items: (BranchItem[] | null)[];
+  /** Each branch's select items as written; null where it cannot see them. */
+  texts: (string[] | null)[];
   /** The name of the recursive CTE whose body this is. */
   recursive?: string | undefined;
 }
@@ -105,8 +115,10 @@ function operationAt(level: Level, start: number, prefix: string): Operation | n
   bounds.push([from, k - 1]);
   return {
     word: level.word(bounds[0]![1] + 1)!,
+    distinct: bounds.slice(0, -1).some(([, last]) => !level.is(last + 2, 'ALL')),
     branches: bounds.map(([first, last]) => `${prefix}${level.text(first, last)}`),
     items: bounds.map(([first, last]) => branchItems(level, first, last)),
+    texts: bounds.map(([first, last]) => branchTexts(level, first, last)),
   };
 }
 
@@ -125,6 +137,17 @@ function afterCtes(level: Level): number {
     if (!level.punct(k + 1, ',')) return k + 1;
     k += 2;
   }
+}
+
+/** A branch's select items as written; null for a branch whose items it cannot see. */
+function branchTexts(level: Level, first: number, last: number): string[] | null {
+  const group = first === last ? level.group(first) : null;
+  const inner = group ? new Level(group.children) : level;
+  const at = group ? 0 : first;
+  if (!inner.is(at, 'SELECT')) return null;
+  return selectItems(inner, at)
+    .filter(({ to }) => group !== null || to <= last)
+    .map(({ from, to }) => inner.text(from, to).trim());
 }
 
 /** A select item as the type check sees it: an untyped text literal, a NULL, or anything else. */
