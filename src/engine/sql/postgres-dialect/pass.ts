@@ -29,7 +29,8 @@ export class RewriteLog implements EditSink {
    * subtracted (which removes jsonb keys), `'±` for a text literal beside any arithmetic operator (which
    * Postgres types after the other operand), `MININT` for the number of the smallest integer,
    * `FROM(` for a bracket after FROM, JOIN, LATERAL or a comma (which may be a subquery in FROM),
-   * `CASE'#` once both a text and a number literal follow a THEN or an ELSE.
+   * `CASE'#` once both a text and a number literal follow a THEN or an ELSE, `(<` for a bracket
+   * compared (which may be a row), `SELECT FROM` for an empty select list.
    */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
@@ -45,9 +46,11 @@ export class RewriteLog implements EditSink {
           continue;
         } else if (node.token.kind === 'word') {
           this.vocabulary.add(node.token.text.toUpperCase());
+          if (isWord(previous, 'SELECT') && node.token.text.toUpperCase() === 'FROM') this.vocabulary.add('SELECT FROM');
           if (isToken(previous, 'op', '-') && node.token.text.toUpperCase() === 'ARRAY') this.vocabulary.add("-'");
         } else if (node.token.kind === 'op' || node.token.kind === 'param') {
           this.vocabulary.add(node.token.text);
+          if (previous?.type === 'group' && previous.open === '(' && comparisons.has(node.token.text)) this.vocabulary.add('(<');
           if (isArithmetic(node) && isText(previous)) this.vocabulary.add("'±");
         } else if (node.token.kind === 'string' && isArithmetic(previous)) {
           if (isToken(previous, 'op', '-')) this.vocabulary.add("-'");
@@ -75,6 +78,7 @@ export class RewriteLog implements EditSink {
   }
 }
 
+const comparisons = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 const isArithmetic = (node: SqlNode | undefined) => isToken(node, 'op', '+', '-', '*', '/', '%');
 const isText = (node: SqlNode | undefined) => isToken(node, 'string');
 

@@ -22,6 +22,7 @@ import { translatePatternMatching, translateRegexOperators } from './regex-opera
 import { translateRowLimits } from './row-limits';
 import { setReturningRules } from './set-returning';
 import { checkCaseLiterals, checkDistinctOn, checkRowCounts, checkSubqueryAliases, checkWindows } from './statement-rules';
+import { translateEmptySelectLists, translateRowComparisons, translateTimeDifferences } from './row-comparisons';
 import { regexFunctionRules } from './regex-functions';
 import { stringFunctionRules } from './string-functions';
 import { translateTimeTravel } from './time-travel';
@@ -73,6 +74,9 @@ const passes: readonly Pass[] = [
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
   { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS', 'WHERE'] },
+  { rewrite: translateRowComparisons, needs: ['(<'] },
+  { rewrite: translateEmptySelectLists, needs: ['SELECT FROM'] },
+  { rewrite: translateTimeDifferences, needs: ['TIME'] },
   { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
   { rewrite: translateLateralJoins, needs: ['LEFT', 'RIGHT', 'FULL'] },
   { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
