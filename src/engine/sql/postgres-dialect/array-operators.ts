@@ -2,6 +2,9 @@ import { postgresError } from '../postgres-errors';
 import type { Level } from './level';
 import { macroArgument, operandsOf } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
+import { stringValue } from './literals';
+import { listLiteral } from './literal-inputs';
+import { parseArrayText } from './pg-array-literal';
 import { isToken, render } from './token-tree';
 
 /**
@@ -33,18 +36,36 @@ function concatenation(level: Level, k: number, log: RewriteLog): number {
     terms.push([from, to]);
   }
   const end = terms.at(-1)![1];
-  const texts = terms.map(([from, to]) => level.text(from, to));
+  const written = terms.map(([from, to]) => level.text(from, to));
+  if (!written.some(isArray)) {
+    // Beside text a bare NULL is text; DuckDB folds the concatenation to a NULL typed integer.
+    const textNull = written.some((text) => /^null$/i.test(text)) && written.some((text) => /^'/.test(text));
+    if (textNull && level.canReplace(start, end) && level.replace(start, end, `CAST(${level.text(start, end)} AS VARCHAR)`)) log.add('text || NULL is text');
+    return end;
+  }
+  // Beside an array an untyped text literal is array text.
+  const texts = written.map(arrayText);
   let sql = texts[0]!;
   let array = isArray(sql);
-  let mixed = false;
+  // Two lists DuckDB joins itself: only an element, or array text read as a list, needs a rewrite.
+  let changed = texts.some((text, i) => text !== written[i]);
   for (const text of texts.slice(1)) {
     const next = isArray(text);
-    if (array !== next) mixed = true;
+    if (array !== next) changed = true;
     sql = array && next ? `list_concat(${sql}, ${text})` : array ? `list_append(${sql}, ${text})` : next ? `list_prepend(${sql}, ${text})` : `${sql} || ${text}`;
     array ||= next;
   }
-  if (mixed && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('array || element → list_append / list_prepend');
+  if (changed && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('array || element → list_append / list_prepend');
   return end;
+}
+
+/** `'{1,2}'` as a list literal; text that is no array text raises 22P02 as Postgres does. */
+function arrayText(text: string): string {
+  if (!/^'(?:[^']|'')*'$/.test(text)) return text;
+  const value = stringValue(text)!;
+  const items = parseArrayText(value);
+  if (items === null) throw postgresError('22P02', `malformed array literal: "${value}"`);
+  return listLiteral(items);
 }
 
 /** `x [NOT] LIKE|ILIKE ANY|SOME|ALL (patterns)`: every pattern tested, the answers joined by OR or AND. */

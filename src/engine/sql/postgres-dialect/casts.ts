@@ -1,3 +1,4 @@
+import { isArray } from './array-operators';
 import { postgresTypeName } from './figure-name';
 import { Level } from './level';
 import { stringValue } from './literals';
@@ -40,9 +41,11 @@ interface Target {
 }
 
 /** The macro for the type written at `from..to`, or null when DuckDB's cast already does what Postgres' does. */
-function targetOf(level: Level, from: number, to: number): Target | null {
+function targetOf(level: Level, from: number, to: number, operand?: string): Target | null {
   if (level.group(to + 1, '[') || level.group(to, '[')) return null;
   const type = postgresTypeName(level, from, to);
+  // An array's text is Postgres' {1,2}, not DuckDB's [1, 2].
+  if (type === 'text' && operand !== undefined && isArray(operand)) return { macro: 'pgx_text', close: ')', type };
   const macro = macros[type];
   if (!macro) return null;
   if (type === 'varchar' || type === 'bpchar') {
@@ -78,7 +81,7 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
   let from = start;
   let last = -1;
   for (const cast of castsOf(level, start)) {
-    const target = targetOf(level, cast.at + 1, cast.typeLast);
+    const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? level.text(from, cast.at - 1) : undefined);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
     const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
     nodes = callNodes(target.macro, operand, target.close.slice(0, -1));

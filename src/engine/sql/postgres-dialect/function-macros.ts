@@ -72,7 +72,12 @@ export const functionDefinitions: readonly string[] = [
   `pgx_pad(s, w) AS CASE WHEN w < 0 THEN rpad(coalesce(s, ''), CAST(greatest(length(coalesce(s, '')), -w) AS INTEGER), ' ')
     ELSE lpad(coalesce(s, ''), CAST(greatest(length(coalesce(s, '')), w) AS INTEGER), ' ') END`,
   // A value as format's %s shows it: Postgres' output text (a boolean is t or f), NULL as nothing.
-  `pgx_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS VARCHAR) = 'true' THEN 't' WHEN CAST(x AS VARCHAR) = 'false' THEN 'f' END ELSE CAST(x AS VARCHAR) END`,
+  // An array's text: {1,2}, elements quoted where Postgres quotes them, NULL for a NULL, t and f for booleans; a list of lists as its nested braces.
+  `pgx_array_item(e) AS CASE WHEN e IS NULL THEN 'NULL' WHEN e = '' OR lower(e) = 'null' OR regexp_matches(e, '[{}",\\\\\\s]') THEN '"' || replace(replace(e, '\\', '\\\\'), '"', '\\"') || '"' ELSE e END`,
+  `pgx_array_text(x) AS CASE WHEN typeof(x) LIKE '%[][]' THEN translate(CAST(to_json(x) AS VARCHAR), '[]', '{}')
+    ELSE '{' || array_to_string(list_transform(CAST(json_extract_string(CAST(to_json(x) AS JSON), '$[*]') AS VARCHAR[]), lambda __e: pgx_array_item(CASE WHEN typeof(x) = 'BOOLEAN[]' THEN left(__e, 1) ELSE __e END)), ',') || '}' END`,
+  `pgx_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS VARCHAR) = 'true' THEN 't' WHEN CAST(x AS VARCHAR) = 'false' THEN 'f' END
+    WHEN typeof(x) LIKE '%[]' THEN pgx_array_text(x) ELSE CAST(x AS VARCHAR) END`,
   // A record's text: each field as its output text, quoted when empty or holding a quote, backslash, parenthesis, comma or blank; NULL as nothing.
   `pgx_record_field(x) AS CASE WHEN x IS NULL THEN '' ELSE pgx_record_quote(pgx_text(x)) END`,
   `pgx_record_quote(t) AS CASE WHEN t = '' OR regexp_matches(t, '["\\\\(),\\s]') THEN '"' || replace(replace(t, '\\', '\\\\'), '"', '""') || '"' ELSE t END`,

@@ -1,4 +1,5 @@
 import { rename, renderArgs, type Call, type CallRule, type CallRules } from './calls';
+import { isWord, meaningful } from './token-tree';
 
 function withArgs(count: number, build: (args: string[]) => string): (call: Call) => string | null {
   return (call) => (call.argNodes.length === count ? build(call.args) : null);
@@ -47,6 +48,12 @@ function distinctInOrder(name: string): CallRule {
   };
 }
 
+/** `coalesce(NULL, NULL)`: untyped NULLs alone resolve to text in Postgres, to an integer in DuckDB. */
+const ofNulls: CallRule = {
+  label: 'NULLs alone are text',
+  rewrite: (call) => (call.argNodes.length > 0 && call.argNodes.every((arg) => isWord(meaningful(arg)[0], 'NULL') && meaningful(arg).length === 1) ? 'CAST(NULL AS VARCHAR)' : null),
+};
+
 /** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
 export const otherFunctionRules: CallRules = {
   // div truncates toward zero for every numeric type; `//` keeps integers integral.
@@ -71,6 +78,9 @@ export const otherFunctionRules: CallRules = {
   array_fill: { label: 'array_fill → list of one value', rewrite: (call) => (call.argNodes.length === 2 && /^ARRAY\s*\[[^,[\]]*\]$/i.test(call.args[1]!) ? `list_transform(range(CAST((${call.args[1]})[1] AS BIGINT)), lambda __i: ${call.args[0]})` : null) },
   trim_array: { label: 'trim_array → slice', rewrite: withArgs(2, ([a, n]) => `pgx_trim_array(${a}, ${n})`) },
   array_agg: distinctInOrder('array_agg'),
+  coalesce: ofNulls,
+  greatest: ofNulls,
+  least: ofNulls,
   string_agg: distinctInOrder('string_agg'),
   // An empty array has no dimensions in Postgres, so its length is NULL, not 0; a nested list's
   // inner lengths are its first element's.

@@ -61,8 +61,10 @@ const concat = (separated: boolean): CallRule => ({
   label: 'concat / concat_ws: output text of each value',
   rewrite(call) {
     const first = separated ? 1 : 0;
-    if (call.argNodes.length <= first || call.args.slice(first).every((arg) => /^'(?:[^']|'')*'$/.test(arg))) return null;
-    return `${call.name}(${call.args.map((arg, i) => (i < first || /^'(?:[^']|'')*'$/.test(arg) ? arg : `pgx_text(${arg})`)).join(', ')})`;
+    // Text literals and NULLs show as they are.
+    const shown = (arg: string) => /^'(?:[^']|'')*'$|^null$/i.test(arg);
+    if (call.argNodes.length <= first || call.args.slice(first).every(shown)) return null;
+    return `${call.name}(${call.args.map((arg, i) => (i < first || shown(arg) ? arg : `pgx_text(${arg})`)).join(', ')})`;
   },
 });
 
