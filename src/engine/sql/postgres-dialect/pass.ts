@@ -1,7 +1,8 @@
 import { AppError } from '../../../errors/app-error';
 import { Level, type EditSink } from './level';
-import { isToken, isWord, type SqlNode } from './token-tree';
+import type { SqlNode } from './token-tree';
 import { isSignificant } from './tokenizer';
+import { marksAt } from './vocabulary-marks';
 
 /**
  * Names what a translation changed, once each, in the order first seen. It also keeps the words and
@@ -24,41 +25,21 @@ export class RewriteLog implements EditSink {
   }
 
   /**
-   * Adds the words (upper case), operators, parameter markers and `[` brackets of the nodes to the
-   * vocabulary; and marks for what only a pair of tokens tells: `-'` for a text literal or an array
-   * subtracted (which removes jsonb keys), `'±` for a text literal beside any arithmetic operator (which
-   * Postgres types after the other operand), `MININT` for the number of the smallest integer,
-   * `FROM(` for a bracket after FROM, JOIN, LATERAL or a comma (which may be a subquery in FROM),
-   * `CASE'#` once both a text and a number literal follow a THEN or an ELSE, `(<` for a bracket
-   * compared (which may be a row), `SELECT FROM` for an empty select list.
+   * Adds the words (upper case), operators and parameter markers of the nodes to the vocabulary, and
+   * the marks for what neighbouring tokens tell (vocabulary-marks.ts).
    */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
     for (let group = pending.pop(); group; group = pending.pop()) {
       let previous: SqlNode | undefined;
+      let before: SqlNode | undefined;
       for (const node of group) {
-        if (node.type === 'group') {
-          pending.push(node.children);
-          if (node.open === '[') this.vocabulary.add('[');
-          if (node.open === '[' && isToken(previous, 'op', '-')) this.vocabulary.add("-'");
-          if (node.open === '(' && (isWord(previous, 'FROM', 'JOIN', 'LATERAL') || isToken(previous, 'punct', ','))) this.vocabulary.add('FROM(');
-        } else if (!isSignificant(node.token)) {
-          continue;
-        } else if (node.token.kind === 'word') {
-          this.vocabulary.add(node.token.text.toUpperCase());
-          if (isWord(previous, 'SELECT') && node.token.text.toUpperCase() === 'FROM') this.vocabulary.add('SELECT FROM');
-          if (isToken(previous, 'op', '-') && node.token.text.toUpperCase() === 'ARRAY') this.vocabulary.add("-'");
-        } else if (node.token.kind === 'op' || node.token.kind === 'param') {
-          this.vocabulary.add(node.token.text);
-          if (previous?.type === 'group' && previous.open === '(' && comparisons.has(node.token.text)) this.vocabulary.add('(<');
-          if (isArithmetic(node) && isText(previous)) this.vocabulary.add("'±");
-        } else if (node.token.kind === 'string' && isArithmetic(previous)) {
-          if (isToken(previous, 'op', '-')) this.vocabulary.add("-'");
-          this.vocabulary.add("'±");
-        } else if (node.token.kind === 'number' && (node.token.text === '2147483648' || node.token.text === '9223372036854775808')) {
-          this.vocabulary.add('MININT');
-        }
-        if (node.type === 'token' && (node.token.kind === 'string' || node.token.kind === 'number') && isWord(previous, 'THEN', 'ELSE')) this.vocabulary.add(`THEN${node.token.kind === 'string' ? "'" : '#'}`);
+        if (node.type === 'group') pending.push(node.children);
+        else if (!isSignificant(node.token)) continue;
+        else if (node.token.kind === 'word') this.vocabulary.add(node.token.text.toUpperCase());
+        else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
+        for (const mark of marksAt(node, previous, before)) this.vocabulary.add(mark);
+        before = previous;
         previous = node;
       }
     }
@@ -78,9 +59,6 @@ export class RewriteLog implements EditSink {
   }
 }
 
-const comparisons = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
-const isArithmetic = (node: SqlNode | undefined) => isToken(node, 'op', '+', '-', '*', '/', '%');
-const isText = (node: SqlNode | undefined) => isToken(node, 'string');
 
 /** A rewrite of one bracket level; it queues edits on the level and names them in the log. */
 export type LevelRewrite = (level: Level, log: RewriteLog) => void;

@@ -52,10 +52,10 @@ interface Pass {
  */
 const passes: readonly Pass[] = [
   // What Postgres refuses as it analyses the statement, read as written.
-  { rewrite: checkRowCounts, needs: ['LIMIT', 'OFFSET'] },
+  { rewrite: checkRowCounts, needs: ['LIMIT-'] },
   { rewrite: checkSubqueryAliases, needs: ['FROM('] },
-  { rewrite: checkWindows, needs: ['OVER', 'PRECEDING', 'FOLLOWING'] },
-  { rewrite: checkDistinctOn, needs: ['DISTINCT'] },
+  { rewrite: checkWindows, needs: ['NTH_VALUE', 'FRAME-', 'DISTINCT OVER'] },
+  { rewrite: checkDistinctOn, needs: ['DISTINCT ON'] },
   { rewrite: checkCaseLiterals, needs: ["CASE'#"] },
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
@@ -67,7 +67,7 @@ const passes: readonly Pass[] = [
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
-  { rewrite: translateJsonArrows, needs: ['->', '->>'] },
+  { rewrite: translateJsonArrows, needs: ['->', 'ARROW<'] },
   // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
   { rewrite: translateJsonEditing, needs: ['JSON', '->', '->>', '#-', "-'", 'TO_JSON', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_EXTRACT', 'JSON_MERGE_PATCH', 'PGX_JSONB_PUT', 'PGX_JSONB_DESCEND', 'PGX_JSONB_STRIP_NULLS'] },
   { rewrite: translateArrayOperators, needs: ['||', '[', 'ANY', 'SOME', 'ALL'] },
