@@ -86,7 +86,7 @@ describe('JSON functions', () => {
 describe('set-returning functions', () => {
   test('in FROM, a single-column function with only an alias names its column after it', () => {
     expect(sql('SELECT * FROM t, jsonb_array_elements(t.j) AS e, unnest(t.a) u, generate_series(1, 3) AS g(n), jsonb_array_elements_text(t.k)')).toBe(
-      "SELECT * FROM t, unnest(json_extract(t.j, '$[*]')) AS e(e), unnest(t.a) AS u(u), generate_series(1, 3) AS g(n), unnest(json_extract_string(t.k, '$[*]')) AS jsonb_array_elements_text(value)",
+      "SELECT * FROM t, unnest(json_extract(pgx_json_array(t.j), '$[*]')) AS e(e), unnest(t.a) AS u(u), unnest(CAST(generate_series(1, 3) AS INTEGER[])) AS g(n), unnest(json_extract_string(pgx_json_array(t.k), '$[*]')) AS jsonb_array_elements_text(value)",
     );
     expect(sql('SELECT * FROM t CROSS JOIN LATERAL unnest(t.a) WITH ORDINALITY AS x JOIN jsonb_each(t.j) kv ON true')).toBe(
       'SELECT * FROM t CROSS JOIN LATERAL unnest(t.a) WITH ORDINALITY AS x(x, ordinality) JOIN (SELECT key, value AS value FROM json_each(t.j)) AS kv ON true',
@@ -95,7 +95,7 @@ describe('set-returning functions', () => {
 
   test('in a SELECT list they expand into rows', () => {
     expect(sql('SELECT generate_series(1, n), jsonb_array_elements(j), jsonb_object_keys(j) FROM t')).toBe(
-      "SELECT unnest(generate_series(1, n)), unnest(json_extract(j, '$[*]')), unnest(json_keys(pgx_json_object(j, 'jsonb_object_keys'))) FROM t",
+      "SELECT unnest(generate_series(1, n)), unnest(json_extract(pgx_json_array(j), '$[*]')), unnest(json_keys(pgx_json_object(j, 'jsonb_object_keys'))) FROM t",
     );
   });
 });

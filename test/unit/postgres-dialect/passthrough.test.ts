@@ -20,7 +20,7 @@ const native = [
   'SELECT $1, ?, a = ? FROM t WHERE b IN (?, ?)',
   "SELECT 'it''s', $$ x DESC $$, E'a\\'b', \"desc\" FROM t -- ORDER BY x DESC",
   'SELECT unnest([1, 2]) AS s, list_sum(generate_series(1, 3)) FROM range(3) r(i)',
-  'SELECT * FROM unnest([1, 2]) AS u(v), generate_series(1, 2) AS g(n)',
+  'SELECT * FROM unnest([1, 2]) AS u(v), generate_series(a, 2) AS g(n)',
   "SELECT regexp_matches(a, 'x'), regexp_replace(a, 'x', 'y', 'g'), split_part(a, ',', 1), string_agg(a, ',' ORDER BY a) FROM t",
   "SELECT tags @> ARRAY['a'], tags && ARRAY['b'], 'a' || 'b', x::JSON, CAST(y AS DECIMAL(10, 2)) FROM t",
   'SELECT json_object(\'a\', 1), json_array(1, 2), to_json(x), json_group_array(x) FROM t',

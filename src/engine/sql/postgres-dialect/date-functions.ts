@@ -1,7 +1,7 @@
 import { literalArgument, type CallRule, type CallRules } from './calls';
 import { parseDatetimeFormat, strftimeTemplate, type FormatPiece } from './datetime-format';
 import { sqlString, stringValue } from './literals';
-import { numericToChar } from './numeric-format';
+import { numericFromText, numericToChar } from './numeric-format';
 import { checkRewriteSize } from './pass';
 import { postgresError } from '../postgres-errors';
 import { isToken, meaningful, renderTrimmed, wordOf } from './token-tree';
@@ -143,6 +143,13 @@ const makeInterval: CallRule = {
 };
 
 export const dateFunctionRules: CallRules = {
+  to_number: {
+    label: 'to_number → the digits as numeric',
+    rewrite(call) {
+      const template = literalArgument(call, 1);
+      return call.argNodes.length === 2 && template !== null ? numericFromText(call.args[0]!, template) : null;
+    },
+  },
   make_interval: makeInterval,
   to_char: toChar,
   to_timestamp: parseWithTemplate('TIMESTAMPTZ'),

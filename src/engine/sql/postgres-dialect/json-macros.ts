@@ -71,6 +71,8 @@ export const jsonDefinitions: readonly string[] = [
   // jsonb_object_keys and its kin take an object.
   `pgx_json_object(j, name) AS CASE WHEN json_type(j) = 'ARRAY' THEN error('[22023] cannot call ' || name || ' on an array')
     WHEN json_type(j) <> 'OBJECT' THEN error('[22023] cannot call ' || name || ' on a scalar') ELSE j END`,
+  `pgx_json_array(j) AS CASE WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot extract elements from an object')
+    WHEN json_type(j) <> 'ARRAY' THEN error('[22023] cannot extract elements from a scalar') ELSE j END`,
   `pgx_jsonb_array_length(j) AS CASE WHEN j IS NULL THEN NULL WHEN json_type(j) = 'ARRAY' THEN json_array_length(j)
     WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot get array length of a non-array') ELSE error('[22023] cannot get array length of a scalar') END`,
   // jsonb equality is by value: every node's path, kind and value, numbers as numbers, key order aside.

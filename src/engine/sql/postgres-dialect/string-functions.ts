@@ -141,6 +141,10 @@ const coding = (direction: 'encode' | 'decode'): CallRule => ({
   },
 });
 
+function digest(name: string): CallRule {
+  return { label: 'sha2 digests as bytea', rewrite: (call) => (call.argNodes.length === 1 ? `unhex(${name}(${call.args[0]}))` : null) };
+}
+
 function withArgs(count: number, build: (args: string[]) => string): (call: Call) => string | null {
   return (call) => (call.argNodes.length === count ? build(call.args) : null);
 }
@@ -166,6 +170,11 @@ export const stringFunctionRules: CallRules = {
     label: 'octet_length(text) → strlen',
     rewrite: (call) => (call.argNodes.length === 1 && !/::\s*(bytea|blob)\s*$/i.test(call.args[0]!) ? `strlen(${call.args[0]})` : null),
   },
+  // Postgres' digests are bytea; DuckDB's are their hex text.
+  sha224: digest('sha224'),
+  sha256: digest('sha256'),
+  sha384: digest('sha384'),
+  sha512: digest('sha512'),
   encode: coding('encode'),
   decode: coding('decode'),
 };
