@@ -57,6 +57,8 @@ export function withSqlstate(error: AppError, type: DuckDBErrorType, detail: str
 
 /** DuckDB's error words (by error type) and the SQLSTATE Postgres raises for the same fault. */
 const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
+  // A function that is no ordered-set aggregate, given WITHIN GROUP.
+  ['Parser', /^Unknown ordered aggregate/, '42883'],
   ['Parser', /./, '42601'],
   ['Catalog', /^Table with name|^Table .* does not exist|^Referenced table/, '42P01'],
   ['Catalog', /^(Scalar |Aggregate |Table |Pragma )?Function with name/, '42883'],

@@ -109,6 +109,8 @@ function negativeBounds(level: Level, k: number, log: RewriteLog): void {
 
 export const translateArrayOperators: LevelRewrite = (level, log) => {
   for (let k = 1; k < level.size; k += 1) {
+    // `ARRAY[1, 2][1]`: Postgres subscripts a constructor only in parentheses.
+    if (level.group(k, '[') && level.group(k - 1, '[') && level.is(k - 2, 'ARRAY')) throw postgresError('42601', 'syntax error at or near "["');
     if (level.group(k, '[')) negativeBounds(level, k, log);
     if (level.op(k, '||')) k = concatenation(level, k, log);
     else if (level.is(k, 'LIKE', 'ILIKE') && level.is(k + 1, 'ANY', 'SOME', 'ALL') && level.group(k + 2)) quantifiedPattern(level, k, log);

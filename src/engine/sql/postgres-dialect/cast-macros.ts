@@ -58,9 +58,9 @@ export const castDefinitions: readonly string[] = [
     + to_microseconds(CAST(round((seconds + (days + (months - trunc(months)) * 30 - trunc(days + (months - trunc(months)) * 30)) * 86400) * 1000000) AS BIGINT))`,
   `pgx_iso_interval(p, s) AS CASE WHEN concat(p.y, p.mo, p.w, p.d, p.h, p.mi, p.s) = '' THEN ${invalid('22007', 'interval')}
     ELSE pgx_interval_of(${part('y')} * 12 + ${part('mo')}, ${part('w')} * 7 + ${part('d')}, ${part('h')} * 3600 + ${part('mi')} * 60 + ${part('s')}) END`,
-  // A sign before a part (`-1 day +2 hours`) is Postgres'; DuckDB reads a minus only.
+  // A sign before a part (`-1 day +2 hours`, `1 month - 1 day`) is Postgres'; DuckDB reads a minus only, next to its number.
   `pgx_interval_in(s) AS CASE WHEN regexp_full_match(s, '\\s*P.*') THEN pgx_iso_interval(regexp_extract(s, ${isoDuration}, ['y', 'mo', 'w', 'd', 'h', 'mi', 's']), s)
-    ELSE coalesce(TRY_CAST(s AS INTERVAL), TRY_CAST(regexp_replace(s, '(^|\\s)\\+', '\\1', 'g') AS INTERVAL), CAST(s AS INTERVAL)) END`,
+    ELSE coalesce(TRY_CAST(s AS INTERVAL), TRY_CAST(regexp_replace(regexp_replace(s, '(^|\\s)([+-])\\s+([0-9])', '\\1\\2\\3', 'g'), '(^|\\s)\\+', '\\1', 'g') AS INTERVAL), CAST(s AS INTERVAL)) END`,
   fromText('pgx_interval', 'INTERVAL', 'pgx_interval_in'),
   // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char(n) ignores trailing blanks.
   `pgx_varchar(x, n) AS left(CAST(x AS VARCHAR), n)`,

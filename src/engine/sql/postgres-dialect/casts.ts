@@ -28,8 +28,8 @@ const isoText: Readonly<Record<string, RegExp>> = {
   // Beyond microseconds Postgres rounds the fraction and DuckDB cuts it.
   timestamp: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?\s*$/,
   timestamptz: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)?)?)?\s*$/,
-  // DuckDB reads a minus before an interval's part, not a plus.
-  interval: /^\s*[^\sPp+][^+]*$/,
+  // DuckDB reads a minus before an interval's part, next to its number, and no plus.
+  interval: /^\s*(?![^+]*[+-]\s)[^\sPp+][^+]*$/,
   time: /./,
 };
 

@@ -5,7 +5,8 @@ import { sqlString, stringValue } from './literals';
 import { macroArgument, operandsOf } from './operands';
 import { isArray } from './array-operators';
 import type { LevelRewrite, RewriteLog } from './pass';
-import { arrayTextToList } from './pg-array-literal';
+import { listLiteral } from './literal-inputs';
+import { arrayTextToList, parseArrayText } from './pg-array-literal';
 
 /** `j #> '{a,0}'` and `j #>> '{a,0}'`: DuckDB has no path operators, but `->` takes a JSONPath. */
 export const translateJsonPathOperators: LevelRewrite = (level, log) => {
@@ -81,11 +82,23 @@ export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
 function arrayContainment(level: Level, k: number, start: number, end: number, log: RewriteLog): void {
   // `(a @> b) @> c`: a chain on the left is no array; its text is never read.
   if (operandsOf(level).startOf(k - 1) !== start) return;
-  const [left, right] = [level.text(start, k - 1), level.text(k + 1, end)];
+  // Beside an array, an untyped text literal is array text.
+  const [left, right] = [listOf(level.text(start, k - 1)), listOf(level.text(k + 1, end))];
+  if ((left !== level.text(start, k - 1) && isArray(right)) || (right !== level.text(k + 1, end) && isArray(left))) {
+    if (level.replace(start, end, `${left} ${level.text(k, k)} ${right}`)) log.add('array @> / <@: array text read as a list');
+    return;
+  }
   const contained = level.op(k, '@>') ? right : left;
   if ((!isArray(left) && !isArray(right)) || !/\bnull\b/i.test(contained)) return;
   const container = level.op(k, '@>') ? left : right;
   if (level.replace(start, end, `pgx_array_contains(${container}, ${contained})`)) log.add('array @> / <@: NULL elements are never contained');
+}
+
+/** A text literal that is array text as a list literal; any other operand as it is. */
+function listOf(operand: string): string {
+  const value = /^'(?:[^']|'')*'$/.test(operand) ? stringValue(operand) : null;
+  const items = value === null ? null : parseArrayText(value);
+  return items === null ? operand : listLiteral(items);
 }
 
 /**
