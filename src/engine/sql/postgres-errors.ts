@@ -96,6 +96,11 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Conversion', /^Malformed JSON/, '22P02'],
 ];
 
+/** The SQLSTATE of an error of DuckDB's parser: 42601, a syntax error, unless its words say more. */
+export function parserSqlstate(message: string): string {
+  return sqlstateOf('Parser', message) ?? '42601';
+}
+
 function sqlstateOf(type: DuckDBErrorType, detail: string): string | undefined {
   return duckdbStates.find(([kind, pattern]) => kind === type && pattern.test(detail))?.[2];
 }
