@@ -41,7 +41,10 @@ export const translateDivision: LevelRewrite = (level, log) => {
     // An interval is divided by `/` (DuckDB's `//` has no interval form), its divisor checked all the same.
     const operator = modulo || isInterval(left) || isFractional(left) || isFractional(right) ? level.text(k, k) : '//';
     const divisor = needsNoCheck(right) ? right : `pgx_divisor(${right})`;
-    if (operator === level.text(k, k) && divisor === right) continue;
-    if (level.canReplace(k, end) && level.replace(k, end, `${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
+    // Postgres has no % of doubles; a number literal is an integer or a numeric.
+    const dividend = modulo && !/^[0-9.]+$/.test(left) ? `pgx_modulo_of(${left})` : left;
+    if (operator === level.text(k, k) && divisor === right && dividend === left) continue;
+    if (!level.canReplace(start, end)) continue;
+    if (level.replace(start, end, `${dividend} ${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
   }
 };

@@ -47,6 +47,8 @@ const definitions: readonly string[] = [
   `quote_nullable(x) AS CAST(coalesce(quote_literal(x), 'NULL') AS VARCHAR)`,
   // pg_typeof names Postgres' types (DuckDB's names its own).
   `pgx_typeof(x) AS ${postgresTypeNames}`,
+  // % takes integers and numeric: of a double Postgres has no operator.
+  `pgx_modulo_of(x) AS CASE WHEN ${floatTypes} THEN error('[42883] operator does not exist: ' || pgx_typeof(x) || ' % integer') ELSE x END`,
   // WHERE takes a boolean (or NULL) and nothing else.
   `pgx_where(x) AS CASE WHEN typeof(x) IN ('BOOLEAN', '"NULL"') THEN x ELSE error('[42804] argument of WHERE must be type boolean, not type ' || pgx_typeof(x)) END`,
   // generate_series' step may not be zero.
