@@ -22,6 +22,7 @@ import { jsonbFunctions } from './queries/jsonb-functions';
 import { nullLogic } from './queries/null-logic';
 import { numerics } from './queries/numerics';
 import { postgresErrors } from './queries/postgres-errors';
+import { reports } from './queries/reports';
 import { rollups } from './queries/rollups';
 import { setOperations } from './queries/set-operations';
 import { subqueries } from './queries/subqueries';
@@ -40,7 +41,7 @@ import { withQueries } from './queries/with-queries';
 /** Each query once: categories share a few (a division by zero is arithmetic and an error). */
 const suite = [...new Map([...arithmetic, ...casts, ...strings, ...dates, ...aggregatesCategory, ...grouping, ...windowsCategory, ...queriesCategory, ...json, ...arrays, ...errors, ...rules,
   ...numerics, ...textFunctions, ...dateTimes, ...aggregateFunctions, ...windowFrames, ...rollups, ...withQueries, ...setOperations, ...subqueries, ...conditionals, ...nullLogic,
-  ...jsonbFunctions, ...arrayFunctions, ...postgresErrors].map((query) => [query.sql, query])).values()];
+  ...jsonbFunctions, ...arrayFunctions, ...postgresErrors, ...reports].map((query) => [query.sql, query])).values()];
 
 describe('Postgres differential suite', () => {
   let postgres: Awaited<ReturnType<typeof openPostgres>>;
