@@ -95,10 +95,12 @@ const extract: CallRule = {
     const field = first?.type === 'token' ? (first.token.kind === 'string' ? stringValue(first.token.text) : wordOf(first)) : null;
     if (field === null) return null;
     const unit = checkedUnit(field);
+    const scale = fractionalField(field);
+    // Most fields (year, month, epoch…) need nothing more: the source is rendered only for the others.
+    if (!timeOfDay.has(unit) && scale === null) return null;
     const argument = call.argNodes[0]!;
     const written = renderTrimmed(argument.slice(argument.indexOf(nodes[1]!) + 1));
     const source = timeOfDay.has(unit) && !/^pgx_time_field_of\(/i.test(written) ? `pgx_time_field_of(${written}, '${field.toLowerCase()}')` : written;
-    const scale = fractionalField(field);
     if (scale !== null) return `(extract(microseconds FROM ${source}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
     return source === written ? null : `extract(${field} FROM ${source})`;
   },

@@ -2,7 +2,7 @@ import { AppError } from '../../../errors/app-error';
 import { Level, type EditSink } from './level';
 import type { SqlNode } from './token-tree';
 import { isSignificant } from './tokenizer';
-import { marksAt } from './vocabulary-marks';
+import { addMarks } from './vocabulary-marks';
 
 /**
  * Names what a translation changed, once each, in the order first seen. It also keeps the words and
@@ -36,9 +36,9 @@ export class RewriteLog implements EditSink {
       for (const node of group) {
         if (node.type === 'group') pending.push(node.children);
         else if (!isSignificant(node.token)) continue;
-        else if (node.token.kind === 'word') this.vocabulary.add(node.token.text.toUpperCase());
+        else if (node.token.kind === 'word') this.vocabulary.add((node.token.upper ??= node.token.text.toUpperCase()));
         else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
-        for (const mark of marksAt(node, previous, before)) this.vocabulary.add(mark);
+        addMarks(this.vocabulary, node, previous, before);
         before = previous;
         previous = node;
       }
