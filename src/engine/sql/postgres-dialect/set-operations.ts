@@ -139,35 +139,31 @@ function afterCtes(level: Level): number {
   }
 }
 
-/** A branch's select items as written; null for a branch whose items it cannot see. */
-function branchTexts(level: Level, first: number, last: number): string[] | null {
+/** A branch's select items, each read by `read` at the level that holds it; null for a branch whose items it cannot see. */
+function branchSelect<T>(level: Level, first: number, last: number, read: (inner: Level, from: number, to: number) => T): T[] | null {
   const group = first === last ? level.group(first) : null;
   const inner = group ? new Level(group.children) : level;
   const at = group ? 0 : first;
   if (!inner.is(at, 'SELECT')) return null;
   return selectItems(inner, at)
     .filter(({ to }) => group !== null || to <= last)
-    .map(({ from, to }) => inner.text(from, to).trim());
+    .map(({ from, to }) => read(inner, from, to));
 }
+
+/** A branch's select items as written. */
+const branchTexts = (level: Level, first: number, last: number) => branchSelect(level, first, last, (inner, from, to) => inner.text(from, to).trim());
 
 /** A select item as the type check sees it: an untyped text literal, a NULL, or anything else. */
 type BranchItem = { literal: string } | 'null' | 'typed';
 
-/** A branch's select items; null for a branch whose items it cannot see. */
-function branchItems(level: Level, first: number, last: number): BranchItem[] | null {
-  const group = first === last ? level.group(first) : null;
-  const inner = group ? new Level(group.children) : level;
-  const at = group ? 0 : first;
-  if (!inner.is(at, 'SELECT')) return null;
-  return selectItems(inner, at)
-    .filter(({ to }) => group !== null || to <= last)
-    .map(({ from, to }): BranchItem => {
-      const alone = to === from || inner.is(from + 1, 'AS');
-      if (alone && inner.is(from, 'NULL')) return 'null';
-      const value = alone && inner.token(from, 'string') ? stringValue(inner.text(from, from)) : null;
-      return value === null ? 'typed' : { literal: value };
-    });
-}
+/** A branch's select items as the type check sees them. */
+const branchItems = (level: Level, first: number, last: number) =>
+  branchSelect(level, first, last, (inner, from, to): BranchItem => {
+    const alone = to === from || inner.is(from + 1, 'AS');
+    if (alone && inner.is(from, 'NULL')) return 'null';
+    const value = alone && inner.token(from, 'string') ? stringValue(inner.text(from, from)) : null;
+    return value === null ? 'typed' : { literal: value };
+  });
 
 /** Postgres' type categories, by DuckDB's type names. */
 function category(type: string): string {
