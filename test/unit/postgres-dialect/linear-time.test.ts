@@ -30,6 +30,7 @@ const shapes: Record<string, (n: number) => string> = {
   'divisions': (n) => `SELECT ${repeat(n, () => '7', ' / ')}`,
   'time travel list': (n) => `SELECT 1 FROM ${repeat(n, (i) => `t${i} FOR SYSTEM_TIME AS OF '2020-01-01'`, ', ')}`,
   'a long IN list': (n) => `SELECT 1 IN (${repeat(n, String, ', ')})`,
+  'macro calls side by side': (n) => `SELECT ${repeat(n, (i) => `width_bucket(c${i}, 0, 10, 5)`, ', ')}`,
 };
 
 describe('the Postgres translation takes linear time', () => {

@@ -57,11 +57,11 @@ const definitions: readonly string[] = [
 
 const allDefinitions = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions];
 /** Each macro's name and definition, in an order where every macro comes after those it calls. */
-const byName = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
-const called = new RegExp(`\\b(${[...byName.keys()].join('|')})\\s*\\(`, 'gi');
+export const macroDefinitions: ReadonlyMap<string, string> = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
+const called = new RegExp(`\\b(${[...macroDefinitions.keys()].join('|')})\\s*\\(`, 'gi');
 /** The macros a text calls, by name. */
 const callsIn = (text: string) => new Set([...text.matchAll(called)].map((match) => match[1]!.toLowerCase()));
-const dependencies = new Map([...byName].map(([name, definition]) => [name, callsIn(definition.slice(name.length))]));
+const dependencies = new Map([...macroDefinitions].map(([name, definition]) => [name, callsIn(definition.slice(name.length))]));
 
 /**
  * The statements that create, in a schema (`memory.main`), the macros a statement calls and those
@@ -77,6 +77,6 @@ export function macrosFor(sql: string, created: ReadonlySet<string>, schema: str
     needed.add(name);
     pending.push(...dependencies.get(name)!);
   }
-  const names = [...byName.keys()].filter((name) => needed.has(name));
-  return { names, sql: names.map((name) => `CREATE OR REPLACE MACRO ${schema}.${byName.get(name)!};`).join('\n') };
+  const names = [...macroDefinitions.keys()].filter((name) => needed.has(name));
+  return { names, sql: names.map((name) => `CREATE OR REPLACE MACRO ${schema}.${macroDefinitions.get(name)!};`).join('\n') };
 }

@@ -8,8 +8,9 @@ import { addMarks } from './vocabulary-marks';
  * Names what a translation changed, once each, in the order first seen. It also keeps the words and
  * operators the statement holds, including those its rewrites wrote, so that a pass with nothing to
  * look for is skipped, and the translation's budget: rewrites copy their arguments, some of them
- * more than once (width_bucket three times, to_char once per template field), and nested calls
- * multiply the copies; the budget stops a translation that would grow far beyond its input.
+ * more than once (regexp_instr twice, to_char once per template field), and nested calls multiply
+ * the copies; the budget stops a translation that would grow far beyond its input. (The copies
+ * DuckDB makes as it expands a macro are counted in macro-expansion.ts.)
  */
 export class RewriteLog implements EditSink {
   private readonly names: string[] = [];
@@ -78,7 +79,12 @@ export function applyEverywhere(nodes: readonly SqlNode[], rewrite: LevelRewrite
 export const rewriteBudget = 1_000_000;
 
 function rewriteTooLarge(limit: number): AppError {
-  return new AppError('QUERY_TOO_COMPLEX', `Translating the query to DuckDB SQL would write more than ${limit} characters`, {
+  return translationTooComplex(`Translating the query to DuckDB SQL would write more than ${limit} characters`);
+}
+
+/** A translation that would grow far beyond its input (see also macro-expansion.ts). */
+export function translationTooComplex(message: string): AppError {
+  return new AppError('QUERY_TOO_COMPLEX', message, {
     hint: 'Nested calls that Postgres and DuckDB spell differently copy their arguments at every level: name the inner results once in a CTE.',
   });
 }

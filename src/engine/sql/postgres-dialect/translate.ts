@@ -11,6 +11,7 @@ import { jsonPathFunctionRules } from './json-path-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
 import { translateLateralJoins } from './lateral-joins';
+import { expandedSize } from './macro-expansion';
 import { translateNullOrdering } from './null-ordering';
 import { translateNumericOperators } from './numeric-operators';
 import { otherFunctionRules } from './other-functions';
@@ -86,10 +87,12 @@ const passes: readonly Pass[] = [
  * Rewrites Postgres-only syntax into DuckDB SQL. Never rejects SQL for what it says: what it does
  * not recognise passes through for DuckDB's parser to judge, and SQL that DuckDB already reads the
  * way Postgres does comes back unchanged. Its time is linear in the input; only rewrites that would
- * write more than the budget stop it, with QUERY_TOO_COMPLEX.
+ * write more than the budget, or macro calls DuckDB would expand beyond it, stop it, with
+ * QUERY_TOO_COMPLEX.
  */
 export function translatePostgres(sql: string): Translation {
-  const log = new RewriteLog(rewriteBudget + sql.length);
+  const budget = rewriteBudget + sql.length;
+  const log = new RewriteLog(budget);
   let nodes = parseTree(sql);
   log.learn(nodes);
   for (const pass of passes) {
@@ -100,6 +103,8 @@ export function translatePostgres(sql: string): Translation {
     translateRecordOutput(root, log);
     nodes = root.result();
   }
+  // What DuckDB makes of the macros the statement calls (written by a rewrite or by the user) is held to the same budget.
+  expandedSize(nodes, budget);
   const rewrites = log.list();
   return { sql: rewrites.length === 0 ? sql : render(nodes), rewrites };
 }
