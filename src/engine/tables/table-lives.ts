@@ -1,4 +1,7 @@
-import { snapshotTimeSql } from './snapshot-time';
+import type { EngineConnection } from '../duckdb/engine-connection';
+import type { TableName } from '../write/table-name';
+import { sqlString } from '../sql-literals';
+import { isoMicroseconds, snapshotTimeSql } from './snapshot-time';
 
 /**
  * The lives of table names in DuckLake's catalog, as time travel can read them: the CTEs `named` (every
@@ -32,4 +35,30 @@ export function tableLivesSql(metadata: string, where = 'true'): string {
        SELECT l.*, (SELECT min(${snapshotTimeSql('snapshot_time')}) FROM ${metadata}.ducklake_snapshot WHERE snapshot_id >= l.first_snapshot) AS since_us
        FROM life_starts l
      )`;
+}
+
+/** How far back time travel reaches for one table name. */
+export interface TableReach {
+  schema: string;
+  table: string;
+  /** The earliest time that reads it, to the microsecond; undefined when no table holds the name now. */
+  earliest: string | undefined;
+  /** Whether the name had a table before its current life (or before it was dropped), its files deleted since. */
+  earlierLives: boolean;
+}
+
+/** The reach of each of the names the catalog ever held (one read of the catalog's own tables, no data). */
+export async function timeTravelReach(connection: EngineConnection, metadata: string, names: readonly TableName[]): Promise<TableReach[]> {
+  if (names.length === 0) return [];
+  const wanted = names.map((name) => sqlString(`${name.schema}.${name.table}`.toLowerCase())).join(', ');
+  const reader = await connection.read(
+    `WITH ${tableLivesSql(metadata, `lower(s.schema_name) || '.' || lower(t.table_name) IN (${wanted})`)}
+     SELECT schema_name, table_name, live, earlier_lives, since_us FROM lives ORDER BY schema_name, table_name`,
+  );
+  return (reader.getRowObjectsJS() as Record<string, unknown>[]).map((row) => ({
+    schema: String(row.schema_name),
+    table: String(row.table_name),
+    earliest: row.live === true && row.since_us !== null ? isoMicroseconds(row.since_us) : undefined,
+    earlierLives: row.earlier_lives === true,
+  }));
 }
