@@ -6,6 +6,7 @@ import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { pushOk, query, runQuery, withCatalogElsewhere } from '../../support/lake';
 import { transformsPath } from '../../support/transforms';
+import { formatSnapshotTime } from '../../../web/src/ui/format';
 
 /**
  * Every snapshot time the service prints reads, given back to FOR SYSTEM_TIME AS OF, the snapshot it
@@ -70,6 +71,9 @@ for (const backend of backends) {
       const before = await failureAt(ws, 'shop.items', isoOf(snapshots.get(1)! - 1n));
       expect(before).toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', status: 400, hint: `The earliest available time is ${detail.earliest_snapshot_at}.` });
       expect(await rowsAt(ws, 'shop.items', hintedTime(before.hint))).toEqual([{ n: 1 }, { n: 2 }]);
+      // As the console shows them, too.
+      expect(await rowsAt(ws, 'shop.items', formatSnapshotTime(detail.earliest_snapshot_at))).toEqual([{ n: 1 }, { n: 2 }]);
+      for (const entry of entries) expect(await rowsAt(ws, 'shop.items', formatSnapshotTime(entry.committed_at))).toEqual(await rowsAt(ws, 'shop.items', entry.committed_at));
       // The same moment with an offset reads the same snapshot.
       expect(await rowsAt(ws, 'shop.items', withOffset(snapshots.get(2)!, 2))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
       expect(await rowsAt(ws, 'shop.items', withOffset(snapshots.get(2)! - 1n, -5))).toEqual([{ n: 1 }, { n: 2 }]);
