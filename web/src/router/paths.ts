@@ -20,6 +20,9 @@ export const paths = {
   table: '/workspaces/:workspaceId/tables/:table',
   settings: '/workspaces/:workspaceId/settings',
   billing: '/workspaces/:workspaceId/billing',
+  workspaceConnections: '/workspaces/:workspaceId/connections',
+  newConnection: '/workspaces/:workspaceId/connections/new',
+  workspaceConnection: '/workspaces/:workspaceId/connections/:connectionId',
   connections: '/connections',
   connection: '/connections/:connectionId',
 } as const;

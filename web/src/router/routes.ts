@@ -42,6 +42,9 @@ export const routes: Route[] = [
   route('table', 'signed-in', () => import('../rooms/tables/table-detail').then((m) => m.TableDetail)),
   route('settings', 'signed-in', () => import('../rooms/workspaces/settings').then((m) => m.Settings)),
   route('billing', 'signed-in', () => import('../rooms/workspaces/billing-return').then((m) => m.BillingReturn)),
+  route('workspaceConnections', 'signed-in', () => import('../rooms/connections/connection-list').then((m) => m.ConnectionList)),
+  route('newConnection', 'signed-in', () => import('../rooms/connections/new-connection').then((m) => m.NewConnection)),
+  route('workspaceConnection', 'signed-in', () => import('../rooms/connections/connection-detail').then((m) => m.ConnectionDetail)),
   route('connections', 'signed-in', () => import('../rooms/connections/connection-return').then((m) => m.ConnectionsReturn)),
   route('connection', 'signed-in', () => import('../rooms/connections/connection-return').then((m) => m.ConnectionReturn)),
 ];

@@ -24,6 +24,11 @@ function useFieldError(name: string): string | undefined {
   return useContext(FieldErrors)?.fieldMessage(name);
 }
 
+/** The enclosing form's last refusal, for fields that find their own complaint in it (by a path in the body). */
+export function useFormError(): ApiError | undefined {
+  return useContext(FieldErrors);
+}
+
 /** A labelled input; its hint and error (given, or the form's 422 about it) are tied to it for screen readers. */
 export function Field({ label, hint, error: given, ...input }: InputProps) {
   const id = useId();

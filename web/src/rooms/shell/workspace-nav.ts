@@ -7,5 +7,6 @@ import type { PathName } from '../../router/paths';
 export const workspaceNav: { path: PathName; label: string }[] = [
   { path: 'workbench', label: 'SQL' },
   { path: 'tables', label: 'Tables' },
+  { path: 'workspaceConnections', label: 'Connections' },
   { path: 'settings', label: 'Settings' },
 ];
