@@ -31,7 +31,7 @@ try {
   installDuckdbExtensions(toolchain, paths);
   buildCli(paths);
   installOpenapiTypescript(process.execPath, paths);
-  await buildWebConsole(paths);
+  buildWebConsole(paths);
   if (profile === 'test') {
     installMinio(toolchain, paths);
     installPostgres(toolchain);

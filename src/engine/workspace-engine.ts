@@ -18,7 +18,8 @@ import { TableNameCache } from './sql/known-tables';
 import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } from './live/live-sources';
 import type { Logger } from '../logging/logger';
 
-import { lakeAlias, readDefaultCatalog } from './catalog-names';
+import { lakeAlias, readDefaultCatalog, useLake } from './catalog-names';
+import { DialectMacros } from './dialect-macros';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
@@ -64,6 +65,8 @@ export class WorkspaceEngine {
   readonly tableNames = new TableNameCache();
   /** An embedded catalog's files, watched so that a query can tell it unchanged without reading it. */
   readonly catalogChanges: CatalogChangeWatch | undefined;
+  /** The Postgres dialect's macros, in the read catalog, which the write connections search after the lake. */
+  readonly macros = new DialectMacros(`${readDefaultCatalog}.main`);
   private closed = false;
 
   private constructor(
@@ -115,7 +118,7 @@ export class WorkspaceEngine {
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
         if (index < writeConnections) {
-          await connection.configure(`USE ${lakeAlias}`);
+          await connection.configure(useLake.join('; '));
         } else if (index >= writeConnections + options.readConnections) {
           // Catalog reads name their tables in full.
           await connection.configure(`USE ${readDefaultCatalog}`);

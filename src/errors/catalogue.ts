@@ -15,6 +15,12 @@ export const errorCatalogue = {
   NO_WORKSPACE: 400,
   STATEMENT_NOT_ALLOWED: 400,
   QUERY_ERROR: 400,
+  /** A value Postgres refuses: division by zero, text that is no value of the type, a value out of the type's range (SQLSTATE class 22). */
+  INVALID_VALUE: 400,
+  /** No function or operator of that name takes those argument types (SQLSTATE 42883). */
+  UNDEFINED_FUNCTION: 400,
+  /** Values of two types meet where Postgres cannot match them: a UNION's columns, a CASE's branches (SQLSTATE 42804). */
+  DATATYPE_MISMATCH: 400,
   RESOURCE_EXHAUSTED: 400,
   /** A connection's source is the service's own database, bucket or Temporal, or a private address where those are refused. */
   SOURCE_NOT_ALLOWED: 400,

@@ -41,6 +41,12 @@ export interface JobSubmitted {
   submitted_at: string;
 }
 
+/** A job and the caller's membership of its workspace. */
+export interface VisibleJob {
+  job: JobRow;
+  membership: Membership;
+}
+
 export interface JobListRequest {
   status?: JobStatus;
   limit: number;
@@ -110,12 +116,22 @@ export class QueryJobsService {
    * starts, completed with its result and usage in one transaction, cancelled, failed), so a client
    * sees the outcome as soon as it is committed, without waiting for the workflow to close. An open
    * job is checked against its workflow (see JobLedger.follow): a running query's progress, or the
-   * end of a workflow stopped in Temporal, recorded before the answer.
+   * end of a workflow stopped in Temporal, recorded before the answer. `found` is the job as the
+   * caller found it (see `find`; the ledger ends a job only as cancelled or failed): one that succeeded
+   * since then shows its rows at the next read, routed to where they are read.
    */
-  async status(userId: string, jobId: string, page: ResultPageRequest): Promise<JobStatusView> {
-    const { job: recorded } = await this.visibleJob(userId, jobId);
-    const { job, progress } = await this.ledger.follow(recorded);
+  async status(found: VisibleJob, page: ResultPageRequest): Promise<JobStatusView> {
+    const { job, progress } = await this.ledger.follow(found.job);
     return jobStatusView(job, progress, job.status === 'succeeded' ? await this.result(job, page) : null);
+  }
+
+  /**
+   * Whether answering with the job reads its result: a page of a result file is read by the
+   * workspace's query instance (DuckDB reading the Parquet file from the lake, with the workspace's
+   * storage credentials), so among API replicas it is read on the workspace's owner.
+   */
+  readsResult(job: JobRow): boolean {
+    return job.status === 'succeeded' && job.result_key !== null && !this.summary(job).expired;
   }
 
   /** A workspace's jobs, most recent first, without their rows. */
@@ -147,7 +163,7 @@ export class QueryJobsService {
    * interrupts a running one. A cancel that cannot reach Temporal now is sent again by the reconciliation.
    */
   private async cancelWith(userId: string, jobId: string, cancelled: (tx: Transaction, job: JobRow) => Promise<boolean>, refused: (status: JobStatus) => AppError) {
-    const { job, membership } = await this.visibleJob(userId, jobId);
+    const { job, membership } = await this.find(userId, jobId);
     if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
       throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
     }
@@ -172,7 +188,7 @@ export class QueryJobsService {
   }
 
   /** A job the caller may see: one of a workspace they belong to. Others are 404, not 403: their existence is not told. */
-  private async visibleJob(userId: string, jobId: string): Promise<{ job: JobRow; membership: Membership }> {
+  async find(userId: string, jobId: string): Promise<VisibleJob> {
     const job = await this.store.first(findJob, { id: jobId });
     const membership = job && (await this.access.authorize(userId, job.workspace_id, 'data:read').catch(() => undefined));
     if (!job || !membership) throw new AppError('NOT_FOUND', 'No such job');

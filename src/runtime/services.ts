@@ -53,6 +53,8 @@ export interface TaskQueueActivities {
   activities: object;
   /** The most time between two heartbeats its activities send (the worker's throttle); a cancel arrives with one. */
   heartbeatThrottleMs?: number;
+  /** Checked as a worker starts: whether its slots can serve what the plans allow (warned about if not). */
+  checkCapacity?: () => Promise<void>;
 }
 
 /** Everything the HTTP layer and the worker use, wired once from the config and the infrastructure. */

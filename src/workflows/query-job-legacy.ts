@@ -13,7 +13,7 @@ interface LegacyJob {
 /**
  * A job whose workflow started before the fair share (no admission, no OxbowStatus, a cancel closing
  * it completed), replayed as it ran: its query was on the task queue already, and its record counts as
- * holding a slot (migration 0030).
+ * holding a slot (migration 0012).
  */
 export async function legacyQueryJob(input: LegacyJob, state: { status: JobStatus }, priorityKey: number): Promise<JobStatus> {
   const { runQueryJob } = proxyActivities<QueryJobActivities>({

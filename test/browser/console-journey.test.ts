@@ -165,7 +165,7 @@ describe('the web console in a real browser', () => {
     await page.getByText('Rows 9,901–10,000 of 10,000').waitFor();
 
     await page.getByRole('button', { name: 'Run as job' }).click();
-    await page.getByText('succeeded', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByText('succeeded', { exact: true }).first().waitFor({ timeout: 60_000 });
     await page.getByText('Rows 1–100 of 10,000').waitFor();
     await check(owner, '07-workbench-job');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);

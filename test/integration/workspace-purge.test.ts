@@ -8,7 +8,8 @@ import { addMember, createWorkspace } from '../support/workspaces';
 import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import { attachCatalog } from '../../src/engine/attach-catalog';
 import { catalogSchemaName, catalogStoreFor, sqliteCatalogFile, workspaceDataPrefix } from '../../src/engine/catalog-attachment';
-import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+import { workspacePurgeClient, workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+import { WorkspacesService } from '../../src/workspaces/workspaces-service';
 import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
 import { namedQuery } from '../../src/store/named-query';
 import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
@@ -105,6 +106,23 @@ for (const backend of backends) {
       const schedule = await t.infra.temporal.client.schedule.getHandle(maintenanceScheduleId(workspace.id)).describe().then(() => 'still there', (error: unknown) => error);
       expect(schedule).toBeInstanceOf(ScheduleNotFoundError);
     }, 90_000);
+
+    test('a purge that starts while its deletion is still committing reads the deletion, not the row before it', async () => {
+      const owner = await createVerifiedUser(t, 'purge-committing');
+      const workspace = await createWorkspace(t, owner);
+      const membership = await t.services.workspaces.access.authorize(owner.userId, workspace.id, 'workspace:delete');
+      // The deletion's transaction stays open a while after the purge has started: its worker is idle and takes it at once.
+      const purges = workspacePurgeClient(t.infra.temporal);
+      const slowToCommit = new WorkspacesService(t.infra.store, t.clock, {
+        schedulePurge: async (workspaceId, purgeAfter) => {
+          await purges.schedulePurge(workspaceId, purgeAfter);
+          await Bun.sleep(1_500);
+        },
+      }, () => Promise.resolve());
+      await slowToCommit.delete(membership, t.clock.now().toISOString());
+      expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
+      expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });
+    }, 60_000);
 
     test("another workspace's data is untouched by a purge", async () => {
       const owner = await createVerifiedUser(t, 'neighbour');

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { projectRoot, type ToolPaths } from '../toolchain';
+import { projectRoot, toolPaths, type ToolPaths } from '../toolchain';
 import { readStamp, writeStamp } from '../stamp';
+import { SetupError } from '../shell';
 
 export const apiTypesPath = join(projectRoot, 'web', 'src', 'api', 'schema.d.ts');
 
@@ -11,7 +12,14 @@ export const apiTypesPath = join(projectRoot, 'web', 'src', 'api', 'schema.d.ts'
  * at `/`. Each part runs again only when its inputs changed: the document for the types; the
  * console's sources, the types and the lockfile for the build.
  */
-export async function buildWebConsole(paths: ToolPaths): Promise<void> {
+export function buildWebConsole(paths: ToolPaths): void {
+  // In a process of its own: the generation imports the service, whose packages the dependencies step
+  // may have installed only moments ago, after this process's resolver had found no node_modules.
+  const child = Bun.spawnSync([process.execPath, import.meta.path, paths.toolsDir], { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit' });
+  if (child.exitCode !== 0) throw new SetupError(`building the web console failed (exit ${child.exitCode})`, 'npm start');
+}
+
+async function buildHere(paths: ToolPaths): Promise<void> {
   const stampDir = join(paths.toolsDir, 'web-console');
   mkdirSync(stampDir, { recursive: true });
   const { serviceOpenapiDocument } = await import('../../web/openapi-document');
@@ -56,3 +64,5 @@ function hashFiles(inputs: string[], skip: string[]): string {
   for (const input of inputs) visit(input);
   return hasher.digest('hex');
 }
+
+if (import.meta.main) await buildHere(toolPaths(process.argv[2]!));

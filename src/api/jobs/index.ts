@@ -3,6 +3,7 @@ import type { Services } from '../../runtime/services';
 import { jsonText } from '../../query/formats/json-text';
 import { authentication } from '../plugins/authentication';
 import { workspaceAccess } from '../plugins/workspace-access';
+import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { maxOffset, paginationQuery, queryInteger } from '../query-params';
 import { queryModels } from '../query/model';
@@ -13,9 +14,11 @@ const tags = ['Query jobs'];
 /**
  * `POST /query/jobs`, `GET /query/jobs` (a workspace's jobs), `GET /query/jobs/{id}` (status and a
  * page of the result), `DELETE /query/jobs/{id}` (a pending job) and `POST /query/jobs/{id}/cancel`
- * (a pending or running one).
+ * (a pending or running one). Among API replicas any of them answers these from the job's record and
+ * Temporal; only a page of a result needs the workspace's engine, and is read on its owner.
  */
-export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs'>) {
+export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs' | 'cluster' | 'logger'>) {
+  const routing = ownerRouting(services);
   return new Elysia({ prefix: '/query/jobs' })
     .use(authentication(services.auth.authenticator))
     .use(workspaceAccess(services.auth.authenticator, services.workspaces.access))
@@ -61,8 +64,14 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
     )
     .get(
       '/:job_id',
-      async ({ caller, params, query }) => {
-        const view = await services.jobs.status(caller.userId, params.job_id, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format });
+      async ({ caller, params, query, request }) => {
+        const found = await services.jobs.find(caller.userId, params.job_id);
+        // Its rows are read by the workspace's query instance: on its owner among API replicas.
+        if (services.jobs.readsResult(found.job)) {
+          const answer = await routing.route(request, found.job.workspace_id, { caller, membership: found.membership });
+          if (answer) return answer;
+        }
+        const view = await services.jobs.status(found, { offset: query.offset ?? 0, limit: query.limit ?? 1_000, format: query.format });
         // Written with jsonText: a page's values can nest deeper than JSON.stringify reaches.
         return new Response(jsonText(view), { headers: { 'content-type': 'application/json' } });
       },

@@ -2,7 +2,7 @@ import { DuckDBTypeId, type DuckDBListType, type DuckDBPreparedStatement, type D
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
-import { lakeAlias, readDefaultCatalog } from '../catalog-names';
+import { useLake, useReadCatalog } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { chunkByteSize } from '../duckdb/chunk-size';
@@ -16,7 +16,7 @@ import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
 import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
-import type { QueryAnalyzer } from './query-analyzer';
+import type { QueryAnalyzer, SetOperationCheck } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import { ProgressSampler } from './progress-sampler';
 import { StatementCancelled } from './query-cancelled';
@@ -259,6 +259,8 @@ export class QueryRunner {
           known = compiled;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
+          await engine.macros.prepareFor(connection, planned.sql);
+          if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
@@ -307,6 +309,33 @@ function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitByt
 }
 
 /**
+ * Prepares each branch of the statement's own set operation for the column types its check reads
+ * (as written: the lake's tables without the lake's name). A branch that does not stand alone (it
+ * refers to an outer query) leaves its set operation to DuckDB.
+ */
+async function checkSetOperation(connection: EngineConnection, operation: SetOperationCheck): Promise<void> {
+  for (const statement of useLake) await connection.run(statement);
+  try {
+    const types: (string[] | null)[] = [];
+    for (const branch of operation.branches) {
+      const prepared = await connection.prepare(branch).catch(() => undefined);
+      if (!prepared) {
+        types.push(null);
+        continue;
+      }
+      try {
+        types.push(Array.from({ length: prepared.columnCount }, (_, index) => typeName(prepared.columnType(index))));
+      } finally {
+        prepared.destroySync();
+      }
+    }
+    operation.check(types);
+  } finally {
+    for (const statement of useReadCatalog) await connection.run(statement);
+  }
+}
+
+/**
  * A query whose scans were planned runs as rewritten text, so DuckDB's message about a mistake in it
  * quotes that text; preparing the query as written gives the message about the user's own words.
  * Undefined when it prepares (the failure came while running) or the failure was no DuckDB error.
@@ -314,14 +343,14 @@ function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitByt
 async function bindErrorOf(connection: EngineConnection, sql: string, thrown: unknown): Promise<unknown> {
   if (thrown instanceof AppError || thrown instanceof StatementAbandoned || duckdbErrorOf(thrown)?.type === 'INTERRUPT') return undefined;
   // As written, the query names the lake's tables without the lake's name.
-  await connection.run(`USE ${lakeAlias}`);
+  for (const statement of useLake) await connection.run(statement);
   try {
     (await connection.prepare(sql)).destroySync();
     return undefined;
   } catch (error) {
     return error;
   } finally {
-    await connection.run(`USE ${readDefaultCatalog}`);
+    for (const statement of useReadCatalog) await connection.run(statement);
   }
 }
 

@@ -167,6 +167,7 @@ export class QueryMaterializer {
 
   private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number) {
     const privatePaths = [workspaceDataPath(engine.location)];
+    await engine.macros.prepareFor(connection, runSql);
     for (let attempt = 1; ; attempt++) {
       const inputSnapshotId = Number((await engine.catalog.all(latestSnapshot, {}))[0]?.snapshot_id ?? 0);
       const [existing] = await engine.catalog.all(targetKind, { schema: request.target.schema, table: request.target.table });
@@ -210,6 +211,7 @@ export class QueryMaterializer {
     const runSql = await this.runnable(analysis);
     await engine.read(async (connection) => {
       try {
+        await engine.macros.prepareFor(connection, runSql);
         await connection.readTransaction(async () => (await connection.prepare(runSql)).destroySync());
       } catch (error) {
         throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)] });

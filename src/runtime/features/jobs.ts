@@ -1,6 +1,7 @@
 import { createQueryJobActivities, createQueryJobBookkeeping } from '../../activities/query-job-activities';
 import type { EngineServices } from '../../engine/engine-services';
 import { deleteWorkspaceJobs } from '../../jobs/job-queries';
+import { checkJobCapacity } from '../../jobs/job-capacity';
 import { JobLedger } from '../../jobs/job-ledger';
 import { QueriesAsJobs } from '../../jobs/queries-as-jobs';
 import { QueryJobsService } from '../../jobs/query-jobs-service';
@@ -36,6 +37,7 @@ export function jobsFeature({ config, infra, logger, clock, metrics, engine, acc
     concurrency: config.jobs.concurrency,
     // Heartbeats carry a cancel to the query: sent at most this often, so a cancelled job stops within a second.
     heartbeatThrottleMs: 500,
+    checkCapacity: () => checkJobCapacity(store, config.jobs.concurrency, log),
     activities: createQueryJobActivities({
       store,
       lake,
