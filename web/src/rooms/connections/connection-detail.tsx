@@ -104,11 +104,12 @@ function Actions({ connection, workspaceId, onChanged, onSyncStarted }: { connec
       setBusy(undefined);
     }
   };
-  const sync = act('sync', async () => {
-    await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync', { params: path, body: {} }));
-    onSyncStarted();
-    setSaid({ kind: 'info', text: 'A sync has started.' });
-  });
+  const sync = (fullRefresh: boolean) =>
+    act(fullRefresh ? 'refresh' : 'sync', async () => {
+      await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync', { params: path, body: fullRefresh ? { full_refresh: true } : {} }));
+      onSyncStarted();
+      setSaid({ kind: 'info', text: fullRefresh ? 'A full refresh has started: every stream is read whole and replaced.' : 'A sync has started.' });
+    });
   const test = act('test', async () => {
     const result = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/test', { params: path }));
     setSaid({ kind: result.success ? 'success' : 'error', text: `${result.success ? 'The source answered' : 'The test failed'}: ${result.message} (${result.latency_ms} ms)` });
@@ -121,8 +122,11 @@ function Actions({ connection, workspaceId, onChanged, onSyncStarted }: { connec
   return (
     <div class="action-bar">
       <div class="toolbar" role="group" aria-label="Connection actions">
-        <button type="button" class="button primary" disabled={busy !== undefined || connection.status === 'needs_reauth'} onClick={sync}>
+        <button type="button" class="button primary" disabled={busy !== undefined || connection.status === 'needs_reauth'} onClick={sync(false)}>
           {busy === 'sync' ? 'Starting…' : 'Sync now'}
+        </button>
+        <button type="button" class="button" disabled={busy !== undefined || connection.status === 'needs_reauth'} onClick={sync(true)}>
+          {busy === 'refresh' ? 'Starting…' : 'Full refresh'}
         </button>
         <button type="button" class="button" disabled={busy !== undefined} onClick={test}>
           {busy === 'test' ? 'Testing…' : 'Test connection'}

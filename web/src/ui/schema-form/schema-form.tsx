@@ -95,7 +95,7 @@ function FieldFrame({ id, label, hint, path, required, children }: { id: string;
 }
 
 function hintOf(schema: JsonSchema, extra?: string): string | undefined {
-  const parts = [schema.description, extra].filter(Boolean);
+  const parts = [schema.description, extra].filter((part): part is string => Boolean(part)).map((part) => (/[.!?)]$/.test(part) ? part : `${part}.`));
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
