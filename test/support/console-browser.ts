@@ -78,11 +78,11 @@ export interface ConsoleUnderTest {
   stop(): Promise<void>;
 }
 
-/** The service with a worker, listening on a free port that its own links name, and Chromium. */
-export async function startConsole(): Promise<ConsoleUnderTest> {
+/** The service with a worker, listening on a free port that its own links name, and Chromium; `env` adds to the service's settings (a fake provider's). */
+export async function startConsole(options: { env?: Record<string, string> } = {}): Promise<ConsoleUnderTest> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await startTestApp('local', { worker: true, env: { PUBLIC_BASE_URL: base } });
+  const t = await startTestApp('local', { worker: true, env: { ...options.env, PUBLIC_BASE_URL: base } });
   const server = startHttpServer(t.app, { host: '127.0.0.1', port });
   const browser = await launchChromium();
   return {

@@ -2,16 +2,16 @@ import { useEffect } from 'preact/hooks';
 import { useLoad, type Loaded } from './use-load';
 
 /**
- * Loads, then loads again every `everyMs` for as long as `changing` says the answer may still change
- * (a sync or a run in progress); a room that closes stops it.
+ * Loads, then loads again after the interval `every` gives for the answer (short while a sync or a
+ * run is in flight, longer while nothing is, null to stop); a room that closes stops it.
  */
-export function usePolled<T>(load: () => Promise<T>, inputs: unknown[], everyMs: number, changing: (data: T) => boolean): Loaded<T> {
+export function usePolled<T>(load: () => Promise<T>, inputs: unknown[], every: (data: T) => number | null): Loaded<T> {
   const loaded = useLoad(load, inputs);
-  const again = loaded.data !== undefined && !loaded.loading && changing(loaded.data);
+  const wait = loaded.data !== undefined && !loaded.loading ? every(loaded.data) : null;
   useEffect(() => {
-    if (!again) return;
-    const timer = window.setTimeout(() => void loaded.reload(), everyMs);
+    if (wait === null) return;
+    const timer = window.setTimeout(() => void loaded.reload(), wait);
     return () => window.clearTimeout(timer);
-  }, [again, loaded.data]);
+  }, [wait, loaded.data]);
   return loaded;
 }

@@ -28,8 +28,8 @@ export function SyncHistory({ workspaceId, connectionId, version, onSettled }: P
       return list;
     },
     [workspaceId, connectionId, version],
-    1000,
-    (list) => list.some(syncInFlight),
+    // A sync in flight is read every second; otherwise a scheduled or OAuth sync may start at any time.
+    (list) => (list.some(syncInFlight) ? 1000 : 5000),
   );
   return (
     <div>
