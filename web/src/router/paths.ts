@@ -23,6 +23,10 @@ export const paths = {
   workspaceConnections: '/workspaces/:workspaceId/connections',
   newConnection: '/workspaces/:workspaceId/connections/new',
   workspaceConnection: '/workspaces/:workspaceId/connections/:connectionId',
+  transforms: '/workspaces/:workspaceId/transforms',
+  newTransform: '/workspaces/:workspaceId/transforms/new',
+  transform: '/workspaces/:workspaceId/transforms/:transformId',
+  transformRun: '/workspaces/:workspaceId/transforms/runs/:dagRunId',
   connections: '/connections',
   connection: '/connections/:connectionId',
 } as const;

@@ -45,6 +45,10 @@ export const routes: Route[] = [
   route('workspaceConnections', 'signed-in', () => import('../rooms/connections/connection-list').then((m) => m.ConnectionList)),
   route('newConnection', 'signed-in', () => import('../rooms/connections/new-connection').then((m) => m.NewConnection)),
   route('workspaceConnection', 'signed-in', () => import('../rooms/connections/connection-detail').then((m) => m.ConnectionDetail)),
+  route('transforms', 'signed-in', () => import('../rooms/transforms/transforms').then((m) => m.Transforms)),
+  route('newTransform', 'signed-in', () => import('../rooms/transforms/transform').then((m) => m.NewTransform)),
+  route('transform', 'signed-in', () => import('../rooms/transforms/transform').then((m) => m.TransformRoom)),
+  route('transformRun', 'signed-in', () => import('../rooms/transforms/dag-run').then((m) => m.DagRunRoom)),
   route('connections', 'signed-in', () => import('../rooms/connections/connection-return').then((m) => m.ConnectionsReturn)),
   route('connection', 'signed-in', () => import('../rooms/connections/connection-return').then((m) => m.ConnectionReturn)),
 ];

@@ -8,5 +8,6 @@ export const workspaceNav: { path: PathName; label: string }[] = [
   { path: 'workbench', label: 'SQL' },
   { path: 'tables', label: 'Tables' },
   { path: 'workspaceConnections', label: 'Connections' },
+  { path: 'transforms', label: 'Transforms' },
   { path: 'settings', label: 'Settings' },
 ];
