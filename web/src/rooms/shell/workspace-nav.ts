@@ -9,5 +9,8 @@ export const workspaceNav: { path: PathName; label: string }[] = [
   { path: 'tables', label: 'Tables' },
   { path: 'workspaceConnections', label: 'Connections' },
   { path: 'transforms', label: 'Transforms' },
+  { path: 'savedQueries', label: 'Saved queries' },
+  { path: 'charts', label: 'Charts' },
+  { path: 'pages', label: 'Pages' },
   { path: 'settings', label: 'Settings' },
 ];
