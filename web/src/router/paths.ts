@@ -20,6 +20,7 @@ export const paths = {
   table: '/workspaces/:workspaceId/tables/:table',
   settings: '/workspaces/:workspaceId/settings',
   billing: '/workspaces/:workspaceId/billing',
+  usage: '/workspaces/:workspaceId/usage',
   workspaceConnections: '/workspaces/:workspaceId/connections',
   newConnection: '/workspaces/:workspaceId/connections/new',
   workspaceConnection: '/workspaces/:workspaceId/connections/:connectionId',

@@ -12,5 +12,7 @@ export const workspaceNav: { path: PathName; label: string }[] = [
   { path: 'savedQueries', label: 'Saved queries' },
   { path: 'charts', label: 'Charts' },
   { path: 'pages', label: 'Pages' },
+  { path: 'usage', label: 'Usage' },
+  { path: 'billing', label: 'Billing' },
   { path: 'settings', label: 'Settings' },
 ];
