@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { checkRoom, screenshotDir, signedInPage, startConsole, waitForRoom, type ConsoleUnderTest } from '../support/console-browser';
-import { createSourceDatabase, queryRows, type SourceDatabase } from '../support/connections';
+import { createSourceDatabase, queryRows, throttledReader, type SourceDatabase } from '../support/connections';
 import { useBusinessPlan } from '../support/workspaces';
 
-/**
- * The source's reader: a role for which each 5,000th row of `readings` costs the source 60 ms (a
- * row-level policy calls a function that sleeps), so the sync runs for seconds and its progress can be
- * watched in the page; every row is still read.
- */
-const reader = `console_reader_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const rows = 200_000;
 
 /** A Postgres connection made in the browser through the form its type's JSON Schema generates, tested, configured, synced and watched. */
 describe('the console: a Postgres connection', () => {
   let under: ConsoleUnderTest;
   let source: SourceDatabase;
+  // The source's reader: each 5,000th row of `readings` costs it 60 ms, so a sync runs for seconds and its progress can be watched.
+  let reader: { role: string; drop(): Promise<void> } | undefined;
   const shots = screenshotDir('console-connections');
 
   beforeAll(async () => {
@@ -23,23 +19,13 @@ describe('the console: a Postgres connection', () => {
     await source.sql.unsafe('CREATE TABLE readings (id bigint PRIMARY KEY, sensor int, value double precision, taken_at timestamptz)');
     await source.sql.unsafe(`INSERT INTO readings SELECT g, g % 100, g * 0.5, timestamptz '2026-01-01' + g * interval '1 minute' FROM generate_series(1, ${rows}) g`);
     await source.sql.unsafe('ANALYZE readings');
-    await source.sql.unsafe(`CREATE ROLE ${reader} LOGIN`);
-    await source.sql.unsafe(`GRANT USAGE ON SCHEMA public TO ${reader}`);
-    await source.sql.unsafe(`GRANT SELECT ON readings TO ${reader}`);
-    await source.sql.unsafe(`CREATE FUNCTION throttled(id bigint) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      BEGIN
-        IF id % 5000 = 0 THEN PERFORM pg_sleep(0.06); END IF;
-        RETURN true;
-      END $$`);
-    await source.sql.unsafe('ALTER TABLE readings ENABLE ROW LEVEL SECURITY');
-    await source.sql.unsafe(`CREATE POLICY throttled_reads ON readings FOR SELECT TO ${reader} USING (throttled(id))`);
+    reader = await throttledReader(source, 'readings', 5_000, 0.06);
     under = await startConsole();
   });
 
   afterAll(async () => {
     await under?.stop();
-    await source.sql.unsafe(`DROP OWNED BY ${reader}`);
-    await source.sql.unsafe(`DROP ROLE ${reader}`);
+    await reader?.drop();
     await source.drop();
   });
 
@@ -67,7 +53,7 @@ describe('the console: a Postgres connection', () => {
       await page.getByLabel(/^Host/).fill('not a host');
       await page.getByLabel('Port').fill(url.port);
       await page.getByLabel(/^Database/).fill(source.name);
-      await page.getByLabel(/^Username/).fill(reader);
+      await page.getByLabel(/^Username/).fill(reader!.role);
       await page.getByLabel('Password').fill('any password will do');
       await page.getByLabel('SSL mode').selectOption('disable');
       await checkRoom(watched, shots, '02-new-connection-form');

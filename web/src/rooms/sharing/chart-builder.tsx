@@ -15,7 +15,8 @@ import { useWorkspace } from '../workspaces/use-workspace';
 import { ChartControls, configFor } from './chart-controls';
 import { ChartView } from './chart-view';
 import { DeleteNamed } from './delete-named';
-import { ParameterFields, parameterTexts, parameterValues, type ParameterTexts } from './parameter-form';
+import { ParameterFields } from './parameter-form';
+import { parameterTexts, parameterValues, type ParameterTexts } from './parameter-values';
 import { PublishPanel } from './publish-panel';
 import { loadChart, loadSavedQueries, runSavedQuery, runSql, type Chart, type ChartConfig, type ChartType, type QueryResult, type SavedQuery } from './sharing-api';
 

@@ -1,15 +1,11 @@
+import { numericType, plottedKinds } from '../../ui/chart-kinds';
 import type { ChartConfig, ChartType, QueryResult } from './sharing-api';
 
 const chartTypes: { value: ChartType; label: string }[] = [
-  { value: 'bar', label: 'Bars' },
-  { value: 'line', label: 'Line' },
-  { value: 'area', label: 'Area' },
-  { value: 'scatter', label: 'Scatter' },
-  { value: 'pie', label: 'Pie' },
+  ...plottedKinds,
   { value: 'table', label: 'Table' },
   { value: 'number', label: 'Number' },
 ];
-const numericType = /INT|DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i;
 
 interface Props {
   type: ChartType;

@@ -1,43 +1,7 @@
 import type { InputHTMLAttributes } from 'preact';
 import { useId } from 'preact/hooks';
-import type { ParameterDefinition, ParameterValues } from './sharing-api';
-
-/** What each field holds: text as typed (a checkbox's true or false), turned into a typed value on the way out. */
-export type ParameterTexts = Record<string, string | boolean>;
-
-/** The fields' first values: those given, else each parameter's default. */
-export function parameterTexts(definitions: ParameterDefinition[], values: ParameterValues = {}, withDefaults = true): ParameterTexts {
-  return Object.fromEntries(
-    definitions.map((definition) => {
-      const value = values[definition.name] ?? (withDefaults ? definition.default : undefined);
-      if (definition.type === 'boolean') return [definition.name, value === true || value === 'true'];
-      if (value === undefined || value === null) return [definition.name, ''];
-      if (definition.type === 'timestamp') return [definition.name, String(value).replace(/(:\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)$/, '$1').slice(0, 19)];
-      return [definition.name, String(value)];
-    }),
-  );
-}
-
-/**
- * The values to send: integers and numbers as numbers, booleans as booleans, a timestamp (typed
- * without a zone) in UTC; a field left empty is left out, so the parameter's default applies (or,
- * on a public link, nothing is locked).
- */
-export function parameterValues(definitions: ParameterDefinition[], texts: ParameterTexts): ParameterValues {
-  const values: ParameterValues = {};
-  for (const definition of definitions) {
-    const text = texts[definition.name];
-    if (definition.type === 'boolean') {
-      if (typeof text === 'boolean') values[definition.name] = text;
-      continue;
-    }
-    if (typeof text !== 'string' || text.trim() === '') continue;
-    if (definition.type === 'integer' || definition.type === 'number') values[definition.name] = Number(text);
-    else if (definition.type === 'timestamp') values[definition.name] = `${text.length === 16 ? `${text}:00` : text}Z`;
-    else values[definition.name] = text;
-  }
-  return values;
-}
+import type { ParameterDefinition } from './sharing-api';
+import type { ParameterTexts } from './parameter-values';
 
 interface Props {
   definitions: ParameterDefinition[];
@@ -62,7 +26,7 @@ export function ParameterFields({ definitions, texts, onChange, enforceRequired 
         const set = (next: string | boolean) => onChange({ ...texts, [definition.name]: next });
         const hint = [definition.description, `${definition.type}${definition.required === false ? ', optional' : ''}${definition.default !== undefined ? `, default ${String(definition.default)}` : ''}`].filter(Boolean).join(' · ');
         const described = `${fieldId}-hint${error ? ` ${fieldId}-error` : ''}`;
-        if (definition.type === 'boolean') {
+        if (definition.type === 'boolean' && typeof value === 'boolean') {
           return (
             <div class="field" key={definition.name}>
               <label class="check" for={fieldId}>
@@ -78,10 +42,10 @@ export function ParameterFields({ definitions, texts, onChange, enforceRequired 
         return (
           <div class="field" key={definition.name}>
             <label for={fieldId}>{definition.name}</label>
-            {definition.type === 'enum' ? (
+            {definition.type === 'enum' || definition.type === 'boolean' ? (
               <select id={fieldId} required={required} value={text} aria-describedby={described} onChange={(event) => set(event.currentTarget.value)}>
                 <option value="">—</option>
-                {(definition.options ?? []).map((option) => (
+                {(definition.type === 'boolean' ? ['true', 'false'] : (definition.options ?? [])).map((option) => (
                   <option key={option} value={option}>
                     {option}
                   </option>

@@ -5,7 +5,8 @@ import { CopyField } from '../../ui/copy-field';
 import { formatTime } from '../../ui/format';
 import { Form } from '../../ui/forms';
 import { ErrorNotice, Notice } from '../../ui/notice';
-import { ParameterFields, parameterTexts, parameterValues } from './parameter-form';
+import { ParameterFields } from './parameter-form';
+import { parameterTexts, parameterValues } from './parameter-values';
 import type { Chart, ParameterDefinition, Published } from './sharing-api';
 
 interface Props {

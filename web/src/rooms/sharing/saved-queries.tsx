@@ -17,7 +17,8 @@ import { useSchemaTree } from '../workbench/schema-tree';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { DeleteNamed } from './delete-named';
 import { definitionOf, draftsFor, ParameterDefinitions, type DefinitionDraft } from './parameter-definitions';
-import { ParameterFields, parameterTexts, parameterValues } from './parameter-form';
+import { ParameterFields } from './parameter-form';
+import { parameterTexts, parameterValues } from './parameter-values';
 import { loadSavedQueries, loadSavedQuery, runSavedQuery, type QueryResult } from './sharing-api';
 
 /** The workspace's saved queries: SQL with typed parameters, run by name, the source of charts. */

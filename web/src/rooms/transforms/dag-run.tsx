@@ -4,13 +4,13 @@ import { navigate } from '../../router/history';
 import { pathTo } from '../../router/paths';
 import type { RoomProps } from '../../router/routes';
 import { atLeast } from '../../session/workspaces';
-import { formatCount, formatDuration, formatTime } from '../../ui/format';
+import { formatDuration, formatTime } from '../../ui/format';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { StatusBadge } from '../../ui/status-badge';
 import { usePolled } from '../../ui/use-polled';
 import { useWorkspace } from '../workspaces/use-workspace';
-import { runSpan, timelineOf } from './run-history';
+import { runSpan, timelineOf, TransformRunTable } from './run-history';
 import { loadDagRun, runDag, runInFlight, type DagRun } from './transform-api';
 
 /** One run: each transform's state, timing, rows and error, read live while it runs; retried from its failure. */
@@ -64,7 +64,7 @@ export function DagRunRoom({ params }: RoomProps) {
           ) : null}
           <ErrorNotice error={error} />
           <Section title="Transforms of the run">
-            <NodeRuns run={data} workspaceId={workspaceId} />
+            <TransformRunTable runs={data.runs} caption="Each transform of the run, in its order" workspaceId={workspaceId} by="transform" />
           </Section>
           <Section title="Timeline">
             <Timeline run={data} />
@@ -72,51 +72,6 @@ export function DagRunRoom({ params }: RoomProps) {
         </>
       ) : null}
     </Page>
-  );
-}
-
-function NodeRuns({ run, workspaceId }: { run: DagRun; workspaceId: string }) {
-  return (
-    <div class="table-wrap">
-      <table class="data-table">
-        <caption class="visually-hidden">Each transform of the run, in its order</caption>
-        <thead>
-          <tr>
-            <th scope="col">Transform</th>
-            <th scope="col">State</th>
-            <th scope="col">Started</th>
-            <th scope="col" class="number">Took</th>
-            <th scope="col" class="number">Rows written</th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.runs.map((node) => (
-            <tr key={node.id}>
-              <td>
-                <Link href={pathTo('transform', { workspaceId, transformId: node.transform_id })}>{node.transform_name}</Link>
-              </td>
-              <td>
-                <StatusBadge status={node.status} />
-              </td>
-              <td>{formatTime(node.started_at)}</td>
-              <td class="number">{formatDuration(node.duration_ms)}</td>
-              <td class="number">{formatCount(node.rows_written)}</td>
-              <td>
-                {node.error ? (
-                  <>
-                    <span class="mono">{node.error.code}</span>: {node.error.message}
-                    {node.error.hint ? <span class="field-hint"> {node.error.hint}</span> : null}
-                  </>
-                ) : (
-                  '—'
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

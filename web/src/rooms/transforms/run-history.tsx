@@ -62,3 +62,58 @@ export function timelineOf(runs: TransformRun[]): { run: TransformRun; offset: n
     return { run, offset: start - origin, length: Math.max(0, end - start) };
   });
 }
+
+/**
+ * Runs of transforms, one a row: in a DAG run, each transform with its start (`by: 'transform'`);
+ * of one transform, each run with its trigger (`by: 'run'`), linking to its DAG run.
+ */
+export function TransformRunTable({ runs, caption, workspaceId, by }: { runs: TransformRun[]; caption: string; workspaceId: string; by: 'transform' | 'run' }) {
+  return (
+    <div class="table-wrap">
+      <table class="data-table">
+        <caption class="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{by === 'transform' ? 'Transform' : 'Started'}</th>
+            <th scope="col">State</th>
+            <th scope="col">{by === 'transform' ? 'Started' : 'Trigger'}</th>
+            <th scope="col" class="number">Took</th>
+            <th scope="col" class="number">Rows written</th>
+            <th scope="col">Error</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id}>
+              <td>
+                {by === 'transform' ? (
+                  <Link href={pathTo('transform', { workspaceId, transformId: run.transform_id })}>{run.transform_name}</Link>
+                ) : run.dag_run_id ? (
+                  <Link href={pathTo('transformRun', { workspaceId, dagRunId: run.dag_run_id })}>{formatTime(run.started_at)}</Link>
+                ) : (
+                  formatTime(run.started_at)
+                )}
+              </td>
+              <td>
+                <StatusBadge status={run.status} />
+              </td>
+              <td>{by === 'transform' ? formatTime(run.started_at) : run.trigger}</td>
+              <td class="number">{formatDuration(run.duration_ms)}</td>
+              <td class="number">{formatCount(run.rows_written)}</td>
+              <td>
+                {run.error ? (
+                  <>
+                    <span class="mono">{run.error.code}</span>: {run.error.message}
+                    {run.error.hint ? <span class="field-hint"> {run.error.hint}</span> : null}
+                  </>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

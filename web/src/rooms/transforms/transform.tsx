@@ -6,16 +6,15 @@ import { pathTo } from '../../router/paths';
 import type { RoomProps } from '../../router/routes';
 import { atLeast } from '../../session/workspaces';
 import { Dialog } from '../../ui/dialog';
-import { formatCount, formatDuration, formatTime } from '../../ui/format';
 import { Form } from '../../ui/forms';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
-import { StatusBadge } from '../../ui/status-badge';
 import { useLoad } from '../../ui/use-load';
 import { usePolled } from '../../ui/use-polled';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { loadTransforms, runInFlight, type Transform } from './transform-api';
 import { TransformEditor, type TransformDraft } from './transform-editor';
+import { TransformRunTable } from './run-history';
 
 const transformPath = (workspaceId: string, transformId: string) => ({ path: { workspace_id: workspaceId, transform_id: transformId } });
 
@@ -124,37 +123,7 @@ function Runs({ workspaceId, transformId, canRun }: { workspaceId: string; trans
       ) : null}
       <ErrorNotice error={error ?? runs.error} />
       {runs.data && runs.data.length === 0 ? <p>It has not run yet.</p> : null}
-      {runs.data && runs.data.length > 0 ? (
-        <div class="table-wrap">
-          <table class="data-table">
-            <caption class="visually-hidden">Recent runs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Started</th>
-                <th scope="col">State</th>
-                <th scope="col">Trigger</th>
-                <th scope="col" class="number">Took</th>
-                <th scope="col" class="number">Rows written</th>
-                <th scope="col">Error</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.map((run) => (
-                <tr key={run.id}>
-                  <td>{run.dag_run_id ? <Link href={pathTo('transformRun', { workspaceId, dagRunId: run.dag_run_id })}>{formatTime(run.started_at)}</Link> : formatTime(run.started_at)}</td>
-                  <td>
-                    <StatusBadge status={run.status} />
-                  </td>
-                  <td>{run.trigger}</td>
-                  <td class="number">{formatDuration(run.duration_ms)}</td>
-                  <td class="number">{formatCount(run.rows_written)}</td>
-                  <td>{run.error ? `${run.error.code}: ${run.error.message}` : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+      {runs.data && runs.data.length > 0 ? <TransformRunTable runs={runs.data} caption="Recent runs, newest first" workspaceId={workspaceId} by="run" /> : null}
     </div>
   );
 }

@@ -2,11 +2,10 @@ import { BarChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
 import { DatasetComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { init, use, type EChartsType } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
+import type { ChartKind } from '../../ui/chart-kinds';
 
 // Only what the console draws, from echarts/core: the rest of the library stays out of the bundle.
 use([BarChart, LineChart, PieChart, ScatterChart, DatasetComponent, GridComponent, LegendComponent, TooltipComponent, SVGRenderer]);
-
-export type ChartKind = 'bar' | 'line' | 'area' | 'scatter' | 'pie';
 
 export interface ChartSpec {
   kind: ChartKind;

@@ -1,6 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useId, useState } from 'preact/hooks';
-import { useFormError } from '../forms';
+import { FieldFrame as Frame, useFormError } from '../forms';
 import { enumOptions, kindOf, labelOf, secretMask, toForm, withoutNull, type FormObject, type FormValue, type JsonSchema } from './json-schema';
 
 type Path = (string | number)[];
@@ -69,28 +69,19 @@ function SchemaField(props: FieldProps) {
   }
 }
 
-/** Label, control, hint and the service's complaint, tied together for screen readers. */
+/** The frame of a generated field: required ones marked, the service's complaint found by the field's place in the body. */
 function FieldFrame({ id, label, hint, path, required, children }: { id: string; label: string; hint: string | undefined; path: Path; required: boolean; children: (described: string | undefined, invalid: boolean) => ComponentChildren }) {
   const error = useFormError()?.messageAt(path);
-  const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  const title = (
+    <>
+      {label}
+      {required ? <span class="required-mark"> (required)</span> : null}
+    </>
+  );
   return (
-    <div class="field">
-      <label for={id}>
-        {label}
-        {required ? <span class="required-mark"> (required)</span> : null}
-      </label>
-      {children(described, error !== undefined)}
-      {hint ? (
-        <p class="field-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p class="field-error" id={`${id}-error`}>
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <Frame id={id} label={title} hint={hint} error={error}>
+      {children}
+    </Frame>
   );
 }
 
