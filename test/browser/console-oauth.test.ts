@@ -56,19 +56,12 @@ describe('the console: connecting HubSpot over OAuth', () => {
       expect(await job.getByRole('row', { name: /contacts/ }).getByRole('cell').nth(4).innerText()).toBe('120');
       await checkRoom(watched, shots, '02-hubspot-connected');
 
-      // The tables are in the workspace's table browser and answer queries.
-      await page.getByRole('link', { name: 'Tables', exact: true }).click();
-      await waitForRoom(page, 'Tables', shots);
-      await page.getByRole('link', { name: 'hubspot_crm.contacts' }).waitFor();
-      const [contacts] = await queryRows(under.t, user, workspaceId, 'SELECT count(*) AS n FROM hubspot_crm.contacts');
-      expect(contacts).toEqual({ n: 120 });
-      await page.goBack();
-      await waitForRoom(page, 'hubspot_crm', shots);
-
-      // The grant is revoked at the provider: the next sync fails and the connection asks to be authorized again.
+      // The grant is revoked at the provider (once the page has read the streams with it): the next sync fails and the connection asks to be authorized again.
+      await page.getByRole('checkbox', { name: 'Sync contacts' }).waitFor();
       hubspot.oauth.revokeGrant(hubspot.oauth.lastRefreshToken);
       await page.getByRole('button', { name: 'Sync now' }).click();
       await page.locator('.sync-job').first().locator('.sync-job-header .badge-failed').waitFor({ timeout: 60_000 });
+      await page.locator('.sync-job').first().getByText(/BAD_REFRESH_TOKEN/).first().waitFor();
       await page.getByText('The provider no longer accepts this connection’s authorization').waitFor();
       await page.locator('.details .badge-needs_reauth').waitFor();
       expect(await page.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(true);
@@ -79,9 +72,16 @@ describe('the console: connecting HubSpot over OAuth', () => {
       await page.locator('.sync-job').first().locator('.sync-job-header .badge-succeeded').waitFor({ timeout: 60_000 });
       expect(await page.locator('.sync-job').count()).toBe(3);
 
+      // The tables are in the workspace's table browser and answer queries.
+      await page.getByRole('link', { name: 'Tables', exact: true }).click();
+      await waitForRoom(page, 'Tables', shots);
+      await page.getByRole('link', { name: 'hubspot_crm.contacts' }).waitFor();
+      const [contacts] = await queryRows(under.t, user, workspaceId, 'SELECT count(*) AS n FROM hubspot_crm.contacts');
+      expect(contacts).toEqual({ n: 120 });
+
       // A consent the person refuses lands on the connections page with what happened.
       hubspot.oauth.denyConsent = true;
-      await page.getByRole('link', { name: 'All connections' }).click();
+      await page.getByRole('link', { name: 'Connections', exact: true }).click();
       await waitForRoom(page, 'Connections', shots);
       await page.getByLabel('HubSpot connection name').fill('hubspot_denied');
       await page.getByRole('button', { name: 'Connect HubSpot' }).click();

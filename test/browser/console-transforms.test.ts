@@ -8,6 +8,8 @@ import { createTransformOk } from '../support/transforms';
 
 /** A node of the DAG's graph by its transform's name. */
 const node = (page: Page, name: string) => page.locator(`svg.dag g.dag-node[data-node="${name}"]`);
+/** Waits for a node to read as said (a run's end reaches the graph's states a moment before its staleness). */
+const nodeReads = (page: Page, name: string, label: string) => page.locator(`svg.dag g.dag-node[data-node="${name}"][aria-label="${label}"]`).waitFor({ timeout: 10_000 });
 
 /**
  * Transforms in the browser: two made in the editor, the second after the first; the DAG drawn as a
@@ -69,7 +71,7 @@ describe('the console: transforms and their DAG', () => {
       await waitForRoom(page, 'Transforms', shots);
       await node(page, 'top_days').waitFor();
       expect(await page.locator('svg.dag .dag-edge').count()).toBe(1);
-      expect(await node(page, 'daily_orders').getAttribute('aria-label')).toBe('daily_orders, writes marts.daily_orders: never run, stale');
+      await nodeReads(page, 'daily_orders', 'daily_orders, writes marts.daily_orders: never run, stale');
       await checkRoom(watched, shots, '03-dag-never-run');
 
       // top_days chosen from the keyboard in the graph, run with the transform it needs.
@@ -79,7 +81,7 @@ describe('the console: transforms and their DAG', () => {
       await page.getByRole('button', { name: 'Run selected (1)' }).click();
       await node(page, 'top_days').and(page.locator('.state-succeeded')).waitFor({ timeout: 60_000 });
       await node(page, 'daily_orders').and(page.locator('.state-succeeded')).waitFor();
-      expect(await node(page, 'top_days').getAttribute('aria-label')).toBe('top_days, writes marts.top_days: succeeded');
+      await nodeReads(page, 'top_days', 'top_days, writes marts.top_days: succeeded');
       expect(await queryRows(under.t, user, workspaceId, 'SELECT day FROM marts.top_days ORDER BY revenue DESC')).toEqual([{ day: 'thu' }, { day: 'wed' }]);
       await checkRoom(watched, shots, '04-dag-succeeded');
 
@@ -87,6 +89,7 @@ describe('the console: transforms and their DAG', () => {
       await page.getByRole('link', { name: 'details' }).click();
       await waitForRoom(page, 'Transform run', shots);
       const rows = page.getByRole('table', { name: 'Each transform of the run, in its order' }).getByRole('row');
+      await rows.nth(2).waitFor();
       expect(await rows.count()).toBe(3);
       expect(await rows.nth(1).innerText()).toMatch(/^daily_orders\s+succeeded/);
       expect(await rows.nth(2).innerText()).toMatch(/^top_days\s+succeeded/);
@@ -100,7 +103,7 @@ describe('the console: transforms and their DAG', () => {
       await node(page, 'day_codes').waitFor();
       await page.getByRole('button', { name: 'Run stale only' }).click();
       await node(page, 'day_codes').and(page.locator('.state-failed')).waitFor({ timeout: 60_000 });
-      expect(await node(page, 'daily_orders').getAttribute('aria-label')).toBe('daily_orders, writes marts.daily_orders: succeeded');
+      await nodeReads(page, 'daily_orders', 'daily_orders, writes marts.daily_orders: succeeded');
       await page.getByRole('link', { name: 'details' }).click();
       await waitForRoom(page, 'Transform run', shots);
       await page.getByRole('row', { name: /day_codes/ }).getByText(/integer/i).first().waitFor();

@@ -60,12 +60,12 @@ export function ConnectionDetail({ params, search }: RoomProps) {
         <dt>Query mode</dt>
         <dd>{connection.query_mode}</dd>
       </dl>
-      {canEdit ? <Actions connection={connection} workspaceId={workspaceId} onChanged={setCurrent} onSyncStarted={() => setSyncs(syncs + 1)} /> : null}
+      {canEdit ? <Actions connection={connection} workspaceId={workspaceId} onChanged={setCurrent} onRefused={reload} onSyncStarted={() => setSyncs(syncs + 1)} /> : null}
       <Section title="Syncs">
         <SyncHistory workspaceId={workspaceId} connectionId={connectionId} version={syncs} onSettled={reload} />
       </Section>
       <Section title="Streams">
-        <StreamsPanel workspaceId={workspaceId} connection={connection} canEdit={canEdit} onSaved={setCurrent} />
+        <StreamsPanel workspaceId={workspaceId} connection={connection} canEdit={canEdit} onSaved={setCurrent} onRefused={reload} />
       </Section>
       <Section title="Schedule">
         <ScheduleEditor
@@ -86,8 +86,17 @@ export function ConnectionDetail({ params, search }: RoomProps) {
   );
 }
 
+interface ActionProps {
+  connection: Connection;
+  workspaceId: string;
+  onChanged: (connection: Connection) => void;
+  /** A refusal may come of a change the page has not seen (the provider refused the authorization meanwhile): the connection is read again. */
+  onRefused: () => void;
+  onSyncStarted: () => void;
+}
+
 /** Sync now, test, pause or resume; the outcome is said beside the buttons. */
-function Actions({ connection, workspaceId, onChanged, onSyncStarted }: { connection: Connection; workspaceId: string; onChanged: (connection: Connection) => void; onSyncStarted: () => void }) {
+function Actions({ connection, workspaceId, onChanged, onRefused, onSyncStarted }: ActionProps) {
   const [busy, setBusy] = useState<string | undefined>(undefined);
   const [said, setSaid] = useState<{ kind: 'success' | 'error' | 'info'; text: string } | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
@@ -100,6 +109,7 @@ function Actions({ connection, workspaceId, onChanged, onSyncStarted }: { connec
       await action();
     } catch (caught) {
       setError(caught);
+      onRefused();
     } finally {
       setBusy(undefined);
     }
@@ -112,6 +122,7 @@ function Actions({ connection, workspaceId, onChanged, onSyncStarted }: { connec
     });
   const test = act('test', async () => {
     const result = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/test', { params: path }));
+    if (!result.success) onRefused();
     setSaid({ kind: result.success ? 'success' : 'error', text: `${result.success ? 'The source answered' : 'The test failed'}: ${result.message} (${result.latency_ms} ms)` });
   });
   const paused = connection.status === 'paused';

@@ -19,13 +19,15 @@ interface Props {
   connection: Connection;
   canEdit: boolean;
   onSaved: (connection: Connection) => void;
+  /** The source refused the discovery: the connection's state may have changed with it (needing authorization). */
+  onRefused: () => void;
 }
 
 /**
  * The streams the source offers (discovered from it now) and how each syncs: included or not, its
  * sync mode, its cursor among the candidates, its primary key; a preview of a stream's first rows.
  */
-export function StreamsPanel({ workspaceId, connection, canEdit, onSaved }: Props) {
+export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefused }: Props) {
   const path = connectionPath(workspaceId, connection.id);
   const streams = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/streams', { params: path })), [workspaceId, connection.id]);
   const [choices, setChoices] = useState<Record<string, Choice>>({});
@@ -34,6 +36,9 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved }: Prop
   useEffect(() => {
     if (streams.data) setChoices(choicesOf(streams.data, connection.streams));
   }, [streams.data, connection.streams]);
+  useEffect(() => {
+    if (streams.error) onRefused();
+  }, [streams.error]);
   const change = (name: string, patch: Partial<Choice>) => {
     setSaved(false);
     setChoices((all) => ({ ...all, [name]: { ...all[name]!, ...patch } }));
