@@ -8,6 +8,8 @@ import { dagRunParams, transformModels as m, transformParams, workspaceParams } 
 
 const tags = ['Transforms'];
 const base = '/workspaces/:workspace_id/transforms';
+// Beside the transforms, not under them: `transforms/<literal>/{id}` would be ambiguous with `transforms/{id}/runs`.
+const history = '/workspaces/:workspace_id/transform-runs';
 
 /** The transforms of a workspace: definitions, the DAG, runs and the DAG's schedule. */
 export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'transforms' | 'cluster' | 'logger'>) {
@@ -71,7 +73,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       }),
     })
     .get(
-      `${base}/dag-runs`,
+      history,
       async ({ membership, query, set }) => {
         const { items, total } = await runs.listDagRuns(membership.workspaceId, { limit: query.limit ?? 20, offset: query.offset ?? 0 });
         set.headers['x-total-count'] = String(total);
@@ -91,7 +93,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
         }),
       },
     )
-    .get(`${base}/dag-runs/:dag_run_id`, ({ membership, params }) => runs.getDagRun(membership.workspaceId, params.dag_run_id), {
+    .get(`${history}/:dag_run_id`, ({ membership, params }) => runs.getDagRun(membership.workspaceId, params.dag_run_id), {
       workspace: 'data:read',
       params: dagRunParams,
       response: m.DagRunResponse,

@@ -16,10 +16,10 @@ export const loadTransforms = (workspaceId: string) => unwrap(api.GET('/api/v1/w
 export const loadDag = (workspaceId: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/dag', { params: inWorkspace(workspaceId) }));
 
 export const loadDagRuns = (workspaceId: string, limit: number) =>
-  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/dag-runs', { params: { ...inWorkspace(workspaceId), query: { limit } } }));
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transform-runs', { params: { ...inWorkspace(workspaceId), query: { limit } } }));
 
 export const loadDagRun = (workspaceId: string, dagRunId: string) =>
-  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/dag-runs/{dag_run_id}', { params: { path: { workspace_id: workspaceId, dag_run_id: dagRunId } } }));
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transform-runs/{dag_run_id}', { params: { path: { workspace_id: workspaceId, dag_run_id: dagRunId } } }));
 
 /** Starts a run of the DAG (all, chosen, stale or from a failure); the answer comes once it ends or after a short wait. */
 export const runDag = (workspaceId: string, body: RunRequest) => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/transforms/run', { params: inWorkspace(workspaceId), body }));
