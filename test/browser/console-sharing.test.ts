@@ -34,6 +34,8 @@ describe('the console: saved queries, charts, pages and their public links', () 
       // A saved query: each {{placeholder}} of the SQL becomes a parameter to type.
       await page.getByRole('link', { name: 'Saved queries' }).click();
       await waitForRoom(page, 'Saved queries', shots);
+      await page.getByText('No saved queries yet.').waitFor();
+      await checkRoom(watched, shots, '00-saved-queries-empty');
       await page.getByRole('link', { name: 'New saved query' }).click();
       await waitForRoom(page, 'New saved query', shots);
       await page.getByLabel('Name', { exact: true }).fill('sales_by_month');
@@ -85,6 +87,11 @@ describe('the console: saved queries, charts, pages and their public links', () 
       await page.getByText(/^Published since/).waitFor();
       await checkRoom(watched, shots, '04-chart-published');
 
+      await page.getByRole('link', { name: 'Charts', exact: true }).click();
+      await waitForRoom(page, 'Charts', shots);
+      await page.getByRole('row', { name: /Revenue by month/ }).getByText('published').waitFor();
+      await checkRoom(watched, shots, '04b-charts');
+
       // A page: text, then the chart moved above it.
       await page.getByRole('link', { name: 'Pages' }).click();
       await waitForRoom(page, 'Pages', shots);
@@ -127,6 +134,10 @@ describe('the console: saved queries, charts, pages and their public links', () 
       await page.getByRole('button', { name: 'Unpublish' }).click();
       await page.getByText('Not published: nobody outside the workspace can see it.').waitFor();
       expect((await stranger.page.goto(pageUrl))?.status()).toBe(404);
+      await page.getByRole('link', { name: 'All pages' }).click();
+      await waitForRoom(page, 'Pages', shots);
+      await page.getByRole('row', { name: /Sales overview/ }).waitFor();
+      await checkRoom(watched, shots, '08-pages');
     } catch (error) {
       await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);
       throw error;

@@ -52,6 +52,7 @@ describe('the console: transforms and their DAG', () => {
       await page.getByRole('button', { name: 'Create transform' }).click();
       await waitForRoom(page, 'daily_orders', shots);
       await page.getByText('It has not run yet.').waitFor();
+      await checkRoom(watched, shots, '02b-transform');
 
       await page.getByRole('link', { name: 'All transforms' }).click();
       await page.getByRole('link', { name: 'New transform' }).click();
