@@ -10,7 +10,7 @@ const rows = 200_000;
 describe('the console: a Postgres connection', () => {
   let under: ConsoleUnderTest;
   let source: SourceDatabase;
-  // The source's reader: each 5,000th row of `readings` costs it 60 ms, so a sync runs for seconds and its progress can be watched.
+  // The source's reader: each 2,000th row of `readings` costs it 50 ms, so a sync reads for five seconds and its progress can be watched.
   let reader: { role: string; drop(): Promise<void> } | undefined;
   const shots = screenshotDir('console-connections');
 
@@ -19,7 +19,7 @@ describe('the console: a Postgres connection', () => {
     await source.sql.unsafe('CREATE TABLE readings (id bigint PRIMARY KEY, sensor int, value double precision, taken_at timestamptz)');
     await source.sql.unsafe(`INSERT INTO readings SELECT g, g % 100, g * 0.5, timestamptz '2026-01-01' + g * interval '1 minute' FROM generate_series(1, ${rows}) g`);
     await source.sql.unsafe('ANALYZE readings');
-    reader = await throttledReader(source, 'readings', 5_000, 0.06);
+    reader = await throttledReader(source, 'readings', 2_000, 0.05);
     under = await startConsole();
   });
 
