@@ -7,7 +7,7 @@ import { bodyOf } from '../support/http';
 import { latestMailTo, uniqueEmail } from '../support/accounts';
 import { pushOk } from '../support/lake';
 import { eventually } from '../support/eventually';
-import { openWatched, screenshotDir, seriousViolations, startConsole, typeSql, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
+import { checkRoom, openWatched, screenshotDir, startConsole, typeSql, waitForRoom, type ConsoleUnderTest, type WatchedPage } from '../support/console-browser';
 
 const password = 'a long console password';
 
@@ -35,13 +35,7 @@ describe('the web console in a real browser', () => {
   });
 
   /** The room is accessible (axe-core: nothing serious or critical) and kept as a screenshot. */
-  async function check(watched: WatchedPage, name: string): Promise<void> {
-    const { page } = watched;
-    await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-    const violations = await seriousViolations(page);
-    expect({ room: name, violations }).toEqual({ room: name, violations: [] });
-    expect({ room: name, problems: watched.problems }).toEqual({ room: name, problems: [] });
-  }
+  const check = (watched: WatchedPage, name: string) => checkRoom(watched, shots, name);
 
   async function linkFromMail(to: string, pattern: RegExp): Promise<string> {
     const mail = await latestMailTo(t, to);
@@ -51,15 +45,7 @@ describe('the web console in a real browser', () => {
   }
 
   /** Waits for the room with that title; on a timeout, says what the page showed instead. */
-  async function heading(page: Page, text: string | RegExp): Promise<void> {
-    try {
-      await page.getByRole('heading', { level: 1, name: text }).waitFor();
-    } catch (error) {
-      await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true });
-      throw new Error(`no heading ${text} at ${page.url()}; the page shows: ${(await page.locator('body').innerText()).slice(0, 1500)}`, { cause: error });
-    }
-  }
-
+  const heading = (page: Page, text: string | RegExp) => waitForRoom(page, text, shots);
 
   async function signUpAndVerify(watched: WatchedPage, email: string, via: string): Promise<void> {
     const { page } = watched;
