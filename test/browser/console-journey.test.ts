@@ -115,7 +115,13 @@ describe('the web console in a real browser', () => {
     await heading(page, 'SQL workbench');
     await page.locator('.cm-content').waitFor();
     await typeSql(page, 'SELECT region, sum(revenue) AS revenue FROM shop.');
-    await page.locator('.cm-tooltip-autocomplete').getByText('sales').first().waitFor();
+    // The tables may arrive after the typing on a busy machine: ask for completions again, as a person would.
+    const completion = page.locator('.cm-tooltip-autocomplete').getByText('sales').first();
+    for (let tries = 0; tries < 30 && !(await completion.isVisible()); tries++) {
+      await page.keyboard.press('Control+Space');
+      await completion.waitFor({ timeout: 1_000 }).catch(() => {});
+    }
+    await completion.waitFor();
     await page.keyboard.press('Escape');
 
     await typeSql(page, 'SELECT month, region, revenue FROM shop.sales ORDER BY month, region');
