@@ -181,7 +181,7 @@ for (const backend of backends) {
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
     }, 60_000);
 
-    test('progress strictly increases during a multi-second job and reaches 1 at its end', async () => {
+    test('progress moves forward during a multi-second job, never back, and reaches 1 at its end', async () => {
       await t.services.engine.materializer.materialize(workspaceId, {
         sql: 'SELECT range AS x FROM range(30000000)',
         target: { schema: 'big', table: 'numbers' },
@@ -192,7 +192,8 @@ for (const backend of backends) {
         label: 'test',
         timeoutMs: 300_000,
       });
-      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(CAST(x AS VARCHAR)) LIKE '%abc%'", workspace_id: workspaceId });
+      // Three digests a row: about ten seconds on two cores, so many readings fall inside the run.
+      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'", workspace_id: workspaceId });
       const seen: number[] = [];
       for (;;) {
         const status = await jobStatus(t, user, jobId, '?limit=1');
@@ -204,8 +205,9 @@ for (const backend of backends) {
         // Longer than a heartbeat's round (half a second), so every reading is a newer one.
         await Bun.sleep(800);
       }
-      expect(seen.length).toBeGreaterThanOrEqual(3);
-      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+      // Two readings may carry the same heartbeat when the worker's turn comes late; progress never goes back, and it moves.
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+      expect(new Set(seen).size).toBeGreaterThanOrEqual(3);
       expect(seen.at(-1)!).toBeLessThan(1);
     }, 300_000);
 
