@@ -65,10 +65,11 @@ export class PushService {
     rmSync(upload.file.path, { force: true });
   }
 
-  push(workspaceId: string, request: PushRequest, idempotencyKey?: string): Promise<PushResponse> {
+  /** `recordsText`: the JSON array of `request.records` as received, when the caller has it (see recordsSource). */
+  push(workspaceId: string, request: PushRequest, idempotencyKey?: string, recordsText?: Uint8Array): Promise<PushResponse> {
     const table = parseTableName(request.table);
     return this.idempotent(workspaceId, table, request, idempotencyKey, (options) =>
-      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, ...options }),
+      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, recordsText, ...options }),
     );
   }
 
