@@ -25,8 +25,8 @@ export interface PushRequest extends PushTarget {
 /** An upload received whole into a file (see the push route): its records, and the digest of its bytes. */
 export interface ReceivedUpload {
   file: UploadedFile;
-  /** SHA-256 of the records' bytes as decoded (a gzip body and its plain form are the same upload). */
-  sha256: string;
+  /** SHA-256 of the records' bytes as decoded (a gzip body and its plain form are the same upload), when the push has an idempotency key. */
+  sha256?: string;
 }
 
 export interface PushResponse {

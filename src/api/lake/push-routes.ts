@@ -70,7 +70,7 @@ async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string,
     async () => {
       // A name the push would refuse is refused before the body is read, not after.
       parseTableName(target.table);
-      const upload = await receiveUpload(body, services.push.uploadFolder());
+      const upload = await receiveUpload(body, services.push.uploadFolder(), { digest: key !== undefined });
       // While the body streams, a client that stalls is cut off by the idle timeout; once it is all
       // here, writing a large file may take longer than that, and the answer must still reach the client.
       received();
