@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { sqlIdentifier, sqlString } from '../sql-literals';
@@ -36,7 +37,9 @@ export async function stageRecords(
   const removeFile = () => rmSync(file, { force: true });
   const fields = plan.incoming;
   if (primaryKey.length === 0) {
-    await Bun.write(file, records instanceof Uint8Array ? records : JSON.stringify(records));
+    // Written by a thread of the runtime's pool: Bun.write kept the event loop's thread for a third
+    // of the time it took (8 of 25 ms for 18 MB), node's writeFile not at all.
+    await writeFile(file, records instanceof Uint8Array ? records : JSON.stringify(records));
     const types = fields.map(({ field, column }) => `${sqlString(field)}: ${sqlString(column.type)}`);
     const renames = fields.map(({ field, column }) => `${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
     const source = `(SELECT ${renames.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}}))`;
@@ -47,7 +50,7 @@ export async function stageRecords(
   const rows = `${stagingName}_rows`;
   try {
     // Each record carries its position, so that the last duplicate of a key wins.
-    await Bun.write(file, JSON.stringify(records.map((record, position) => ({ p: position, r: record }))));
+    await writeFile(file, JSON.stringify(records.map((record, position) => ({ p: position, r: record }))));
     const struct = `STRUCT(${fields.map(({ field, column }) => `${sqlIdentifier(field)} ${column.type}`).join(', ')})`;
     const picks = fields.map(({ field, column }) => `r.${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
     const keys = primaryKey.map((key) => `r.${sqlIdentifier(key)}`);
