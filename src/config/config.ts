@@ -232,8 +232,8 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       profileDir: absolute(env.string('DUCKDB_PROFILE_DIR', defaultProfileDir(dataDir))),
       statements: {
         running: env.integer('ENGINE_MAX_RUNNING_STATEMENTS', 16, { min: 1, max: 10_000 }),
-        queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 256, { min: 0, max: 100_000 }),
-        queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 16, { min: 0, max: 10_000 }),
+        queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 1024, { min: 0, max: 100_000 }),
+        queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 64, { min: 0, max: 10_000 }),
       },
     },
     transforms: {
