@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { addMember, createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { bodyOf } from '../support/http';
 import { createTransformOk, dagOf, transformsPath } from '../support/transforms';
+import { withUser } from '../support/fixtures';
 
 describe('transforms: definitions, validation and roles', () => {
-  let t: TestApp;
-  let owner: TestUser;
+  let t: TestApp, owner: TestUser;
   let viewer: TestUser;
   let member: TestUser;
   let outsider: TestUser;
   let ws: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'tf-owner');
+    ({ t, user: owner } = await withUser('local', { label: 'tf-owner' }));
     viewer = await createVerifiedUser(t, 'tf-viewer');
     member = await createVerifiedUser(t, 'tf-member');
     outsider = await createVerifiedUser(t, 'tf-outsider');

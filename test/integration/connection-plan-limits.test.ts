@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { createConnection, createConnectionOk, createSourceDatabase, postgresSpec, triggerSyncOk, waitForSync, type SourceDatabase } from '../support/connections';
 import { namedQuery } from '../../src/store/named-query';
+import { withUser } from '../support/fixtures';
 
 // A plan of one connector and 20 kB of storage.
 const tinyPlan = namedQuery<Record<never, never>>(
@@ -17,14 +18,12 @@ const usePlan = namedQuery<{ id: string; plan: string }>('test.connection_use_pl
 
 /** Connections are held to the same plan limits as everything else: their number, and the storage their syncs write. */
 describe('plan limits on connections and syncs', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
   let source: SourceDatabase;
 
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
+    ({ t, user } = await withUser('local', { worker: true, label: 'plan-limits' }));
     await t.infra.store.run(tinyPlan, {});
-    user = await createVerifiedUser(t, 'plan-limits');
     source = await createSourceDatabase();
     await source.sql`CREATE TABLE orders (id bigint PRIMARY KEY, note text)`;
     await source.sql`INSERT INTO orders SELECT i, repeat('x', 40) FROM generate_series(1, 500) i`;

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { jobStatus, slowSql, submitJobOk, waitForJob } from '../support/jobs';
 import { serviceEnvOf } from '../support/service-env';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { namedQuery } from '../../src/store/named-query';
+import { withWorkspace } from '../support/fixtures';
 
 const jobRecord = namedQuery<{ id: string }, { attempts: number; status: string; usage: number }>(
   'test.job_record',
@@ -13,9 +13,7 @@ const jobRecord = namedQuery<{ id: string }, { attempts: number; status: string;
 );
 
 describe('a query job survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let workers: ServiceProcess[] = [];
 
   const startWorkerProcess = async (env: Record<string, string> = {}) => {
@@ -26,9 +24,7 @@ describe('a query job survives its worker being killed', () => {
 
   beforeAll(async () => {
     // The API in this process, the worker in another: as deployed, so the worker can die on its own.
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'restart');
-    workspaceId = (await createWorkspace(t, user)).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'restart' }));
   });
   // Each test starts the workers it needs; none may outlive it and pick up the next test's jobs.
   const killWorkers = async () => {

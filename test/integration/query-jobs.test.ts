@@ -8,21 +8,16 @@ import { namedQuery } from '../../src/store/named-query';
 import type { jobResultsCleanupWorkflow } from '../../src/workflows/job-results-cleanup';
 import { queryJobStatusQuery } from '../../src/workflows/query-job';
 import { eventually } from '../support/eventually';
+import { withWorkspace } from '../support/fixtures';
 
 const usageOfJob = namedQuery<{ job_id: string }, { n: number }>('test.job_usage', 'SELECT count(*) AS n FROM query_usage WHERE job_id = :job_id');
-const business = namedQuery<{ id: string }>('test.business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 describe('query jobs on Temporal', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
   beforeAll(async () => {
     // One query slot: the order in which queued jobs run is then exactly their priority order.
-    t = await startTestApp('local', { worker: true, env: { QUERY_JOB_CONCURRENCY: '1' } });
-    user = await createVerifiedUser(t, 'jobs');
-    workspaceId = (await createWorkspace(t, user)).id;
-    await t.infra.store.run(business, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { QUERY_JOB_CONCURRENCY: '1' }, label: 'jobs', plan: 'business' }));
   });
   afterAll(() => t.stop());
 

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { push, pushOk } from '../support/lake';
 import { ndjsonOf } from '../support/uploads';
 import { namedQuery } from '../../src/store/named-query';
 import { ConnectorQuota } from '../../src/usage/connector-quota';
+import { withUser } from '../support/fixtures';
 
 // A plan of 20 kB of storage: a few pushes reach it.
 const tinyPlan = namedQuery<Record<never, never>>(
@@ -21,12 +22,10 @@ const records = (count: number, from = 0) => Array.from({ length: count }, (_, i
 
 for (const backend of backends) {
   describe(`storage limit on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
+    let t: TestApp, user: TestUser;
     beforeAll(async () => {
-      t = await startTestApp(backend);
+      ({ t, user } = await withUser(backend, { label: 'storage' }));
       await t.infra.store.run(tinyPlan, {});
-      user = await createVerifiedUser(t, 'storage');
     });
     afterAll(() => t.stop());
 

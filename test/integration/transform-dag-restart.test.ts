@@ -1,19 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { serviceEnvOf } from '../support/service-env';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { createTransformOk, runAll, waitForDagRun } from '../support/transforms';
 import { listDagRunRuns, type RunRow } from '../../src/transforms/transform-queries';
+import { withUser } from '../support/fixtures';
 
 /** A node busy for a second or two, reading the node before it. */
 const busy = (input: string) => `SELECT (SELECT count(*) FROM ${input}) AS upstream, count(*) AS n FROM range(300000000) r WHERE hash(r.range) % 7 = 0`;
 
 describe('a DAG run survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
   let workers: ServiceProcess[] = [];
 
   const startWorkerProcess = async () => {
@@ -25,8 +25,7 @@ describe('a DAG run survives its worker being killed', () => {
   beforeAll(async () => {
     // The API in this process, the worker in another, as deployed: the worker can die on its own.
     // Postgres catalogs: two processes share a workspace's catalog there, as in production.
-    t = await startTestApp('postgres-s3', { env: { TRANSFORM_RUN_WAIT: '0s' } });
-    user = await createVerifiedUser(t, 'tf-restart');
+    ({ t, user } = await withUser('postgres-s3', { env: { TRANSFORM_RUN_WAIT: '0s' }, label: 'tf-restart' }));
   });
   afterEach(async () => {
     for (const worker of workers) worker.child.kill('SIGKILL');

@@ -43,3 +43,10 @@ export async function createVerifiedUser(testApp: TestApp, label = 'user', passw
   const me = await bodyOf(await testApp.request('/api/v1/auth/me', { token: pair.access_token }));
   return { email, password, accessToken: pair.access_token, refreshToken: pair.refresh_token, userId: me.id };
 }
+
+/** A new API key of the user's (the secret, shown once). */
+export async function createApiKey(testApp: TestApp, user: TestUser, name = 'test'): Promise<string> {
+  const response = await testApp.request('/api/v1/auth/api-keys', { method: 'POST', json: { name }, token: user.accessToken });
+  expect(response.status).toBe(201);
+  return (await bodyOf(response)).key;
+}

@@ -7,7 +7,13 @@ import type { TestApp } from './test-app';
 let counter = 0;
 export const uniqueSlug = (label = 'ws') => `${label}-${Date.now().toString(36)}-${++counter}`;
 
-export async function createWorkspace(t: TestApp, owner: TestUser, label = 'ws'): Promise<{ id: string; slug: string; name: string }> {
+export interface TestWorkspace {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export async function createWorkspace(t: TestApp, owner: TestUser, label = 'ws'): Promise<TestWorkspace> {
   const slug = uniqueSlug(label);
   const response = await t.request('/api/v1/workspaces', { method: 'POST', json: { name: `Workspace ${slug}`, slug }, token: owner.accessToken });
   expect(response.status).toBe(201);
@@ -21,9 +27,14 @@ export async function addMember(t: TestApp, workspaceId: string, by: TestUser, u
   return (await bodyOf(response)).id;
 }
 
-const businessPlan = namedQuery<{ id: string }>('test.use_business_plan', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+const setPlan = namedQuery<{ id: string; plan: string }>('test.use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
+
+/** Moves the workspace to a plan as billing would (the plan's row must exist). */
+export async function usePlan(t: TestApp, workspaceId: string, plan: string): Promise<void> {
+  await t.infra.store.run(setPlan, { id: workspaceId, plan });
+}
 
 /** Moves the workspace to the business plan (room for many connections, no low limits in the way). */
 export async function useBusinessPlan(t: TestApp, workspaceId: string): Promise<void> {
-  await t.infra.store.run(businessPlan, { id: workspaceId });
+  await usePlan(t, workspaceId, 'business');
 }

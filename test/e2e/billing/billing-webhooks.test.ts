@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { billingEnv, deliver, eventId, invoice, signatureHeader, stripeEvent, subscription } from '../../support/billing';
+import { withUser } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`billing webhooks on ${backend}`, () => {
-    let t: TestApp;
-    let owner: TestUser;
-    beforeAll(async () => {
-      t = await startTestApp(backend, { env: billingEnv() });
-      owner = await createVerifiedUser(t, 'webhooks');
-    });
+    let t: TestApp, owner: TestUser;
+    beforeAll(async () => ({ t, user: owner } = await withUser(backend, { env: billingEnv(), label: 'webhooks' })));
     afterAll(() => t.stop());
 
     const now = () => Math.floor(t.clock.now().getTime() / 1000);

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnection, createConnectionOk } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
 const usePlan = namedQuery<{ id: string; plan: string }>('test.connections_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 
@@ -12,16 +13,9 @@ const usePlan = namedQuery<{ id: string; plan: string }>('test.connections_use_p
 const httpSpec = (extra: Record<string, unknown> = {}) => ({ base_url: 'http://127.0.0.1:9/api', streams: [{ name: 'items', path: 'items' }], ...extra });
 
 describe('connections: records, validation, refusals', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let workspaceId: string;
+  let t: TestApp, owner: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'conn-api');
-    workspaceId = (await createWorkspace(t, owner, 'conn-api')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId, plan: 'business' });
-  });
+  beforeAll(async () => ({ t, user: owner, workspaceId } = await withWorkspace('local', { label: 'conn-api', plan: 'business' })));
   afterAll(() => t.stop());
 
   test('the connector types, with the JSON Schema of their spec', async () => {

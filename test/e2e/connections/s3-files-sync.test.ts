@@ -10,6 +10,7 @@ import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { testEnv } from '../../support/test-env';
 import { connectionsPath, createConnection, createConnectionOk, queryRows, syncOk } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 const s3 = testEnv.s3();
 const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
@@ -33,9 +34,7 @@ async function parquetOf(sql: string): Promise<Uint8Array> {
 }
 
 describe('s3_files connections', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
   const spec = (streams: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({
     bucket: s3.bucket,
@@ -53,9 +52,7 @@ describe('s3_files connections', () => {
     await put('events/a.ndjson', '{"id":1,"kind":"click","meta":{"x":1}}\n{"id":2,"kind":"view","meta":{"x":2}}\n');
     await put('events/b.json', JSON.stringify([{ id: 3, kind: 'click', meta: { x: 3 } }]));
     await put('metrics/m.parquet', await parquetOf('SELECT range AS id, range * 2.5 AS value, DATE \'2024-01-01\' + range::INTEGER AS day FROM range(100)'));
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 's3-sync');
-    workspaceId = (await createWorkspace(t, user, 's3-sync')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 's3-sync' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -6,21 +6,17 @@ import { bodyOf } from '../../support/http';
 import { testEnv } from '../../support/test-env';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
 const useBusinessPlan = namedQuery<{ id: string }>('test.safety_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 describe('testing a postgres source says what failed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
   beforeAll(async () => {
     source = await createSourceDatabase();
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'pg-test');
-    workspaceId = (await createWorkspace(t, user, 'pg-test')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'pg-test', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();
@@ -55,16 +51,9 @@ describe('testing a postgres source says what failed', () => {
 });
 
 describe('sources the service never reaches', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('postgres-s3');
-    user = await createVerifiedUser(t, 'pg-reserved');
-    workspaceId = (await createWorkspace(t, user, 'pg-reserved')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
-  });
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('postgres-s3', { label: 'pg-reserved', plan: 'business' })));
   afterAll(() => t.stop());
 
   const refused = async (name: string, connectorType: string, spec: Record<string, unknown>, why: string) => {

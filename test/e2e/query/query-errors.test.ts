@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createApiKey, createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
 const addTinyPlan = namedQuery<Record<never, never>>(
   'test.add_tiny_plan',
@@ -14,17 +15,13 @@ const addTinyPlan = namedQuery<Record<never, never>>(
 const usePlan = namedQuery<{ id: string; plan: string }>('test.use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 
 describe('query errors, one per code', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   const errorOf = async (response: Response) => ({ status: response.status, ...(await bodyOf(response)).detail.error });
   const query = (sql: string, workspace = workspaceId, extra: Record<string, unknown> = {}) =>
     t.request(`/api/v1/workspaces/${workspace}/query`, { method: 'POST', json: { sql, ...extra }, token: user.accessToken });
 
   beforeAll(async () => {
-    t = await startTestApp('local', { env: { QUERY_TIMEOUT_MS: '1500', QUERY_MAX_RESULT_ROWS: '5000' } });
-    user = await createVerifiedUser(t, 'errors');
-    workspaceId = (await createWorkspace(t, user)).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { env: { QUERY_TIMEOUT_MS: '1500', QUERY_MAX_RESULT_ROWS: '5000' }, label: 'errors' }));
     await t.infra.store.run(addTinyPlan, {});
     await t.infra.store.run(usePlan, { id: workspaceId, plan: 'tiny' });
     await pushOk(t, workspaceId, user, { table: 'shop.orders', records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })) });
@@ -77,7 +74,7 @@ describe('query errors, one per code', () => {
   test('NO_WORKSPACE for a caller without one; WORKSPACE_ACCESS_DENIED for a stranger', async () => {
     const loner = await createVerifiedUser(t, 'loner');
     expect(await errorOf(await t.request('/api/v1/query', { method: 'POST', json: { sql: 'SELECT 1' }, token: loner.accessToken }))).toMatchObject({ status: 400, code: 'NO_WORKSPACE' });
-    const key = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'x' }, token: loner.accessToken }))).key;
+    const key = await createApiKey(t, loner, 'x');
     expect(await errorOf(await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT 1' }, headers: { 'x-api-key': key } }))).toMatchObject({ status: 400, code: 'NO_WORKSPACE' });
     const denied = await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT 1', workspace_id: workspaceId }, headers: { 'x-api-key': key } });
     expect(await errorOf(denied)).toMatchObject({ status: 403, code: 'WORKSPACE_ACCESS_DENIED' });

@@ -6,6 +6,7 @@ import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { withUser } from '../../support/fixtures';
 
 const chartRuns = namedQuery<{ workspace_id: string }, { n: number }>(
   'test.public_chart_runs',
@@ -18,15 +19,11 @@ const xss = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 // Both catalogs: which tables a chart reads, and their versions, come from the catalog's own tables.
 for (const backend of backends) {
   describe(`public links (${backend})`, () => {
-    let t: TestApp;
-    let owner: TestUser;
+    let t: TestApp, owner: TestUser;
     let workspaceId: string;
     let api: string;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend, { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' } });
-      owner = await createVerifiedUser(t, 'publisher');
-    });
+    beforeAll(async () => ({ t, user: owner } = await withUser(backend, { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' }, label: 'publisher' })));
 
     // Each test has a workspace of its own (its data, its chart `revenue`), whatever ran before it.
     beforeEach(async () => {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { withUser } from '../../support/fixtures';
 
 const usePlan = namedQuery<{ id: string; plan: string }>('test.saved_query_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: string }>(
@@ -13,15 +14,13 @@ const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: s
 );
 
 describe('saved queries', () => {
-  let t: TestApp;
-  let owner: TestUser;
+  let t: TestApp, owner: TestUser;
   let viewer: TestUser;
   let workspaceId: string;
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'saver');
+    ({ t, user: owner } = await withUser('local', { label: 'saver' }));
     viewer = await createVerifiedUser(t, 'saved-viewer');
   });
 

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
 import { startServiceProcess, type ServiceProcess } from '../../support/service-process';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * The API in this process, the worker in another, as deployed: the worker is killed with SIGKILL in
@@ -12,9 +12,7 @@ import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, sync
  * committed, so that the table holds every source row exactly once.
  */
 describe('a sync survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
   let workers: ServiceProcess[] = [];
 
@@ -53,9 +51,7 @@ describe('a sync survives its worker being killed', () => {
       // Analysed now rather than whenever autovacuum comes by: the source's row estimate plans a full refresh.
       await source.sql.unsafe(`ANALYZE ${table}`);
     }
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'sync-crash');
-    workspaceId = (await createWorkspace(t, user, 'sync-crash')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'sync-crash' }));
   });
   const killWorkers = async () => {
     for (const worker of workers) worker.child.kill('SIGKILL');
