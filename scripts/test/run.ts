@@ -1,34 +1,28 @@
-// `npm test`: type-checks and lints, starts the real services the tests need (a throwaway Postgres cluster,
-// MinIO and a Temporal dev server, each on a free port), runs every bun:test suite against them and
-// stops them all, also when tests fail or the run is interrupted.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// `npm test`: type-checks, lints and runs the tests that need no service, then starts the real services the
+// others need (a throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port), runs
+// those side by side and then the few that must run alone, and stops the services, also when tests fail or
+// the run is interrupted. With arguments (`npm test -- test/e2e/x.test.ts -t name`), one `bun test` with
+// them runs against the services instead of the phases.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readToolchain, projectRoot, toolPaths } from '../setup/toolchain';
 import { startTestServices, type TestServices } from '../services/test-services';
+import { workflowBundle } from '../../src/temporal/worker';
+import { addCounts, noTests, runBunTest, stopRunningTests, type TestRunOutcome } from './bun-test';
+import { planTestRun } from './test-files';
 
-const testArgs = process.argv.slice(2);
+const bunArgs = process.argv.slice(2);
 const toolchain = await readToolchain();
 const paths = toolPaths(process.env.OXBOW_TOOLS_DIR ?? join(projectRoot, '.tools'));
-
-// Before any service starts: a type error, a lint finding (floating promises, I/O in workflows…) or
-// an unused export or dependency fails the run at once.
-const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
-const checks: [string, string[]][] = [
-  ['type check', [bin('tsc'), '--noEmit', '-p', projectRoot]],
-  ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts', 'cli']],
-  ['unused exports and dependencies', [bin('knip'), '--no-progress']],
-];
-for (const [name, argv] of checks) {
-  if (Bun.spawnSync(argv, { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit' }).exitCode !== 0) {
-    console.error(`[test] ${name} failed`);
-    process.exit(1);
-  }
-}
+const commonArgs = ['--randomize', '--timeout', '120000'];
+/** Files side by side: most of a test's time is spent waiting on Temporal, Postgres, S3 or a deadline. */
+const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? Math.max(4, availableParallelism() * 2));
+/** Per-file durations: the committed ones order a fresh clone's first run, the last run's the next. */
+const timings = { committed: join(projectRoot, 'test', 'timings.json'), local: join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json') };
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));
 let services: TestServices | undefined;
-let tests: ReturnType<typeof Bun.spawn> | undefined;
 
 async function stopServices(): Promise<void> {
   await services?.stop();
@@ -37,27 +31,82 @@ async function stopServices(): Promise<void> {
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
-    tests?.kill('SIGTERM');
+    stopRunningTests();
     await stopServices();
     process.exit(130);
   });
 }
 
-let exitCode = 1;
+const plan = bunArgs.length === 0 ? planTestRun(projectRoot) : undefined;
+const outcomes: TestRunOutcome[] = [];
+const runStartedAt = performance.now();
+
+// Before any service starts: a type error, a lint finding (floating promises, I/O in workflows…) or an
+// unused export or dependency fails the run at once; the tests that need no service run meanwhile.
+const [checksPassed] = await Promise.all([
+  runChecks(),
+  plan && plan.withoutServices.length > 0 && runBunTest('without services', [...commonArgs, ...plan.withoutServices.map((file) => `./${file}`)], { cwd: projectRoot, env: process.env }).then((outcome) => outcomes.push(outcome)),
+]);
+if (!checksPassed) {
+  await stopServices();
+  process.exit(1);
+}
+
 try {
   const startedAt = performance.now();
-  services = await startTestServices(toolchain, paths, scratch);
-  console.log(`[test] services up in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
-  tests = Bun.spawn([process.execPath, 'test', '--randomize', '--timeout', '120000', ...testArgs], {
-    cwd: projectRoot,
-    stdout: 'inherit',
-    stderr: 'inherit',
-    env: { ...process.env, ...services.env },
-  });
-  exitCode = await tests.exited;
+  const bundlePath = join(scratch, 'workflow-bundle.js');
+  [services] = await Promise.all([startTestServices(toolchain, paths, scratch), buildWorkflowBundle(bundlePath)]);
+  console.log(`[test] services up and workflows bundled in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
+  const env = { ...process.env, ...services.env, OXBOW_TEST_WORKFLOW_BUNDLE: bundlePath };
+  const run = (name: string, args: string[]) => runBunTest(name, [...commonArgs, ...args], { cwd: projectRoot, env }).then((outcome) => void outcomes.push(outcome));
+  if (!plan) {
+    await run('tests', bunArgs);
+  } else {
+    mkdirSync(join(timings.local, '..'), { recursive: true });
+    const ordered = [`--parallel=${parallelism}`, `--timings=${timings.local}`, `--timings=${timings.committed}`, '--update-timings'];
+    if (plan.parallel.length > 0) await run(`side by side (${parallelism} at once)`, [...ordered, ...plan.parallel.map((file) => `./${file}`)]);
+    if (plan.alone.length > 0) await run('alone', plan.alone.map((file) => `./${file}`));
+  }
 } catch (error) {
   console.error('[test] could not start the test services:', error);
+  outcomes.push({ name: 'services', exitCode: 1, counts: noTests, seconds: 0 });
 } finally {
   await stopServices();
 }
-process.exit(exitCode);
+
+const total = outcomes.reduce((sum, outcome) => addCounts(sum, outcome.counts), noTests);
+console.log('');
+for (const { name, counts, seconds, exitCode } of outcomes) {
+  console.log(`[test] ${name}: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip in ${counts.files} files, ${seconds.toFixed(1)} s${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
+}
+console.log(`[test] ${total.files} files in ${((performance.now() - runStartedAt) / 1000).toFixed(1)} s`);
+console.log(`${total.pass} passed, ${total.fail} failed, ${total.skip} skipped`);
+process.exit(outcomes.every((outcome) => outcome.exitCode === 0) ? 0 : 1);
+
+/** The type check, the lint and the unused-export check side by side; their output is shown once each ends. */
+async function runChecks(): Promise<boolean> {
+  const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+  const checks: [string, string[]][] = [
+    ['type check', [bin('tsc'), '--noEmit', '-p', projectRoot]],
+    ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts', 'cli']],
+    ['unused exports and dependencies', [bin('knip'), '--no-progress']],
+  ];
+  const results = await Promise.all(
+    checks.map(async ([name, argv]) => {
+      const child = Bun.spawn(argv, { cwd: projectRoot, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+      const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+      process.stdout.write(out);
+      process.stderr.write(err);
+      if (code !== 0) console.error(`[test] ${name} failed`);
+      return code === 0;
+    }),
+  );
+  return results.every(Boolean);
+}
+
+/** Built once here, read by every test process's workers (TEMPORAL_WORKFLOW_BUNDLE) instead of each bundling its own. */
+async function buildWorkflowBundle(path: string): Promise<void> {
+  const bundle = await workflowBundle();
+  if (!('code' in bundle)) throw new Error('the workflow bundle was not built here');
+  writeFileSync(path, bundle.code);
+}

@@ -1,3 +1,4 @@
+// npm test: alone, it saturates the engine on purpose and bounds another tenant's latency in wall-clock time.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';

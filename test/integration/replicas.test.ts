@@ -1,3 +1,4 @@
+// npm test: alone, it starts four service processes of its own and bounds their take-overs in wall-clock time.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { namedQuery } from '../../src/store/named-query';
 import { createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';

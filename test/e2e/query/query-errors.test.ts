@@ -1,3 +1,4 @@
+// npm test: alone, QUERY_TIMEOUT must answer within a second of its 1.5 s timeout, and every other statement finish inside it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
