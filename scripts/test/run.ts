@@ -15,7 +15,9 @@ import { planTestRun } from './test-files';
 const bunArgs = process.argv.slice(2);
 const toolchain = await readToolchain();
 const paths = toolPaths(process.env.OXBOW_TOOLS_DIR ?? join(projectRoot, '.tools'));
-const commonArgs = ['--randomize', '--timeout', '120000'];
+const timeout = ['--timeout', '120000'];
+/** Tests in random order, so that none depends on another having run; `npm test -- <file>` keeps it too. */
+const randomOrder = ['--randomize'];
 /** Files side by side: most of a test's time is spent waiting on Temporal, Postgres, S3 or a deadline. */
 const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? Math.max(4, availableParallelism() * 2));
 /** Per-file durations: the committed ones order a fresh clone's first run, the last run's the next. */
@@ -45,7 +47,7 @@ const runStartedAt = performance.now();
 // unused export or dependency fails the run at once; the tests that need no service run meanwhile.
 const [checksPassed] = await Promise.all([
   runChecks(),
-  plan && plan.withoutServices.length > 0 && runBunTest('without services', [...commonArgs, ...plan.withoutServices.map((file) => `./${file}`)], { cwd: projectRoot, env: process.env }).then((outcome) => outcomes.push(outcome)),
+  plan && plan.withoutServices.length > 0 && runBunTest('without services', [...randomOrder, ...timeout, ...plan.withoutServices.map((file) => `./${file}`)], { cwd: projectRoot, env: process.env }).then((outcome) => outcomes.push(outcome)),
 ]);
 if (!checksPassed) {
   await stopServices();
@@ -58,14 +60,16 @@ try {
   [services] = await Promise.all([startTestServices(toolchain, paths, scratch), buildWorkflowBundle(bundlePath)]);
   console.log(`[test] services up and workflows bundled in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
   const env = { ...process.env, ...services.env, OXBOW_TEST_WORKFLOW_BUNDLE: bundlePath };
-  const run = (name: string, args: string[]) => runBunTest(name, [...commonArgs, ...args], { cwd: projectRoot, env }).then((outcome) => void outcomes.push(outcome));
+  const run = (name: string, args: string[]) => runBunTest(name, [...timeout, ...args], { cwd: projectRoot, env }).then((outcome) => void outcomes.push(outcome));
   if (!plan) {
-    await run('tests', bunArgs);
+    await run('tests', [...randomOrder, ...bunArgs]);
   } else {
     mkdirSync(join(timings.local, '..'), { recursive: true });
-    const ordered = [`--parallel=${parallelism}`, `--timings=${timings.local}`, `--timings=${timings.committed}`, '--update-timings'];
-    if (plan.parallel.length > 0) await run(`side by side (${parallelism} at once)`, [...ordered, ...plan.parallel.map((file) => `./${file}`)]);
-    if (plan.alone.length > 0) await run('alone', plan.alone.map((file) => `./${file}`));
+    // Slowest files first, so that none of them starts last and runs on alone: Bun orders by the timings
+    // only when the order is not random. Files still meet each other in ever other combinations.
+    const slowestFirst = [`--parallel=${parallelism}`, `--timings=${timings.local}`, `--timings=${timings.committed}`, '--update-timings'];
+    if (plan.parallel.length > 0) await run(`side by side (${parallelism} at once)`, [...slowestFirst, ...plan.parallel.map((file) => `./${file}`)]);
+    if (plan.alone.length > 0) await run('alone', [...randomOrder, ...plan.alone.map((file) => `./${file}`)]);
   }
 } catch (error) {
   console.error('[test] could not start the test services:', error);
