@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readToolchain, projectRoot, toolPaths } from '../setup/toolchain';
 import { startTestServices } from '../services/test-services';
 
-const available = ['push', 'push-files', 'push-memory', 'select-overhead', 'tpch', 'jobs', 'isolation', 'sync', 's3-egress', 'transforms', 'public-chart', 'usage', 'catalog-contention', 'large-result', 'rolling-restart', 'scale'];
+const available = ['push', 'push-files', 'push-memory', 'select-overhead', 'tpch', 'jobs', 'isolation', 'sync', 's3-egress', 'transforms', 'public-chart', 'usage', 'catalog-contention', 'large-result', 'rolling-restart', 'scale', 'console'];
 const requested = process.argv.slice(2);
 const names = requested.length ? requested : available;
 const unknown = names.filter((name) => !available.includes(name));

@@ -1,7 +1,8 @@
 // Installs the pinned toolchain into .tools, idempotently. Run by scripts/bootstrap.mjs.
-//   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions, the oxbow command line)
-//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock), the browser tests' Chromium,
-//          promtool (checks the alert rules) and openapi-typescript (generates a client from the OpenAPI document)
+//   start: what `npm start` needs (dependencies, Temporal CLI, DuckDB extensions, the oxbow command line, openapi-typescript
+//          and the web console built with the API types it generates)
+//   test:  the same, plus the servers the tests run against (MinIO, PostgreSQL, stripe-mock), the browser tests' Chromium
+//          and promtool (checks the alert rules)
 //   fuzz:  what `npm start` needs, plus the API fuzzer (schemathesis)
 import { SetupError } from './shell';
 import { readToolchain, toolPaths, projectRoot } from './toolchain';
@@ -13,6 +14,7 @@ import { installPostgres } from './steps/postgres';
 import { installStripeMock } from './steps/stripe-mock';
 import { installSchemathesis } from './steps/schemathesis';
 import { installChromium } from './steps/chromium';
+import { buildWebConsole } from './steps/web-console';
 import { buildCli } from './steps/cli';
 import { installOpenapiTypescript } from './steps/openapi-typescript';
 import { installPromtool } from './steps/promtool';
@@ -28,13 +30,14 @@ try {
   installTemporalCli(toolchain, paths);
   installDuckdbExtensions(toolchain, paths);
   buildCli(paths);
+  installOpenapiTypescript(process.execPath, paths);
+  buildWebConsole(paths);
   if (profile === 'test') {
     installMinio(toolchain, paths);
     installPostgres(toolchain);
     installChromium(toolchain);
     installStripeMock(toolchain, paths);
     installPromtool(toolchain, paths);
-    installOpenapiTypescript(process.execPath, paths);
   }
   if (profile === 'fuzz') installSchemathesis(toolchain, paths);
   console.log(`[setup] toolchain ready (${profile}) in ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);

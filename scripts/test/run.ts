@@ -92,7 +92,8 @@ async function runChecks(): Promise<boolean> {
   const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
   const checks: [string, string[]][] = [
     ['type check', [bin('tsc'), '--noEmit', '-p', projectRoot]],
-    ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts', 'cli']],
+    ['type check of the web console', [bin('tsc'), '--noEmit', '-p', join(projectRoot, 'web')]],
+    ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts', 'cli', 'web']],
     ['unused exports and dependencies', [bin('knip'), '--no-progress']],
   ];
   const results = await Promise.all(

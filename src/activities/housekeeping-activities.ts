@@ -17,7 +17,7 @@ export function createHousekeepingActivities(deps: HousekeepingActivityDeps) {
     async pruneEndedRecords(): Promise<Record<string, number>> {
       const now = deps.clock.now();
       const cutoff = new Date(now.getTime() - pruneGraceMs);
-      const params = { now: now.toISOString(), cutoff: cutoff.toISOString(), cutoff_ms: cutoff.getTime() };
+      const params = { now: now.toISOString(), now_ms: now.getTime(), cutoff: cutoff.toISOString(), cutoff_ms: cutoff.getTime() };
       const removed: Record<string, number> = {};
       for (const query of deps.pruneQueries) removed[query.name] = await deps.store.run(query, params);
       deps.logger.info('housekeeping done', { removed });

@@ -1,12 +1,11 @@
 import { Context } from '@temporalio/activity';
-import { isTenantError, type QueryMaterializer } from '../engine/write/materialize-query';
+import { isTenantError } from '../engine/write/materialize-query';
 import { parseTableName } from '../engine/write/table-name';
 import type { Logger } from '../logging/logger';
 import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
-import { costOf } from '../plans/query-cost';
-import { workspacePlan } from '../plans/workspace-plan';
-import type { UsageRecorder } from '../query/usage-recorder';
-import type { Store } from '../store/store';
+import type { QueryGate, WriteSettlement } from '../query/query-gate';
+import type { AppError } from '../errors/app-error';
+import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { DagPlan, DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';
 import type { DagRunPlanner } from '../transforms/dag-run-planner';
@@ -16,8 +15,8 @@ import { loadTransforms } from '../transforms/transform-view';
 export interface TransformActivityDeps {
   store: Store;
   planner: DagRunPlanner;
-  materializer: QueryMaterializer;
-  usage: UsageRecorder;
+  /** Every statement's checks, cost, usage record and admission, as for any other query. */
+  gate: Pick<QueryGate, 'materialize'>;
   /** The plan's storage limit, asked before a node writes (403 STORAGE_LIMIT_REACHED fails the node). */
   storage: { assertRoom(workspaceId: string, lane: 'background'): Promise<void> };
   /** Starts the workspace's maintenance when the table written gathered many small or delete files. */
@@ -74,12 +73,18 @@ export function createTransformActivities(deps: TransformActivityDeps) {
 async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: number, signal: AbortSignal): Promise<NodeOutcome> {
   const transform = (await loadTransforms(deps.store, run.workspace_id)).byId.get(run.transform_id);
   const startedAt = run.started_at ?? deps.clock.now().toISOString();
-  if (!transform) return fail(deps, run, '', startedAt, 'NOT_FOUND', 'The transform was deleted before it ran', undefined);
-  const plan = await workspacePlan(deps.store, run.workspace_id);
+  if (!transform) return recordRefused(deps, run, startedAt);
   try {
     await deps.storage.assertRoom(run.workspace_id, 'background');
-    const written = await deps.materializer.materialize(run.workspace_id, {
-      sql: transform.sql,
+  } catch (error) {
+    if (!isTenantError(error)) throw error;
+    return recordRefused(deps, run, startedAt, error);
+  }
+  const caller = { userId: null, apiKeyId: null, kind: 'transform' as const, type: 'system' as const, jobId: run.id, startedAt: new Date(startedAt) };
+  const settlement = await deps.gate.materialize(
+    caller,
+    { workspaceId: run.workspace_id, sql: transform.sql },
+    {
       target: parseTableName(transform.target_table),
       materialization: transform.materialization,
       uniqueKey: transform.unique_key === null ? [] : (JSON.parse(transform.unique_key) as string[]),
@@ -89,56 +94,44 @@ async function materialize(deps: TransformActivityDeps, run: RunRow, timeoutMs: 
       label: `transform ${transform.name}`,
       timeoutMs,
       signal,
-      admission: { limit: plan.max_concurrent_queries, deadline: performance.now() + timeoutMs },
-    });
-    const now = deps.clock.now();
-    await deps.store.transaction(async (tx) => {
-      await tx.run(completeRun, {
-        id: run.id,
-        now: now.toISOString(),
-        rows_written: written.rowsWritten,
-        snapshot_id: written.snapshotId,
-        input_snapshot_id: written.inputSnapshotId,
-        duration_ms: Math.max(0, now.getTime() - Date.parse(startedAt)),
-      });
-      await deps.usage.record(usageOf(run, transform.sql, 'succeeded', null, written.bytesScanned, written.elapsedMs, costOf(written.bytesScanned, plan)), tx);
-    });
-    await deps.maintenance.afterWrite(run.workspace_id, [transform.target_table], { trigger: 'after_transform', lane: 'background' });
-    return { status: 'succeeded', error: null };
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (!isTenantError(error)) throw error;
-    return fail(deps, run, transform.sql, startedAt, error.code, error.message, error.hint);
-  }
+    },
+    (tx, outcome) => recordRun(deps, tx, run, startedAt, outcome),
+  );
+  if (settlement.status === 'failed') return { status: 'failed', error: settlement.error.message };
+  await deps.maintenance.afterWrite(run.workspace_id, [transform.target_table], { trigger: 'after_transform', lane: 'background' });
+  return { status: 'succeeded', error: null };
 }
 
-async function fail(deps: TransformActivityDeps, run: RunRow, sql: string, startedAt: string, code: string, message: string, hint: string | undefined): Promise<NodeOutcome> {
+/** The run's record of how its write ended; the gate writes the usage record in the same transaction. */
+async function recordRun(deps: TransformActivityDeps, tx: Transaction, run: RunRow, startedAt: string, settlement: WriteSettlement): Promise<void> {
   const now = deps.clock.now();
   const durationMs = Math.max(0, now.getTime() - Date.parse(startedAt));
-  await deps.store.transaction(async (tx) => {
-    await tx.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: durationMs, code, message, hint: hint ?? null });
-    await deps.usage.record(usageOf(run, sql, 'failed', code, 0, durationMs, 0), tx);
+  if (settlement.status === 'failed') {
+    const { error } = settlement;
+    await tx.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: durationMs, code: error.code, message: error.message, hint: error.hint ?? null });
+    return;
+  }
+  const { written } = settlement;
+  await tx.run(completeRun, {
+    id: run.id,
+    now: now.toISOString(),
+    rows_written: written.rowsWritten,
+    snapshot_id: written.snapshotId,
+    input_snapshot_id: written.inputSnapshotId,
+    duration_ms: durationMs,
   });
-  return { status: 'failed', error: message };
 }
 
-function usageOf(run: RunRow, sql: string, status: 'succeeded' | 'failed', errorCode: string | null, bytesScanned: number, durationMs: number, costEur: number) {
-  return {
-    workspaceId: run.workspace_id,
-    userId: null,
-    apiKeyId: null,
-    source: 'transform' as const,
-    sql,
-    status,
-    errorCode,
-    bytesScanned,
-    // The engine's time on the statement: transforms run on the workspace's background instance.
-    cpuMs: Math.round(durationMs),
-    rowsReturned: 0,
-    durationMs,
-    costEur,
-    jobId: run.id,
-  };
+/**
+ * A run that never reached the engine: its transform was deleted meanwhile, or the workspace is out
+ * of storage. Nothing ran, so nothing is billed.
+ */
+async function recordRefused(deps: TransformActivityDeps, run: RunRow, startedAt: string, error?: AppError): Promise<NodeOutcome> {
+  const now = deps.clock.now();
+  const code = error?.code ?? 'NOT_FOUND';
+  const message = error?.message ?? 'The transform was deleted before it ran';
+  await deps.store.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: Math.max(0, now.getTime() - Date.parse(startedAt)), code, message, hint: error?.hint ?? null });
+  return { status: 'failed', error: message };
 }
 
 /** The outcome of a run that had ended already (an attempt that finished after recording, before reporting). */

@@ -4,7 +4,7 @@ import type { Store } from '../store/store';
 import type { LakeStorage } from '../lake-storage/lake-storage';
 import { dropCatalog } from '../engine/catalog-lifecycle';
 import { workspaceDataPrefix, type CatalogStore } from '../engine/catalog-attachment';
-import { deleteWorkspaceMembers, deleteWorkspaceRow, findWorkspaceForPurge } from '../workspaces/queries/workspaces';
+import { deleteWorkspaceMembers, deleteWorkspaceRow, findWorkspaceForPurge, workspaceDeletionLock } from '../workspaces/queries/workspaces';
 import type { WorkspacePurgeStep } from '../workspaces/purge-step';
 
 export interface WorkspaceActivityDeps {
@@ -21,7 +21,11 @@ export interface WorkspaceActivityDeps {
 export function createWorkspaceActivities(deps: WorkspaceActivityDeps) {
   return {
     async isWorkspaceDeleted(workspaceId: string): Promise<boolean> {
-      const row = await deps.store.first(findWorkspaceForPurge, { id: workspaceId });
+      // The purge starts before the deletion commits: behind the deletion's lock, its outcome is read.
+      const row = await deps.store.transaction(async (tx) => {
+        await tx.lock(workspaceDeletionLock(workspaceId));
+        return tx.first(findWorkspaceForPurge, { id: workspaceId });
+      });
       // Already gone entirely counts as deleted: a retried purge finishes its remaining steps.
       return row === undefined || row.deleted_at !== null;
     },

@@ -17,12 +17,14 @@ import { pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
+import { queryHistoryRoutes } from './query-history';
 import { connectionsApi } from './connections';
 import { transformRoutes } from './transforms';
 import { savedQueryRoutes } from './saved-queries';
 import { chartRoutes } from './charts';
 import { pageRoutes } from './pages';
 import { publicRoutes } from './public';
+import { consoleRoutes } from './console';
 import { usageRoutes } from './usage';
 import { billingRoutes, webhookRoutePath } from './billing';
 import { oauthRoutes } from './oauth';
@@ -78,15 +80,17 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .use(probeRoutes(services.readiness))
     .use(metricsOnOwnListener ? new Elysia() : metricsRoutes(services.metrics, options.workerMetrics, { token: services.config.metrics.token }))
     .use(publicRoutes(services))
+    .use(consoleRoutes(services.config.console.dir))
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))
-        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy }))
+        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy, consoleOrigins: [services.config.http.publicBaseUrl, services.config.http.frontendUrl] }))
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
         .use(tableRoutes(services))
         .use(queryRoutes(services))
         .use(jobRoutes(services))
+        .use(queryHistoryRoutes(services))
         .use(connectionsApi(services))
         .use(transformRoutes(services))
         .use(savedQueryRoutes(services))

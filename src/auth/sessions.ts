@@ -11,7 +11,7 @@ import {
   revokeRefreshFamily,
   revokeUserRefreshTokens,
 } from './queries/refresh-tokens';
-import { findActiveUserById } from './queries/users';
+import { endUserSessions, findActiveUserById } from './queries/users';
 
 const refreshTokenTtlMs = 30 * 24 * 3_600_000;
 
@@ -73,6 +73,17 @@ export class Sessions {
   /** Ends every session of a user (password change or reset, account deletion). */
   async closeAll(tx: Queryable, userId: string): Promise<void> {
     await tx.run(revokeUserRefreshTokens, { user_id: userId, now: this.clock.now().toISOString() });
+  }
+
+  /**
+   * Logout everywhere: every refresh token of the user is revoked and the epoch bump ends every access
+   * token already handed out, in every browser and client at once (API keys are not sessions: they stay).
+   */
+  async endEverywhere(userId: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      await this.closeAll(tx, userId);
+      await tx.run(endUserSessions, { id: userId, now: this.clock.now().toISOString() });
+    });
   }
 
   private async issue(tx: Queryable, user: { id: string; session_epoch: number }, familyId: string): Promise<TokenPair> {

@@ -103,7 +103,11 @@ export interface Config {
     runWaitMs: number;
   };
   jobs: {
-    /** Query activities a worker runs at once (the slots of the query-job task queue). */
+    /**
+     * Query activities a worker runs at once (the slots of the query-job task queue). The workers'
+     * total must exceed any one workspace's share (its plan's `max_running_jobs`: Business 4), so
+     * another workspace's job always finds a slot.
+     */
     concurrency: number;
     /** Jobs exist for long queries: they get their own, longer timeout. */
     timeoutMs: number;
@@ -162,6 +166,8 @@ export interface Config {
     /** Chart results (and drawn charts) kept in memory for public views, the least recently used dropped first. */
     publicCacheEntries: number;
   };
+  /** The web console's build (made by the set-up from web/), served at `/`. */
+  console: { dir: string };
 }
 
 const projectRoot = resolve(import.meta.dir, '..', '..');
@@ -240,7 +246,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       runWaitMs: env.duration('TRANSFORM_RUN_WAIT', '5s'),
     },
     jobs: {
-      concurrency: env.integer('QUERY_JOB_CONCURRENCY', 2, { min: 1, max: 256 }),
+      concurrency: env.integer('QUERY_JOB_CONCURRENCY', 6, { min: 1, max: 256 }),
       timeoutMs: env.duration('QUERY_JOB_TIMEOUT', '10m'),
       resultRetentionMs: env.duration('JOB_RESULT_RETENTION', '7d'),
     },
@@ -293,6 +299,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       publicViewsPerLink: env.integer('PUBLIC_VIEWS_PER_LINK', 3_000, { min: 1, max: 10_000_000 }),
       publicCacheEntries: env.integer('PUBLIC_CACHE_ENTRIES', 500, { min: 1, max: 100_000 }),
     },
+    console: { dir: absolute(env.string('CONSOLE_DIR', join(projectRoot, 'web', 'dist'))) },
   };
   env.finish();
   return config;

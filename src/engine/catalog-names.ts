@@ -8,3 +8,12 @@ export function metadataDatabase(alias: string): string {
 
 /** The read connections' default catalog: the instance's own empty in-memory database. */
 export const readDefaultCatalog = 'memory';
+
+/**
+ * Makes the lake a connection's default catalog, the read catalog's schema (which holds the Postgres
+ * dialect's macros) searched after it.
+ */
+export const useLake: readonly string[] = [`USE ${lakeAlias}`, `SET search_path = '${lakeAlias}.main,${readDefaultCatalog}.main'`];
+
+/** Makes the read catalog a connection's default again, with the search path it had. */
+export const useReadCatalog: readonly string[] = [`USE ${readDefaultCatalog}`, 'RESET search_path'];

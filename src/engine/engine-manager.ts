@@ -260,6 +260,7 @@ export class EngineManager {
       scheduler: this.scheduler,
       location: { workspaceId, catalog, lake },
       onCatalogWritten: onCatalogWritten && (() => onCatalogWritten(workspaceId)),
+      trackProgress: lane === 'background',
     });
     return { engine, liveFingerprint: live?.fingerprint };
   }

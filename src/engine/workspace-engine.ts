@@ -18,7 +18,8 @@ import { TableNameCache } from './sql/known-tables';
 import { attachLiveSources, noLiveTables, type LiveSource, type LiveTables } from './live/live-sources';
 import type { Logger } from '../logging/logger';
 
-import { lakeAlias, readDefaultCatalog } from './catalog-names';
+import { lakeAlias, readDefaultCatalog, useLake } from './catalog-names';
+import { DialectMacros } from './dialect-macros';
 
 /** Writes to different tables of a workspace run side by side up to this many; one table's writes take turns. */
 const writeConnections = 2;
@@ -48,6 +49,8 @@ export interface WorkspaceEngineOptions {
   catalogConnections?: number;
   /** Told after every write through the instance (other processes' caches of the catalog follow). */
   onCatalogWritten?: () => void;
+  /** Have DuckDB track each read's progress (the background lane: jobs report it while they run). */
+  trackProgress?: boolean;
 }
 
 /**
@@ -62,6 +65,8 @@ export class WorkspaceEngine {
   readonly tableNames = new TableNameCache();
   /** An embedded catalog's files, watched so that a query can tell it unchanged without reading it. */
   readonly catalogChanges: CatalogChangeWatch | undefined;
+  /** The Postgres dialect's macros, in the read catalog, which the write connections search after the lake. */
+  readonly macros = new DialectMacros(`${readDefaultCatalog}.main`);
   private closed = false;
 
   private constructor(
@@ -113,7 +118,7 @@ export class WorkspaceEngine {
       // Session settings first: once the configuration is locked nothing can set them any more.
       for (const [index, connection] of connections.entries()) {
         if (index < writeConnections) {
-          await connection.configure(`USE ${lakeAlias}`);
+          await connection.configure(useLake.join('; '));
         } else if (index >= writeConnections + options.readConnections) {
           // Catalog reads name their tables in full.
           await connection.configure(`USE ${readDefaultCatalog}`);
@@ -121,7 +126,7 @@ export class WorkspaceEngine {
           // Reads name the lake in every table reference (see planTableScans): with the lake as the
           // default catalog, each function and type a query names would start a DuckLake transaction.
           const profile = join(profileDir, `profile-${index}.json`);
-          await connection.configure(`USE ${readDefaultCatalog}; ${profilingSettings(profile)}`);
+          await connection.configure(`USE ${readDefaultCatalog}; ${profilingSettings(profile)}${options.trackProgress ? `; ${progressSettings}` : ''}`);
           profiles.set(connection, profile);
           // Profiling times every operator on every chunk (about 5 % of a query); where the
           // instance's CPU time is counted from its threads, a query that needs no profile for its
@@ -255,6 +260,12 @@ function extensionsFor(location: CatalogLocation, liveSources: boolean): string[
 function lockDownSettings(allowedPaths: string[]): string {
   return [`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`, 'SET enable_external_access = false', 'SET lock_configuration = true'].join('; ');
 }
+
+/**
+ * DuckDB estimates a statement's progress only while its progress bar is on; it is never printed. A
+ * statement is tracked once it has run a quarter of a second (the jobs' progress is read twice a second).
+ */
+const progressSettings = ['SET enable_progress_bar = true', 'SET enable_progress_bar_print = false', 'SET progress_bar_time = 250'].join('; ');
 
 /**
  * Every query on a read connection leaves its profile (CPU time, files scanned) in a file of the

@@ -12,6 +12,8 @@ export interface AppErrorOptions {
   /** Extra response headers, e.g. Retry-After on RATE_LIMITED. */
   headers?: Record<string, string>;
   cause?: unknown;
+  /** Postgres' five-character SQLSTATE, for an error raised by a Postgres rule (`22012`: division by zero). */
+  sqlstate?: string;
 }
 
 /** An expected failure with a code from the catalogue; rendered as the error envelope by the HTTP layer. */
@@ -20,6 +22,7 @@ export class AppError extends Error {
   readonly hint: string | undefined;
   readonly advice: Advice | undefined;
   readonly headers: Record<string, string>;
+  readonly sqlstate: string | undefined;
 
   constructor(
     readonly code: ErrorCode,
@@ -32,6 +35,7 @@ export class AppError extends Error {
     this.hint = options.hint;
     this.advice = options.advice;
     this.headers = options.headers ?? {};
+    this.sqlstate = options.sqlstate;
   }
 }
 

@@ -1,9 +1,11 @@
 import type { ErrorCode } from './catalogue';
 
 export interface ErrorEnvelope {
-  detail: { error: { code: ErrorCode; message: string; hint?: string } };
+  detail: { error: { code: ErrorCode; message: string; hint?: string; sqlstate?: string } };
 }
 
-export function errorEnvelope(code: ErrorCode, message: string, hint?: string): ErrorEnvelope {
-  return { detail: { error: hint === undefined ? { code, message } : { code, message, hint } } };
+/** The envelope; `sqlstate` (Postgres' five-character code) only for errors raised by a Postgres rule. */
+export function errorEnvelope(code: ErrorCode, message: string, hint?: string, sqlstate?: string): ErrorEnvelope {
+  const error = hint === undefined ? { code, message } : { code, message, hint };
+  return { detail: { error: sqlstate === undefined ? error : { ...error, sqlstate } } };
 }

@@ -17,6 +17,8 @@ export interface JobRow {
   started_at: string | null;
   finished_at: string | null;
   attempts: number;
+  /** Set once the job holds one of its workspace's running slots (see JobSlots). */
+  admitted_at: string | null;
   error_code: string | null;
   error_message: string | null;
   error_hint: string | null;
@@ -46,18 +48,61 @@ export const findJobByIdempotencyKey = namedQuery<{ workspace_id: string; user_i
 );
 
 /**
- * The running query claims its job: a pending job (or one whose earlier attempt died while running)
- * becomes running. A cancelled job cannot be claimed: the cancel and the start race on this row.
+ * The running query claims its admitted job: a pending job (or one whose earlier attempt died while
+ * running) becomes running. A cancelled job cannot be claimed: the cancel and the start race on this row.
  */
 export const claimJob = namedQuery<{ id: string; now: string }>(
   'query_jobs.claim',
   `UPDATE query_jobs SET status = 'running', started_at = COALESCE(started_at, :now), attempts = attempts + 1
-   WHERE id = :id AND status IN ('pending', 'running')`,
+   WHERE id = :id AND status IN ('pending', 'running') AND admitted_at IS NOT NULL`,
 );
 
 export const cancelPendingJob = namedQuery<{ id: string; now: string }>(
   'query_jobs.cancel_pending',
   "UPDATE query_jobs SET status = 'cancelled', finished_at = :now WHERE id = :id AND status = 'pending'",
+);
+
+/** A pending or running job cancelled; one that has ended stays as it ended. */
+export const cancelOpenJob = namedQuery<{ id: string; now: string }>(
+  'query_jobs.cancel_open',
+  "UPDATE query_jobs SET status = 'cancelled', finished_at = :now WHERE id = :id AND status IN ('pending', 'running')",
+);
+
+/** The running slots a workspace's jobs hold: admitted and not ended. */
+export const countHeldSlots = namedQuery<{ workspace_id: string }, { held: number | string }>(
+  'query_jobs.count_held_slots',
+  "SELECT count(*) AS held FROM query_jobs WHERE workspace_id = :workspace_id AND status IN ('pending', 'running') AND admitted_at IS NOT NULL",
+);
+
+/** A workspace's waiting jobs in the order they get slots: highest priority first, then first submitted. */
+export const listWaitingJobs = namedQuery<{ workspace_id: string; limit: number }, { id: string }>(
+  'query_jobs.list_waiting',
+  `SELECT id FROM query_jobs WHERE workspace_id = :workspace_id AND status = 'pending' AND admitted_at IS NULL
+   ORDER BY priority DESC, submitted_at, id LIMIT :limit`,
+);
+
+export const admitJob = namedQuery<{ id: string; now: string }>(
+  'query_jobs.admit',
+  "UPDATE query_jobs SET admitted_at = :now WHERE id = :id AND status = 'pending' AND admitted_at IS NULL",
+);
+
+/** Jobs not ended, oldest first: what the reconciliation compares with their workflows. */
+export const listOpenJobs = namedQuery<{ submitted_before: string; limit: number }, JobRow>(
+  'query_jobs.list_open',
+  "SELECT * FROM query_jobs WHERE status IN ('pending', 'running') AND submitted_at < :submitted_before ORDER BY submitted_at LIMIT :limit",
+);
+
+type JobFilter = { workspace_id: string; status: string | null };
+
+export const listJobs = namedQuery<JobFilter & { limit: number; offset: number }, JobRow>(
+  'query_jobs.list',
+  `SELECT * FROM query_jobs WHERE workspace_id = :workspace_id AND (CAST(:status AS TEXT) IS NULL OR status = :status)
+   ORDER BY submitted_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+);
+
+export const countJobs = namedQuery<JobFilter, { total: number | string }>(
+  'query_jobs.count',
+  'SELECT count(*) AS total FROM query_jobs WHERE workspace_id = :workspace_id AND (CAST(:status AS TEXT) IS NULL OR status = :status)',
 );
 
 export const completeJob = namedQuery<{

@@ -1,6 +1,13 @@
 // Secrets must never reach a log line: values under sensitive keys are dropped, and strings that
 // look like credentials (API keys, JWTs, URL passwords) are masked wherever they appear.
-const sensitiveKey = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|^key$|credential|signature|^code$|session_code/i;
+const sensitiveKey = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|^key$|credential|signature|session_code/i;
+/**
+ * A `code` is an error code (`UNDEFINED_COLUMN`, `ECONNREFUSED`, an SQLSTATE such as `22012`, a status
+ * number) far more often than a secret, and operators need to read those. Only a value shaped like
+ * one is kept: an OAuth authorization code or a session code (random, mixed case, long) is masked.
+ */
+const codeKey = /^code$/i;
+const errorCodeShape = /^(?=.{2,64}$)[A-Z0-9]+(?:_[A-Z0-9]+)*$/;
 const credentialPatterns: [RegExp, string][] = [
   [/oxb_[A-Za-z0-9]{20,}/g, 'oxb_[redacted]'],
   // Stripe's secret and restricted keys and webhook signing secrets (a provider error may quote one).
@@ -28,7 +35,12 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = sensitiveKey.test(key) ? '[redacted]' : redact(item, depth + 1);
+    out[key] = sensitiveKey.test(key) || (codeKey.test(key) && !isErrorCode(item)) ? '[redacted]' : redact(item, depth + 1);
   }
   return out;
+}
+
+function isErrorCode(value: unknown): boolean {
+  if (typeof value === 'number') return true;
+  return typeof value === 'string' && errorCodeShape.test(value) && (value.includes('_') || value.length <= 16);
 }

@@ -35,6 +35,7 @@ export const mailTemplates = {
   workspaceInvitation: (to: string, workspaceName: string, inviterEmail: string, signupUrl: string): MailMessage => ({
     to,
     subject: `You have been invited to the Oxbow workspace ${workspaceName}`,
-    text: `${inviterEmail} invited you to the Oxbow workspace "${workspaceName}".\n\nCreate your account with this address at ${signupUrl}: once the address is verified you are a member.\n`,
+    // The link stands on a line of its own: punctuation after it would end up in the address a mail client links.
+    text: `${inviterEmail} invited you to the Oxbow workspace "${workspaceName}".\n\nCreate your account with this address here:\n\n${signupUrl}\n\nOnce the address is verified you are a member.\n`,
   }),
 };

@@ -13,13 +13,17 @@ export interface PlanRow {
   time_travel_days: number;
   /** Statements of one workspace that run at once in one process. */
   max_concurrent_queries: number;
+  /** Query jobs of one workspace running at once, over every worker: its share of the job capacity. */
+  max_running_jobs: number;
+  /** Days its query history is kept. */
+  query_history_days: number;
   /** Per query beyond the included ones of a calendar month; 0: not billed. */
   overage_price_eur: number;
   /** The lookup key of the Stripe price that sells the plan, if it is sold there. */
   stripe_price_lookup_key: string | null;
 }
 
-const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, max_concurrent_queries, overage_price_eur, stripe_price_lookup_key';
+const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, max_concurrent_queries, max_running_jobs, query_history_days, overage_price_eur, stripe_price_lookup_key';
 
 export const defaultPlanId = 'free';
 

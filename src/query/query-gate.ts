@@ -7,16 +7,21 @@ import type { Compiled, FileRunOptions, QueryColumn, QueryParameters, QueryRunne
 import type { ResultSink } from '../engine/sql/result-sink';
 import type { LakeTableRef } from '../engine/sql/check-query';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from './rate-limiter';
-import type { UsageEntry, UsageRecorder, UsageSource } from './usage-recorder';
+import type { UsageRecorder } from './usage-recorder';
+import type { UsageEntry, UsageSource } from './usage-entry';
 import type { UsageBatches } from './usage-batches';
 import { beforeDeadline } from '../util/deadline';
 import { queryTimeout } from '../engine/sql/map-duckdb-error';
+import { QueryCancelled, type RanSoFar } from '../engine/sql/query-cancelled';
+import type { Materialized, MaterializeRequest, QueryMaterializer } from '../engine/write/materialize-query';
 
 /** Who runs a query, and under which kind its usage is recorded. */
 export interface QueryCaller {
   userId: string | null;
   apiKeyId: string | null;
   kind: UsageSource;
+  /** A public link's viewer or the service's own work (a schedule), rather than the user or key above. */
+  type?: 'public' | 'system';
 }
 
 export interface GatedQuery {
@@ -43,8 +48,25 @@ export interface MeteredOutcome {
   plan: PlanRow;
 }
 
-/** How a metered query ended: what the caller records with its usage record, in one transaction. */
-export type Settlement = ({ ok: true } & MeteredOutcome) | { ok: false; error: AppError; durationMs: number };
+/**
+ * How a metered query ended: what the caller records with its usage record, in one transaction. A
+ * cancelled one is billed for what it ran.
+ */
+export type Settlement =
+  | ({ status: 'succeeded' } & MeteredOutcome)
+  | { status: 'failed'; error: AppError; durationMs: number }
+  | { status: 'cancelled'; ran: RanSoFar; costEur: number };
+
+/** How a materialisation (a transform's write) ended, recorded with its usage in one transaction. */
+export type WriteSettlement = { status: 'succeeded'; written: Materialized; costEur: number } | { status: 'failed'; error: AppError; durationMs: number };
+
+export interface FileRun extends Omit<FileRunOptions, 'scanLimitBytes'> {
+  /**
+   * Asked when the signal stopped the query: true when the run will be attempted again (its worker is
+   * shutting down), so it is thrown unbilled; otherwise it is settled as cancelled.
+   */
+  retryOnAbort?: () => boolean;
+}
 
 /**
  * Every guardrail around user SQL, for every path that runs it (queries, jobs, saved queries, charts,
@@ -56,6 +78,7 @@ export class QueryGate {
   constructor(
     private readonly store: Store,
     private readonly runner: QueryRunner,
+    private readonly materializer: QueryMaterializer,
     private readonly limiter: RateLimiter,
     private readonly usage: UsageRecorder,
     /** The records of queries answered now, written off the request path. */
@@ -116,15 +139,6 @@ export class QueryGate {
     }
   }
 
-  /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
-  private admit(workspaceId: string, plan: PlanRow | undefined, deadline: number): Promise<{ planRow: PlanRow; rate: RateLimitState }> {
-    const admitted = (async () => {
-      const planRow = plan ?? (await this.plan(workspaceId));
-      return { planRow, rate: await this.limiter.consume(workspaceId, planRow) };
-    })();
-    return beforeDeadline(admitted, deadline, queryTimeout);
-  }
-
   /**
    * The columns a query's result will have, checked and planned as a run would be (under the plan's
    * statements at once and the time limit) but not run: saving a chart or a saved query plans it.
@@ -134,6 +148,15 @@ export class QueryGate {
     const plan = await this.plan(workspaceId);
     const { columns } = await this.runner.describe(workspaceId, sql, { timeoutMs: this.limits.timeoutMs, concurrency: plan.max_concurrent_queries, parameters });
     return columns;
+  }
+
+  /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
+  private admit(workspaceId: string, plan: PlanRow | undefined, deadline: number): Promise<{ planRow: PlanRow; rate: RateLimitState }> {
+    const admitted = (async () => {
+      const planRow = plan ?? (await this.plan(workspaceId));
+      return { planRow, rate: await this.limiter.consume(workspaceId, planRow) };
+    })();
+    return beforeDeadline(admitted, deadline, queryTimeout);
   }
 
   /** The workspace catalog's current snapshot (a new one after every write to its lake). */
@@ -163,39 +186,115 @@ export class QueryGate {
    * itself are settled and returned; anything else (the service's own failures) is thrown to retry.
    */
   async runToFile(
-    caller: QueryCaller & { jobId: string },
+    caller: QueryCaller & { jobId: string; startedAt?: Date },
     query: GatedQuery,
     resultPath: string,
-    options: Omit<FileRunOptions, 'scanLimitBytes'>,
+    options: FileRun,
     settle: (tx: Transaction, settlement: Settlement) => Promise<void>,
   ): Promise<Settlement> {
     const startedAt = performance.now();
+    const plan = await this.plan(query.workspaceId);
     let settlement: Settlement;
     try {
-      const plan = await this.plan(query.workspaceId);
       const outcome = await this.runner.runToFile(query.workspaceId, query.sql, resultPath, { ...options, scanLimitBytes: query.force ? undefined : plan.max_scan_bytes });
-      settlement = { ok: true, outcome, costEur: costOf(outcome.bytesScanned, plan), plan };
+      settlement = { status: 'succeeded', outcome, costEur: costOf(outcome.bytesScanned, plan), plan };
     } catch (error) {
-      // A cancellation reaches here as an interrupted query: it is the caller's to handle.
-      if (options.signal?.aborted) {
-        this.observe(caller.kind, 'cancelled', 0);
-        throw options.signal.reason;
+      if (error instanceof QueryCancelled && !options.retryOnAbort?.()) {
+        settlement = { status: 'cancelled', ran: error.ran, costEur: costOf(error.ran.bytesScanned, plan) };
+      } else {
+        if (options.signal?.aborted) throw options.signal.reason;
+        settlement = tenantFailure(error, startedAt);
       }
-      if (!(error instanceof AppError) || error.status >= 500) throw error;
-      settlement = { ok: false, error, durationMs: performance.now() - startedAt };
     }
-    const entry = settlement.ok ? succeededUsage(caller, query, settlement.outcome, settlement.costEur) : failedUsage(caller, query, settlement.error, settlement.durationMs);
+    return this.settled(caller, usageOfSettlement(caller, query, settlement), settlement, settle);
+  }
+
+  /**
+   * A tenant's SQL materialised into a lake table (a transform's run): on the plan's statements at
+   * once, its cost from what it could read, its usage recorded with the caller's record of the run in
+   * one transaction. It runs on a schedule or after a sync as often as on a request, with nobody to
+   * resend it, so it takes no slot of the per-minute limit and no per-query scan limit. The tenant's
+   * own errors are settled; anything else is thrown, for the caller to retry.
+   */
+  async materialize(
+    caller: QueryCaller & { jobId: string; startedAt?: Date },
+    query: Pick<GatedQuery, 'workspaceId' | 'sql'>,
+    request: Omit<MaterializeRequest, 'sql' | 'admission'>,
+    settle: (tx: Transaction, settlement: WriteSettlement) => Promise<void>,
+  ): Promise<WriteSettlement> {
+    const startedAt = performance.now();
+    const plan = await this.plan(query.workspaceId);
+    let settlement: WriteSettlement;
+    try {
+      const admission = { limit: plan.max_concurrent_queries, deadline: startedAt + request.timeoutMs };
+      const written = await this.materializer.materialize(query.workspaceId, { ...request, sql: query.sql, admission });
+      settlement = { status: 'succeeded', written, costEur: costOf(written.bytesScanned, plan) };
+    } catch (error) {
+      if (request.signal?.aborted) throw error;
+      settlement = tenantFailure(error, startedAt);
+    }
+    const entry =
+      settlement.status === 'succeeded'
+        ? { ...usageOf(caller, { ...query, force: false }), ...engineWork(settlement.written), status: 'succeeded' as const, errorCode: null, costEur: settlement.costEur }
+        : failedUsage(caller, { ...query, force: false }, settlement.error, settlement.durationMs);
+    return this.settled(caller, entry, settlement, settle);
+  }
+
+  /** The caller's record of how a statement ended and its usage record, in one transaction. */
+  private async settled<S extends Settlement | WriteSettlement>(
+    caller: QueryCaller & { jobId: string; startedAt?: Date },
+    entry: UsageEntry,
+    settlement: S,
+    settle: (tx: Transaction, settlement: S) => Promise<void>,
+  ): Promise<S> {
     await this.store.transaction(async (tx) => {
       await settle(tx, settlement);
-      await this.usage.record({ ...entry, jobId: caller.jobId }, tx);
+      await this.usage.record({ ...entry, jobId: caller.jobId, startedAt: caller.startedAt }, tx);
     });
-    this.observe(caller.kind, settlement.ok ? 'succeeded' : settlement.error.code, settlement.ok ? settlement.outcome.bytesScanned : 0);
+    this.observe(caller.kind, settlement.status === 'failed' ? settlement.error.code : settlement.status, entry.bytesScanned);
     return settlement;
   }
 }
 
-function usageOf(caller: QueryCaller, query: GatedQuery): Pick<UsageEntry, 'workspaceId' | 'userId' | 'apiKeyId' | 'source' | 'sql'> {
-  return { workspaceId: query.workspaceId, userId: caller.userId, apiKeyId: caller.apiKeyId, source: caller.kind, sql: query.sql };
+/** A tenant's own error (its SQL, its limits) is settled as the statement's failure; the service's own failures are thrown, to retry. */
+function tenantFailure(error: unknown, startedAt: number): { status: 'failed'; error: AppError; durationMs: number } {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  return { status: 'failed', error, durationMs: performance.now() - startedAt };
+}
+
+/** A write's usage: it returns no rows, and its engine time is its duration (it runs on the workspace's background instance). */
+function engineWork(written: Materialized): Pick<UsageEntry, 'bytesScanned' | 'cpuMs' | 'rowsReturned' | 'durationMs' | 'translatedSql' | 'estimatedBytes'> {
+  return { bytesScanned: written.bytesScanned, cpuMs: Math.round(written.elapsedMs), rowsReturned: 0, durationMs: written.elapsedMs, translatedSql: written.translatedSql, estimatedBytes: written.bytesScanned };
+}
+
+function usageOfSettlement(caller: QueryCaller, query: GatedQuery, settlement: Settlement): UsageEntry {
+  switch (settlement.status) {
+    case 'succeeded':
+      return succeededUsage(caller, query, settlement.outcome, settlement.costEur);
+    case 'failed':
+      return failedUsage(caller, query, settlement.error, settlement.durationMs);
+    case 'cancelled': {
+      const { ran } = settlement;
+      return {
+        ...usageOf(caller, query),
+        status: 'cancelled',
+        errorCode: null,
+        bytesScanned: ran.bytesScanned,
+        cpuMs: ran.cpuMs,
+        rowsReturned: 0,
+        durationMs: ran.elapsedMs,
+        costEur: settlement.costEur,
+        translatedSql: ran.translatedSql,
+        estimatedBytes: ran.estimatedBytes,
+      };
+    }
+    default:
+      return settlement satisfies never;
+  }
+}
+
+function usageOf(caller: QueryCaller, query: GatedQuery): Pick<UsageEntry, 'workspaceId' | 'userId' | 'apiKeyId' | 'source' | 'sql' | 'callerType'> {
+  return { workspaceId: query.workspaceId, userId: caller.userId, apiKeyId: caller.apiKeyId, source: caller.kind, sql: query.sql, callerType: caller.type };
 }
 
 function succeededUsage(caller: QueryCaller, query: GatedQuery, outcome: RunOutcome, costEur: number): UsageEntry {
@@ -208,6 +307,8 @@ function succeededUsage(caller: QueryCaller, query: GatedQuery, outcome: RunOutc
     rowsReturned: outcome.rowCount,
     durationMs: outcome.elapsedMs,
     costEur,
+    translatedSql: outcome.translatedSql,
+    estimatedBytes: outcome.estimate.bytes,
   };
 }
 

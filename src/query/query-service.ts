@@ -1,6 +1,6 @@
 import type { QueryCaller, QueryGate } from './query-gate';
 import { CsvResult } from './formats/csv-result';
-import { JsonArraysResult, JsonObjectsResult, type EncodedResult, type ResultFormat } from './formats/encoded-result';
+import { JsonArraysResult, JsonObjectsResult, type EncodedResult, type ResultFormat, type ResultSummary } from './formats/encoded-result';
 import { rateLimitHeaders } from './rate-limiter';
 import type { QueryParameters } from '../engine/sql/query-runner';
 
@@ -46,16 +46,7 @@ export class QueryService {
 
     const result = encoderFor(input.format);
     const { outcome, costEur, rate } = await this.gate.run(caller, query, result, { startedAt: input.startedAt });
-    const pieces = result.body({
-      rowCount: outcome.rowCount,
-      executionTimeMs: Math.round(outcome.elapsedMs * 100) / 100,
-      bytesScanned: outcome.bytesScanned,
-      costEur,
-      cpuMs: outcome.cpuMs,
-    });
-    const download: Record<string, string> =
-      input.format === 'csv' ? { 'content-disposition': `attachment; filename="query-${new Date().toISOString().replace(/[:.]/g, '-')}.csv"` } : {};
-    return { kind: 'result', contentType: result.contentType, pieces, headers: { ...rateLimitHeaders(rate), ...download } };
+    return encodedAnswer(input.format, result, { rowCount: outcome.rowCount, executionTimeMs: outcome.elapsedMs, bytesScanned: outcome.bytesScanned, costEur, cpuMs: outcome.cpuMs }, rateLimitHeaders(rate));
   }
 
   rateLimit(workspaceId: string) {
@@ -78,7 +69,14 @@ export class QueryService {
   }
 }
 
-function encoderFor(format: ResultFormat): EncodedResult {
+/** A result's answer once its rows are in the encoder: the body with its summary, and a CSV's download name. */
+export function encodedAnswer(format: ResultFormat, result: EncodedResult, summary: ResultSummary, headers: Record<string, string>): QueryAnswer & { kind: 'result' } {
+  const pieces = result.body({ ...summary, executionTimeMs: Math.round(summary.executionTimeMs * 100) / 100 });
+  const download: Record<string, string> = format === 'csv' ? { 'content-disposition': `attachment; filename="query-${new Date().toISOString().replace(/[:.]/g, '-')}.csv"` } : {};
+  return { kind: 'result', contentType: result.contentType, pieces, headers: { ...headers, ...download } };
+}
+
+export function encoderFor(format: ResultFormat): EncodedResult {
   switch (format) {
     case 'json':
       return new JsonArraysResult();

@@ -1,7 +1,8 @@
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import type { UsageEntry, UsageRecorder } from './usage-recorder';
+import type { UsageRecorder } from './usage-recorder';
+import type { UsageEntry } from './usage-entry';
 
 export interface UsageBatchOptions {
   /** How long a record waits for the records of the queries after it, to be written together. */

@@ -3,26 +3,9 @@ import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { addToDailyUsage, type DailyUsageAddition } from '../usage/usage-queries';
-
-export type UsageSource = 'execute' | 'query' | 'job' | 'saved_query' | 'chart' | 'sync' | 'transform';
-
-export interface UsageEntry {
-  workspaceId: string;
-  userId: string | null;
-  apiKeyId: string | null;
-  source: UsageSource;
-  sql: string;
-  status: 'succeeded' | 'failed';
-  errorCode: string | null;
-  bytesScanned: number;
-  cpuMs: number;
-  rowsReturned: number;
-  durationMs: number;
-  costEur: number;
-  jobId?: string;
-  /** When the query was answered, for a record written later (see UsageBatches); now otherwise. */
-  recordedAt?: Date;
-}
+import { historyEntryOf } from './history/history-entry';
+import { upsertHistoryEntry } from './history/history-queries';
+import type { UsageEntry } from './usage-entry';
 
 const insertUsage = namedQuery<{
   id: string; workspace_id: string; user_id: string | null; api_key_id: string | null; source: string; status: string; error_code: string | null;
@@ -67,8 +50,10 @@ export class UsageRecorder {
   async recordAll(entries: readonly UsageEntry[], db: Queryable): Promise<void> {
     const rollups = new Map<string, DailyUsageAddition>();
     for (const entry of entries) {
-      const now = (entry.recordedAt ?? this.clock.now()).toISOString();
+      const recordedAt = entry.recordedAt ?? this.clock.now();
+      const now = recordedAt.toISOString();
       const durationMs = Math.round(entry.durationMs);
+      await db.run(upsertHistoryEntry, historyEntryOf(entry, recordedAt));
       const inserted = await db.run(insertUsage, {
         id: Bun.randomUUIDv7(),
         workspace_id: entry.workspaceId,

@@ -13,8 +13,7 @@ export function infrastructureEndpoints(config: Config): InfrastructureEndpoints
   const temporal = temporalHost(config);
   const endpoints: (InfrastructureEndpoint | undefined)[] = [
     { what: 'the service’s own API', host: config.http.host, port: config.http.port },
-    // The channel between API replicas (INTERNAL_URL; by default the API's own listener, above).
-    { what: 'the service’s internal channel between replicas', ...urlEndpoint(config.cluster.internalUrl, 80) },
+    internalChannel(config),
     config.metrics.port === undefined ? undefined : { what: 'the service’s metrics listener', host: config.metrics.host, port: config.metrics.port },
     temporal && { what: 'the service’s own Temporal server', ...temporal },
     temporal && { what: 'the service’s Temporal Web UI', host: temporal.host, port: config.temporal.devServer.uiPort },
@@ -27,6 +26,15 @@ export function infrastructureEndpoints(config: Config): InfrastructureEndpoints
     endpoints: endpoints.filter((endpoint): endpoint is InfrastructureEndpoint => endpoint !== undefined),
     lakeBucket: config.lake.kind === 's3' ? config.lake.bucket : undefined,
   };
+}
+
+/**
+ * The channel between API replicas (INTERNAL_URL): by default the API's own listener on an address of
+ * this machine, listed above already; one on a port of its own is a listener of its own.
+ */
+function internalChannel(config: Config): InfrastructureEndpoint | undefined {
+  const channel = urlEndpoint(config.cluster.internalUrl, 80);
+  return channel.port === config.http.port ? undefined : { what: 'the service’s internal channel between replicas', ...channel };
 }
 
 /** The supervised dev server, or the cluster TEMPORAL_ADDRESS names (`host:port`, `[v6]:port`). */

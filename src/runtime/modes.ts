@@ -92,6 +92,7 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   const { config, logger } = services;
   await ensureSearchAttributes(infra.temporal, config.temporal.namespace, logger);
   await ensureSchedules(infra.temporal, services.schedules, logger);
+  await services.queryJobWorker.checkCapacity?.();
   // Among several workers, each serves its shards of the workspaces' queues besides the queues themselves.
   const shards = infra.membership && infra.temporal.shards > 1 ? shardAssignment(infra.membership, infra.temporal.shards) : undefined;
   return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards, shutdownGraceMs: config.shutdown.graceMs, workflowBundle: config.temporal.workflowBundle });
@@ -104,7 +105,13 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
 export function workersOf(services: Services) {
   return [
     { taskQueue: services.config.temporal.taskQueue, activities: services.activities, workflows: true, maxConcurrentActivities: 20 },
-    { taskQueue: services.queryJobWorker.taskQueue, activities: services.queryJobWorker.activities, workflows: false, maxConcurrentActivities: services.queryJobWorker.concurrency },
+    {
+      taskQueue: services.queryJobWorker.taskQueue,
+      activities: services.queryJobWorker.activities,
+      workflows: false,
+      maxConcurrentActivities: services.queryJobWorker.concurrency,
+      heartbeatThrottleMs: services.queryJobWorker.heartbeatThrottleMs,
+    },
     { taskQueue: services.syncWorker.taskQueue, activities: services.syncWorker.activities, workflows: false, maxConcurrentActivities: services.syncWorker.concurrency },
   ];
 }

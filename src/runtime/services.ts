@@ -6,6 +6,8 @@ import type { WorkspaceServices } from '../workspaces/workspace-services';
 import type { EngineServices } from '../engine/engine-services';
 import type { QueryService } from '../query/query-service';
 import type { QueryJobsService } from '../jobs/query-jobs-service';
+import type { QueriesAsJobs } from '../jobs/queries-as-jobs';
+import type { QueryHistory } from '../query/history/query-history';
 import type { PushService } from '../push/push-service';
 import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
@@ -49,6 +51,10 @@ export interface TaskQueueActivities {
   taskQueue: string;
   concurrency: number;
   activities: object;
+  /** The most time between two heartbeats its activities send (the worker's throttle); a cancel arrives with one. */
+  heartbeatThrottleMs?: number;
+  /** Checked as a worker starts: whether its slots can serve what the plans allow (warned about if not). */
+  checkCapacity?: () => Promise<void>;
 }
 
 /** Everything the HTTP layer and the worker use, wired once from the config and the infrastructure. */
@@ -62,6 +68,10 @@ export interface Services {
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
+  /** Queries sent with `async_after_ms`: answered in time, or handed over as jobs. */
+  queriesAsJobs: QueriesAsJobs;
+  /** Every statement each workspace ran. */
+  queryHistory: QueryHistory;
   transforms: { definitions: TransformsService; runs: TransformRunsService; schedule: DagScheduleService; afterSync: TransformsAfterSync };
   sharing: SharingServices;
   usage: UsageServices;
@@ -109,7 +119,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const accounts = accountsFeature({ ...deps, mail, hooks: workspaces.accountHooks });
   const queries = queriesFeature(deps, lake.engine);
   const jobs = jobsFeature({ ...deps, engine: lake.engine, access: workspaces.services.access, gate: queries.gate });
-  const transforms = transformsFeature(deps, lake.engine, lake.storage, lake.afterWrite);
+  const transforms = transformsFeature(deps, lake.engine, queries.gate, lake.storage, lake.afterWrite);
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   // …and starts the workspace's maintenance when those tables gathered many small or delete files.
@@ -149,6 +159,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,
+    queriesAsJobs: jobs.asJobs,
+    queryHistory: queries.history,
     transforms: { definitions: transforms.transforms, runs: transforms.runs, schedule: transforms.schedule, afterSync: transforms.afterSync },
     sharing: sharing.sharing,
     usage: usage.usage,

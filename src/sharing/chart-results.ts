@@ -101,7 +101,7 @@ export class ChartResults {
 
   private async run(workspaceId: string, query: BoundQuery): Promise<{ result: ChartResult; tables: readonly LakeTableRef[] }> {
     const collector = new RowCollector();
-    const caller = { userId: null, apiKeyId: null, kind: 'chart' as const };
+    const caller = { userId: null, apiKeyId: null, kind: 'chart' as const, type: 'public' as const };
     let tables: readonly LakeTableRef[];
     try {
       ({ outcome: { tables } } = await this.gate.run(caller, { workspaceId, sql: query.sql, force: false, parameters: query.parameters }, collector, { caps: chartResultCaps }));

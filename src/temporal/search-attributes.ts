@@ -12,6 +12,8 @@ export const searchAttributes = {
   kind: defineSearchAttributeKey('OxbowKind', SearchAttributeType.KEYWORD),
   objectId: defineSearchAttributeKey('OxbowObjectId', SearchAttributeType.KEYWORD),
   trigger: defineSearchAttributeKey('OxbowTrigger', SearchAttributeType.KEYWORD),
+  /** A query job's status as its record holds it (`pending`, `running`, `succeeded`, `failed`, `cancelled`), kept by its workflow. */
+  status: defineSearchAttributeKey('OxbowStatus', SearchAttributeType.KEYWORD),
 } as const;
 
 /** The activity header that carries the workspace of the workflow scheduling it (its OxbowWorkspaceId). */
@@ -29,6 +31,7 @@ export type WorkflowKind =
   | 'mail'
   | 'housekeeping'
   | 'job_results_cleanup'
+  | 'job_reconciliation'
   | 'meter_report';
 
 export interface WorkflowLabels {
@@ -38,6 +41,8 @@ export interface WorkflowLabels {
   objectId?: string;
   /** What started it: `manual`, `schedule`, `oauth`, `after_sync`… */
   trigger?: string;
+  /** The status it starts in, for work that keeps OxbowStatus (query jobs). */
+  status?: string;
 }
 
 export function searchAttributePairs(labels: WorkflowLabels): SearchAttributePair[] {
@@ -45,6 +50,7 @@ export function searchAttributePairs(labels: WorkflowLabels): SearchAttributePai
   if (labels.workspaceId) pairs.push({ key: searchAttributes.workspaceId, value: labels.workspaceId });
   if (labels.objectId) pairs.push({ key: searchAttributes.objectId, value: labels.objectId });
   if (labels.trigger) pairs.push({ key: searchAttributes.trigger, value: labels.trigger });
+  if (labels.status) pairs.push({ key: searchAttributes.status, value: labels.status });
   return pairs;
 }
 

@@ -22,6 +22,8 @@ export interface TaskQueueWorker {
   /** Whether this worker also runs the workflows (the main task queue does). */
   workflows: boolean;
   maxConcurrentActivities: number;
+  /** The most time between two heartbeats of its activities reaching the server (and a cancel reaching them). */
+  heartbeatThrottleMs?: number;
 }
 
 export interface WorkerOptions {
@@ -75,6 +77,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       ...(spec.workflows ? { workflowBundle: options.workflowBundle ? { codePath: options.workflowBundle } : await workflowBundle() } : {}),
       activities: spec.activities,
       maxConcurrentActivityTaskExecutions: spec.maxConcurrentActivities,
+      ...(spec.heartbeatThrottleMs === undefined ? {} : { maxHeartbeatThrottleInterval: spec.heartbeatThrottleMs }),
       interceptors: { activity: [activityLogContext] },
       shutdownGraceTime: options.shutdownGraceMs ?? defaultShutdownGraceMs,
     });

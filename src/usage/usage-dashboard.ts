@@ -21,6 +21,9 @@ export interface UsageDashboard {
   storage_remaining_gb: number;
   connectors_used: number;
   connectors_limit: number | null;
+  /** Query jobs of the workspace that run at once (its share of the job capacity); more wait their turn. */
+  max_running_jobs: number;
+  query_history_days: number;
   estimated_cost_mtd: number;
   period_start: string;
   period_end: string;
@@ -63,6 +66,8 @@ export class UsageDashboards {
       storage_remaining_gb: Math.max(0, plan.storage_limit_gb - usedGb),
       connectors_used: connectorsUsed,
       connectors_limit: plan.connector_limit,
+      max_running_jobs: plan.max_running_jobs,
+      query_history_days: plan.query_history_days,
       estimated_cost_mtd: allowance.estimated_cost_eur,
       period_start: period.first,
       period_end: period.last,

@@ -7,6 +7,7 @@ export { workspacePurgeWorkflow } from './workspace-purge';
 export { workspaceMaintenanceWorkflow } from './workspace-maintenance';
 export { queryJobWorkflow } from './query-job';
 export { jobResultsCleanupWorkflow } from './job-results-cleanup';
+export { queryJobReconciliationWorkflow } from './job-reconciliation';
 export { connectionSyncWorkflow } from './connection-sync';
 export { transformDagWorkflow } from './transform-dag';
 export { meterReportWorkflow } from './meter-report';

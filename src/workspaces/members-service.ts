@@ -63,7 +63,7 @@ export class MembersService {
       const inviter = await tx.first(findActiveUserById, { id: caller.userId });
       const message = verified
         ? mailTemplates.addedToWorkspace(email, caller.workspace.name, inviter?.email ?? 'A workspace admin', this.frontendUrl)
-        : mailTemplates.workspaceInvitation(email, caller.workspace.name, inviter?.email ?? 'A workspace admin', `${this.frontendUrl}/signup`);
+        : mailTemplates.workspaceInvitation(email, caller.workspace.name, inviter?.email ?? 'A workspace admin', `${this.frontendUrl}/signup?${new URLSearchParams({ email })}`);
       return this.outbox.enqueue(tx, message, verified?.id ?? null);
     });
     await this.mail.dispatch([outboxId]);

@@ -2,7 +2,7 @@ import { AppError } from '../errors/app-error';
 import type { AccountHooks } from '../auth/account-hooks';
 import type { Clock } from '../util/clock';
 import { bindInvitations, deleteUserMemberships, dropBoundDuplicates } from './queries/members';
-import { listOwnedWorkspaces, markWorkspaceDeleted } from './queries/workspaces';
+import { listOwnedWorkspaces, markWorkspaceDeleted, workspaceDeletionLock } from './queries/workspaces';
 import type { WorkspacePurgeScheduler } from './workspaces-service';
 
 /**
@@ -29,6 +29,7 @@ export function workspaceAccountHooks(purge: WorkspacePurgeScheduler, clock: Clo
         });
       }
       for (const workspace of owned) {
+        await tx.lock(workspaceDeletionLock(workspace.id));
         await purge.schedulePurge(workspace.id, purgeAfter);
         await tx.run(markWorkspaceDeleted, { id: workspace.id, now: clock.now().toISOString() });
       }

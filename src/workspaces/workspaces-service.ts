@@ -3,7 +3,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { defaultPlanId } from '../plans/plan-queries';
 import { insertMember } from './queries/members';
-import { findLiveWorkspaceBySlug, insertWorkspace, listUserWorkspaces, markWorkspaceDeleted } from './queries/workspaces';
+import { findLiveWorkspaceBySlug, insertWorkspace, listUserWorkspaces, markWorkspaceDeleted, workspaceDeletionLock } from './queries/workspaces';
 import { workspaceView, type Membership, type WorkspaceView, type WorkspaceWithRole } from './workspace-view';
 
 export const defaultRegion = 'eu-west-gra';
@@ -50,6 +50,7 @@ export class WorkspacesService {
    */
   async delete(membership: Membership, purgeAfter: string = this.clock.now().toISOString()): Promise<void> {
     await this.store.transaction(async (tx) => {
+      await tx.lock(workspaceDeletionLock(membership.workspaceId));
       await this.purge.schedulePurge(membership.workspaceId, purgeAfter);
       await tx.run(markWorkspaceDeleted, { id: membership.workspaceId, now: this.clock.now().toISOString() });
     });

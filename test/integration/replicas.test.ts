@@ -1,5 +1,6 @@
 // npm test: alone, it starts four service processes of its own and bounds their take-overs in wall-clock time.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { gzipSync } from 'node:zlib';
 import { namedQuery } from '../../src/store/named-query';
 import { createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { logLines, Replicas, type Answer } from '../support/replicas';
@@ -8,7 +9,8 @@ import type { ServiceProcess } from '../support/service-process';
 /**
  * Two API replicas and two workers, each its own `bun src/main.ts api|worker` process on the test
  * Postgres, MinIO and Temporal, started once for every case here (each case makes its own account and
- * workspaces). What one process does, every other sees; each workspace's engine work runs on one owner.
+ * workspaces, and a case that kills a process starts another before it ends, so the cases run in any
+ * order). What one process does, every other sees; each workspace's engine work runs on one owner.
  */
 const usePlan = namedQuery<{ id: string; plan: string }>('test.replicas_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 const countConnections = namedQuery<Record<never, never>, { n: number }>(
@@ -20,6 +22,8 @@ const countConnections = namedQuery<Record<never, never>, { n: number }>(
 const slowQuery = 'SELECT count(*) AS n FROM range(50000000) t(a) WHERE hash(a) % 7 = 0';
 /** Several seconds of it: long enough to kill the process running it. */
 const longQuery = 'SELECT count(*) AS n FROM range(300000000) t(a) WHERE hash(a) % 7 = 0';
+/** Runs until the query time limit on any machine: a case sees it running before it acts. */
+const endlessQuery = 'SELECT count(*) AS n FROM range(1000000000000) t(a) WHERE hash(a) % 7 = 0';
 
 let replicas: Replicas;
 let source: SourceDatabase;
@@ -215,40 +219,121 @@ describe('API replicas and workers sharing one deployment', () => {
   }, 120_000);
 
   test('an owner killed outright mid-query: its workspaces answer from the other replica within 10 s, and nothing is answered twice', async () => {
-    const { token } = await replicas.user('failover');
-    const workspaceId = await replicas.workspace(api(0), token, 'failover');
-    expect((await push(api(0), token, workspaceId, records(0, 10))).status).toBe(200);
-    const owner = replicas.ownerOf(workspaceId);
-    const survivor = replicas.other(owner);
+    try {
+      const { token } = await replicas.user('failover');
+      const workspaceId = await replicas.workspace(api(0), token, 'failover');
+      expect((await push(api(0), token, workspaceId, records(0, 10))).status).toBe(200);
+      const owner = replicas.ownerOf(workspaceId);
+      const survivor = replicas.other(owner);
 
-    const answers: Answer[] = [];
-    const direct = query(owner, token, workspaceId, slowQuery).then(
-      (answer) => answers.push(answer),
-      () => 'connection lost',
-    );
-    const forwarded = query(survivor, token, workspaceId, slowQuery).then((answer) => answers.push(answer));
-    await Bun.sleep(400);
-    await replicas.kill(owner);
-    const killedAt = performance.now();
-    expect(await direct).toBe('connection lost');
-    await forwarded;
-    // The forwarded query's one answer: the owner may have run it, so it is not sent again.
-    expect(answers.map((answer) => [answer.status, answer.body.detail?.error?.code, answer.headers.get('retry-after')])).toEqual([[503, 'SERVICE_UNAVAILABLE', '1']]);
+      const answers: Answer[] = [];
+      const direct = query(owner, token, workspaceId, endlessQuery).then(
+        (answer) => answers.push(answer),
+        () => 'connection lost',
+      );
+      const forwarded = query(survivor, token, workspaceId, endlessQuery).then((answer) => answers.push(answer));
+      // Both statements running on the owner (the Free plan's two at once), the forwarded one included.
+      const running = () => replicas.metric(owner, 'oxbow_engine_statements', { state: 'running' });
+      for (const started = performance.now(); (await running()) < 2 && performance.now() - started < 30_000; ) await Bun.sleep(50);
+      expect(await running()).toBe(2);
+      await replicas.kill(owner);
+      const killedAt = performance.now();
+      expect(await direct).toBe('connection lost');
+      await forwarded;
+      // The forwarded query's one answer: the owner may have run it, so it is not sent again.
+      expect(answers.map((answer) => [answer.status, answer.body.detail?.error?.code, answer.headers.get('retry-after')])).toEqual([[503, 'SERVICE_UNAVAILABLE', '1']]);
 
-    let answer = await countAnswer(survivor, token, workspaceId);
-    while (answer.status !== 200 && performance.now() - killedAt < 10_000) {
-      expect([503, 0]).toContain(answer.status);
-      await Bun.sleep(200);
-      answer = await countAnswer(survivor, token, workspaceId);
+      let answer = await countAnswer(survivor, token, workspaceId);
+      while (answer.status !== 200 && performance.now() - killedAt < 10_000) {
+        expect([503, 0]).toContain(answer.status);
+        await Bun.sleep(200);
+        answer = await countAnswer(survivor, token, workspaceId);
+      }
+      expect(answer.status).toBe(200);
+      expect(answer.body.data[0].n).toBe(10);
+      expect(performance.now() - killedAt).toBeLessThan(10_000);
+
+      // A replacement joins with the same environment and takes its share of the workspaces.
+      const joined = await replicas.add('api');
+      expect(await countOf(joined, token, workspaceId)).toBe(10);
+    } finally {
+      await replicas.replenish();
     }
-    expect(answer.status).toBe(200);
-    expect(answer.body.data[0].n).toBe(10);
-    expect(performance.now() - killedAt).toBeLessThan(10_000);
+  }, 300_000);
 
-    // A replacement joins with the same environment and takes its share of the workspaces.
-    const joined = await replicas.add('api');
-    expect(await countOf(joined, token, workspaceId)).toBe(10);
+  test('an upload sent to a replica that does not own the workspace streams on to its owner: written once, an Idempotency-Key holding', async () => {
+    const { token } = await replicas.user('upload');
+    const workspaceId = await replicas.workspace(api(0), token, 'upload');
+    expect((await query(api(0), token, workspaceId, 'SELECT 1 AS warm')).status).toBe(200);
+    const owner = replicas.ownerOf(workspaceId);
+    const other = replicas.other(owner);
+    const rows = 200_000;
+    // Larger than one read of a socket: it streams through the replica in many chunks.
+    const csv = gzipSync(Buffer.from(`id,v,label\n${Array.from({ length: rows }, (_, i) => `${i},${i % 97},row ${i}`).join('\n')}\n`));
+    const upload = (key: string, body: Uint8Array<ArrayBuffer> = new Uint8Array(csv)) =>
+      replicas.call(other, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, { token, body, headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key } });
+    const key = `upload-once-${Date.now()}`;
+    const first = await upload(key);
+    expect([first.status, first.body]).toEqual([200, { records_written: rows, table: 'app.uploaded' }]);
+    // The client did not see the answer and sends it again, through the same replica or the other.
+    const again = await upload(key);
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    const elsewhere = await replicas.call(owner, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, { token, body: new Uint8Array(csv), headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key } });
+    expect([elsewhere.status, elsewhere.body]).toEqual([200, first.body]);
+    // The same key with another body is a conflict, not a second write.
+    expect((await upload(key, new Uint8Array(gzipSync(Buffer.from('id,v,label\n1,1,other\n'))))).status).toBe(409);
+    const total = await query(other, token, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(v) AS v FROM app.uploaded');
+    expect(total.body.data).toEqual([{ n: rows, ids: rows, v: Array.from({ length: rows }, (_, i) => i % 97).reduce((a, b) => a + b, 0) }]);
+    // The upload was written on the owner: the replica that took it opened no instance of the workspace.
+    expect(replicas.openedOn(workspaceId).filter((process) => replicas.apis.includes(process))).toEqual([owner]);
   }, 120_000);
+
+  test("jobs are submitted, listed, followed page by page, cancelled and deleted through either replica; their results are read on the workspace's owner alone", async () => {
+    const { token } = await replicas.user('jobroutes');
+    const workspaceId = await replicas.workspace(api(0), token, 'jobroutes');
+    await replicas.store.run(usePlan, { id: workspaceId, plan: 'business' });
+    expect((await push(api(0), token, workspaceId, records(0, 30))).status).toBe(200);
+    const owner = replicas.ownerOf(workspaceId);
+    const other = replicas.other(owner);
+    const submit = (via: ServiceProcess, sql: string) => replicas.call(via, '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql, format: 'objects' } });
+    const status = (via: ServiceProcess, jobId: string, page = '') => replicas.call(via, `/api/v1/query/jobs/${jobId}${page}`, { token });
+
+    // A result followed page by page through the replica that does not own the workspace, and through the owner.
+    const paged = await submit(other, 'SELECT id, v FROM app.events ORDER BY id');
+    expect(paged.status).toBeLessThan(300);
+    const done = await waitFor(() => status(other, paged.body.job_id), (answer) => answer.body.status === 'succeeded', 60_000);
+    expect(done.body.result.row_count).toBe(30);
+    for (const via of [other, owner]) {
+      const page = await status(via, paged.body.job_id, '?offset=10&limit=5');
+      expect([page.status, page.body.result.data]).toEqual([200, records(10, 5)]);
+    }
+
+    // A running job cancelled through the replica it was not submitted to; DELETE, which takes pending jobs only, refused for an ended one.
+    const running = await submit(owner, endlessQuery);
+    expect((await waitFor(() => status(other, running.body.job_id), (answer) => answer.body.status === 'running', 60_000)).body.status).toBe('running');
+    const cancelled = await replicas.call(other, `/api/v1/query/jobs/${running.body.job_id}/cancel`, { method: 'POST', token });
+    expect(cancelled.body).toEqual({ job_id: running.body.job_id, status: 'cancelled' });
+    expect((await status(owner, running.body.job_id)).body.status).toBe('cancelled');
+    const listed = await replicas.call(other, `/api/v1/query/jobs?workspace_id=${workspaceId}`, { token });
+    expect(listed.body.map((job: { job_id: string; status: string }) => [job.job_id, job.status])).toEqual([
+      [running.body.job_id, 'cancelled'],
+      [paged.body.job_id, 'succeeded'],
+    ]);
+    expect(listed.headers.get('x-total-count')).toBe('2');
+    const stillPending = await replicas.call(owner, `/api/v1/query/jobs/${paged.body.job_id}`, { method: 'DELETE', token });
+    expect([stillPending.status, stillPending.body.detail?.error?.code]).toEqual([409, 'JOB_NOT_PENDING']);
+
+    // A query sent with async_after_ms through the other replica: answered at once when quick, handed over as a job when not.
+    const quick = await replicas.call(other, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql: 'SELECT count(*) AS n FROM app.events', format: 'objects', async_after_ms: 20_000 } });
+    expect([quick.status, quick.body.data]).toEqual([200, [{ n: 30 }]]);
+    const handedOver = await replicas.call(other, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql: slowQuery, format: 'objects', async_after_ms: 100 } });
+    expect(handedOver.status).toBe(202);
+    const finished = await waitFor(() => status(other, handedOver.body.job_id), (answer) => answer.body.status === 'succeeded', 60_000);
+    expect(finished.body.result.data).toHaveLength(1);
+
+    // However many pages were read through it, the replica that does not own the workspace never opened it.
+    expect(replicas.openedOn(workspaceId).filter((process) => replicas.apis.includes(process))).toEqual([owner]);
+  }, 180_000);
 });
 
 describe('workers sharing the workspaces', () => {
@@ -271,27 +356,33 @@ describe('workers sharing the workspaces', () => {
   }, 120_000);
 
   test('a worker killed outright mid-job: another worker takes its shards and finishes the job, once', async () => {
-    const { token } = await replicas.user('workerkill');
-    const workspaceId = await replicas.workspace(api(0), token, 'workerkill');
-    const submitted = await replicas.call(api(1), '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql: longQuery } });
-    expect(submitted.status).toBeLessThan(300);
-    const status = () => replicas.call(api(0), `/api/v1/query/jobs/${submitted.body.job_id}`, { token });
-    expect((await waitFor(status, (answer) => answer.body.status === 'running', 60_000)).body.status).toBe('running');
-    const opened = () => replicas.openedOn(workspaceId, 'background');
-    for (const started = performance.now(); opened().length === 0 && performance.now() - started < 30_000; ) await Bun.sleep(50);
-    const [runner] = opened();
-    expect(runner && replicas.workers.includes(runner)).toBe(true);
-    await replicas.kill(runner!);
-
-    const finished = await waitFor(status, (answer) => answer.body.status !== 'running' && answer.body.status !== 'pending', 90_000);
-    expect(finished.body.status).toBe('succeeded');
-    expect(finished.body.result.row_count).toBe(1);
-    const survivor = replicas.openedOn(workspaceId, 'background').filter((process) => process !== runner);
-    expect(survivor).toHaveLength(1);
-    // A replacement joins with the same environment.
-    await replicas.add('worker');
-  }, 150_000);
+    try {
+      await workerKilledMidJob();
+    } finally {
+      await replicas.replenish();
+    }
+  }, 400_000);
 });
+
+async function workerKilledMidJob(): Promise<void> {
+  const { token } = await replicas.user('workerkill');
+  const workspaceId = await replicas.workspace(api(0), token, 'workerkill');
+  const submitted = await replicas.call(api(1), '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql: longQuery } });
+  expect(submitted.status).toBeLessThan(300);
+  const status = () => replicas.call(api(0), `/api/v1/query/jobs/${submitted.body.job_id}`, { token });
+  expect((await waitFor(status, (answer) => answer.body.status === 'running', 60_000)).body.status).toBe('running');
+  const opened = () => replicas.openedOn(workspaceId, 'background');
+  for (const started = performance.now(); opened().length === 0 && performance.now() - started < 30_000; ) await Bun.sleep(50);
+  const [runner] = opened();
+  expect(runner && replicas.workers.includes(runner)).toBe(true);
+  await replicas.kill(runner!);
+
+  const finished = await waitFor(status, (answer) => answer.body.status !== 'running' && answer.body.status !== 'pending', 90_000);
+  expect(finished.body.status).toBe('succeeded');
+  expect(finished.body.result.row_count).toBe(1);
+  const survivor = replicas.openedOn(workspaceId, 'background').filter((process) => process !== runner);
+  expect(survivor).toHaveLength(1);
+}
 
 async function countAnswer(via: ServiceProcess, token: string, workspaceId: string): Promise<Answer> {
   return query(via, token, workspaceId, 'SELECT count(*) AS n FROM app.events').catch(() => ({ status: 0, headers: new Headers(), body: undefined }));

@@ -8,7 +8,8 @@ import { migrate, readMigrations } from '../../src/store/migrations';
 import { namedQuery } from '../../src/store/named-query';
 import type { Store } from '../../src/store/store';
 import { UsageBatches, type UsageBatchOptions } from '../../src/query/usage-batches';
-import { UsageRecorder, type UsageEntry } from '../../src/query/usage-recorder';
+import { UsageRecorder } from '../../src/query/usage-recorder';
+import type { UsageEntry } from '../../src/query/usage-entry';
 
 const recordsOf = namedQuery<{ workspace_id: string }, { rows_returned: number; created_at: string }>(
   'test.batched_usage',

@@ -8,7 +8,8 @@ import { addMember, createWorkspace } from '../support/workspaces';
 import { createDuckDBInstance } from '../../src/engine/duckdb/create-instance';
 import { attachCatalog } from '../../src/engine/attach-catalog';
 import { catalogSchemaName, catalogStoreFor, sqliteCatalogFile, workspaceDataPrefix } from '../../src/engine/catalog-attachment';
-import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+import { workspacePurgeClient, workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+import { WorkspacesService } from '../../src/workspaces/workspaces-service';
 import { workspacePurgeStatusQuery } from '../../src/workflows/workspace-purge';
 import { namedQuery } from '../../src/store/named-query';
 import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
@@ -29,11 +30,12 @@ const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number 
   `SELECT (SELECT count(*) FROM workspaces WHERE id = :id) AS workspaces,
           (SELECT count(*) FROM workspace_members WHERE workspace_id = :id) AS members`,
 );
-const usageRowsOf = namedQuery<{ id: string }, { usage: number; daily: number; billing: number }>(
+const usageRowsOf = namedQuery<{ id: string }, { usage: number; daily: number; billing: number; history: number }>(
   'test.workspace_usage_rows',
   `SELECT (SELECT count(*) FROM query_usage WHERE workspace_id = :id) AS usage,
           (SELECT count(*) FROM usage_daily WHERE workspace_id = :id) AS daily,
-          (SELECT count(*) FROM workspace_billing WHERE workspace_id = :id) AS billing`,
+          (SELECT count(*) FROM workspace_billing WHERE workspace_id = :id) AS billing,
+          (SELECT count(*) FROM query_history WHERE workspace_id = :id) AS history`,
 );
 
 async function catalogExists(t: TestApp, workspaceId: string): Promise<boolean> {
@@ -75,7 +77,7 @@ for (const backend of backends) {
       expect((await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken })).status).toBe(200);
       await t.infra.store.run(openBilling, { workspace_id: workspace.id, provider: 'stripe', now: new Date().toISOString() });
       await t.services.usageRecorded();
-      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 1, daily: 1, billing: 1 });
+      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 1, daily: 1, billing: 1, history: 1 });
 
       expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       const purge = t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id));
@@ -83,7 +85,7 @@ for (const backend of backends) {
       expect(await purge.query(workspacePurgeStatusQuery)).toMatchObject({ step: 'done', filesDeleted: expect.any(Number) });
 
       expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });
-      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 0, daily: 0, billing: 0 });
+      expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 0, daily: 0, billing: 0, history: 0 });
       expect(await t.infra.lake.list(workspaceDataPrefix(workspace.id))).toEqual([]);
       expect(await catalogExists(t, workspace.id)).toBe(false);
     }, 60_000);
@@ -98,11 +100,29 @@ for (const backend of backends) {
 
       expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
-      // The job's workflow takes the cancellation as one of its own endings.
-      expect(await t.infra.temporal.client.workflow.getHandle(jobId).result()).toBe('cancelled');
+      // The job's workflow takes the cancellation as one of its own endings, and closes cancelled.
+      await eventually(() => t.infra.temporal.client.workflow.getHandle(jobId).describe(), (description) => description.status.name === 'CANCELLED', 10_000);
+      expect((await t.infra.temporal.client.workflow.getHandle(jobId).describe()).status.name).toBe('CANCELLED');
       const schedule = await t.infra.temporal.client.schedule.getHandle(maintenanceScheduleId(workspace.id)).describe().then(() => 'still there', (error: unknown) => error);
       expect(schedule).toBeInstanceOf(ScheduleNotFoundError);
     }, 90_000);
+
+    test('a purge that starts while its deletion is still committing reads the deletion, not the row before it', async () => {
+      const owner = await createVerifiedUser(t, 'purge-committing');
+      const workspace = await createWorkspace(t, owner);
+      const membership = await t.services.workspaces.access.authorize(owner.userId, workspace.id, 'workspace:delete');
+      // The deletion's transaction stays open a while after the purge has started: its worker is idle and takes it at once.
+      const purges = workspacePurgeClient(t.infra.temporal);
+      const slowToCommit = new WorkspacesService(t.infra.store, t.clock, {
+        schedulePurge: async (workspaceId, purgeAfter) => {
+          await purges.schedulePurge(workspaceId, purgeAfter);
+          await Bun.sleep(1_500);
+        },
+      }, () => Promise.resolve());
+      await slowToCommit.delete(membership, t.clock.now().toISOString());
+      expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
+      expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });
+    }, 60_000);
 
     test("another workspace's data is untouched by a purge", async () => {
       const owner = await createVerifiedUser(t, 'neighbour');

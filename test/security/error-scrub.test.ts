@@ -32,7 +32,8 @@ describe('error messages never quote the server', () => {
   });
 
   test('what the user wrote stays: dates, divisions, their own statement', async () => {
-    expect(await shown("Conversion Error: Could not convert string '2024/01/02' to DATE")).toContain("'2024/01/02'");
+    // Shown in Postgres' words: invalid input syntax for type date: "2024/01/02".
+    expect(await shown("Conversion Error: Could not convert string '2024/01/02' to DATE")).toContain('"2024/01/02"');
     expect(await shown("Binder Error: No function matches the given name and argument types '/(VARCHAR, INTEGER)'")).toContain("'/(VARCHAR, INTEGER)'");
     expect(await shown('Binder Error: Referenced column "amont" not found in FROM clause!\nLINE 1: SELECT amont FROM shop.orders\n               ^')).toContain('LINE 1: SELECT amont FROM shop.orders');
   });

@@ -196,9 +196,9 @@ describe('pushed input', () => {
     });
 
     test('a body of a type no route takes is a 422 naming the type', async () => {
-      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: 'a,b\n1,2', headers: { 'content-type': 'text/csv', authorization: `Bearer ${user.accessToken}` } });
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: '<records><a>1</a></records>', headers: { 'content-type': 'application/xml', authorization: `Bearer ${user.accessToken}` } });
       expect(response.status).toBe(422);
-      expect((await bodyOf(response)).detail[0].msg).toContain('text/csv');
+      expect((await bodyOf(response)).detail[0].msg).toContain('application/xml');
     });
   });
 

@@ -62,11 +62,17 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
   };
 }
 
-/** A new database in a test cluster (the metadata's by default); dropped (disconnecting anyone left) by `drop`. */
-export async function createDatabase(adminUrl = testEnv.postgresUrl()): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database in a test cluster (the metadata's unless `adminUrl` names another); dropped
+ * (disconnecting anyone left) by `drop`. The cluster's locale is C; `locale` gives the database
+ * another one (UTF-8 encoding), such as `C.UTF-8`.
+ */
+export async function createDatabase(options: { adminUrl?: string; locale?: string } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
+  const adminUrl = options.adminUrl ?? testEnv.postgresUrl();
   const name = `oxbow_test_${uniqueSuffix()}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const locale = options.locale === undefined ? '' : ` TEMPLATE template0 ENCODING 'UTF8' LOCALE '${options.locale.replaceAll("'", "''")}'`;
+  await admin.unsafe(`CREATE DATABASE ${name}${locale}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -15,7 +15,7 @@ export interface SourceDatabase {
 }
 
 export async function createSourceDatabase(): Promise<SourceDatabase> {
-  const database = await createDatabase(testEnv.sourcePostgresUrl());
+  const database = await createDatabase({ adminUrl: testEnv.sourcePostgresUrl() });
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   return {
     url: database.url,

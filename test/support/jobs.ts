@@ -2,6 +2,24 @@ import { expect } from 'bun:test';
 import { bodyOf } from './http';
 import type { TestUser } from './accounts';
 import type { TestApp } from './test-app';
+import { namedQuery } from '../../src/store/named-query';
+
+const insertJobsPlan = namedQuery<{ id: string; max_running_jobs: number }>(
+  'test.jobs_plan',
+  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order, max_running_jobs, query_history_days)
+   VALUES (:id, :id, 0, 100000, 1000000, 100, NULL, 1099511627776, 5.00, 7, 90, :max_running_jobs, 90) ON CONFLICT (id) DO NOTHING`,
+);
+const usePlan = namedQuery<{ workspace_id: string; plan_id: string }>('test.use_jobs_plan', 'UPDATE workspaces SET plan_id = :plan_id WHERE id = :workspace_id');
+
+/**
+ * Moves a workspace onto a plan with the given share of the job capacity (its `max_running_jobs`)
+ * and a per-minute limit no test reaches; everything else is Business-like (90 days of query history).
+ */
+export async function useJobsPlan(t: TestApp, workspaceId: string, maxRunningJobs: number): Promise<void> {
+  const id = `jobs-${maxRunningJobs}`;
+  await t.infra.store.run(insertJobsPlan, { id, max_running_jobs: maxRunningJobs });
+  await t.infra.store.run(usePlan, { workspace_id: workspaceId, plan_id: id });
+}
 
 /** A query that keeps a query slot busy for a few seconds on this machine. */
 export const slowSql = (millions: number) => `SELECT sum(hash(range)) AS h FROM range(${millions * 1_000_000})`;

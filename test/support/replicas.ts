@@ -31,6 +31,8 @@ export class Replicas {
   private constructor(
     readonly env: Record<string, string>,
     readonly databaseUrl: string,
+    /** How many of each the deployment runs: a case that kills one restores the count (see replenish). */
+    private readonly counts: { apis: number; workers: number },
     private readonly cleanup: () => Promise<void>,
   ) {
     this.store = new PostgresStore(databaseUrl, { maxConnections: 2 });
@@ -54,7 +56,7 @@ export class Replicas {
       TEMPORAL_TASK_QUEUE: `replicas-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`,
       ...extra,
     };
-    const replicas = new Replicas(env, database.url, async () => {
+    const replicas = new Replicas(env, database.url, counts, async () => {
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     });
@@ -74,6 +76,17 @@ export class Replicas {
     return started;
   }
 
+  /**
+   * Starts what a case killed, so that every case finds the deployment as it was started, whatever ran
+   * before it (cases run in random order).
+   */
+  async replenish(): Promise<void> {
+    await Promise.all([
+      ...Array.from({ length: Math.max(0, this.counts.apis - this.apis.length) }, () => this.add('api')),
+      ...Array.from({ length: Math.max(0, this.counts.workers - this.workers.length) }, () => this.add('worker')),
+    ]);
+  }
+
   /** Kills a process outright (SIGKILL) and forgets it. */
   async kill(process: ServiceProcess): Promise<void> {
     process.child.kill('SIGKILL');
@@ -91,11 +104,13 @@ export class Replicas {
   }
 
   /** A request to one replica, as a client behind a load balancer sends it. */
-  async call(api: ServiceProcess, path: string, init: { method?: string; json?: unknown; token?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  /** `body`: sent as it is (an upload), with the content type given in `headers`. */
+  async call(api: ServiceProcess, path: string, init: { method?: string; json?: unknown; body?: Uint8Array<ArrayBuffer>; token?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     if (init.token) headers.authorization = `Bearer ${init.token}`;
-    const response = await fetch(`${api.baseUrl}${path}`, { method: init.method ?? (init.json === undefined ? 'GET' : 'POST'), headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+    const body = init.json === undefined ? init.body : JSON.stringify(init.json);
+    const response = await fetch(`${api.baseUrl}${path}`, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
     const text = await response.text();
     const json = response.headers.get('content-type')?.includes('json') ?? false;
     return { status: response.status, headers: response.headers, body: json && text ? JSON.parse(text) : text };

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import { rendezvous } from '../../src/cluster/rendezvous';
-import { ForwardingKey, decodeIdentity, encodeIdentity } from '../../src/cluster/forwarding';
+import { ForwardedBody, ForwardingKey, OwnerForwarder, decodeIdentity, encodeIdentity } from '../../src/cluster/forwarding';
+import { gzipSync } from 'node:zlib';
+import { freePort } from '../../src/process/ports';
 import { coalesced } from '../../src/cluster/coalesced';
 import { derivedInternalUrl } from '../../src/cluster/internal-address';
 import { shardTaskQueue, workspaceTaskQueue } from '../../src/temporal/task-queues';
@@ -62,6 +64,75 @@ describe('forwarding between replicas', () => {
     expect(derivedInternalUrl('127.0.0.1', 3000).origin).toBe('http://127.0.0.1:3000');
     expect(derivedInternalUrl('::1', 3001).origin).toBe('http://[::1]:3001');
     expect(derivedInternalUrl('0.0.0.0', 3002).hostname).not.toBe('0.0.0.0');
+  });
+});
+
+describe('a request body forwarded to the owner', () => {
+  const forwarder = new OwnerForwarder(new ForwardingKey('a shared secret of the deployment, 48 characters'));
+  const upload = gzipSync(Buffer.from(Array.from({ length: 100_000 }, (_, i) => `${i},row ${i}`).join('\n')));
+  /** A client's upload as the replica that took it has it: a stream, and the headers it came with. */
+  const received = (chunks: Uint8Array[] = [upload.subarray(0, 70_000), upload.subarray(70_000)]) => ({
+    request: new Request('http://replica.internal/api/v1/workspaces/w/push?table=app.t', {
+      method: 'POST',
+      headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'content-length': String(upload.byteLength) },
+    }),
+    stream: new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    }),
+  });
+  const owner = (port: number) => ({ id: 'owner', role: 'api' as const, address: `http://127.0.0.1:${port}` });
+
+  test('a streamed, compressed upload reaches the owner byte for byte, with its encoding and its declared length', async () => {
+    const server = Bun.serve({
+      port: 0,
+      async fetch(request) {
+        const bytes = new Uint8Array(await request.arrayBuffer());
+        return Response.json({ same: Buffer.compare(bytes, upload) === 0, length: request.headers.get('content-length'), encoding: request.headers.get('content-encoding'), forwarded: request.headers.has('x-oxbow-forward-token') });
+      },
+    });
+    try {
+      const { request, stream } = received();
+      const outcome = await forwarder.forward(request, owner(server.port!), new ForwardedBody(stream, request.headers.get('content-length')), {}, 'r1');
+      expect(outcome.kind).toBe('answered');
+      expect(outcome.kind === 'answered' && (await outcome.response.json())).toEqual({ same: true, length: String(upload.byteLength), encoding: 'gzip', forwarded: true });
+    } finally {
+      await server.stop(true);
+    }
+  });
+
+  test('a refused connection that read none of the stream leaves it whole for the next try; one that read some may not be tried again', async () => {
+    const refused = owner(await freePort());
+    const { request, stream } = received();
+    const body = new ForwardedBody(stream, request.headers.get('content-length'));
+    expect(await forwarder.forward(request, refused, body, {}, 'r2')).toEqual({ kind: 'unreachable', resendable: true });
+    // Whole: the replica can still read it itself, every byte.
+    expect(Buffer.compare(new Uint8Array(await new Response(stream).arrayBuffer()), upload)).toBe(0);
+
+    const partly = received();
+    const started = new ForwardedBody(partly.stream, null);
+    // A try that took the first chunk before it failed.
+    await (started.next() as ReadableStream<Uint8Array>).getReader().read();
+    expect(await forwarder.forward(partly.request, refused, started, {}, 'r3')).toEqual({ kind: 'unreachable', resendable: false });
+  });
+
+  test("a stream that fails as it is read (too large, cut short) fails the forward with the stream's own error", async () => {
+    const server = Bun.serve({ port: 0, fetch: async (request) => new Response(String((await request.arrayBuffer()).byteLength)) });
+    try {
+      const tooLarge = new Error('larger than the limit');
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.error(tooLarge);
+        },
+      });
+      const { request } = received();
+      const failure = await forwarder.forward(request, owner(server.port!), new ForwardedBody(stream, null), {}, 'r4').then(() => null, (error: unknown) => error);
+      expect(failure).toBe(tooLarge);
+    } finally {
+      await server.stop(true);
+    }
   });
 });
 

@@ -35,6 +35,18 @@ describe('structured logs', () => {
     expect(JSON.parse(line)).toMatchObject({ password: '[redacted]', refresh_token: '[redacted]', headers: { authorization: '[redacted]' } });
   });
 
+  test('error codes are kept under `code`; codes that are secrets (OAuth, session) are masked', () => {
+    const { lines, logger } = capture();
+    const oauthCode = 'Ab9xQ-2kLm_pQ7rS8tUvWxYz01234567';
+    const sessionCode = 'q7Hk2LmN9pQr4StUvW8xYz3A';
+    logger.info('job ended', { code: 'UNDEFINED_COLUMN', error: { code: 'ECONNREFUSED' }, sqlstate: { code: '22012' }, grpc: { code: 14 } });
+    logger.info('callback', { code: oauthCode, nested: { code: sessionCode }, lower: { code: 'not_an_error_code' }, long: { code: 'ABCDEFGHJKLMNPQRSTUVWXYZ' } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'UNDEFINED_COLUMN', error: { code: 'ECONNREFUSED' }, sqlstate: { code: '22012' }, grpc: { code: 14 } });
+    expect(lines[1]).not.toContain(oauthCode);
+    expect(lines[1]).not.toContain(sessionCode);
+    expect(JSON.parse(lines[1]!)).toMatchObject({ code: '[redacted]', nested: { code: '[redacted]' }, lower: { code: '[redacted]' }, long: { code: '[redacted]' } });
+  });
+
   test('a public link in a path is masked (its token opens the chart), other paths are kept', () => {
     const { lines, logger } = capture();
     const token = 'Ab3_-x'.repeat(8).slice(0, 43);

@@ -25,6 +25,7 @@ export const authModels = {
   }),
 
   TokenResponse: t.Object({ access_token: t.String(), refresh_token: t.String(), token_type: t.Literal('bearer'), expires_in: t.Integer() }),
+  ConsoleSessionResponse: t.Object({ access_token: t.String(), token_type: t.Literal('bearer'), expires_in: t.Integer({ description: 'Seconds until the access token expires' }) }),
   MessageResponse: t.Object({ message: t.String() }),
   RegistrationStatusResponse: t.Object({
     mode: t.Union([t.Literal('open'), t.Literal('waitlist'), t.Literal('closed')]),

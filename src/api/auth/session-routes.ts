@@ -30,6 +30,23 @@ export function sessionRoutes(auth: AuthServices, trustProxy: boolean) {
       { body: m.RefreshRequest, detail: operation({ id: 'logOut', tags, summary: 'End the session of a refresh token', success: [{ status: 204, body: 'none' }] }) },
     )
     .post(
+      '/logout-everywhere',
+      async ({ caller, set }) => {
+        await auth.sessions.endEverywhere(caller.userId);
+        set.status = 204;
+      },
+      {
+        auth: 'user',
+        detail: operation({
+          id: 'logOutEverywhere',
+          tags,
+          summary: 'End every session of the account: all refresh tokens and every access token handed out (API keys stay)',
+          description: 'An extension of the interface (the console’s "log out everywhere").',
+          success: [{ status: 204, body: 'none' }],
+        }),
+      },
+    )
+    .post(
       '/session-token',
       async ({ caller }) => auth.sessions.start(await auth.profile.account(caller.userId)),
       { auth: 'user-or-api-key', response: m.TokenResponse, detail: operation({ id: 'createSessionToken', tags, summary: 'A fresh token pair for the current API key or access token' }) },

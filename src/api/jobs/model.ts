@@ -14,15 +14,15 @@ const JobResult = t.Object(
     bytes_scanned: t.Integer(),
     cost_eur: t.Number(),
     cpu_ms: t.Integer(),
-    offset: t.Integer(),
-    limit: t.Integer(),
+    offset: t.Optional(t.Integer({ description: 'Of the page; absent in lists' })),
+    limit: t.Optional(t.Integer({ description: 'Of the page; absent in lists' })),
     rows: t.Optional(t.Nullable(t.Array(t.Array(t.Unknown())), { description: 'Format json; null once the result has expired' })),
     data: t.Optional(t.Array(t.Record(t.String(), t.Unknown()), { description: 'Format objects' })),
     csv: t.Optional(t.String({ description: 'Format csv: RFC 4180 text with a header row' })),
     expired: t.Boolean(),
     expires_at: t.Nullable(t.String({ format: 'date-time' })),
   },
-  { description: 'The summary of a succeeded job and one page of its rows, in the page’s format' },
+  { description: 'The summary of a succeeded job and, on its own status, one page of its rows in the page’s format' },
 );
 
 export const jobModels = {
@@ -45,7 +45,12 @@ export const jobModels = {
     submitted_at: t.String({ format: 'date-time' }),
     started_at: t.Nullable(t.String({ format: 'date-time' })),
     finished_at: t.Nullable(t.String({ format: 'date-time' })),
-    progress: t.Nullable(t.Number({ description: "DuckDB's progress while running, 0 to 1" })),
+    progress: t.Nullable(
+      t.Number({
+        description:
+          "0 while pending; while running, DuckDB's estimate of the work done (where it has none, as for generated series, the share of the job's time limit used so far); 1 once succeeded; null once failed or cancelled",
+      }),
+    ),
     error: t.Nullable(JobError),
     result: t.Nullable(JobResult),
   }),

@@ -49,7 +49,8 @@ export type HeaderName =
   | 'Content-Security-Policy'
   | 'Referrer-Policy'
   | 'X-Content-Type-Options'
-  | 'Cache-Control';
+  | 'Cache-Control'
+  | 'Set-Cookie';
 
 const integerHeader = (description: string): OpenAPIV3_1.HeaderObject => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -66,12 +67,14 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
   'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be kept', schema: { type: 'string' } },
+  'Set-Cookie': { description: 'The console’s refresh-token cookie (`oxbow_console_refresh`: HttpOnly, SameSite=Strict, Path=/api/v1/auth/console, Secure over HTTPS), set or cleared', schema: { type: 'string' } },
 };
 
 export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, refresh, session-token or exchange-code' },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `oxb_…`' },
   apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'oxb_ API key', description: 'An API key as `Authorization: Bearer oxb_…`' },
+  consoleRefresh: { type: 'apiKey', in: 'cookie', name: 'oxbow_console_refresh', description: 'The web console’s refresh token, in the HttpOnly cookie that logInToConsole sets (console endpoints only)' },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the operator set one (required in production unless the metrics have a listener of their own)' },
 };
 
@@ -79,12 +82,13 @@ export const tagDescriptions: OpenAPIV3_1.TagObject[] = [
   { name: 'Health', description: 'Liveness, readiness and reachability of the service’s dependencies' },
   { name: 'Operations', description: 'What the operators of the service read: its metrics' },
   { name: 'Authentication', description: 'Sign-up, login, sessions and the CLI login' },
+  { name: 'Console session', description: 'Extension: the web console’s cookie-held sessions' },
   { name: 'Account', description: 'The signed-in account' },
   { name: 'API keys', description: 'Keys for /execute and the CLI' },
   { name: 'Workspaces', description: 'Workspaces and their members' },
   { name: 'Push', description: 'Records into lake tables' },
   { name: 'Tables', description: 'The lake tables of a workspace' },
-  { name: 'Query', description: 'Synchronous queries' },
+  { name: 'Query', description: 'Synchronous queries, and the history of every statement a workspace ran' },
   { name: 'Query jobs', description: 'Queries run as durable jobs' },
   { name: 'Connections', description: 'Sources synced into lake tables, or read live' },
   { name: 'Transforms', description: 'SQL transforms materialised into lake tables, run in dependency order' },

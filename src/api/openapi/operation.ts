@@ -6,7 +6,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 408 | 409 | 429 | 503;
 
 /** A success answer other than the route's JSON response schema. */
 export interface SuccessDoc {
-  status: 200 | 201 | 204 | 302 | 303;
+  status: 200 | 201 | 202 | 204 | 302 | 303;
   /** json (the route's schema; the default), json-or-csv (the query formats), html, text (of `mediaTypes`), or none. */
   body?: 'json' | 'json-or-csv' | 'html' | 'text' | 'none';
   /** The media types of a `text` body (a script, a style sheet, CSV). */
@@ -50,6 +50,8 @@ export interface OperationDoc {
   errorBody?: 'html';
   /** Headers that come with every answer the operation gives itself (its successes and listed errors). */
   headers?: HeaderName[];
+  /** Headers that come with its successes only (a session cookie). */
+  successHeaders?: HeaderName[];
 }
 
 const operationKey = 'x-oxbow-operation';

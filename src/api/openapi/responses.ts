@@ -59,7 +59,7 @@ function defaultSuccessStatus(route: RouteShape): SuccessDoc['status'] {
 }
 
 function successResponse(success: SuccessDoc, schema: object | undefined, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponseObject {
-  const required: HeaderName[] = ['X-Request-Id', ...(doc.list ? (['X-Total-Count'] as const) : []), ...(success.location ? (['Location'] as const) : []), ...(doc.headers ?? [])];
+  const required: HeaderName[] = ['X-Request-Id', ...(doc.list ? (['X-Total-Count'] as const) : []), ...(success.location ? (['Location'] as const) : []), ...(doc.headers ?? []), ...(doc.successHeaders ?? [])];
   const downloads = success.body === 'json-or-csv' || success.mediaTypes?.includes('text/csv');
   const optional: HeaderName[] = [...(doc.rateLimited ? rateLimitHeaders : []), ...(downloads ? (['Content-Disposition'] as const) : [])];
   const response: OpenAPIV3_1.ResponseObject = { description: successMeaning(success), headers: headers(required, optional) };

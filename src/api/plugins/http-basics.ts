@@ -39,7 +39,7 @@ export function httpBasics(logger: Logger, options: HttpBasicsOptions = {}) {
         if (refusalCodes.has(error.code)) options.metrics?.refused(error.code);
         set.status = error.status;
         Object.assign(set.headers, error.headers);
-        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, hintOnTheApi(error));
+        if (error.code !== 'INTERNAL_ERROR') return errorEnvelope(error.code, error.message, hintOnTheApi(error), error.sqlstate);
         // A failure the code saw coming but could not place: it is ours all the same, so it gets the log line and the id.
         logger.error('internal error', { request_id: meta.id, method: request.method, path: new URL(request.url).pathname, error, cause: error.cause });
         return errorEnvelope(error.code, error.message, quoteRequestId(meta.id));

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error';
-import { decodeIdentity, forwardHeaders, type ForwardedIdentity } from '../../cluster/forwarding';
+import { decodeIdentity, ForwardedBody, forwardHeaders, type ForwardedIdentity } from '../../cluster/forwarding';
 import type { Services } from '../../runtime/services';
 import type { Logger } from '../../logging/logger';
 import { requestMeta } from './request-context';
@@ -38,6 +38,7 @@ export class OwnerRouting {
     if (ownership.solo) return undefined;
     const meta = requestMeta(request);
     const forwarded = this.trusted(request) !== undefined;
+    const body = new ForwardedBody(meta.body, request.headers.get('content-length'));
     for (let attempt = 0; attempt < 2; attempt++) {
       const route = await ownership.route(workspaceId, forwarded);
       if (route.kind === 'local') {
@@ -45,14 +46,15 @@ export class OwnerRouting {
         return undefined;
       }
       if (route.kind === 'moving') break;
-      const outcome = await forwarder.forward(request, route.member, meta.body, identity, meta.id);
+      const outcome = await forwarder.forward(request, route.member, body, identity, meta.id);
       if (outcome.kind === 'answered') return outcome.response;
       if (outcome.kind === 'broken') {
         this.logger.warn('the owner of a workspace failed while answering a forwarded request', { workspace_id: workspaceId, member_id: route.member.id, error: outcome.error });
         throw ownerLost();
       }
-      // Nothing reached it: read the members again and try where the workspace is now.
+      // Nothing reached it: read the members again and try where the workspace is now, with the whole body.
       await ownership.unreachable(route.member);
+      if (!outcome.resendable) break;
     }
     throw moving();
   }

@@ -9,18 +9,34 @@ import { ownerRouting } from '../plugins/owner-routing';
 import { requestMeta } from '../plugins/request-context';
 import { operation, type OperationDoc } from '../openapi/operation';
 import { queryModels as m } from './model';
+import { jobModels } from '../jobs/model';
 
 const tags = ['Query'];
-const resultResponses = { 200: t.Union([m.QueryResponse, m.ObjectsResponse, m.EstimateOnlyResponse]) };
+const result = t.Union([m.QueryResponse, m.ObjectsResponse, m.EstimateOnlyResponse]);
+const resultResponses = { 200: result };
+const resultOrJobResponses = { 200: result, 202: jobModels.JobSubmitResponse };
 /** What every query operation answers: a result in its format (or an estimate), and the errors of a query. */
-const queryOperation = (id: string, summary: string, errors: OperationDoc['errors']) =>
-  operation({ id, tags, summary, errors, rateLimited: true, success: [{ status: 200, body: 'json-or-csv' }] });
+const queryOperation = (id: string, summary: string, errors: OperationDoc['errors'], handsOver = false) =>
+  operation({
+    id,
+    tags,
+    summary,
+    errors,
+    rateLimited: true,
+    success: [
+      { status: 200, body: 'json-or-csv' },
+      ...(handsOver ? [{ status: 202 as const, description: 'Still running after `async_after_ms`: it continues as this job (follow it at /query/jobs/{job_id})' }] : []),
+    ],
+  });
+
+type QueryBody = { sql: string; format?: ResultFormat; estimate_only?: boolean; force?: boolean; async_after_ms?: number };
 
 /** The synchronous query endpoints: `/execute` (API key), `/query` and `/workspaces/{id}/query` (access token). */
-export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'queries' | 'cluster' | 'logger'>) {
+export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'queries' | 'queriesAsJobs' | 'cluster' | 'logger'>) {
   const { access } = services.workspaces;
-  const run = async (request: Request, caller: Caller, kind: QueryCaller['kind'], workspaceId: string, body: { sql: string; format?: ResultFormat; estimate_only?: boolean; force?: boolean }) =>
-    toResponse(
+  const run = async (request: Request, caller: Caller, kind: QueryCaller['kind'], workspaceId: string, body: QueryBody) => {
+    if (body.async_after_ms !== undefined && !body.estimate_only) return runOrHandOver(caller, workspaceId, body, body.async_after_ms);
+    return toResponse(
       await services.queries.answer(
         { userId: caller.userId, apiKeyId: caller.via === 'api_key' ? caller.apiKeyId : null, kind },
         {
@@ -34,6 +50,12 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
         },
       ),
     );
+  };
+  const runOrHandOver = async (caller: Caller, workspaceId: string, body: QueryBody, asyncAfterMs: number) => {
+    const answer = await services.queriesAsJobs.answer(caller.userId, workspaceId, { sql: body.sql, format: body.format ?? 'json', force: body.force ?? false }, asyncAfterMs);
+    if (answer.kind === 'result') return toResponse(answer);
+    return Response.json(answer.job, { status: 202, headers: answer.headers });
+  };
   return new Elysia()
     .use(workspaceAccess(services.auth.authenticator, access, ownerRouting(services)))
     .post('/execute', ({ request, caller, membership, body }) => run(request, caller, 'execute', membership.workspaceId, body), {
@@ -45,15 +67,15 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
     .post('/query', ({ request, caller, membership, body }) => run(request, caller, 'query', membership.workspaceId, body), {
       workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' }, engine: true },
       body: m.QueryRequest,
-      response: resultResponses,
-      detail: queryOperation('runQuery', 'Run a query, or estimate its cost', [400, 403, 408, 429, 503]),
+      response: resultOrJobResponses,
+      detail: queryOperation('runQuery', 'Run a query, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)', [400, 403, 408, 429, 503], true),
     })
     .post('/workspaces/:workspace_id/query', ({ request, caller, membership, body }) => run(request, caller, 'query', membership.workspaceId, body), {
       workspace: { permission: 'data:read', engine: true },
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
       body: m.WorkspaceQueryRequest,
-      response: resultResponses,
-      detail: queryOperation('runWorkspaceQuery', 'Run a query in this workspace, or estimate its cost', [400, 403, 408, 429, 503]),
+      response: resultOrJobResponses,
+      detail: queryOperation('runWorkspaceQuery', 'Run a query in this workspace, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)', [400, 403, 408, 429, 503], true),
     })
     .get(
       '/query/rate-limit',

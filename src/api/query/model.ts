@@ -9,6 +9,11 @@ const ResultFormat = t.Union([t.Literal('json'), t.Literal('objects'), t.Literal
 const ResultColumn = t.Object({ name: t.String(), type: t.String({ description: 'DuckDB type name' }) });
 const QueryMetadata = t.Object({ bytes_scanned: t.Integer(), cost_eur: t.Number(), cpu_ms: t.Integer() });
 const workspaceId = t.String({ format: 'uuid', description: 'Default: your first workspace' });
+const asyncAfterMs = t.Integer({
+  minimum: 100,
+  maximum: 30_000,
+  description: 'Run as a job and wait this long: a result in time answers as usual; a query still running answers 202 with its job (counted once)',
+});
 
 export const queryModels = {
   ResultFormat,
@@ -21,12 +26,14 @@ export const queryModels = {
     workspace_id: t.Optional(workspaceId),
     estimate_only: t.Optional(t.Boolean({ default: false, description: 'Return the scan estimate without running the query' })),
     force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
+    async_after_ms: t.Optional(asyncAfterMs),
   }),
   WorkspaceQueryRequest: t.Object({
     sql,
     format: t.Optional(ResultFormat),
     estimate_only: t.Optional(t.Boolean({ default: false, description: 'Return the scan estimate without running the query' })),
     force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
+    async_after_ms: t.Optional(asyncAfterMs),
   }),
   QueryResponse: t.Object(
     {

@@ -49,6 +49,12 @@ export const setPassword = namedQuery<{ id: string; password_hash: string; now: 
    WHERE id = :id AND deleted_at IS NULL`,
 );
 
+/** Logout everywhere: the epoch bump ends every outstanding access token at once. */
+export const endUserSessions = namedQuery<{ id: string; now: string }>(
+  'users.end_sessions',
+  'UPDATE users SET session_epoch = session_epoch + 1, updated_at = :now WHERE id = :id AND deleted_at IS NULL',
+);
+
 export const softDeleteUser = namedQuery<{ id: string; now: string; purge_after: string }>(
   'users.soft_delete',
   `UPDATE users SET deleted_at = :now, purge_after = :purge_after, session_epoch = session_epoch + 1, updated_at = :now

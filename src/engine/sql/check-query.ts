@@ -64,6 +64,7 @@ function checkTableRef(reference: TableReference, tables: KnownTables, live: Liv
     throw new AppError('UNDEFINED_TABLE', `Table "${shown}" does not exist`, {
       hint: suggestion ? `Did you mean "${suggestion.replace(/^main\./, '')}"?` : undefined,
       advice: suggestion ? undefined : 'list-tables',
+      sqlstate: '42P01',
     });
   }
   return { schema: schema || 'main', table, historical };

@@ -1,6 +1,7 @@
 import { AppError } from '../../errors/app-error';
-import { duckdbErrorOf } from '../duckdb/duckdb-error';
+import { duckdbErrorOf, type DuckDBErrorInfo } from '../duckdb/duckdb-error';
 import { StatementAbandoned } from '../duckdb/pending-statement';
+import { postgresErrorOf, withSqlstate } from './postgres-errors';
 
 export interface ErrorContext {
   sql: string;
@@ -12,8 +13,8 @@ export interface ErrorContext {
 
 /**
  * The one place where DuckDB's errors become the service's codes, decided by DuckDB's own error type
- * (duckdb-error.ts), each with a useful hint. Messages that reach the client are stripped of server
- * paths. Errors of the storage or the engine itself are 503s that a retry can cure; nothing DuckDB
+ * (duckdb-error.ts), each with a useful hint and, where Postgres raises the same fault, its SQLSTATE
+ * (postgres-errors.ts). Messages that reach the client are stripped of server paths. Errors of the storage or the engine itself are 503s that a retry can cure; nothing DuckDB
  * says about a query is a 500.
  */
 export async function mapDuckDBError(error: unknown, context: ErrorContext): Promise<AppError> {
@@ -22,7 +23,15 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   const info = duckdbErrorOf(error);
   if (!info) return new AppError('INTERNAL_ERROR', 'The query failed unexpectedly', { cause: error });
   const message = scrub(info.message, context.privatePaths);
-  const detail = scrub(info.detail, context.privatePaths).split('\n')[0]!;
+  const fullDetail = scrub(info.detail, context.privatePaths);
+  const detail = fullDetail.split('\n')[0]!;
+  const postgres = postgresErrorOf(info.type, detail);
+  if (postgres) return postgres;
+  return withSqlstate(await serviceErrorOf(info, message, detail, context, error), info.type, fullDetail);
+}
+
+/** The service's code for a DuckDB error, by DuckDB's error type. */
+async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: string, context: ErrorContext, error: unknown): Promise<AppError> {
   switch (info.type) {
     case 'INTERRUPT':
       return queryTimeout();
@@ -94,9 +103,10 @@ const serverDetails: [RegExp, string][] = [
 
 /**
  * An excerpt of the statement (`LINE 1: …` and its caret) that quotes what the engine wrote rather
- * than what the user sent: a file it reads, a path, a CTE's run name. Dropped whole, caret included.
+ * than what the user sent: a file it reads, a path, a CTE's run name, a Postgres rule's macro.
+ * Dropped whole, caret included.
  */
-const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d).*(?:\n[ \t]*\^)?$/gm;
+const rewrittenExcerpt = /^LINE \d+: .*(?:<path>|<workspace>|read_parquet|__cte_\d|pgx_\w+\(|__lateral).*(?:\n[ \t]*\^)?$/gm;
 
 /** A name the caller wrote, as a message may show it: without what would read as a server path or URL. */
 export function withoutServerDetails(text: string): string {

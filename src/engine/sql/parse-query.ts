@@ -38,7 +38,7 @@ export async function parseQuery(serialize: SqlSerializer, sql: string, translat
       const where = positionHint(sql, Number(parsed.position ?? Number.NaN));
       // After a Postgres rewrite the position points into the rewritten text, so that is what the hint shows.
       const hint = where && translated ? `${where}\n(in the query as translated to DuckDB SQL)` : where;
-      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint });
+      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint, sqlstate: '42601' });
     }
     throw new AppError('STATEMENT_NOT_ALLOWED', 'Only read queries can run here (SELECT, WITH, VALUES, TABLE, FROM …)', {
       hint: 'Write data with the push endpoint, transforms or connections.',

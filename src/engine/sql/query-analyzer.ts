@@ -3,8 +3,18 @@ import type { AstNode } from './parse-query';
 import type { SqlParser } from './sql-parser';
 import { statementFacts, type ReferencedColumns, type StatementFacts } from './statement-facts';
 
+/**
+ * A statement's own UNION, INTERSECT or EXCEPT: its branches as statements of their own, and the
+ * rule their column types (DuckDB's names, as preparing each tells them; null for a branch that does
+ * not stand alone) must meet; `check` throws.
+ */
+export interface SetOperationCheck {
+  branches: string[];
+  check(types: readonly (readonly string[] | null)[]): void;
+}
+
 /** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
-export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[] };
+export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[]; setOperation?: SetOperationCheck };
 
 /** What a query's text alone determines: the same on every run, whatever the catalog holds. */
 export interface QueryAnalysis {
@@ -19,6 +29,8 @@ export interface QueryAnalysis {
   wantedTables: string[];
   timeTravel: boolean;
   columns: ReferencedColumns;
+  /** The type check of the statement's own set operation, when it has one. */
+  setOperation?: SetOperationCheck;
 }
 
 export interface AnalyzerOptions {
@@ -52,7 +64,7 @@ export class QueryAnalyzer {
       return cached;
     }
     checkInputLimits(userSql);
-    const { sql, rewrites } = this.translate(userSql);
+    const { sql, rewrites, setOperation } = this.translate(userSql);
     if (rewrites.length > 0) checkInputLimits(sql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
     const facts = statementFacts(ast);
@@ -64,6 +76,7 @@ export class QueryAnalyzer {
       wantedTables: facts.tables.map((table) => table.qualified),
       timeTravel: facts.timeTravel,
       columns: facts.columns,
+      ...(setOperation ? { setOperation } : {}),
     };
     if (userSql.length <= this.options.maxCachedLength) this.remember(key, analysis);
     return analysis;

@@ -2,7 +2,7 @@ import { DuckDBTypeId, type DuckDBListType, type DuckDBPreparedStatement, type D
 import { AppError } from '../../errors/app-error';
 import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
-import { lakeAlias, readDefaultCatalog } from '../catalog-names';
+import { useLake, useReadCatalog } from '../catalog-names';
 import { type WorkspaceEngine } from '../workspace-engine';
 import { workspaceDataPath } from '../catalog-attachment';
 import { chunkByteSize } from '../duckdb/chunk-size';
@@ -16,8 +16,10 @@ import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
 import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
-import type { QueryAnalyzer } from './query-analyzer';
+import type { QueryAnalyzer, SetOperationCheck } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
+import { ProgressSampler } from './progress-sampler';
+import { StatementCancelled } from './query-cancelled';
 import type { QueryColumn, ResultSink } from './result-sink';
 import { ScanSizer, type ScanEstimate } from './scan-bytes';
 import { tablesVersion } from './table-versions';
@@ -59,9 +61,9 @@ export interface RunOptions extends ResultCaps {
 export interface FileRunOptions {
   timeoutMs: number;
   scanLimitBytes?: number;
-  /** Called about once a second with DuckDB's progress (0 to 1), while the query runs. */
+  /** Called twice a second with the query's progress (0 to 1, see ProgressSampler), while it runs. */
   onProgress?: (fraction: number) => void;
-  /** Aborting interrupts the query (a cancelled job). */
+  /** Aborting interrupts the query (a cancelled job): it ends in QueryCancelled, with what ran. */
   signal?: AbortSignal;
 }
 
@@ -69,6 +71,8 @@ export interface Compiled {
   tables: LakeTableRef[];
   /** Postgres-only syntax the translation rewrote (empty when the SQL ran as written). */
   rewrites: string[];
+  /** The DuckDB SQL the translation made of it; null when it ran as written. */
+  translatedSql: string | null;
   estimate: ScanEstimate;
 }
 
@@ -175,7 +179,7 @@ export class QueryRunner {
       };
       return readsLake ? connection.readTransaction(prepare) : prepare();
     });
-    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, estimate: outcome.estimate } };
+    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, translatedSql: outcome.translatedSql, estimate: outcome.estimate } };
   }
 
   /**
@@ -199,16 +203,20 @@ export class QueryRunner {
    */
   async runToFile(workspaceId: string, userSql: string, resultPath: string, options: FileRunOptions): Promise<RunOutcome> {
     return this.measured(workspaceId, userSql, limitsOf(options, 'background'), async (engine, connection, { sql }, deadline) => {
-      const progress = options.onProgress && setInterval(() => options.onProgress!(Math.max(0, connection.progressPercentage) / 100), 1_000);
+      const progress = new ProgressSampler(connection, options.timeoutMs, options.onProgress ?? (() => {}));
       try {
         const inner = sql.trim().replace(/;\s*$/, '');
         const columns = await resultColumns(connection, inner);
         const copy = `COPY (\n${parquetSafe(inner, columns)}\n) TO ${sqlString(resultPath)} (FORMAT parquet)`;
-        const written = await connection.read(copy, undefined, { deadline, signal: options.signal });
+        const written = await connection.read(copy, undefined, { deadline, signal: options.signal }).catch((error: unknown) => {
+          // Stopped by its caller: what ran is measured in `measured`, from this share of the work.
+          if (options.signal?.aborted) throw new StatementCancelled(connection.lastCpuMs ?? 0, progress.fraction);
+          throw error;
+        });
         const profile = profileOf(engine, connection);
         return { columns, rowCount: Number(written.scalar() ?? 0), profile };
       } finally {
-        clearInterval(progress);
+        progress.stop();
       }
     });
   }
@@ -243,18 +251,23 @@ export class QueryRunner {
         let compiledSql = userSql;
         let planned: PlannedQuery | undefined;
         let tables: LakeTableRef[] = [];
+        let known: Compiled | undefined;
         try {
           const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
           compiledSql = sql;
           tables = compiled.tables;
+          known = compiled;
           assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
           planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
+          await engine.macros.prepareFor(connection, planned.sql);
+          if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
           // Compiling counts against the time limit too.
           if (performance.now() >= limits.deadline) throw queryTimeout();
           const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
           const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
           return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
         } catch (thrown) {
+          if (thrown instanceof StatementCancelled) throw thrown.measured(performance.now() - startedAt, known?.estimate.bytes ?? 0, known?.translatedSql ?? null);
           const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
           // A table dropped by another process since the names were cached: reload them next time.
           if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
@@ -280,7 +293,7 @@ export class QueryRunner {
     // A query without tables needs nothing of the catalog; a live connection's tables are rewritten with the plans too.
     const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
-    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, estimate: sizer.estimate() } };
+    return { sql, analysis, sizer, plans, compiled: { tables, rewrites, translatedSql: rewrites.length > 0 ? sql : null, estimate: sizer.estimate() } };
   }
 }
 
@@ -296,6 +309,33 @@ function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitByt
 }
 
 /**
+ * Prepares each branch of the statement's own set operation for the column types its check reads
+ * (as written: the lake's tables without the lake's name). A branch that does not stand alone (it
+ * refers to an outer query) leaves its set operation to DuckDB.
+ */
+async function checkSetOperation(connection: EngineConnection, operation: SetOperationCheck): Promise<void> {
+  for (const statement of useLake) await connection.run(statement);
+  try {
+    const types: (string[] | null)[] = [];
+    for (const branch of operation.branches) {
+      const prepared = await connection.prepare(branch).catch(() => undefined);
+      if (!prepared) {
+        types.push(null);
+        continue;
+      }
+      try {
+        types.push(Array.from({ length: prepared.columnCount }, (_, index) => typeName(prepared.columnType(index))));
+      } finally {
+        prepared.destroySync();
+      }
+    }
+    operation.check(types);
+  } finally {
+    for (const statement of useReadCatalog) await connection.run(statement);
+  }
+}
+
+/**
  * A query whose scans were planned runs as rewritten text, so DuckDB's message about a mistake in it
  * quotes that text; preparing the query as written gives the message about the user's own words.
  * Undefined when it prepares (the failure came while running) or the failure was no DuckDB error.
@@ -303,14 +343,14 @@ function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitByt
 async function bindErrorOf(connection: EngineConnection, sql: string, thrown: unknown): Promise<unknown> {
   if (thrown instanceof AppError || thrown instanceof StatementAbandoned || duckdbErrorOf(thrown)?.type === 'INTERRUPT') return undefined;
   // As written, the query names the lake's tables without the lake's name.
-  await connection.run(`USE ${lakeAlias}`);
+  for (const statement of useLake) await connection.run(statement);
   try {
     (await connection.prepare(sql)).destroySync();
     return undefined;
   } catch (error) {
     return error;
   } finally {
-    await connection.run(`USE ${readDefaultCatalog}`);
+    for (const statement of useReadCatalog) await connection.run(statement);
   }
 }
 

@@ -44,7 +44,7 @@ export async function tableHistory(connection: EngineConnection, metadata: strin
   // A first cut in SQL (DuckLake's log is one text per snapshot), the exact one below.
   const patterns = [created, ...ids.map((id) => `:${id}`)].map((pattern) => `(',' || c.changes_made || ',') LIKE ${sqlString(`%${pattern},%`)}`);
   const reader = await connection.read(
-    `SELECT c.snapshot_id, s.snapshot_time, c.changes_made, c.commit_message, c.commit_extra_info
+    `SELECT c.snapshot_id, epoch_us(s.snapshot_time::TIMESTAMPTZ) AS snapshot_us, c.changes_made, c.commit_message, c.commit_extra_info
      FROM ${metadata}.ducklake_snapshot_changes c JOIN ${metadata}.ducklake_snapshot s ON s.snapshot_id = c.snapshot_id
      WHERE ${patterns.join(' OR ')} ORDER BY c.snapshot_id DESC`,
   );
@@ -62,12 +62,21 @@ export async function tableHistory(connection: EngineConnection, metadata: strin
 function snapshotOf(row: Record<string, unknown>): TableSnapshot {
   const kinds = (row.kinds as string[]).map((kind) => changeNames[kind] ?? kind);
   const extra = typeof row.commit_extra_info === 'string' ? (JSON.parse(row.commit_extra_info) as { records_written?: unknown }) : undefined;
-  const time = row.snapshot_time;
   return {
     snapshot_id: Number(row.snapshot_id),
-    committed_at: (time instanceof Date ? time : new Date(String(time))).toISOString(),
+    committed_at: isoMicroseconds(BigInt(row.snapshot_us as bigint | number)),
     changes: [...new Set(kinds)],
     message: typeof row.commit_message === 'string' ? row.commit_message : null,
     records_written: typeof extra?.records_written === 'number' ? extra.records_written : null,
   };
+}
+
+/**
+ * A snapshot's time to the microsecond, as the catalog has it: cut to the millisecond it would fall
+ * before the snapshot, and `FOR SYSTEM_TIME AS OF` it would read the table as the snapshot before left it.
+ */
+function isoMicroseconds(microseconds: bigint): string {
+  const milliseconds = microseconds / 1000n;
+  const rest = microseconds - milliseconds * 1000n;
+  return `${new Date(Number(milliseconds)).toISOString().slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
 }

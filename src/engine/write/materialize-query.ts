@@ -51,6 +51,8 @@ export interface Materialized {
   inputSnapshotId: number;
   /** What the statement could read at most, from DuckLake's file statistics. */
   bytesScanned: number;
+  /** The DuckDB SQL the Postgres dialect was translated to; null when it ran as written. */
+  translatedSql: string | null;
   elapsedMs: number;
   /** The write had committed in an earlier attempt; this one found it and wrote nothing. */
   alreadyCommitted: boolean;
@@ -156,7 +158,8 @@ export class QueryMaterializer {
         ));
         // Also after a write found committed: its attempt may have died before registering it (both are idempotent).
         await this.register(workspaceId, request);
-        return { ...written, bytesScanned: sizer.estimate().bytes, elapsedMs: performance.now() - startedAt };
+        const translatedSql = analysis.rewrites.length > 0 ? analysis.sql : null;
+        return { ...written, bytesScanned: sizer.estimate().bytes, translatedSql, elapsedMs: performance.now() - startedAt };
       },
       'background',
     );
@@ -164,6 +167,7 @@ export class QueryMaterializer {
 
   private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number) {
     const privatePaths = [workspaceDataPath(engine.location)];
+    await engine.macros.prepareFor(connection, runSql);
     for (let attempt = 1; ; attempt++) {
       const inputSnapshotId = Number((await engine.catalog.all(latestSnapshot, {}))[0]?.snapshot_id ?? 0);
       const [existing] = await engine.catalog.all(targetKind, { schema: request.target.schema, table: request.target.table });
@@ -207,6 +211,7 @@ export class QueryMaterializer {
     const runSql = await this.runnable(analysis);
     await engine.read(async (connection) => {
       try {
+        await engine.macros.prepareFor(connection, runSql);
         await connection.readTransaction(async () => (await connection.prepare(runSql)).destroySync());
       } catch (error) {
         throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)] });

@@ -1,6 +1,6 @@
 import { createLakeActivities } from '../../activities/lake-activities';
 import { createEngineServices } from '../../engine/engine-services';
-import { translatePostgres } from '../../engine/sql/postgres-dialect';
+import { translatePostgresStatement } from '../../engine/sql/postgres-dialect';
 import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
 import { workspacePlan } from '../../plans/workspace-plan';
@@ -22,7 +22,7 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
     lake: infra.lake,
     clock,
     logger: logger.child({ component: 'engine' }),
-    translate: translatePostgres,
+    translate: translatePostgresStatement,
     liveSources,
     onCatalogWritten: tablesChangedNotice({ infra }),
   });

@@ -1,6 +1,6 @@
 import { createTransformActivities, type TransformActivityDeps } from '../../activities/transform-activities';
 import type { EngineServices } from '../../engine/engine-services';
-import { UsageRecorder } from '../../query/usage-recorder';
+import type { QueryGate } from '../../query/query-gate';
 import { TransformsAfterSync } from '../../transforms/after-sync';
 import { DagRunPlanner } from '../../transforms/dag-run-planner';
 import { DagScheduleService } from '../../transforms/dag-schedule';
@@ -24,7 +24,13 @@ import type { FeatureDeps } from './deps';
  * Transforms: their definitions and graph, their runs as DAG workflows (one activity per node, on the
  * main task queue), the optional per-workspace schedule, and the listener that runs them after a sync.
  */
-export function transformsFeature({ config, infra, logger, clock, metrics }: FeatureDeps, engine: EngineServices, storage: TransformActivityDeps['storage'], maintenance: TransformActivityDeps['maintenance']) {
+export function transformsFeature(
+  { config, infra, logger, clock, metrics }: FeatureDeps,
+  engine: EngineServices,
+  gate: QueryGate,
+  storage: TransformActivityDeps['storage'],
+  maintenance: TransformActivityDeps['maintenance'],
+) {
   const log = logger.child({ component: 'transforms' });
   const { store } = infra;
   const limits = { maxParallel: config.transforms.maxParallel, timeoutMs: config.transforms.timeoutMs };
@@ -40,8 +46,7 @@ export function transformsFeature({ config, infra, logger, clock, metrics }: Fea
     activities: createTransformActivities({
       store,
       planner,
-      materializer: engine.materializer,
-      usage: new UsageRecorder(store, clock),
+      gate,
       storage,
       maintenance,
       runEnded: (status) => metrics.runEnded('transform_run', status),

@@ -40,6 +40,13 @@ export const findMembership = namedQuery<{ workspace_id: string; user_id: string
    WHERE w.id = :workspace_id AND m.user_id = :user_id AND m.status = 'active' AND w.deleted_at IS NULL`,
 );
 
+/**
+ * Held by a transaction that marks a workspace deleted, from before it starts the purge until it
+ * commits: the purge's check that the workspace is deleted takes it too, so it reads the deletion's
+ * outcome, never the row as it was while the deletion was still committing.
+ */
+export const workspaceDeletionLock = (workspaceId: string) => `workspace-deletion:${workspaceId}`;
+
 export const markWorkspaceDeleted = namedQuery<{ id: string; now: string }>(
   'workspaces.mark_deleted',
   'UPDATE workspaces SET deleted_at = :now, updated_at = :now WHERE id = :id AND deleted_at IS NULL',

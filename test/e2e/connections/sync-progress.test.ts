@@ -4,6 +4,13 @@ import type { TestUser } from '../../support/accounts';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, triggerSyncOk, type SourceDatabase } from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
 
+/**
+ * The source's reader: a role of its own, for which each 10,000th row of `readings` costs the source 40 ms
+ * (a row-level security policy calls a function that sleeps). The read then takes several seconds on
+ * any machine, however fast, so the progress has time to be seen; the rows it returns are all there.
+ */
+const reader = `slow_reader_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
 /** A long read tells how far it is while it runs: the job's counts move, and the stream it is on is named. */
 describe('sync progress', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
@@ -14,6 +21,15 @@ describe('sync progress', () => {
     await source.sql.unsafe('CREATE TABLE readings (id bigint PRIMARY KEY, sensor int, value double precision)');
     await source.sql.unsafe('INSERT INTO readings SELECT g, g % 1000, g * 0.5 FROM generate_series(1, 2000000) g');
     await source.sql.unsafe('ANALYZE readings');
+    await source.sql.unsafe(`CREATE ROLE ${reader} LOGIN`);
+    await source.sql.unsafe(`GRANT SELECT ON readings TO ${reader}`);
+    await source.sql.unsafe(`CREATE FUNCTION throttled(id bigint) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+      BEGIN
+        IF id % 10000 = 0 THEN PERFORM pg_sleep(0.04); END IF;
+        RETURN true;
+      END $$`);
+    await source.sql.unsafe('ALTER TABLE readings ENABLE ROW LEVEL SECURITY');
+    await source.sql.unsafe(`CREATE POLICY throttled_reads ON readings FOR SELECT TO ${reader} USING (throttled(id))`);
     // Never analysed: Postgres keeps no size for it.
     await source.sql.unsafe('CREATE TABLE unanalysed (id bigint PRIMARY KEY, label text) WITH (autovacuum_enabled = false)');
     await source.sql.unsafe("INSERT INTO unanalysed SELECT g, repeat('x', 100) FROM generate_series(1, 5000) g");
@@ -21,11 +37,13 @@ describe('sync progress', () => {
   });
   afterAll(async () => {
     await t.stop();
+    await source.sql.unsafe(`DROP OWNED BY ${reader}`);
+    await source.sql.unsafe(`DROP ROLE ${reader}`);
     await source.drop();
   });
 
   test('a full sync of 2,000,000 rows read in one scan: records read and written and bytes strictly increase while it runs', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'progress', connector_type: 'postgres', spec: postgresSpec(source), streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }] });
+    const connection = await createConnectionOk(t, user, workspaceId, { name: 'progress', connector_type: 'postgres', spec: postgresSpec(source, { username: reader }), streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }] });
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
     const seen: { read: number; written: number; bytes: number }[] = [];
     let job = await syncJob(t, user, workspaceId, connection.id, jobId);
@@ -35,13 +53,14 @@ describe('sync progress', () => {
         expect(job.current_stream).toBe('readings');
         if (seen.at(-1)?.read !== stream.records_read) seen.push({ read: stream.records_read, written: stream.records_written, bytes: stream.bytes_read });
       }
-      await Bun.sleep(100);
+      // Read often: the progress moves every half second or so.
+      await Bun.sleep(50);
       job = await syncJob(t, user, workspaceId, connection.id, jobId);
     }
     expect(job.status).toBe('succeeded');
     expect(job.streams[0]).toMatchObject({ records_read: 2_000_000, records_written: 2_000_000 });
-    // Several readings before the end, each past the one before.
-    expect(seen.length).toBeGreaterThanOrEqual(2);
+    // Several readings before the end, each past the one before (the read takes 8 s of sleeps alone).
+    expect(seen.length).toBeGreaterThanOrEqual(3);
     for (const [index, point] of seen.entries()) {
       if (index === 0) continue;
       expect(point.read).toBeGreaterThan(seen[index - 1]!.read);

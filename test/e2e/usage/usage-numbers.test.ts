@@ -149,6 +149,8 @@ for (const backend of backends) describe(`usage numbers on ${backend}`, () => {
       storage_remaining_gb: 5 - tableBytes / 1e9,
       connectors_used: 0,
       connectors_limit: 2,
+      max_running_jobs: 1,
+      query_history_days: 7,
       estimated_cost_mtd: 0,
       period_start: '2026-03-01',
       period_end: '2026-03-31',

@@ -76,8 +76,11 @@ for (const backend of backends) {
       };
       expect(await errorOf('SELECT amount + nme FROM shop.orders')).toMatchObject({ code: 'UNDEFINED_COLUMN', hint: 'Did you mean "amount"?' });
       const mistyped = await errorOf('SELECT sum(customer) FROM shop.orders');
-      expect(mistyped.code).toBe('QUERY_ERROR');
-      expect(mistyped.hint).toContain('SELECT sum(customer) FROM shop.orders');
+      // Postgres' undefined function (42883): there is no sum(text). The statement as translated
+      // (sum of a macro of Postgres' rule) is not quoted: the user never wrote it.
+      expect(mistyped.code).toBe('UNDEFINED_FUNCTION');
+      expect(mistyped.hint).not.toContain('pgx_');
+      expect(mistyped.hint).not.toContain('read_parquet');
     });
 
     test('a full direct scan is billed its estimate', async () => {

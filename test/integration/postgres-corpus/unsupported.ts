@@ -4,9 +4,6 @@
  * noticed, and they count as failures in the pass rate.
  */
 export const unsupported: Readonly<Record<string, string>> = {
-  jsonb_set: 'QUERY_ERROR: Scalar Function with name jsonb_set does not exist!',
-  'jsonb minus key': "QUERY_ERROR: No function matches the given name and argument types '-(JSON, STRING_LITERAL)'. You might need to add explicit type casts.",
   'regexp_matches global': "QUERY_ERROR: Option 'g' (global replace) is only valid for regexp_replace",
   'regtype cast': 'QUERY_ERROR: Type with name regtype does not exist!',
-  justify_hours: 'QUERY_ERROR: Scalar Function with name justify_hours does not exist!',
 };

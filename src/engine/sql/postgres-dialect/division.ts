@@ -14,24 +14,33 @@ const fractionalOperands = [
   /::\s*(double|real|float\w*|decimal|numeric)\b[^:]*$/i, // x::float8, x::numeric(10, 2)
   /^cast\s*\([\s\S]*\bas\s+(double(\s+precision)?|real|float\w*|decimal|numeric)\s*(\([^()]*\))?\s*\)$/i,
 ];
-const keepsSlash = (operand: string) => [...intervalOperands, ...fractionalOperands].some((pattern) => pattern.test(operand));
+const isInterval = (operand: string) => intervalOperands.some((pattern) => pattern.test(operand));
+const isFractional = (operand: string) => fractionalOperands.some((pattern) => pattern.test(operand));
+/** A divisor that cannot be zero (a number literal other than 0) or is already guarded: no check needed. */
+const needsNoCheck = (operand: string) => (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/i.test(operand) && /[1-9]/.test(operand.replace(/e.*$/i, ''))) || /^pgx_divisor\s*\(/i.test(operand);
 
 /**
  * Postgres divides integers as integers (7 / 2 = 3, truncating toward zero); DuckDB's `/` always
  * gives a fraction. DuckDB's `//` divides integers the Postgres way and other numbers exactly like
  * `/`, so `/` becomes `//` unless an operand is visibly an interval (which `//` refuses) or visibly
- * not an integer (where both agree). A division whose operands it cannot delimit stays as written.
+ * not an integer (where both agree). The divisor of a `/` or `%` goes through `pgx_divisor`, which
+ * raises Postgres' division by zero where DuckDB answers NULL or Infinity. An interval divided is
+ * left alone; so is a division whose operands it cannot delimit.
  */
 export const translateDivision: LevelRewrite = (level, log) => {
   for (let k = 1; k + 1 < level.size; k += 1) {
-    if (!level.op(k, '/')) continue;
+    const modulo = level.op(k, '%');
+    if (!level.op(k, '/') && !modulo) continue;
     const operands = operandsOf(level);
     const start = operands.startOf(k - 1);
     const end = operands.endOf(k + 1);
     if (start === -1 || end === -1) continue;
     const left = level.text(start, k - 1);
     const right = level.text(k + 1, end);
-    if (keepsSlash(left) || keepsSlash(right)) continue;
-    if (level.replace(k, k, '//')) log.add('integer division: / → //');
+    if (isInterval(left) || isInterval(right)) continue;
+    const operator = modulo || isFractional(left) || isFractional(right) ? level.text(k, k) : '//';
+    const divisor = needsNoCheck(right) ? right : `pgx_divisor(${right})`;
+    if (operator === level.text(k, k) && divisor === right) continue;
+    if (level.canReplace(k, end) && level.replace(k, end, `${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
   }
 };

@@ -16,6 +16,22 @@ const jsonAgg: CallRule = {
   },
 };
 
+/**
+ * `json_object_agg(k, v ORDER BY …)`: DuckDB's json_group_object is a macro that refuses ORDER BY,
+ * DISTINCT, FILTER and OVER; a map of the collected pairs keeps them, and renders as an object.
+ */
+const jsonObjectAgg: CallRule = {
+  label: 'json(b)_object_agg → to_json(map_from_entries(list(…)))',
+  rewrite(call) {
+    if (call.argNodes.length !== 2) return null;
+    const order = /^([\s\S]*?)\s+(order\s+by\s[\s\S]*)$/i.exec(call.args[1]!);
+    const [value, orderBy] = order ? [order[1]!, ` ${order[2]}`] : [call.args[1]!, ''];
+    const end = callEnd(call.level, call.at + 1);
+    const suffix = end > call.at + 1 ? ` ${call.level.text(call.at + 2, end)}` : '';
+    return { sql: `to_json(map_from_entries(list({'key': CAST(${call.args[0]} AS VARCHAR), 'value': ${value}}${orderBy})${suffix}))`, through: end };
+  },
+};
+
 /** Postgres names JSON types object, array, string, number, boolean and null. */
 const jsonTypeof: CallRule = {
   label: 'json_typeof → json_type with Postgres names',
@@ -53,11 +69,10 @@ export const jsonFunctionRules: CallRules = {
   array_to_json: rename('to_json', 'to_jsonb / array_to_json → to_json'),
   json_agg: jsonAgg,
   jsonb_agg: jsonAgg,
-  json_object_agg: rename('json_group_object', 'json(b)_object_agg → json_group_object'),
-  jsonb_object_agg: rename('json_group_object', 'json(b)_object_agg → json_group_object'),
+  json_object_agg: jsonObjectAgg,
+  jsonb_object_agg: jsonObjectAgg,
   json_typeof: jsonTypeof,
   jsonb_typeof: jsonTypeof,
-  jsonb_array_length: rename('json_array_length', 'jsonb_array_length → json_array_length'),
   json_extract_path: extractPath(false),
   jsonb_extract_path: extractPath(false),
   json_extract_path_text: extractPath(true),

@@ -1,7 +1,7 @@
 import { jsonPath, pathKeys } from './json-path';
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
-import { operandsOf } from './operands';
+import { macroArgument, operandsOf } from './operands';
 import type { LevelRewrite } from './pass';
 import { arrayTextToList } from './pg-array-literal';
 
@@ -44,7 +44,8 @@ function keyList(level: Level, from: number, to: number): string {
 
 /**
  * Containment and key tests: `@>` and `<@` between JSON values become json_contains (they stay
- * list containment otherwise), `?`, `?|` and `?&` test the top-level keys of an object.
+ * list containment otherwise), `?`, `?|` and `?&` test the top-level keys of an object, the string
+ * elements of an array, or a string itself.
  */
 export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
   for (let k = 1; k + 1 < level.size; k += 1) {
@@ -56,14 +57,14 @@ export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
     const end = operands.rightOf(k);
     if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
     if (isContainment && !looksLikeJson(level, start, k - 1) && !looksLikeJson(level, k + 1, end)) continue;
-    const left = level.text(start, k - 1);
+    const left = macroArgument(level.text(start, k - 1));
     const right = level.text(k + 1, end);
     let sql: string | null = null;
-    if (level.token(k, 'param', '?')) sql = `list_contains(json_keys(${left}), ${right})`;
-    else if (level.op(k, '?|')) sql = `list_has_any(json_keys(${left}), ${keyList(level, k + 1, end)})`;
-    else if (level.op(k, '?&')) sql = `list_has_all(json_keys(${left}), ${keyList(level, k + 1, end)})`;
+    if (level.token(k, 'param', '?')) sql = `pgx_jsonb_exists(${left}, ${right})`;
+    else if (level.op(k, '?|')) sql = `pgx_jsonb_exists_any(${left}, ${keyList(level, k + 1, end)})`;
+    else if (level.op(k, '?&')) sql = `pgx_jsonb_exists_all(${left}, ${keyList(level, k + 1, end)})`;
     else sql = level.op(k, '@>') ? `json_contains(${left}, ${right})` : `json_contains(${right}, ${left})`;
-    if (sql !== null && level.replace(start, end, sql)) log.add(isKeyTest ? 'jsonb ? / ?| / ?& → json_keys tests' : 'jsonb @> / <@ → json_contains');
+    if (sql !== null && level.replace(start, end, sql)) log.add(isKeyTest ? 'jsonb ? / ?| / ?& → key and element tests' : 'jsonb @> / <@ → json_contains');
   }
 };
 

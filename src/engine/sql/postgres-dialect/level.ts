@@ -88,6 +88,11 @@ export class Level {
     return render(this.nodes.slice(this.positions[from]!, this.positions[to]! + 1));
   }
 
+  /** The nodes of positions `from..to`, with the whitespace and comments between them. */
+  slice(from: number, to: number): SqlNode[] {
+    return to < from ? [] : this.nodes.slice(this.positions[from]!, this.positions[to]! + 1);
+  }
+
   /** Whether positions `from..to` are free of edits: a rewrite checks this before building its text. */
   canReplace(from: number, to: number): boolean {
     const index = this.firstEditEndingFrom(from);

@@ -128,6 +128,26 @@ export function typeEnd(level: Level, k: number): number {
   return end;
 }
 
+/** The casts among the postfixes of the operand starting at `start`: each `::` and its type's last position. */
+export function castsOf(level: Level, start: number): { at: number; typeLast: number }[] {
+  const casts: { at: number; typeLast: number }[] = [];
+  const primary = primaryEnd(level, start);
+  if (primary === -1) return casts;
+  const end = postfixEnd(level, primary);
+  for (let k = primary + 1; k < end; k += 1) {
+    if (!level.op(k, '::')) continue;
+    const typeLast = typeEnd(level, k + 1);
+    casts.push({ at: k, typeLast });
+    k = typeLast;
+  }
+  return casts;
+}
+
+/** An argument of a macro call: DuckDB would read `j -> 'k'` there as a lambda, so an arrow goes in parentheses. */
+export function macroArgument(text: string): string {
+  return /->/.test(text) && !/^\((?:[^()]|\([^()]*\))*\)$/.test(text) ? `(${text})` : text;
+}
+
 const operandIndex = {};
 
 /** The level's operands, found the first time a rewrite needs them: levels without an operator of interest never pay for it. */
@@ -156,9 +176,15 @@ export class Operands {
       } else {
         this.startByEnd.set(end, k);
         this.endByStart.set(k, end);
-        k = end + 1;
+        // A CASE is one operand, and its conditions and results, at the same level, hold operands of their own.
+        k = level.is(k, 'CASE') ? k + 1 : end + 1;
       }
     }
+  }
+
+  /** Where each operand starts, left to right (those inside a CASE too). */
+  starts(): IterableIterator<number> {
+    return this.endByStart.keys();
   }
 
   /** The start of the primary ending at `k`, or -1. */

@@ -7,12 +7,13 @@ function withArgs(count: number, build: (args: string[]) => string): (call: Call
 /** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
 export const otherFunctionRules: CallRules = {
   // div truncates toward zero for every numeric type; `//` keeps integers integral.
-  div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // (${b}))`) },
+  div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // pgx_divisor(${b}))`) },
   width_bucket: {
     label: 'width_bucket → arithmetic',
     rewrite: withArgs(4, ([x, low, high, count]) =>
       `(CASE WHEN (${x}) < (${low}) THEN 0 WHEN (${x}) >= (${high}) THEN (${count}) + 1 ` +
-      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / ((${high}) - (${low}))) AS INTEGER) + 1 END)`,
+      // INT32: DuckDB's name for integer, which no Postgres cast rule reads (a number needs none).
+      `ELSE CAST(floor(CAST(((${x}) - (${low})) * (${count}) AS DOUBLE) / pgx_divisor((${high}) - (${low}))) AS INT32) + 1 END)`,
     ),
   },
   every: rename('bool_and', 'every → bool_and'),
@@ -26,10 +27,17 @@ export const otherFunctionRules: CallRules = {
   },
   // DuckDB's cardinality is for maps; Postgres' counts array elements.
   cardinality: { label: 'cardinality → len', rewrite: withArgs(1, ([a]) => `len(${a})`) },
-  // An empty array has no dimensions in Postgres, so its length is NULL, not 0.
-  array_length: { label: 'array_length(a, 1) → NULL for empty arrays', rewrite: (call) => (call.argNodes.length === 2 && call.args[1] === '1' ? `nullif(len(${call.args[0]}), 0)` : null) },
-  array_upper: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `nullif(len(${a}), 0)`) },
-  array_lower: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a]) => `CASE WHEN len(${a}) > 0 THEN 1 END`) },
+  // An empty array has no dimensions in Postgres, so its length is NULL, not 0; a nested list's
+  // inner lengths are its first element's.
+  array_length: { label: 'array_length → len, NULL for empty arrays', rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)) },
+  array_upper: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)) },
+  array_lower: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a, d]) => `CASE WHEN pgx_array_length(${a}, ${d}) > 0 THEN 1 END`) },
+  array_dims: { label: 'array_dims → lengths of the nested lists', rewrite: withArgs(1, ([a]) => `pgx_array_dims(${a})`) },
+  array_ndims: { label: 'array_dims → lengths of the nested lists', rewrite: withArgs(1, ([a]) => `pgx_array_ndims(${a})`) },
+  array_positions: {
+    label: 'array_positions → list_filter',
+    rewrite: withArgs(2, ([a, v]) => `list_filter(range(1, len(${a}) + 1), lambda __i: (${a})[__i] IS NOT DISTINCT FROM (${v}))`),
+  },
   array_remove: {
     label: 'array_remove / array_replace → list lambdas',
     rewrite: withArgs(2, ([a, v]) => `list_filter(${a}, lambda __e: __e IS DISTINCT FROM (${v}))`),

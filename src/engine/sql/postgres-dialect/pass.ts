@@ -1,6 +1,7 @@
 import { AppError } from '../../../errors/app-error';
 import { Level, type EditSink } from './level';
-import type { SqlNode } from './token-tree';
+import { isToken, type SqlNode } from './token-tree';
+import { isSignificant } from './tokenizer';
 
 /**
  * Names what a translation changed, once each, in the order first seen. It also keeps the words and
@@ -22,14 +23,36 @@ export class RewriteLog implements EditSink {
     this.learn(nodes);
   }
 
-  /** Adds the words (upper case), operators and parameter markers of the nodes to the vocabulary. */
+  /**
+   * Adds the words (upper case), operators, parameter markers and `[` brackets of the nodes to the
+   * vocabulary; and marks for what only a pair of tokens tells: `-'` for a text literal or an array
+   * subtracted (which removes jsonb keys), `'±` for a text literal beside any arithmetic operator (which
+   * Postgres types after the other operand), `MININT` for the number of the smallest integer.
+   */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
     for (let group = pending.pop(); group; group = pending.pop()) {
+      let previous: SqlNode | undefined;
       for (const node of group) {
-        if (node.type === 'group') pending.push(node.children);
-        else if (node.token.kind === 'word') this.vocabulary.add(node.token.text.toUpperCase());
-        else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
+        if (node.type === 'group') {
+          pending.push(node.children);
+          if (node.open === '[') this.vocabulary.add('[');
+          if (node.open === '[' && isToken(previous, 'op', '-')) this.vocabulary.add("-'");
+        } else if (!isSignificant(node.token)) {
+          continue;
+        } else if (node.token.kind === 'word') {
+          this.vocabulary.add(node.token.text.toUpperCase());
+          if (isToken(previous, 'op', '-') && node.token.text.toUpperCase() === 'ARRAY') this.vocabulary.add("-'");
+        } else if (node.token.kind === 'op' || node.token.kind === 'param') {
+          this.vocabulary.add(node.token.text);
+          if (isArithmetic(node) && isText(previous)) this.vocabulary.add("'±");
+        } else if (node.token.kind === 'string' && isArithmetic(previous)) {
+          if (isToken(previous, 'op', '-')) this.vocabulary.add("-'");
+          this.vocabulary.add("'±");
+        } else if (node.token.kind === 'number' && (node.token.text === '2147483648' || node.token.text === '9223372036854775808')) {
+          this.vocabulary.add('MININT');
+        }
+        previous = node;
       }
     }
   }
@@ -46,6 +69,9 @@ export class RewriteLog implements EditSink {
     return [...this.names];
   }
 }
+
+const isArithmetic = (node: SqlNode | undefined) => isToken(node, 'op', '+', '-', '*', '/', '%');
+const isText = (node: SqlNode | undefined) => isToken(node, 'string');
 
 /** A rewrite of one bracket level; it queues edits on the level and names them in the log. */
 export type LevelRewrite = (level: Level, log: RewriteLog) => void;

@@ -45,9 +45,32 @@ function overlaps(level: Level, k: number, log: RewriteLog): void {
   if (level.replace(k - 1, k + 1, sql)) log.add('OVERLAPS → comparisons');
 }
 
+/** Words that end a WHERE clause at its level. */
+const afterWhere = new Set(['GROUP', 'HAVING', 'WINDOW', 'QUALIFY', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'UNION', 'INTERSECT', 'EXCEPT', 'RETURNING']);
+
+/**
+ * `WHERE total`: Postgres wants a boolean condition and refuses any other type; DuckDB casts. A
+ * condition that is one operand (a column, a call, a CASE) goes through pgx_where, which is the
+ * operand itself when it is a boolean; a comparison or any other operator is a boolean already.
+ */
+function whereCondition(level: Level, k: number, log: RewriteLog): void {
+  let end = k + 1;
+  while (end + 1 < level.size && !afterWhere.has(level.word(end + 1) ?? '') && !level.punct(end + 1, ';')) {
+    end += 1;
+    // An operator or a predicate's word: a condition of its own making, no single operand.
+    if (level.token(end, 'op') && !level.op(end, '::', '.')) return;
+    if (level.is(end, 'AND', 'OR', 'IS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'SIMILAR', 'ISNULL', 'NOTNULL')) return;
+  }
+  if (level.is(k + 1, 'NOT', 'EXISTS', 'TRUE', 'FALSE', 'NULL') || /^pgx_where\s*\(/i.test(level.text(k + 1, k + 1))) return;
+  if (operandsOf(level).endOf(k + 1) !== end || !level.canReplace(k + 1, end)) return;
+  if (level.replace(k + 1, end, `pgx_where(${level.text(k + 1, end)})`)) log.add('WHERE takes a boolean');
+}
+
 export const translatePredicates: LevelRewrite = (level, log) => {
   for (let k = 0; k < level.size; k += 1) {
     if (level.is(k, 'BETWEEN') && level.is(k + 1, 'SYMMETRIC', 'ASYMMETRIC')) betweenSymmetric(level, k, log);
     else if (level.is(k, 'OVERLAPS')) overlaps(level, k, log);
+    // A WHERE that opens its bracket is an aggregate's FILTER.
+    else if (level.is(k, 'WHERE') && k > 0) whereCondition(level, k, log);
   }
 };

@@ -16,8 +16,8 @@ interface SetFunction {
   select(args: string[]): string | null;
   /** The column Postgres gives a single-column function when no alias names it. */
   column: string;
-  /** Functions returning records (jsonb_each) keep their own column names. */
-  record?: boolean;
+  /** Functions returning records (jsonb_each, unnest of several arrays) keep their own column names. */
+  record?: boolean | ((args: string[]) => boolean);
 }
 
 const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(${args[0]}, '$[*]'))` : null);
@@ -35,9 +35,22 @@ const each = (value: string): SetFunction => ({
   record: true,
 });
 
+/** Bounds or a step that are visibly not integers: DuckDB's generate_series takes integers and timestamps only. */
+const fractional = (args: string[]) => args.some((arg) => /^[+-]?[0-9]*\.[0-9]*$|::\s*(DECIMAL|numeric)\b/i.test(arg));
+const numericSeries = (a: string[]) => (a.length >= 2 && a.length <= 3 && fractional(a) ? `unnest(pgx_numeric_series(${a[0]}, ${a[1]}, ${a[2] ?? '1'}))` : null);
+
+/** A step written as untyped text (`'1 day'`) is an interval in Postgres, unless it is a number. */
+const stepOf = (step: string) => (/^'[^']*'$/.test(step) && !/^'\s*[+-]?[0-9.]+\s*'$/.test(step) ? `CAST(${step} AS INTERVAL)` : step);
+const intervalStep = (a: string[]) => (a.length === 3 && stepOf(a[2]!) !== a[2] ? `generate_series(${a[0]}, ${a[1]}, ${stepOf(a[2]!)})` : null);
+
 const setFunctions: Readonly<Record<string, SetFunction>> = {
-  generate_series: { table: () => null, select: (a) => `unnest(generate_series(${a.join(', ')}))`, column: 'generate_series' },
-  unnest: { table: () => null, select: () => null, column: 'unnest' },
+  generate_series: {
+    table: (a) => numericSeries(a) ?? intervalStep(a),
+    select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${stepOf(a[2]!)})` : a.join(', ')}))`,
+    column: 'generate_series',
+  },
+  // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.
+  unnest: { table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : null), select: () => null, column: 'unnest', record: (a) => a.length > 1 },
   regexp_split_to_table: {
     table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),
     select: () => null,
@@ -85,13 +98,14 @@ function fromItem(fn: SetFunction, call: Call): Replacement | null {
   const alias = aliasAfter(call.level, call.at + 1);
   const table = fn.table(call.args);
   // A named scalar function without a column list is the one case DuckDB reads differently.
-  const needsColumns = !fn.record && alias.name !== null && alias.columns === null;
+  const record = typeof fn.record === 'function' ? fn.record(call.args) : (fn.record ?? false);
+  const needsColumns = !record && alias.name !== null && alias.columns === null;
   if (table === null && !needsColumns) return null;
   const source = table ?? call.level.text(call.at, call.at + 1);
   const ordinality = alias.ordinality ? ' WITH ORDINALITY' : '';
   const name = alias.name ?? (table === null ? null : call.name);
   let columns = alias.columns;
-  if (columns === null && !fn.record) {
+  if (columns === null && !record) {
     const first = alias.name ?? fn.column;
     columns = `(${first}${alias.ordinality ? ', ordinality' : ''})`;
   }

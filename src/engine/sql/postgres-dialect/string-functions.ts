@@ -1,14 +1,15 @@
 import { literalArgument, type Call, type CallRule, type CallRules } from './calls';
+import { substringFrom } from './arithmetic-functions';
+import { format } from './format-function';
 import { keywordArguments } from './keyword-arguments';
 import { checkRewriteSize } from './pass';
-import { sqlString } from './literals';
 import { captureGroups } from './regex-pattern';
 
 const initcap: CallRule = {
   label: 'initcap → word-wise upper/lower',
   rewrite: (call) =>
     call.argNodes.length === 1
-      ? `array_to_string(list_transform(regexp_extract_all(${call.args[0]}, '[\\pL\\pN]+|[^\\pL\\pN]+'), lambda __w: upper(__w[1]) || lower(__w[2:])), '')`
+      ? `array_to_string(list_transform(regexp_extract_all(${call.args[0]}, '[\\pL\\pN]+|[^\\pL\\pN]+'), lambda __w: pgx_upper(__w[1]) || lower(__w[2:])), '')`
       : null,
 };
 
@@ -18,40 +19,25 @@ const pad = (name: string): CallRule => ({
   rewrite: (call) => (call.argNodes.length === 2 ? `${name}(${call.args[0]}, ${call.args[1]}, ' ')` : null),
 });
 
-/** `format` with only `%s` and `%%`: DuckDB's format speaks the {} syntax, so concatenate instead. */
-const format: CallRule = {
-  label: 'format(%s …) → concat',
-  rewrite(call) {
-    const template = literalArgument(call, 0);
-    const directives: string[] = template?.match(/%.?/g) ?? [];
-    if (template === null || !directives.includes('%s') || directives.some((d) => d !== '%s' && d !== '%%')) return null;
-    const pieces = template.split(/(%s|%%)/);
-    const values = call.args.slice(1);
-    const parts: string[] = [];
-    for (const piece of pieces) {
-      if (piece === '%s') {
-        const value = values.shift();
-        if (value === undefined) return null;
-        parts.push(`coalesce(CAST(${value} AS VARCHAR), '')`);
-      } else if (piece !== '') {
-        parts.push(sqlString(piece === '%%' ? '%' : piece));
-      }
-    }
-    return parts.length === 1 ? parts[0]! : `(${parts.join(' || ')})`;
-  },
-};
 
 /** A regular expression argument Postgres reads with groups: the first group when there is one. */
 function regexGroup(pattern: string): number {
   return captureGroups(pattern) > 0 ? 1 : 0;
 }
 
-/** `substring(s FROM 'regex')` extracts a match in Postgres; positions stay DuckDB's own form. */
+/**
+ * `substring(s FROM 'regex')` extracts a match in Postgres; `substring(s FROM n FOR m)` counts a
+ * start before the first character as substr does.
+ */
 const substring: CallRule = {
-  label: "substring(… FROM 'regex') → regexp_extract",
+  label: "substring(… FROM 'regex') → regexp_extract, substring(… FROM n FOR m) → substr",
   rewrite(call) {
+    if (call.argNodes.length === 2 || call.argNodes.length === 3) return substringFrom(call.args[0]!, call.args[1]!, call.args[2]);
     if (call.argNodes.length !== 1) return null;
     const parts = keywordArguments(call.argNodes[0]!, ['FROM', 'FOR']);
+    if (parts && parts[''] !== undefined && (parts.FROM !== undefined || parts.FOR !== undefined) && !parts.FROM?.startsWith("'")) {
+      return substringFrom(parts['']!, parts.FROM ?? '1', parts.FOR);
+    }
     if (!parts || parts.FOR !== undefined || parts.FROM === undefined || !parts.FROM.startsWith("'")) return null;
     const pattern = literalFrom(parts.FROM);
     if (pattern === null) return null;
@@ -114,7 +100,9 @@ export const stringFunctionRules: CallRules = {
   lpad: pad('lpad'),
   rpad: pad('rpad'),
   btrim: { label: 'btrim → trim', rewrite: (call) => (call.argNodes.length <= 2 ? `trim(${call.args.join(', ')})` : null) },
-  to_hex: { label: 'to_hex → lower-case hex', rewrite: withArgs(1, ([value]) => `lower(hex(${value}))`) },
+  to_hex: { label: 'to_hex → lower-case hex of 32 or 64 bits', rewrite: withArgs(1, ([value]) => `pgx_to_hex(${value})`) },
+  upper: { label: 'upper leaves ß', rewrite: withArgs(1, ([value]) => `pgx_upper(${value})`) },
+  length: { label: 'length(bytea) counts bytes', rewrite: withArgs(1, ([value]) => `pgx_length(${value})`) },
   format,
   substring,
   overlay,

@@ -58,6 +58,14 @@ export function fragment(sql: string): SqlNode[] {
   return parseTree(sql);
 }
 
+/**
+ * `name(<nodes>, <more>)` as nodes: a call of `name` on nodes already in the statement (and already
+ * rewritten), so the tree keeps its brackets for the passes that follow.
+ */
+export function callNodes(name: string, args: readonly SqlNode[], more = ''): SqlNode[] {
+  return [...fragment(name), { type: 'group', open: '(', children: [...args, ...fragment(more)], closed: true }];
+}
+
 export function significant(node: SqlNode): boolean {
   return node.type === 'group' || isSignificant(node.token);
 }

@@ -106,11 +106,14 @@ function scanPrefixedString(sql: string, i: number): Scanned | null {
   return null;
 }
 
-/** `$1` is a parameter; `$$…$$` and `$tag$…$tag$` are dollar-quoted strings. */
+/** `$1` and `$name` (DuckDB's named marker) are parameters; `$$…$$` and `$tag$…$tag$` are dollar-quoted strings. */
 function scanDollar(sql: string, i: number): Scanned {
   if (digit.test(sql[i + 1] ?? '')) return { kind: 'param', end: scanWhile(sql, i + 1, (c) => digit.test(c)) };
   const tag = /^\$([A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(sql.slice(i));
-  if (!tag) return { kind: 'punct', end: i + 1 };
+  if (!tag) {
+    const name = /^\$[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*/.exec(sql.slice(i));
+    return { kind: name ? 'param' : 'punct', end: i + (name?.[0].length ?? 1) };
+  }
   const close = sql.indexOf(tag[0], i + tag[0].length);
   return { kind: 'string', end: close === -1 ? sql.length : close + tag[0].length };
 }

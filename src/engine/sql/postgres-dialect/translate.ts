@@ -1,13 +1,22 @@
+import { arithmeticFunctionRules } from './arithmetic-functions';
+import { translateArrayOperators } from './array-operators';
 import { rewriteCalls } from './calls';
 import { dateFunctionRules } from './date-functions';
+import { translateCasts } from './casts';
 import { translateDivision } from './division';
+import { translateLiteralInputs } from './literal-inputs';
+import { jsonEditingRules, translateJsonEditing } from './json-editing';
 import { jsonFunctionRules } from './json-functions';
 import { duckdbKeywords, translateKeywordIdentifiers } from './keyword-identifiers';
 import { translateJsonArrows, translateJsonKeyOperators, translateJsonPathOperators } from './json-operators';
+import { translateLateralJoins } from './lateral-joins';
 import { translateNullOrdering } from './null-ordering';
+import { translateNumericOperators } from './numeric-operators';
 import { otherFunctionRules } from './other-functions';
 import { applyEverywhere, rewriteBudget, RewriteLog, type LevelRewrite } from './pass';
 import { translatePredicates } from './predicates';
+import { translateRecordOutput } from './record-output';
+import { Level } from './level';
 import { translatePatternMatching, translateRegexOperators } from './regex-operators';
 import { translateRowLimits } from './row-limits';
 import { setReturningRules } from './set-returning';
@@ -22,7 +31,7 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...jsonFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
@@ -40,16 +49,23 @@ interface Pass {
 const passes: readonly Pass[] = [
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
+  { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', "'±", 'MININT'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
-  { rewrite: translateDivision, needs: ['/'] },
+  { rewrite: translateDivision, needs: ['/', '%'] },
+  { rewrite: translateNumericOperators, needs: ['|/', '||/', '#'] },
+  { rewrite: translateCasts, needs: ['::', 'CAST', 'DATE', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'TIME'] },
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
   { rewrite: translateJsonArrows, needs: ['->'] },
+  // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
+  { rewrite: translateJsonEditing, needs: ['JSON', '->', '->>', '#-', "-'", 'TO_JSON', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_EXTRACT', 'JSON_MERGE_PATCH', 'PGX_JSONB_PUT', 'PGX_JSONB_DESCEND', 'PGX_JSONB_STRIP_NULLS'] },
+  { rewrite: translateArrayOperators, needs: ['||', '[', 'ANY', 'SOME', 'ALL'] },
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },
-  { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS'] },
+  { rewrite: translatePredicates, needs: ['SYMMETRIC', 'ASYMMETRIC', 'OVERLAPS', 'WHERE'] },
   { rewrite: translateRowLimits, needs: ['FETCH', 'TABLESAMPLE'] },
+  { rewrite: translateLateralJoins, needs: ['LEFT', 'RIGHT', 'FULL'] },
   { rewrite: translateNullOrdering, needs: ['DESC', 'USING'] },
 ];
 
@@ -65,6 +81,11 @@ export function translatePostgres(sql: string): Translation {
   log.learn(nodes);
   for (const pass of passes) {
     if (log.mentionsAny(pass.needs)) nodes = applyEverywhere(nodes, pass.rewrite, log);
+  }
+  if (log.mentionsAny(['ROW']) || nodes.some((node) => node.type === 'group')) {
+    const root = new Level(nodes, log);
+    translateRecordOutput(root, log);
+    nodes = root.result();
   }
   const rewrites = log.list();
   return { sql: rewrites.length === 0 ? sql : render(nodes), rewrites };

@@ -1,0 +1,68 @@
+/**
+ * jsonb's editing operators and functions as temporary macros over DuckDB's JSON functions (see
+ * json-editing.ts for where they are called). Objects are rebuilt as text from their keys, in
+ * jsonb's key order (shorter keys first, then by their bytes), with the last value of a key winning;
+ * arrays from their elements. A path is spelled out by the translation, one macro call per step.
+ */
+export const jsonDefinitions: readonly string[] = [
+  `pgx_jsonb_member(j, k) AS json_extract(j, '$."' || replace(replace(k, '\\', '\\\\'), '"', '\\"') || '"')`,
+  // jsonb orders an object's keys by length, then by their bytes.
+  `pgx_jsonb_key_order(ks) AS list_transform(list_sort(list_distinct(list_transform(ks, lambda __k: lpad(CAST(strlen(__k) AS VARCHAR), 10, '0') || __k))), lambda __s: __s[11:])`,
+  // The object of keys `ks`, each with its value in `b` if it has one, else in `a`.
+  `pgx_jsonb_object(ks, a, b) AS json('{' || array_to_string(list_transform(pgx_jsonb_key_order(ks),
+    lambda __k: json_quote(__k) || ':' || CAST(coalesce(pgx_jsonb_member(b, __k), pgx_jsonb_member(a, __k)) AS VARCHAR)), ',') || '}')`,
+  `pgx_jsonb_items(j) AS CASE WHEN json_type(j) = 'ARRAY' THEN json_extract(j, '$[*]') ELSE [CAST(j AS JSON)] END`,
+  `pgx_jsonb_array(items) AS json('[' || array_to_string(list_transform(items, lambda __e: CAST(__e AS VARCHAR)), ',') || ']')`,
+  // jsonb || jsonb: objects merge (the right one's keys win), anything else concatenates as arrays.
+  // Each macro names its JSON once (a one-element list's lambda): nested steps would copy it.
+  `pgx_jsonb_concat(a, b) AS list_transform([{'a': CAST(a AS JSON), 'b': CAST(b AS JSON)}], lambda __v: CASE WHEN __v.a IS NULL OR __v.b IS NULL THEN NULL
+    WHEN json_type(__v.a) = 'OBJECT' AND json_type(__v.b) = 'OBJECT' THEN pgx_jsonb_object(json_keys(__v.a) || json_keys(__v.b), __v.a, __v.b)
+    ELSE pgx_jsonb_array(pgx_jsonb_items(__v.a) || pgx_jsonb_items(__v.b)) END)[1]`,
+  // jsonb - text: an object without the key, an array without the string elements equal to it.
+  `pgx_jsonb_delete_keys(j, ks) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN __j IS NULL OR ks IS NULL THEN NULL
+    WHEN json_type(__j) = 'OBJECT' THEN pgx_jsonb_object(list_filter(json_keys(__j), lambda __k: NOT list_contains(ks, __k)), __j, NULL)
+    WHEN json_type(__j) = 'ARRAY' THEN pgx_jsonb_array(list_filter(json_extract(__j, '$[*]'), lambda __e: json_type(__e) <> 'VARCHAR' OR NOT list_contains(ks, json_extract_string(__e, '$'))))
+    ELSE error('[22023] cannot delete from scalar') END)[1]`,
+  `pgx_jsonb_delete_key(j, k) AS pgx_jsonb_delete_keys(j, [k])`,
+  // x - 'text' where x is not visibly jsonb: text and JSON values lose the key, anything else subtracts.
+  `pgx_minus(a VARCHAR, b) AS pgx_jsonb_delete_key(CAST(a AS JSON), b), (a, b) AS a - b`,
+  // jsonb - integer: an array without the element at that position (from the end when negative).
+  `pgx_jsonb_index(j, i) AS CASE WHEN i < 0 THEN json_array_length(j) + i + 1 ELSE i + 1 END`,
+  `pgx_jsonb_delete_index(j, i) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN __j IS NULL OR i IS NULL THEN NULL
+    WHEN json_type(__j) = 'ARRAY' THEN pgx_jsonb_array(list_filter(json_extract(__j, '$[*]'), lambda __e, __n: __n <> pgx_jsonb_index(__j, i)))
+    WHEN json_type(__j) = 'OBJECT' THEN error('[22023] cannot delete from object using integer index') ELSE error('[22023] cannot delete from scalar') END)[1]`,
+  // One step of a path: an object's key or an array's position (its text an integer).
+  `pgx_jsonb_position(k) AS coalesce(TRY_CAST(k AS INTEGER), error('[22P02] path element is not an integer: ' || k))`,
+  `pgx_jsonb_step(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE json_type(__j) WHEN 'OBJECT' THEN pgx_jsonb_member(__j, k)
+    WHEN 'ARRAY' THEN json_extract(__j, '$[' || (pgx_jsonb_index(__j, pgx_jsonb_position(k)) - 1) || ']') END)[1]`,
+  // The value at a step replaced (or added, when missing is true and it is not there); other values are kept.
+  `pgx_jsonb_put_item(items, n, v, missing) AS CASE WHEN n BETWEEN 1 AND len(items) THEN pgx_jsonb_array(list_transform(items, lambda __e, __i: CASE WHEN __i = n THEN v ELSE __e END))
+    WHEN NOT missing THEN pgx_jsonb_array(items) WHEN n < 1 THEN pgx_jsonb_array([v] || items) ELSE pgx_jsonb_array(items || [v]) END`,
+  `pgx_jsonb_put(j, k, v, missing) AS list_transform([{'j': CAST(j AS JSON), 'v': CAST(v AS JSON)}], lambda __a: CASE WHEN __a.j IS NULL OR __a.v IS NULL THEN NULL
+    WHEN json_type(__a.j) = 'OBJECT' THEN CASE WHEN missing OR list_contains(json_keys(__a.j), k) THEN pgx_jsonb_object(json_keys(__a.j) || [k], __a.j, json_object(k, __a.v)) ELSE __a.j END
+    WHEN json_type(__a.j) = 'ARRAY' THEN pgx_jsonb_put_item(json_extract(__a.j, '$[*]'), pgx_jsonb_index(__a.j, pgx_jsonb_position(k)), __a.v, missing)
+    ELSE error('[22023] cannot set path in scalar') END)[1]`,
+  // The value at a last step removed.
+  `pgx_jsonb_remove(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE json_type(__j) WHEN 'OBJECT' THEN pgx_jsonb_delete_key(__j, k)
+    WHEN 'ARRAY' THEN pgx_jsonb_delete_index(__j, pgx_jsonb_position(k)) ELSE __j END)[1]`,
+  // The value a path's inner steps lead to, changed: j itself when the path leads nowhere.
+  `pgx_jsonb_descend(j, k, changed) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN pgx_jsonb_step(__j, k) IS NULL THEN __j ELSE pgx_jsonb_put(__j, k, changed, false) END)[1]`,
+  // jsonb_strip_nulls: a merge patch onto nothing drops every object member whose value is null.
+  `pgx_jsonb_strip_nulls(j) AS CAST(json_merge_patch('{}', j) AS JSON)`,
+  // jsonb ? text: an object's key, a string element of an array, or the string itself.
+  `pgx_jsonb_exists(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN __j IS NULL OR k IS NULL THEN NULL WHEN json_type(__j) = 'OBJECT' THEN list_contains(json_keys(__j), k)
+    WHEN json_type(__j) = 'ARRAY' THEN list_contains(list_transform(list_filter(json_extract(__j, '$[*]'), lambda __e: json_type(__e) = 'VARCHAR'), lambda __e: json_extract_string(__e, '$')), k)
+    WHEN json_type(__j) = 'VARCHAR' THEN json_extract_string(__j, '$') = k ELSE false END)[1]`,
+  `pgx_jsonb_element_path(n) AS '$[' || CASE WHEN n < 0 THEN '#' || n ELSE CAST(n AS VARCHAR) END || ']'`,
+  // j -> n on a scalar: jsonb keeps a scalar as an array of one, so its element 0 (or -1) is the scalar itself.
+  `pgx_jsonb_element(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN __j WHEN json_type(__j) = 'ARRAY' THEN json_extract(__j, pgx_jsonb_element_path(n)) END)[1]`,
+  `pgx_jsonb_element_text(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN json_extract_string(__j, '$') WHEN json_type(__j) = 'ARRAY' THEN json_extract_string(__j, pgx_jsonb_element_path(n)) END)[1]`,
+  `pgx_jsonb_exists_any(j, ks) AS list_bool_or(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
+  `pgx_jsonb_exists_all(j, ks) AS list_bool_and(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
+  `pgx_jsonb_array_length(j) AS CASE WHEN j IS NULL THEN NULL WHEN json_type(j) = 'ARRAY' THEN json_array_length(j)
+    WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot get array length of a non-array') ELSE error('[22023] cannot get array length of a scalar') END`,
+  // jsonb equality is by value: every node's path, kind and value, numbers as numbers, key order aside.
+  `pgx_jsonb_canonical(j) AS (SELECT string_agg(fullkey || '=' || CASE WHEN type IN ('UBIGINT', 'BIGINT', 'HUGEINT', 'DOUBLE') THEN 'n' || CAST(CAST(atom AS DOUBLE) AS VARCHAR)
+    WHEN atom IS NULL THEN type ELSE type || atom END, ',' ORDER BY fullkey) FROM json_tree(j))`,
+  `pgx_jsonb_eq(a, b) AS pgx_jsonb_canonical(a) = pgx_jsonb_canonical(b)`,
+];
