@@ -133,8 +133,7 @@ describe('query job results', () => {
     // Its own service: moving the clock a week on would expire every other test's tokens.
     const t = await startTestApp('local', { worker: true });
     try {
-    const user = await createVerifiedUser(t, 'retention');
-    const workspaceId = (await createWorkspace(t, user)).id;
+    const { user, workspaceId } = await withWorkspace(t, { label: 'retention' });
     const jobId = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
     await waitForJob(t, user, jobId);
     t.clock.advance(7 * 24 * 3_600_000 + 1_000);
@@ -157,8 +156,7 @@ describe('query jobs and the rate limit', () => {
   test('submission counts against the workspace’s limit: the 11th job of a Free workspace in a minute is refused', async () => {
     const t = await startTestApp('local');
     try {
-      const user = await createVerifiedUser(t, 'limited');
-      const workspaceId = (await createWorkspace(t, user)).id;
+      const { user, workspaceId } = await withWorkspace(t, { label: 'limited' });
       for (let i = 0; i < 10; i++) expect((await submitJob(t, user, { sql: `SELECT ${i}`, workspace_id: workspaceId })).status).toBe(200);
       const refused = await submitJob(t, user, { sql: 'SELECT 11', workspace_id: workspaceId });
       expect(refused.status).toBe(429);

@@ -4,11 +4,9 @@ import { backends } from '../../support/backends';
 import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, type SourceDatabase } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
 import { stagingTableName } from '../../../src/engine/sync/staging';
 import { withWorkspace } from '../../support/fixtures';
-
-const useBusinessPlan = namedQuery<{ id: string }>('test.full_scan_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { useBusinessPlan } from '../../support/workspaces';
 
 /**
  * A full refresh that overwrites reads an analysed table by parallel scans of it: in one batch when
@@ -58,7 +56,7 @@ for (const backend of backends) {
       source = await createSourceDatabase();
       ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' }, label: 'pg-full-scan' }));
       // Three connections: more than the Free plan allows.
-      await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+      await useBusinessPlan(t, workspaceId);
     });
     afterAll(async () => {
       await t.stop();

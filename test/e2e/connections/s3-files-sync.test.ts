@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { type TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { testEnv } from '../../support/test-env';
 import { connectionsPath, createConnection, createConnectionOk, queryRows, syncOk } from '../../support/connections';
@@ -109,8 +108,7 @@ describe('s3_files next to a lake on S3', () => {
   afterAll(() => t.stop());
 
   test('the service’s own lake bucket is never a source', async () => {
-    const user = await createVerifiedUser(t, 's3-lake');
-    const workspaceId = (await createWorkspace(t, user, 's3-lake')).id;
+    const { user, workspaceId } = await withWorkspace(t, { label: 's3-lake' });
     const response = await createConnection(t, user, workspaceId, {
       name: 'lake_copy',
       connector_type: 's3_files',

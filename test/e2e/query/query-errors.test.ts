@@ -3,17 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createApiKey, createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { createWorkspace, addPlan, usePlan } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
-import { namedQuery } from '../../../src/store/named-query';
 import { withWorkspace } from '../../support/fixtures';
-
-const addTinyPlan = namedQuery<Record<never, never>>(
-  'test.add_tiny_plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order)
-   VALUES ('tiny', 'Tiny', 0, 1000, 1000, 1, 1, 64, 5.00, 1, 99) ON CONFLICT (id) DO NOTHING`,
-);
-const usePlan = namedQuery<{ id: string; plan: string }>('test.use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 
 describe('query errors, one per code', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
@@ -23,8 +15,9 @@ describe('query errors, one per code', () => {
 
   beforeAll(async () => {
     ({ t, user, workspaceId } = await withWorkspace('local', { env: { QUERY_TIMEOUT_MS: '1500', QUERY_MAX_RESULT_ROWS: '5000' }, label: 'errors' }));
-    await t.infra.store.run(addTinyPlan, {});
-    await t.infra.store.run(usePlan, { id: workspaceId, plan: 'tiny' });
+    // Scans of more than 64 bytes are too large on it.
+    await addPlan(t, { id: 'tiny', name: 'Tiny', queries_per_minute: 1000, max_scan_bytes: 64 });
+    await usePlan(t, workspaceId, 'tiny');
     await pushOk(t, workspaceId, user, { table: 'shop.orders', records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })) });
   });
   afterAll(() => t.stop());
@@ -106,7 +99,7 @@ describe('query errors, one per code', () => {
 
   test('a query that fails, times out or is cut off leaves no transaction open: the next ones see new writes', async () => {
     const workspace = (await createWorkspace(t, user, 'aftermath')).id;
-    await t.infra.store.run(usePlan, { id: workspace, plan: 'tiny' });
+    await usePlan(t, workspace, 'tiny');
     await pushOk(t, workspace, user, { table: 'app.events', records: [{ id: 1 }] });
     // More failures than the instance has read connections, side by side, so that every one of them fails once.
     // The runaway queries hold both DuckDB threads, so the others may reach their own timeout first; a
@@ -147,8 +140,7 @@ describe('query errors, one per code', () => {
 
   test('INTERNAL_ERROR is a 500 without internals', async () => {
     const broken = await startTestApp('local');
-    const owner = await createVerifiedUser(broken, 'broken');
-    const workspace = (await createWorkspace(broken, owner)).id;
+    const { user: owner, workspaceId: workspace } = await withWorkspace(broken, { label: 'broken' });
     await broken.infra.store.close();
     const response = await broken.request(`/api/v1/workspaces/${workspace}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken });
     const error = await errorOf(response);

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
 import type { TestApp } from '../../support/test-app';
-import { createVerifiedUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
 import { pushOk, runQuery } from '../../support/lake';
 import { withWorkspace } from '../../support/fixtures';
 
@@ -59,8 +57,7 @@ for (const backend of backends) {
 
     test('an overwrite leaves only the live files in the estimate', async () => {
       const before = await estimate('SELECT * FROM archive.events');
-      const user = await createVerifiedUser(t, 'estimates-overwrite');
-      const other = (await createWorkspace(t, user)).id;
+      const { user, workspaceId: other } = await withWorkspace(t, { label: 'estimates-overwrite' });
       await pushOk(t, other, user, { table: 'main.numbers', records: Array.from({ length: 1000 }, (_, id) => ({ id })) });
       const large = (await t.services.engine.queries.estimate(other, 'SELECT * FROM numbers')).estimate.bytes;
       await t.request(`/api/v1/workspaces/${other}/push`, { method: 'POST', token: user.accessToken, json: { table: 'main.numbers', mode: 'overwrite', records: [{ id: 1 }] } });
