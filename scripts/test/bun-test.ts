@@ -17,15 +17,23 @@ export interface TestRunOutcome {
 
 export const noTests: TestCounts = { pass: 0, fail: 0, skip: 0, todo: 0, files: 0 };
 
+export interface BunTestOptions {
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Put before each line of its output, to tell it from another run's beside it. */
+  linePrefix?: string;
+}
+
 /**
  * Runs `bun test` with `args` and `env`, and reads its closing lines (` 12 pass`, ` 0 fail`, `Ran 12 tests
  * across 3 files.`). A run that ends without them (a crash, a kill) counts as failed with no tests.
  */
-export async function runBunTest(name: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Promise<TestRunOutcome> {
+export async function runBunTest(name: string, args: string[], options: BunTestOptions): Promise<TestRunOutcome> {
   const startedAt = performance.now();
   const child = Bun.spawn([process.execPath, 'test', ...args], { cwd: options.cwd, env: options.env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   stopWithThisProcess(child);
-  const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, process.stdout), passThrough(child.stderr, process.stderr), child.exited]);
+  const prefix = options.linePrefix ?? '';
+  const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, process.stdout, prefix), passThrough(child.stderr, process.stderr, prefix), child.exited]);
   const counts = closingCounts(`${stdoutTail}\n${stderrTail}`);
   return { name, exitCode: counts ? exitCode : exitCode || 1, counts: counts ?? noTests, seconds: (performance.now() - startedAt) / 1000 };
 }
@@ -46,14 +54,24 @@ function stopWithThisProcess(child: ReturnType<typeof Bun.spawn>): void {
   void child.exited.then(() => running.delete(child));
 }
 
-/** Copies a stream to `out` as it comes and returns its last few kilobytes (where the counts are). */
-async function passThrough(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream): Promise<string> {
+/**
+ * Copies a stream to `out` a whole line at a time (so that runs side by side never cut into each other's
+ * lines), each after `prefix`, and returns its last few kilobytes as written by the run (where the counts are).
+ */
+async function passThrough(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream, prefix: string): Promise<string> {
   const decoder = new TextDecoder();
   let tail = '';
+  let partial = '';
+  const write = (lines: string) => out.write(`${prefix ? lines.replace(/^/gm, prefix) : lines}\n`);
   for await (const chunk of stream) {
-    out.write(chunk);
-    tail = (tail + decoder.decode(chunk, { stream: true })).slice(-8_192);
+    const text = decoder.decode(chunk, { stream: true });
+    tail = (tail + text).slice(-8_192);
+    const buffered = partial + text;
+    const lastBreak = buffered.lastIndexOf('\n');
+    partial = buffered.slice(lastBreak + 1);
+    if (lastBreak !== -1) write(buffered.slice(0, lastBreak));
   }
+  if (partial) write(partial);
   return tail;
 }
 

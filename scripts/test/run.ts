@@ -1,7 +1,7 @@
 // `npm test`: type-checks, lints and runs the tests that need no service, then starts the real services the
 // others need (a throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port), runs
-// those side by side and then the few that must run alone, and stops the services, also when tests fail or
-// the run is interrupted. With arguments (`npm test -- test/e2e/x.test.ts -t name`), one `bun test` with
+// those side by side (the heavy ones one at a time beside the rest) and then the few that must run alone,
+// and stops the services, also when tests fail or the run is interrupted. With arguments (`npm test -- test/e2e/x.test.ts -t name`), one `bun test` with
 // them runs against the services instead of the phases.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -18,10 +18,16 @@ const paths = toolPaths(process.env.OXBOW_TOOLS_DIR ?? join(projectRoot, '.tools
 const timeout = ['--timeout', '120000'];
 /** Tests in random order, so that none depends on another having run; `npm test -- <file>` keeps it too. */
 const randomOrder = ['--randomize'];
-/** Files side by side: most of a test's time is spent waiting on Temporal, Postgres, S3 or a deadline. */
-const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? Math.max(4, availableParallelism() * 2));
-/** Per-file durations: the committed ones order a fresh clone's first run, the last run's the next. */
-const timings = { committed: join(projectRoot, 'test', 'timings.json'), local: join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json') };
+/**
+ * Shared files side by side, a core's worth each (most of a test's time is spent waiting on Temporal,
+ * Postgres, S3 or a deadline), and one heavy file beside them: more files at once only make each slower.
+ */
+const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism());
+/**
+ * Per-file durations: the committed ones order a fresh clone's first run, the last run's (one file for each
+ * lane, as the two lanes write theirs at the same time) the next.
+ */
+const timings = { committed: join(projectRoot, 'test', 'timings.json'), local: (lane: string) => join(projectRoot, 'node_modules', '.cache', 'oxbow', `test-timings-${lane}.json`) };
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));
 let services: TestServices | undefined;
@@ -60,15 +66,24 @@ try {
   [services] = await Promise.all([startTestServices(toolchain, paths, scratch), buildWorkflowBundle(bundlePath)]);
   console.log(`[test] services up and workflows bundled in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
   const env = { ...process.env, ...services.env, OXBOW_TEST_WORKFLOW_BUNDLE: bundlePath };
-  const run = (name: string, args: string[]) => runBunTest(name, [...timeout, ...args], { cwd: projectRoot, env }).then((outcome) => void outcomes.push(outcome));
+  const run = async (name: string, args: string[], linePrefix?: string) => void outcomes.push(await runBunTest(name, [...timeout, ...args], { cwd: projectRoot, env, linePrefix }));
   if (!plan) {
     await run('tests', [...randomOrder, ...bunArgs]);
   } else {
-    mkdirSync(join(timings.local, '..'), { recursive: true });
+    mkdirSync(join(timings.local('shared'), '..'), { recursive: true });
     // Slowest files first, so that none of them starts last and runs on alone: Bun orders by the timings
     // only when the order is not random. Files still meet each other in ever other combinations.
-    const slowestFirst = [`--parallel=${parallelism}`, `--timings=${timings.local}`, `--timings=${timings.committed}`, '--update-timings'];
-    if (plan.parallel.length > 0) await run(`side by side (${parallelism} at once)`, [...slowestFirst, ...plan.parallel.map((file) => `./${file}`)]);
+    const slowestFirst = (lane: string, files: string[], workers: number) => [
+      `--parallel=${workers}`,
+      `--timings=${timings.local(lane)}`,
+      `--timings=${timings.committed}`,
+      '--update-timings',
+      ...files.map((file) => `./${file}`),
+    ];
+    await Promise.all([
+      plan.shared.length > 0 && run(`side by side (${parallelism} at once)`, slowestFirst('shared', plan.shared, parallelism)),
+      plan.heavy.length > 0 && run('heavy, one at a time beside them', slowestFirst('heavy', plan.heavy, 1), '[heavy] '),
+    ]);
     if (plan.alone.length > 0) await run('alone', [...randomOrder, ...plan.alone.map((file) => `./${file}`)]);
   }
 } catch (error) {

@@ -1,4 +1,5 @@
-// Which test files `npm test` runs in which phase: before the services start, side by side, or alone.
+// Which test files `npm test` runs in which phase: before the services start, side by side, one heavy file
+// at a time beside those, or alone at the end.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -6,29 +7,41 @@ import { dirname, join, relative, resolve } from 'node:path';
 const servicesModule = join('test', 'support', 'test-env.ts');
 
 /**
- * A line `// npm test: alone, <why>` in a test file keeps it out of the parallel phase: its bounds are
+ * A line `// npm test: alone, <why>` in a test file keeps it out of the side-by-side phase: its bounds are
  * wall-clock times (a deadline, a CPU-to-wall ratio) that other suites' work on the same cores would
- * stretch. Such files run one after another once the parallel phase is over.
+ * stretch. Such files run one after another once that phase is over.
  */
 const aloneMarker = /^\/\/ npm test: alone, \S/m;
+
+/**
+ * A line `// npm test: heavy, <why>` marks a file that starts processes of its own (service processes,
+ * workers it kills, a browser): two of them side by side would take both cores from everything else, so
+ * they run one at a time, beside the shared files. Every file under `test/browser/` is heavy (Chromium).
+ */
+const heavyMarker = /^\/\/ npm test: heavy, \S/m;
+const heavyFolder = join('test', 'browser') + '/';
 
 export interface TestPlan {
   /** Reach none of the services: run first, before any starts. */
   withoutServices: string[];
   /** Run side by side, each file in a process of its own. */
-  parallel: string[];
-  /** Run one after another, after the parallel ones. */
+  shared: string[];
+  /** Run one after another, beside the shared ones. */
+  heavy: string[];
+  /** Run one after another, after all the others. */
   alone: string[];
 }
 
 export function planTestRun(projectRoot: string): TestPlan {
   const files = [...new Bun.Glob('test/**/*.test.ts').scanSync({ cwd: projectRoot })].sort();
   const imports = new ImportGraph(projectRoot);
-  const plan: TestPlan = { withoutServices: [], parallel: [], alone: [] };
+  const plan: TestPlan = { withoutServices: [], shared: [], heavy: [], alone: [] };
   for (const file of files) {
+    const source = readFileSync(join(projectRoot, file), 'utf8');
     if (!imports.reaches(file, servicesModule)) plan.withoutServices.push(file);
-    else if (aloneMarker.test(readFileSync(join(projectRoot, file), 'utf8'))) plan.alone.push(file);
-    else plan.parallel.push(file);
+    else if (aloneMarker.test(source)) plan.alone.push(file);
+    else if (heavyMarker.test(source) || file.startsWith(heavyFolder)) plan.heavy.push(file);
+    else plan.shared.push(file);
   }
   return plan;
 }
