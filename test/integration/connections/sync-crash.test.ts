@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process';
+import { WorkerProcesses, type ServiceProcess } from '../../support/service-process';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
 
@@ -15,15 +15,9 @@ import { withWorkspace } from '../../support/fixtures';
 describe('a sync survives its worker being killed', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
-  let workers: ServiceProcess[] = [];
-
   // Small batches of both kinds: once autovacuum has analysed a table, a full refresh would otherwise
   // read it in a single scan, with no midway to be killed in.
-  const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }, { waitForHealth: false });
-    workers.push(worker);
-    return worker;
-  };
+  const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }));
 
   /**
    * Waits until the job has committed some batches and has many to go, then kills the worker. Small
@@ -38,8 +32,7 @@ describe('a sync survives its worker being killed', () => {
       if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
       await Bun.sleep(20);
     }
-    worker.child.kill('SIGKILL');
-    await worker.child.exited;
+    await workers.kill(worker);
   };
 
   beforeAll(async () => {
@@ -54,12 +47,7 @@ describe('a sync survives its worker being killed', () => {
     }
     ({ t, user, workspaceId } = await withWorkspace('local', { label: 'sync-crash' }));
   });
-  const killWorkers = async () => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.child.exited));
-    workers = [];
-  };
-  afterEach(killWorkers);
+  afterEach(() => workers.killAll());
   afterAll(async () => {
     await t.stop();
     await source.drop();
@@ -67,12 +55,11 @@ describe('a sync survives its worker being killed', () => {
 
   /** Starts a sync with one worker up, kills that worker midway, starts another and waits for the job to close. */
   const syncThroughAKill = async (connectionId: string, rowsToRead: number) => {
-    const worker = workers.at(-1) ?? (await startWorkerProcess());
+    const worker = workers.newest ?? (await workers.start());
     const jobId = await triggerSyncOk(t, user, workspaceId, connectionId);
     await killMidway(worker, connectionId, jobId, rowsToRead);
     expect((await syncJob(t, user, workspaceId, connectionId, jobId)).status).toBe('running');
-    workers = workers.filter((running) => running !== worker);
-    await startWorkerProcess();
+    await workers.start();
     return waitForSync(t, user, workspaceId, connectionId, jobId, ['succeeded', 'failed', 'cancelled'], 150_000);
   };
   const tableState = (table: string) => queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM ${table}`);
