@@ -113,11 +113,14 @@ async function runChecks(): Promise<boolean> {
   ];
   const results = await Promise.all(
     checks.map(async ([name, argv]) => {
+      const startedAt = performance.now();
       const child = Bun.spawn(argv, { cwd: projectRoot, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
       const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
       process.stdout.write(out);
       process.stderr.write(err);
-      if (code !== 0) console.error(`[test] ${name} failed`);
+      const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
+      if (code === 0) console.log(`[test] ${name} passed in ${seconds} s`);
+      else console.error(`[test] ${name} failed in ${seconds} s`);
       return code === 0;
     }),
   );
