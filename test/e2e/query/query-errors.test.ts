@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { bodyOf } from '../../support/http';
+import { bodyOf, errorOf } from '../../support/http';
 import { createApiKey, createVerifiedUser, type TestUser } from '../../support/accounts';
 import { createWorkspace, addPlan, usePlan } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
@@ -8,7 +8,6 @@ import { withWorkspace } from '../../support/fixtures';
 
 describe('query errors, one per code', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
-  const errorOf = async (response: Response) => ({ status: response.status, ...(await bodyOf(response)).detail.error });
   const query = (sql: string, workspace = workspaceId, extra: Record<string, unknown> = {}) =>
     t.request(`/api/v1/workspaces/${workspace}/query`, { method: 'POST', json: { sql, ...extra }, token: user.accessToken });
 

@@ -1,7 +1,7 @@
 // npm test: alone, QUERY_TIMEOUT must answer within a second of its 1.5 s timeout, and every other statement finish inside it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../../support/test-app';
-import { bodyOf } from '../../support/http';
+import { bodyOf, errorOf } from '../../support/http';
 import type { TestUser } from '../../support/accounts';
 import { addPlan, createWorkspace, usePlan } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
@@ -10,7 +10,6 @@ import { withWorkspace } from '../../support/fixtures';
 /** A statement past QUERY_TIMEOUT: the answer, and what the workspace is left with. */
 describe('query timeouts', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
-  const errorOf = async (response: Response) => ({ status: response.status, ...(await bodyOf(response)).detail.error });
   const query = (sql: string, workspace = workspaceId, extra: Record<string, unknown> = {}) =>
     t.request(`/api/v1/workspaces/${workspace}/query`, { method: 'POST', json: { sql, ...extra }, token: user.accessToken });
 
