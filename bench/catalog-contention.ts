@@ -33,7 +33,7 @@ const writer = (async () => {
 const reader = (async () => {
   while (writing) {
     const startedAt = performance.now();
-    await t.services.engine.tables.storageBytes(workspace.id);
+    await t.services.tables.storageBytes(workspace.id);
     readMs.push(performance.now() - startedAt);
   }
 })();

@@ -1,10 +1,9 @@
 import { Context } from '@temporalio/activity';
-import { isTenantError } from '../engine/write/materialize-query';
 import { parseTableName } from '../engine/write/table-name';
 import type { Logger } from '../logging/logger';
-import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
+import type { AfterWriteMaintenance } from '../lake/after-write-maintenance';
 import type { QueryGate, WriteSettlement } from '../query/query-gate';
-import type { AppError } from '../errors/app-error';
+import { isTenantError, type AppError } from '../errors/app-error';
 import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { DagPlan, DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';

@@ -1,5 +1,4 @@
 import type { Batch } from '../connectors/connector';
-import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import type { StreamTotals } from './sync-commit';
 
 /** How often a long batch's progress is looked at. */
@@ -11,13 +10,13 @@ const pollMs = 500;
  * to what the stream committed before. Estimates only move forward; the batch's commit then gives the
  * exact counts. A batch whose size is unknown, or a statement DuckDB cannot measure, tells nothing.
  */
-export function watchBatchProgress(connection: EngineConnection, batch: Batch, before: StreamTotals, report: (totals: StreamTotals) => void): { stop(): void } {
+export function watchBatchProgress(lake: { readonly progressPercentage: number }, batch: Batch, before: StreamTotals, report: (totals: StreamTotals) => void): { stop(): void } {
   if (batch.kind !== 'relation' || !batch.expectedRows) return { stop: () => {} };
   const expected = batch.expectedRows;
   const perRow = batch.bytesPerRow ?? 0;
   let shown = 0;
   const timer = setInterval(() => {
-    const percentage = connection.progressPercentage;
+    const percentage = lake.progressPercentage;
     if (!(percentage > 0)) return;
     const rows = Math.min(expected, Math.floor((percentage / 100) * expected));
     if (rows <= shown) return;

@@ -1,13 +1,9 @@
 import type { StreamChanges, StreamSelection } from '../connectors/connector';
-import { writeRelation } from '../engine/sync/relation-write';
-import type { SyncInstance } from '../engine/sync/sync-instance';
-import { currentSnapshotId, lastCommittedSnapshotId } from '../engine/tables/lake-metadata';
-import { TableRegistry } from '../engine/tables/table-registry';
-import { findCommit } from '../engine/write/committed-write';
+import type { SyncLake } from '../engine/sync/sync-lake';
 import type { ConnectionRow } from './queries';
 import { replicationNames, type ReplicationState } from './replication-state';
 import type { SourceSession } from './source-sessions';
-import { progressOf, rowCount, syncStream, type StreamOutcome, type StreamProgress, type StreamSyncDeps } from './stream-sync';
+import { progressOf, syncStream, type StreamOutcome, type StreamProgress, type StreamSyncDeps } from './stream-sync';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
 
 export interface ChangeLogDeps extends StreamSyncDeps {
@@ -51,12 +47,12 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
       state.snapshots[stream.name] = state.createdLsn;
       await deps.replication.snapshotted(connection.id, state.createdLsn, state.snapshots);
     }
-    const instance = await session.lake();
-    await instance.loadLakeCatalog();
+    const lake = await session.lake();
+    await lake.loadCatalog();
     const totals = new Map<string, StreamTotals>();
     const positions = new Map<string, string | null>();
     for (const stream of run.streams) {
-      const last = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: run.jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
+      const last = asSyncCommit(await lake.findCommit({ sync_job: run.jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
       totals.set(stream.name, last ? totalsAfter(last) : zeroTotals);
       positions.set(stream.name, null);
     }
@@ -65,20 +61,20 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
     for await (const batch of changes) {
       for (const part of batch.streams) {
         const stream = run.streams.find((candidate) => candidate.name === part.stream)!;
-        const written = await writeChanges(instance, run, stream, part, totals.get(stream.name)!, batch.endLsn);
+        const written = await writeChanges(lake, run, stream, part, totals.get(stream.name)!, batch.endLsn);
         totals.set(stream.name, written);
         positions.set(stream.name, batch.endLsn);
         run.onProgress(stream.name, progressOf(written));
       }
     }
-    return await outcomes(deps, instance, run, totals, positions, Math.round(performance.now() - startedAt));
+    return await outcomes(lake, run, totals, positions, Math.round(performance.now() - startedAt));
   } finally {
     await session.close();
   }
 }
 
 /** One stream's part of a batch as one snapshot of its table; the table's registry entry says it was written. */
-async function writeChanges(instance: SyncInstance, run: ChangeLogRun, stream: StreamSelection, part: StreamChanges, before: StreamTotals, endLsn: string): Promise<StreamTotals> {
+async function writeChanges(lake: SyncLake, run: ChangeLogRun, stream: StreamSelection, part: StreamChanges, before: StreamTotals, endLsn: string): Promise<StreamTotals> {
   const table = { schema: run.connection.name, table: stream.name };
   const info: SyncCommitInfo = {
     sync_connection: run.connection.id,
@@ -95,43 +91,34 @@ async function writeChanges(instance: SyncInstance, run: ChangeLogRun, stream: S
     sync_bytes_per_row: 0,
     sync_schema_changes: [],
   };
-  const written = await writeRelation(instance.connection, {
+  const written = await lake.writeRelation({
     table,
     select: part.upserts,
     upsert: { key: stream.primaryKey },
     deletions: { all: part.truncated, deleted: part.deleted, mark: run.connection.deletion_mode === 'mark', key: stream.primaryKey },
     message: `sync ${stream.name} changes to ${endLsn}`,
     commitInfo: { ...info },
-    watch: { signal: run.signal },
+    register: { key: stream.primaryKey },
+    signal: run.signal,
   });
-  return totalsAfter({ ...info, records_written: written.rowsWritten, records_deleted: written.rowsDeleted });
+  return totalsAfter({ ...info, records_written: written.rows, records_deleted: written.deleted });
 }
 
-async function outcomes(
-  deps: ChangeLogDeps,
-  instance: SyncInstance,
-  run: ChangeLogRun,
-  totals: Map<string, StreamTotals>,
-  positions: Map<string, string | null>,
-  engineMs: number,
-): Promise<StreamOutcome[]> {
-  const registry = new TableRegistry(deps.store);
-  const snapshotId = (await lastCommittedSnapshotId(instance.connection)) ?? (await currentSnapshotId(instance.connection, instance.metadataSchema!));
+async function outcomes(lake: SyncLake, run: ChangeLogRun, totals: Map<string, StreamTotals>, positions: Map<string, string | null>, engineMs: number): Promise<StreamOutcome[]> {
+  const snapshotId = await lake.snapshotId();
   const results: StreamOutcome[] = [];
   for (const stream of run.streams) {
     const table = { schema: run.connection.name, table: stream.name };
     const streamTotals = totals.get(stream.name)!;
-    const changed = streamTotals.rows > 0 || (streamTotals.deleted ?? 0) > 0;
-    if (changed) await registry.written(run.connection.workspace_id, table, deps.clock.now().toISOString());
     results.push({
       name: stream.name,
       sync_mode: stream.syncMode,
       totals: streamTotals,
       schemaChanges: [],
       table: `${table.schema}.${table.table}`,
-      changed,
+      changed: streamTotals.rows > 0 || (streamTotals.deleted ?? 0) > 0,
       cursor: positions.get(stream.name) ?? null,
-      recordsTotal: await rowCount(instance, table),
+      recordsTotal: await lake.rowCount(table),
       snapshotId,
       engineMs,
     });

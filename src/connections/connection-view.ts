@@ -1,5 +1,5 @@
 import type { JsonValue } from '../connectors/connector';
-import type { SchemaChange } from '../engine/sync/relation-write';
+import type { SchemaChange } from '../engine/sync/sync-lake';
 import type { ConnectionSecrets } from './connection-secrets';
 import type { ConfiguredStream } from './stream-plan';
 import type { LiveSyncStatus } from './sync-workflows';

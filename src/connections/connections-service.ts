@@ -9,7 +9,7 @@ import { assertCursors, configuredAsked } from './cursor-checks';
 import type { SourceAddressPolicy } from '../connectors/source-address';
 import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
-import type { TablesService } from '../engine/tables/tables-service';
+import type { TablesService } from '../lake/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
 import { checkedComparison, checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';

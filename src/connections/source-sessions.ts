@@ -7,6 +7,7 @@ import { SourceError } from '../connectors/source-error';
 import { SpecValueError } from '../connectors/spec-values';
 import type { EngineConnection } from '../engine/duckdb/engine-connection';
 import type { SyncInstance, SyncInstances } from '../engine/sync/sync-instance';
+import type { SyncLake } from '../engine/sync/sync-lake';
 import type { ConnectionSecrets } from './connection-secrets';
 import type { ConnectionRow } from './queries';
 
@@ -14,8 +15,8 @@ import type { ConnectionRow } from './queries';
 export interface SourceSession {
   connector: AnyConnector;
   context: ConnectorContext<Record<string, unknown>>;
-  /** The session's instance with the workspace's lake attached (a sync session only). */
-  lake(): Promise<SyncInstance>;
+  /** The workspace's lake, attached to the session's instance: a sync's one way to write it (a sync session only). */
+  lake(): Promise<SyncLake>;
   /** Stops what the session's engine runs now (a deadline passed). */
   interrupt(): void;
   /** Why the egress proxy refused a connection of the session's engine, if it did: what a failure of it really was. */
@@ -67,7 +68,11 @@ export class SourceSessions {
     return {
       connector,
       context,
-      lake: opened,
+      lake: async () => {
+        const { lake } = await opened();
+        if (!lake) throw new Error('the session was opened without the lake');
+        return lake;
+      },
       interrupt: () => void instance?.then((open) => open.connection.interrupt()).catch(() => undefined),
       refusal: async () => route?.refusal(),
       close: async () => {

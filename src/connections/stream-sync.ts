@@ -1,19 +1,11 @@
 import type { JsonValue, StreamSelection, SyncMode } from '../connectors/connector';
-import type { SchemaChange } from '../engine/sync/relation-write';
-import { stagingTableName } from '../engine/sync/staging';
-import type { SyncInstance } from '../engine/sync/sync-instance';
-import { catalogColumns } from '../engine/tables/catalog-columns';
-import { currentSnapshotId, lastCommittedSnapshotId } from '../engine/tables/lake-metadata';
-import { findCommit } from '../engine/write/committed-write';
-import type { LakeWriter } from '../engine/write/lake-writer';
+import type { SchemaChange, SyncLake } from '../engine/sync/sync-lake';
 import type { TableName } from '../engine/write/table-name';
-import { sqlIdentifier } from '../engine/sql-literals';
-import { lakeAlias } from '../engine/catalog-names';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { ConnectionRow } from './queries';
 import type { SourceSessions } from './source-sessions';
-import { columnDifferences, StreamWrites, type BatchTarget, type BatchWritten } from './stream-writes';
+import { StreamWrites, type BatchTarget, type BatchWritten } from './stream-writes';
 import { watchBatchProgress } from './batch-progress';
 import { compareKeys, keyComparisonDue, keysCompared } from './key-comparison';
 import { asSyncCommit, totalsAfter, zeroTotals, type StreamTotals, type SyncCommitInfo } from './sync-commit';
@@ -41,7 +33,6 @@ export interface StreamOutcome {
 
 export interface StreamSyncDeps {
   sessions: SourceSessions;
-  writer: LakeWriter;
   store: Store;
   clock: Clock;
   batchRows: number;
@@ -69,22 +60,22 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
   const startedAt = performance.now();
   const session = await deps.sessions.open(run.connection, { withLake: true, signal: run.signal });
   try {
-    const instance = await session.lake();
+    const lake = await session.lake();
     const { connection, stream, jobId } = run;
     const target: TableName = { schema: connection.name, table: stream.name };
     const overwrite = stream.syncMode === 'full_refresh_overwrite';
-    const table = overwrite ? { schema: connection.name, table: stagingTableName(jobId, stream.name) } : target;
-    const into: BatchTarget = { workspaceId: connection.workspace_id, table, target, stream, deletionMode: connection.deletion_mode, signal: run.signal };
-    const writes = new StreamWrites(instance, deps.writer, deps.store, deps.clock);
+    const table = overwrite ? lake.stagingTable(target, jobId) : target;
+    const into: BatchTarget = { table, target, stream, deletionMode: connection.deletion_mode, signal: run.signal };
+    const writes = new StreamWrites(lake);
 
-    const resumed = asSyncCommit(await findCommit(instance.connection, instance.metadataSchema!, { sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
+    const resumed = asSyncCommit(await lake.findCommit({ sync_job: jobId, sync_stream: stream.name }, (info) => info.sync_connection === connection.id));
     let totals = resumed ? totalsAfter(resumed) : zeroTotals;
     let schemaChanges = resumed?.sync_schema_changes ?? [];
     let cursor: JsonValue = resumed ? resumed.sync_cursor : null;
     let batchNumber = resumed?.sync_batch ?? 0;
     let position: JsonValue = resumed?.sync_position ?? null;
     let replaced = false;
-    const since = resumed ? resumed.sync_since : await startingCursor(instance, connection, stream, target);
+    const since = resumed ? resumed.sync_since : await startingCursor(lake, connection, stream, target);
     if (!resumed) cursor = since;
 
     if (resumed?.sync_phase !== 'done') {
@@ -92,7 +83,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
       await run.writeAllowed;
       // The lake's catalog loads while the source is asked what to read (the source's work touches no lake).
-      const lakeLoaded = instance.loadLakeCatalog();
+      const lakeLoaded = lake.loadCatalog();
       for await (const batch of session.connector.read(session.context, request)) {
         await lakeLoaded;
         batchNumber += 1;
@@ -111,7 +102,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         };
         // A full refresh read in one batch replaces the table itself, in one snapshot: no staging table to swap in.
         const replacing = overwrite && batchNumber === 1 && batch.last === true && batch.kind === 'relation';
-        const watch = watchBatchProgress(instance.connection, batch, totals, (estimate) => run.onProgress(progressOf(estimate)));
+        const watch = watchBatchProgress(lake, batch, totals, (estimate) => run.onProgress(progressOf(estimate)));
         let written: BatchWritten;
         try {
           written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
@@ -125,18 +116,18 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       }
       await lakeLoaded;
       if (overwrite && !replaced) {
-        schemaChanges = await replacedColumns(instance, table, target);
-        await writes.swap(into, { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+        const swapped: Omit<SyncCommitInfo, 'sync_schema_changes'> = { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0 };
+        schemaChanges = await writes.swap(into, (changes) => ({ ...swapped, sync_schema_changes: changes }));
       }
     }
     if (session.connector.keys && (await keyComparisonDue(deps.store, connection, stream, deps.clock.now()))) {
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: 'batch', sync_since: since } as const;
-      totals = await compareKeys(instance, session, { connection, stream, target, signal: run.signal }, { ...base, sync_batch: batchNumber + 1, sync_position: position, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      totals = await compareKeys(lake, session, { connection, stream, target, signal: run.signal }, { ...base, sync_batch: batchNumber + 1, sync_position: position, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
       run.onProgress(progressOf(totals));
       await keysCompared(deps.store, connection, stream, deps.clock.now());
     }
     // An overwritten table holds exactly the rows this job wrote: no need to count them again.
-    const recordsTotal = overwrite ? totals.rows : await rowCount(instance, target);
+    const recordsTotal = overwrite ? totals.rows : await lake.rowCount(target);
     return {
       name: stream.name,
       sync_mode: stream.syncMode,
@@ -146,9 +137,7 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       changed: overwrite || totals.rows > 0 || (totals.deleted ?? 0) > 0,
       cursor,
       recordsTotal,
-      // The snapshot the stream's last write made; with none of its own (nothing new, or records written
-      // through the workspace's instance), the lake's current one.
-      snapshotId: (await lastCommittedSnapshotId(instance.connection)) ?? (await currentSnapshotId(instance.connection, instance.metadataSchema!)),
+      snapshotId: await lake.snapshotId(),
       engineMs: Math.round(performance.now() - startedAt),
     };
   } catch (error) {
@@ -167,24 +156,9 @@ export function progressOf(totals: StreamTotals): StreamProgress {
  * Where an incremental read starts: the cursor the last write to the stream's table committed with
  * (a batch into the table, or a full refresh swapped in). A table that is gone starts from nothing.
  */
-async function startingCursor(instance: SyncInstance, connection: ConnectionRow, stream: StreamSelection, target: TableName): Promise<JsonValue> {
+async function startingCursor(lake: SyncLake, connection: ConnectionRow, stream: StreamSelection, target: TableName): Promise<JsonValue> {
   if (!stream.syncMode.startsWith('incremental')) return null;
-  if (!(await catalogColumns(instance.connection, target))) return null;
-  const state = asSyncCommit(
-    await findCommit(instance.connection, instance.metadataSchema!, { sync_connection: connection.id, sync_stream: stream.name }, (info) => info.sync_phase === 'batch' || info.sync_phase === 'done'),
-  );
+  if (!(await lake.columns(target))) return null;
+  const state = asSyncCommit(await lake.findCommit({ sync_connection: connection.id, sync_stream: stream.name }, (info) => info.sync_phase === 'batch' || info.sync_phase === 'done'));
   return state?.sync_cursor ?? null;
-}
-
-/** How the new table differs from the one it replaces. */
-async function replacedColumns(instance: SyncInstance, staging: TableName, target: TableName): Promise<SchemaChange[]> {
-  const before = await catalogColumns(instance.connection, target);
-  const after = await catalogColumns(instance.connection, staging);
-  return before && after ? columnDifferences(target, before, after, 'retyped') : [];
-}
-
-export async function rowCount(instance: SyncInstance, table: TableName): Promise<number> {
-  if (!(await catalogColumns(instance.connection, table))) return 0;
-  const rows = await instance.connection.read(`SELECT count(*) FROM ${lakeAlias}.${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`);
-  return Number(rows.scalar() ?? 0);
 }

@@ -1,6 +1,5 @@
 import type { JsonValue } from '../connectors/connector';
-import type { CommitInfo } from '../engine/write/committed-write';
-import type { SchemaChange } from '../engine/sync/relation-write';
+import type { CommitInfo, SchemaChange } from '../engine/sync/sync-lake';
 
 /**
  * What every snapshot a sync writes carries in its commit information, so that the lake itself says

@@ -1,9 +1,9 @@
 import { openSyncJob } from './open-sync-job';
-import type { SchemaChange } from '../engine/sync/relation-write';
+import type { SchemaChange } from '../engine/sync/sync-lake';
 import type { StreamSelection } from '../connectors/connector';
 import type { Store } from '../store/store';
 import { connectorOf } from '../connectors/registry';
-import type { UsageRecorder } from '../query/usage-recorder';
+import type { QueryGate, SyncSettlement } from '../query/query-gate';
 import type { Clock } from '../util/clock';
 import type { ConfiguredStream, RefusedStream, SkippedStream, SyncRequest } from './stream-plan';
 import { namedStreams, planStreams } from './stream-plan';
@@ -55,7 +55,8 @@ export class SyncJobLifecycle {
   constructor(
     private readonly store: Store,
     private readonly discovered: DiscoveredStreams,
-    private readonly usage: UsageRecorder,
+    /** Counts the job's usage as every statement's is, recorded with its end. */
+    private readonly gate: Pick<QueryGate, 'settleSync'>,
     private readonly clock: Clock,
   ) {}
 
@@ -119,7 +120,7 @@ export class SyncJobLifecycle {
 
   /**
    * Records how the job ended (once: a retry finds it closed), with its usage record in the same
-   * transaction, and says which tables changed. Streams that failed, were cancelled or skipped say so
+   * transaction (through the query gate, as every statement's), and says which tables changed. Streams that failed, were cancelled or skipped say so
    * in their state. The job succeeds when every stream it could read succeeded: a skipped stream (one
    * the credentials cannot read) does not fail it, unless no stream at all could be read.
    */
@@ -139,7 +140,17 @@ export class SyncJobLifecycle {
     const firstFailure = end.failure ?? failed[0]?.error ?? (nothingRead ? `no stream could be read: ${skipped.map((report) => `${report.name} (${report.reason})`).join('; ')}` : undefined);
     const written = reports.reduce((total, report) => total + report.progress.records_written, 0);
     const changedTables = reports.filter((report) => report.changed && report.table).map((report) => report.table!);
-    await this.store.transaction(async (tx) => {
+    const usage: SyncSettlement = {
+      workspaceId: job.workspace_id,
+      connectionId: job.connection_id,
+      status: status === 'succeeded' ? 'succeeded' : 'failed',
+      errorCode: status === 'succeeded' ? null : status === 'cancelled' ? 'CANCELLED' : (failed[0]?.error_code ?? 'SOURCE_ERROR'),
+      bytesRead: reports.reduce((total, report) => total + report.progress.bytes_read, 0),
+      recordsWritten: written,
+      engineMs: reports.reduce((total, report) => total + (report.engine_ms ?? 0), 0),
+      durationMs: job.started_at ? Date.parse(now) - Date.parse(job.started_at) : 0,
+    };
+    await this.gate.settleSync({ userId: job.created_by, apiKeyId: null, kind: 'sync', jobId }, usage, async (tx) => {
       const closed = await tx.run(finishSyncJob, {
         id: jobId,
         status,
@@ -149,32 +160,15 @@ export class SyncJobLifecycle {
         error_code: status === 'failed' ? (failed[0]?.error_code ?? 'SOURCE_ERROR') : null,
         error_message: status === 'failed' ? `${failed.length ? `${failed.length} of ${reports.length} streams failed: ` : ''}${firstFailure ?? 'the sync failed'}`.slice(0, 2_000) : null,
         snapshot_id: Math.max(0, ...reports.map((report) => report.snapshot_id ?? 0)) || null,
-        engine_ms: reports.reduce((total, report) => total + (report.engine_ms ?? 0), 0),
+        engine_ms: usage.engineMs,
         now,
       });
-      if (closed === 0) return;
+      if (closed === 0) return false;
       await tx.run(recordConnectionSync, { id: job.connection_id, status, now });
       for (const report of reports.filter((candidate) => candidate.status !== 'succeeded')) {
         await tx.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: report.name, sync_mode: report.sync_mode, job_id: job.id, status: report.status, reason: report.reason ?? null, now });
       }
-      await this.usage.record(
-        {
-          workspaceId: job.workspace_id,
-          userId: job.created_by,
-          apiKeyId: null,
-          source: 'sync',
-          sql: `sync ${job.connection_id}`,
-          status: status === 'succeeded' ? 'succeeded' : 'failed',
-          errorCode: status === 'succeeded' ? null : status === 'cancelled' ? 'CANCELLED' : (failed[0]?.error_code ?? 'SOURCE_ERROR'),
-          bytesScanned: reports.reduce((total, report) => total + report.progress.bytes_read, 0),
-          cpuMs: reports.reduce((total, report) => total + (report.engine_ms ?? 0), 0),
-          rowsReturned: written,
-          durationMs: job.started_at ? Date.parse(now) - Date.parse(job.started_at) : 0,
-          costEur: 0,
-          jobId,
-        },
-        tx,
-      );
+      return true;
     });
     const final = (await this.store.first(findSyncJob, { id: jobId }))!;
     return { status: final.status, changedTables: final.status === status ? changedTables : [] };

@@ -1,7 +1,6 @@
 import type { Config } from '../config';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
-import type { LakeStorage } from '../lake-storage/lake-storage';
 import type { Clock } from '../util/clock';
 import { catalogStoreFor } from './catalog-attachment';
 import { EngineManager } from './engine-manager';
@@ -11,7 +10,6 @@ import { DirectScans } from './sql/direct-scans';
 import { QueryAnalyzer, type SqlTranslator } from './sql/query-analyzer';
 import { QueryRunner } from './sql/query-runner';
 import { SqlParser } from './sql/sql-parser';
-import { TablesService } from './tables/tables-service';
 import { SyncInstances } from './sync/sync-instance';
 import type { LiveSourceProvider } from './live/live-sources';
 import { instanceBudget } from './memory-budget';
@@ -20,7 +18,6 @@ import { parseByteSize } from '../util/byte-size';
 export interface EngineServices {
   engines: EngineManager;
   parser: SqlParser;
-  tables: TablesService;
   writer: LakeWriter;
   queries: QueryRunner;
   /** Short-lived, unlocked instances that read connections' sources (never tenant SQL). */
@@ -31,7 +28,6 @@ export interface EngineServices {
 export function createEngineServices(deps: {
   config: Config;
   store: Store;
-  lake: LakeStorage;
   clock: Clock;
   logger: Logger;
   translate: SqlTranslator;
@@ -77,20 +73,23 @@ export function createEngineServices(deps: {
   const analyzer = new QueryAnalyzer(parser, deps.translate);
   // One per process: the plans and file sizes it keeps per snapshot serve queries and materialisations alike.
   const directScans = new DirectScans(parser);
+  const writer = new LakeWriter(engines, deps.store, deps.clock);
   return {
     engines,
     parser,
-    tables: new TablesService(engines, deps.store, deps.lake),
-    writer: new LakeWriter(engines, deps.store, deps.clock),
-    syncs: new SyncInstances({
-      extensionDir: config.duckdb.extensionDir,
-      memoryLimit: config.syncs.memoryLimit,
-      threads: config.duckdb.threads,
-      threadNice: config.duckdb.threadNice,
-      tempRoot: config.duckdb.tempDir,
-      catalog,
-      lake: config.lake,
-    }),
+    writer,
+    syncs: new SyncInstances(
+      {
+        extensionDir: config.duckdb.extensionDir,
+        memoryLimit: config.syncs.memoryLimit,
+        threads: config.duckdb.threads,
+        threadNice: config.duckdb.threadNice,
+        tempRoot: config.duckdb.tempDir,
+        catalog,
+        lake: config.lake,
+      },
+      { writer, store: deps.store, clock: deps.clock },
+    ),
     queries: new QueryRunner(engines, analyzer, directScans),
     materializer: new QueryMaterializer(engines, analyzer, parser, deps.store, deps.clock, directScans),
   };

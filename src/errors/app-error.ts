@@ -39,6 +39,15 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Whether an error is the tenant's own (its SQL, its input, its plan's limits) rather than the
+ * service's: a statement's run records it as its outcome, where the service's own failures are
+ * thrown to be retried.
+ */
+export function isTenantError(error: unknown): error is AppError {
+  return error instanceof AppError && error.status < 500;
+}
+
 /** One item of a 422 body, in the FastAPI shape clients of this interface already parse. */
 export interface ValidationIssue {
   loc: (string | number)[];

@@ -1,4 +1,4 @@
-import { AppError } from '../errors/app-error';
+import { AppError, isTenantError } from '../errors/app-error';
 import type { Store, Transaction } from '../store/store';
 import type { PlanRow } from '../plans/plan-queries';
 import { workspacePlan } from '../plans/workspace-plan';
@@ -60,6 +60,18 @@ export type Settlement =
 /** How a materialisation (a transform's write) ended, recorded with its usage in one transaction. */
 export type WriteSettlement = { status: 'succeeded'; written: Materialized; costEur: number } | { status: 'failed'; error: AppError; durationMs: number };
 
+/** How a sync job ended, as its usage record counts it: what it read from its source and wrote to the lake. */
+export interface SyncSettlement {
+  workspaceId: string;
+  connectionId: string;
+  status: 'succeeded' | 'failed';
+  errorCode: string | null;
+  bytesRead: number;
+  recordsWritten: number;
+  engineMs: number;
+  durationMs: number;
+}
+
 export interface FileRun extends Omit<FileRunOptions, 'scanLimitBytes'> {
   /**
    * Asked when the signal stopped the query: true when the run will be attempted again (its worker is
@@ -72,7 +84,8 @@ export interface FileRun extends Omit<FileRunOptions, 'scanLimitBytes'> {
  * Every guardrail around user SQL, for every path that runs it (queries, jobs, saved queries, charts,
  * transforms): the workspace's plan, its per-minute rate limit, the per-query scan limit unless
  * forced, the number of statements at once, the time limit, the result caps, the cost, and exactly one
- * usage record per counted query, whatever its outcome.
+ * usage record per counted query, whatever its outcome. A sync, which runs only SQL the service
+ * writes, is counted here too.
  */
 export class QueryGate {
   constructor(
@@ -148,6 +161,17 @@ export class QueryGate {
     const plan = await this.plan(workspaceId);
     const { columns } = await this.runner.describe(workspaceId, sql, { timeoutMs: this.limits.timeoutMs, concurrency: plan.max_concurrent_queries, parameters });
     return columns;
+  }
+
+  /**
+   * The tables SQL that a transform will materialise reads, checked as its runs will check it (see
+   * QueryMaterializer.check) on the plan's statements at once, waiting for a turn no longer than the
+   * time limit. Saving a transform plans it as saving a chart does: nothing runs and nothing is
+   * billed, so it takes no slot of the per-minute limit.
+   */
+  async checkMaterialization(workspaceId: string, sql: string, pending: ReadonlySet<string>): Promise<string[]> {
+    const plan = await this.plan(workspaceId);
+    return this.materializer.check(workspaceId, sql, pending, { limit: plan.max_concurrent_queries, deadline: performance.now() + this.limits.timeoutMs });
   }
 
   /** The plan and a slot of its per-minute limit, within the query's deadline (a store slow under load spends it too). */
@@ -240,6 +264,33 @@ export class QueryGate {
     return this.settled(caller, entry, settlement, settle);
   }
 
+  /**
+   * A sync job's usage. A sync runs no tenant SQL (it reads its source into the lake with statements
+   * the service writes, on the sync worker's own engines, after its storage check), so nothing is
+   * checked or billed here; it is counted as every statement is. Its usage record lands in the
+   * transaction that records how the job ended, when `settle` says it ended now: a retry that finds
+   * the job ended records nothing.
+   */
+  async settleSync(caller: QueryCaller & { jobId: string }, sync: SyncSettlement, settle: (tx: Transaction) => Promise<boolean>): Promise<void> {
+    const entry: UsageEntry = {
+      ...usageOf(caller, { workspaceId: sync.workspaceId, sql: `sync ${sync.connectionId}`, force: false }),
+      status: sync.status,
+      errorCode: sync.errorCode,
+      bytesScanned: sync.bytesRead,
+      cpuMs: sync.engineMs,
+      rowsReturned: sync.recordsWritten,
+      durationMs: sync.durationMs,
+      costEur: 0,
+      jobId: caller.jobId,
+    };
+    const recorded = await this.store.transaction(async (tx) => {
+      if (!(await settle(tx))) return false;
+      await this.usage.record(entry, tx);
+      return true;
+    });
+    if (recorded) this.observe(caller.kind, sync.errorCode ?? sync.status, sync.bytesRead);
+  }
+
   /** The caller's record of how a statement ended and its usage record, in one transaction. */
   private async settled<S extends Settlement | WriteSettlement>(
     caller: QueryCaller & { jobId: string; startedAt?: Date },
@@ -258,7 +309,7 @@ export class QueryGate {
 
 /** A tenant's own error (its SQL, its limits) is settled as the statement's failure; the service's own failures are thrown, to retry. */
 function tenantFailure(error: unknown, startedAt: number): { status: 'failed'; error: AppError; durationMs: number } {
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  if (!isTenantError(error)) throw error;
   return { status: 'failed', error, durationMs: performance.now() - startedAt };
 }
 

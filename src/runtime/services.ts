@@ -8,8 +8,9 @@ import type { QueryService } from '../query/query-service';
 import type { QueryJobsService } from '../jobs/query-jobs-service';
 import type { QueriesAsJobs } from '../jobs/queries-as-jobs';
 import type { QueryHistory } from '../query/history/query-history';
-import type { PushService } from '../push/push-service';
-import type { AfterWriteMaintenance } from '../maintenance/after-write-maintenance';
+import type { PushService } from '../lake/push-service';
+import type { TablesService } from '../lake/tables-service';
+import type { AfterWriteMaintenance } from '../lake/after-write-maintenance';
 import type { ScheduleDefinition } from '../temporal/schedules';
 import type { HealthProbe } from '../api/health/service';
 import { Readiness } from '../api/health/readiness';
@@ -65,6 +66,8 @@ export interface Services {
   auth: AuthServices;
   workspaces: WorkspaceServices;
   engine: EngineServices;
+  /** The workspace's lake tables: listing, detail, history, removal. */
+  tables: TablesService;
   push: PushService;
   queries: QueryService;
   jobs: QueryJobsService;
@@ -129,6 +132,8 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   const connections = connectionsFeature({
     ...deps,
     engine: lake.engine,
+    tables: lake.tables,
+    gate: queries.gate,
     sources,
     listeners: [runTransformsAfterSync, maintainAfterSync, ...(extensions.syncListeners ?? [])],
     oauth: oauthTokens.tokens,
@@ -156,6 +161,7 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     auth: accounts.auth,
     workspaces: workspaces.services,
     engine: lake.engine,
+    tables: lake.tables,
     push: lake.push,
     queries: queries.queries,
     jobs: jobs.jobs,

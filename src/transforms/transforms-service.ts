@@ -1,7 +1,7 @@
 import { AppError, RequestValidationError } from '../errors/app-error';
-import type { QueryMaterializer } from '../engine/write/materialize-query';
 import { parseTableName, qualifiedName } from '../engine/write/table-name';
 import { InvalidTableName } from '../engine/write/write-errors';
+import type { QueryGate } from '../query/query-gate';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Staleness } from './staleness';
@@ -32,7 +32,8 @@ export interface DagView {
 export class TransformsService {
   constructor(
     private readonly store: Store,
-    private readonly materializer: QueryMaterializer,
+    /** Checks a transform's SQL as the gate checks every statement, on the plan's statements at once. */
+    private readonly gate: Pick<QueryGate, 'checkMaterialization'>,
     private readonly staleness: Staleness,
     private readonly clock: Clock,
   ) {}
@@ -133,7 +134,7 @@ export class TransformsService {
     if (unknown.length > 0) throw new AppError('NOT_FOUND', `depends_on names no transform of this workspace: ${unknown.join(', ')}`);
     // Its own target counts too: a transform reading it is refused below as a cycle, which says more.
     const pending = new Set([...transforms.rows.filter((row) => row.id !== current?.id).map((row) => row.target_table), target]);
-    const reads = await this.materializer.check(workspaceId, input.sql, pending);
+    const reads = await this.gate.checkMaterialization(workspaceId, input.sql, pending);
     return {
       id,
       workspace_id: workspaceId,

@@ -4,7 +4,7 @@ import type { TemporalClient } from '../temporal/client';
 import { deleteSchedule, ensureSchedule } from '../temporal/schedules';
 import { startWorkflowOnce } from '../temporal/start-workflow';
 import { workspaceMaintenanceWorkflow } from '../workflows/workspace-maintenance';
-import type { MaintenanceRuns, MaintenanceTriggerKind } from '../maintenance/after-write-maintenance';
+import type { MaintenanceRuns, MaintenanceTriggerKind } from '../lake/after-write-maintenance';
 
 export const maintenanceScheduleId = (workspaceId: string) => `workspace-maintenance-${workspaceId}`;
 /** One id for every run a write starts: while one runs, another start is that same run. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { dateText, intervalText, timestampText } from '../../src/engine/values/temporal-text';
+import { dateText, intervalText, timestampText } from '../../src/engine/sql/temporal-text';
 
 const dayMs = 86_400_000;
 

@@ -3,7 +3,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { Services } from '../../runtime/services';
 import { RequestValidationError } from '../../errors/app-error';
 import { parseTableName } from '../../engine/write/table-name';
-import type { PushRequest, PushResponse, PushTarget } from '../../push/push-service';
+import type { PushRequest, PushResponse, PushTarget } from '../../lake/push-service';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { requestMeta } from '../plugins/request-context';
 import { ownerRouting } from '../plugins/owner-routing';

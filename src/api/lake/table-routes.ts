@@ -35,9 +35,9 @@ function page(query: { limit?: number; offset?: number }) {
  * `/query/tables` for access tokens (workspace by id or slug in `?workspace=`), and under
  * `/workspaces/{id}/query/tables`.
  */
-export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'engine' | 'cluster' | 'logger'>) {
+export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'tables' | 'cluster' | 'logger'>) {
   const { access } = services.workspaces;
-  const { tables } = services.engine;
+  const { tables } = services;
   return new Elysia()
     .use(workspaceAccess(services.auth.authenticator, access, ownerRouting(services)))
     .get(

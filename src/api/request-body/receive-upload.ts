@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ReceivedUpload } from '../../push/push-service';
+import type { ReceivedUpload } from '../../lake/push-service';
 import { AppError, RequestValidationError } from '../../errors/app-error';
 import { NdjsonRecords } from './ndjson-records';
 import { payloadTooLarge } from './read-limited-body';

@@ -32,6 +32,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
           description: 'The SQL is checked like a query; every table it reads exists or is another transform’s target. A cycle is 400 DAG_CYCLE, an unknown depends_on 404.',
           errors: [400, 403, 404, 409, 503],
           success: [{ status: 201 }],
+          runsStatements: true,
         }),
       },
     )
@@ -106,7 +107,7 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       params: transformParams,
       body: m.UpdateTransformRequest,
       response: m.TransformResponse,
-      detail: operation({ id: 'updateTransform', tags, summary: 'Change a transform (checked as at creation)', errors: [400, 403, 404, 409, 503] }),
+      detail: operation({ id: 'updateTransform', tags, summary: 'Change a transform (checked as at creation)', errors: [400, 403, 404, 409, 503], runsStatements: true }),
     })
     .delete(
       `${base}/:transform_id`,

@@ -30,7 +30,7 @@ import {
   type DuckDBValueConverter,
   type DuckDBVector,
 } from '@duckdb/node-api';
-import { dateText, intervalText, timestampText } from '../values/temporal-text';
+import { dateText, intervalText, timestampText } from './temporal-text';
 import { readFlatColumn } from './flat-vectors';
 import { decimalJson, floatJson, integerJson } from './json-numbers';
 

@@ -2,7 +2,7 @@ import duckdb from '@duckdb/node-bindings';
 import { DuckDBTypeId, type DuckDBDataChunk } from '@duckdb/node-api';
 import { CString, ptr, type Pointer } from 'bun:ffi';
 import { rowIsValid } from '../duckdb/validity-bits';
-import { dateText, timestampText } from '../values/temporal-text';
+import { dateText, timestampText } from './temporal-text';
 import { decimalJson, floatJson, integerJson } from './json-numbers';
 
 /** DuckDB keeps a text as 16 bytes: its length, then the text itself when it fits in 12 bytes, else a prefix and a pointer. */

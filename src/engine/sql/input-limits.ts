@@ -32,8 +32,8 @@ export interface InputLimits {
 }
 
 /**
- * The limits every query text meets before translation and parsing (see the README for why these
- * values). BigQuery and Snowflake take about 1 MB of query text (and so does the HTTP interface's
+ * The limits every query text meets before translation and parsing (see docs/queries.md, "Limits on a
+ * query", for why these values). BigQuery and Snowflake take about 1 MB of query text (and so does the HTTP interface's
  * `sql` field); Snowflake takes 16,384 items in one list. The token and depth limits keep the most
  * expensive query that passes compiling in well under a second, and every walk of our own far from
  * the end of the stack.

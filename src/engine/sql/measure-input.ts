@@ -168,7 +168,8 @@ function dollarEnd(sql: string, i: number, next: number): number {
     j += 1;
     while (j < sql.length && (isWordStart(sql.charCodeAt(j)) || isDigit(sql.charCodeAt(j)))) j += 1;
   }
-  if (sql.charCodeAt(j) !== Char.Dollar) return i + 1;
+  // `$name` is a named parameter: one token, as the tokenizer has it.
+  if (sql.charCodeAt(j) !== Char.Dollar) return j;
   const tag = sql.slice(i, j + 1);
   const close = sql.indexOf(tag, j + 1);
   return close === -1 ? sql.length : close + tag.length;

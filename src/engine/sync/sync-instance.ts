@@ -8,6 +8,7 @@ import { createDuckDBInstance } from '../duckdb/create-instance';
 import { EngineConnection } from '../duckdb/engine-connection';
 import { createInstanceFolder } from '../duckdb/instance-folders';
 import { sqlString } from '../sql-literals';
+import { SyncLake, type SyncLakeDeps } from './sync-lake';
 
 export interface SyncInstanceSettings {
   extensionDir: string;
@@ -28,7 +29,11 @@ export interface SyncInstanceSettings {
  * catalog as `lake`, writes the batches there and is closed when its stream ends.
  */
 export class SyncInstances {
-  constructor(private readonly settings: SyncInstanceSettings) {}
+  constructor(
+    private readonly settings: SyncInstanceSettings,
+    /** What a sync's writes to the lake need besides the instance (see SyncLake). */
+    private readonly lakeDeps: SyncLakeDeps,
+  ) {}
 
   /** An instance with the source's extensions and, for a sync, the workspace's lake attached as `lake`. */
   async open(options: { sourceExtensions: readonly string[]; workspaceId?: string }): Promise<SyncInstance> {
@@ -51,7 +56,8 @@ export class SyncInstances {
       // DuckDB tracks a statement's progress only with its progress bar on (not printed): a long batch tells how far it is.
       await connection.configure('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
       if (workspaceId) await attachCatalog(connection, { workspaceId, catalog: settings.catalog, lake: settings.lake }, lakeAlias);
-      return new SyncInstance(instance, connection, tempDir, workspaceId ? lakeMetadataSchema(settings.catalog, workspaceId) : undefined);
+      const lake = workspaceId ? { workspaceId, metadataSchema: lakeMetadataSchema(settings.catalog, workspaceId), deps: this.lakeDeps } : undefined;
+      return new SyncInstance(instance, connection, tempDir, lake);
     } catch (error) {
       connection?.closeSync();
       instance?.closeSync();
@@ -65,15 +71,19 @@ export class SyncInstance {
   private closed = false;
   private lakeLoading: Promise<void> | undefined;
 
+  /** The workspace's lake as the sync writes it (its one way to); absent on an instance that only reads a source. */
+  readonly lake: SyncLake | undefined;
+
   constructor(
     private readonly instance: DuckDBInstance,
     /** The one connection everything of the sync runs on, in order. */
     readonly connection: EngineConnection,
     /** The instance's private folder (spill files). */
     readonly tempDir: string,
-    /** Where DuckLake keeps the lake's own tables (commit information); absent without a lake. */
-    readonly metadataSchema: string | undefined,
-  ) {}
+    lake: { workspaceId: string; metadataSchema: string; deps: SyncLakeDeps } | undefined,
+  ) {
+    this.lake = lake && new SyncLake(this, lake.workspaceId, lake.metadataSchema, lake.deps);
+  }
 
   /**
    * DuckLake reads a catalog's schemas, tables and columns the first time a transaction uses it: 30 to

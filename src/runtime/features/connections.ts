@@ -16,7 +16,7 @@ import { EgressProxy } from '../../connectors/egress-proxy';
 import { SourceAddressPolicy } from '../../connectors/source-address';
 import { SealedBox } from '../../crypto/sealed-box';
 import type { EngineServices } from '../../engine/engine-services';
-import { UsageRecorder } from '../../query/usage-recorder';
+import type { QueryGate } from '../../query/query-gate';
 import { ConnectionSyncClient } from '../../workflow-clients/connection-sync';
 import type { ConnectorCount } from '../../usage/connector-quota';
 import type { FeatureWiring } from '../feature';
@@ -42,6 +42,9 @@ export function connectionSources({ config, infra, logger }: FeatureDeps) {
 
 export interface ConnectionsFeatureDeps extends FeatureDeps {
   engine: EngineServices;
+  tables: ConnectionsServiceDeps['tables'];
+  /** Counts each sync job's usage as every statement's is. */
+  gate: QueryGate;
   sources: ReturnType<typeof connectionSources>;
   /** Told of every sync that changed tables (downstream work); none by default. */
   listeners?: readonly SyncListener[];
@@ -56,7 +59,7 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, metrics, engine, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
+export function connectionsFeature({ config, infra, logger, clock, metrics, engine, tables, gate, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -68,7 +71,7 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     policy: sources.policy,
     schedules: client,
     workflows: client,
-    tables: engine.tables,
+    tables,
     // Every process's query instance of the workspace attaches the sources anew.
     liveChanged: (workspaceId) => void infra.notices.publish({ kind: 'live_connections_changed', workspaceId }),
     discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
@@ -81,11 +84,11 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     logger: log,
   });
   const discovered = new DiscoveredStreams(sessions);
-  const lifecycle = new SyncJobLifecycle(store, discovered, new UsageRecorder(store, clock), clock);
+  const lifecycle = new SyncJobLifecycle(store, discovered, gate, clock);
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
-    activities: createConnectionStreamActivities({ sessions, replication, writer: engine.writer, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
+    activities: createConnectionStreamActivities({ sessions, replication, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
   };
   const wiring = {
     activities: createConnectionSyncActivities({

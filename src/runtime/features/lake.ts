@@ -4,11 +4,12 @@ import { translatePostgresStatement } from '../../engine/sql/postgres-dialect';
 import { deleteWorkspaceTables } from '../../engine/tables/table-registry';
 import { deleteWorkspaceIdempotencyKeys, IdempotencyStore, pruneIdempotencyKeys } from '../../idempotency/idempotency-store';
 import { workspacePlan } from '../../plans/workspace-plan';
-import { PushService } from '../../push/push-service';
+import { PushService } from '../../lake/push-service';
+import { TablesService } from '../../lake/tables-service';
 import { createInstanceFolder } from '../../engine/duckdb/instance-folders';
 import { StorageQuota } from '../../usage/storage-quota';
 import { WorkspaceMaintenanceClient } from '../../workflow-clients/workspace-maintenance';
-import { AfterWriteMaintenance } from '../../maintenance/after-write-maintenance';
+import { AfterWriteMaintenance } from '../../lake/after-write-maintenance';
 import type { FeatureWiring } from '../feature';
 import type { FeatureDeps } from './deps';
 import type { LiveSourceProvider } from '../../engine/live/live-sources';
@@ -19,7 +20,6 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
   const engine = createEngineServices({
     config,
     store: infra.store,
-    lake: infra.lake,
     clock,
     logger: logger.child({ component: 'engine' }),
     translate: translatePostgresStatement,
@@ -27,7 +27,8 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
     onCatalogWritten: tablesChangedNotice({ infra }),
   });
   const planOf = (workspaceId: string) => workspacePlan(infra.store, workspaceId);
-  const storage = new StorageQuota((workspaceId, lane) => engine.tables.storageBytes(workspaceId, lane), planOf);
+  const tables = new TablesService(engine.engines, infra.store, infra.lake);
+  const storage = new StorageQuota((workspaceId, lane) => tables.storageBytes(workspaceId, lane), planOf);
   // Beside the engines' spill folders: a received upload is moved into its workspace instance's own for the write.
   let uploads: string | undefined;
   const uploadFolder = () => (uploads ??= createInstanceFolder(config.duckdb.tempDir, 'uploads'));
@@ -47,5 +48,5 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
     },
     prune: [pruneIdempotencyKeys],
   } satisfies FeatureWiring;
-  return { engine, storage, push, maintenance, afterWrite, wiring };
+  return { engine, tables, storage, push, maintenance, afterWrite, wiring };
 }

@@ -38,7 +38,7 @@ export function transformsFeature(
   const schedules = new TransformScheduleClient(infra.temporal, limits);
   const staleness = new Staleness(engine.engines, store);
   const planner = new DagRunPlanner(store, staleness, clock);
-  const transforms = new TransformsService(store, engine.materializer, staleness, clock);
+  const transforms = new TransformsService(store, gate, staleness, clock);
   const runs = new TransformRunsService(store, planner, workflows, clock, config.transforms.runWaitMs, log);
   const schedule = new DagScheduleService(store, schedules, clock);
   const afterSync = new TransformsAfterSync(store, workflows, log);

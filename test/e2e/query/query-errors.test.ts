@@ -103,8 +103,10 @@ describe('query errors, one per code', () => {
   test('concurrent queries cannot overrun the limit', async () => {
     const free = (await createWorkspace(t, user, 'burst')).id;
     const statuses = await Promise.all(Array.from({ length: 25 }, (_, i) => query(`SELECT ${i}`, free).then((response) => response.status)));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    // Exactly ten are admitted; with this suite's 1.5 s deadline, an admitted one may wait out its
+    // deadline behind the plan's two running queries on a loaded machine (408): it still counted.
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    expect(statuses.filter((status) => status === 200 || status === 408)).toHaveLength(10);
   });
 
   test('INTERNAL_ERROR is a 500 without internals', async () => {

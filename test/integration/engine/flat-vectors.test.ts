@@ -11,7 +11,7 @@ import {
 } from '@duckdb/node-api';
 import { encodeChunkRows } from '../../../src/engine/sql/encode-values';
 import { readFlatColumn } from '../../../src/engine/sql/flat-vectors';
-import { dateText, timestampText } from '../../../src/engine/values/temporal-text';
+import { dateText, timestampText } from '../../../src/engine/sql/temporal-text';
 import { memoryDuckDB } from '../../support/memory-duckdb';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);

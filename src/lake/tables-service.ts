@@ -1,16 +1,16 @@
-import { AppError } from '../../errors/app-error';
-import type { LakeStorage } from '../../lake-storage/lake-storage';
-import type { Store } from '../../store/store';
-import { workspaceDataPrefix } from '../catalog-attachment';
-import type { EngineLane, EngineManager } from '../engine-manager';
-import { sqlIdentifier } from '../sql-literals';
-import { retriedWhileCatalogLocked } from '../catalog-retry';
-import { qualifiedName, type TableName } from '../write/table-name';
-import { catalogColumns, type CatalogColumn } from './catalog-columns';
-import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from './lake-metadata';
-import { TableRegistry } from './table-registry';
-import { tableHistory, type TableSnapshot } from './table-history';
-import { isStagingTableName } from '../sync/staging';
+import { AppError } from '../errors/app-error';
+import type { LakeStorage } from '../lake-storage/lake-storage';
+import type { Store } from '../store/store';
+import { workspaceDataPrefix } from '../engine/catalog-attachment';
+import type { EngineLane, EngineManager } from '../engine/engine-manager';
+import { sqlIdentifier } from '../engine/sql-literals';
+import { retriedWhileCatalogLocked } from '../engine/catalog-retry';
+import { qualifiedName, type TableName } from '../engine/write/table-name';
+import { catalogColumns, type CatalogColumn } from '../engine/tables/catalog-columns';
+import { currentSnapshotId, lakeStorageBytes, tableStats, type TableStats } from '../engine/tables/lake-metadata';
+import { TableRegistry } from '../engine/tables/table-registry';
+import { tableHistory, type TableSnapshot } from '../engine/tables/table-history';
+import { isStagingTableName } from '../engine/sync/staging';
 
 export interface TableListing {
   name: string;
