@@ -1,4 +1,5 @@
-// One `bun test` run of `npm test`: its output passed through as it comes, its closing counts kept.
+// One `bun test` run of `npm test`: its output passed through as it comes (or kept, to be shown whole when it
+// ends), its closing counts read.
 
 export interface TestCounts {
   pass: number;
@@ -13,6 +14,8 @@ export interface TestRunOutcome {
   exitCode: number;
   counts: TestCounts;
   seconds: number;
+  /** What it printed, when asked to keep it rather than pass it through. */
+  output?: string;
 }
 
 export const noTests: TestCounts = { pass: 0, fail: 0, skip: 0, todo: 0, files: 0 };
@@ -20,8 +23,8 @@ export const noTests: TestCounts = { pass: 0, fail: 0, skip: 0, todo: 0, files: 
 export interface BunTestOptions {
   cwd: string;
   env: Record<string, string | undefined>;
-  /** Put before each line of its output, to tell it from another run's beside it. */
-  linePrefix?: string;
+  /** Keep the output (in `outcome.output`) instead of passing it through: for runs side by side. */
+  keepOutput?: boolean;
 }
 
 /**
@@ -32,10 +35,12 @@ export async function runBunTest(name: string, args: string[], options: BunTestO
   const startedAt = performance.now();
   const child = Bun.spawn([process.execPath, 'test', ...args], { cwd: options.cwd, env: options.env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   stopWithThisProcess(child);
-  const prefix = options.linePrefix ?? '';
-  const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, process.stdout, prefix), passThrough(child.stderr, process.stderr, prefix), child.exited]);
+  const kept: string[] = [];
+  const out = (stream: NodeJS.WriteStream) => (options.keepOutput ? (text: string) => void kept.push(text) : (text: string) => void stream.write(text));
+  const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, out(process.stdout)), passThrough(child.stderr, out(process.stderr)), child.exited]);
   const counts = closingCounts(`${stdoutTail}\n${stderrTail}`);
-  return { name, exitCode: counts ? exitCode : exitCode || 1, counts: counts ?? noTests, seconds: (performance.now() - startedAt) / 1000 };
+  const outcome: TestRunOutcome = { name, exitCode: counts ? exitCode : exitCode || 1, counts: counts ?? noTests, seconds: (performance.now() - startedAt) / 1000 };
+  return options.keepOutput ? { ...outcome, output: kept.join('') } : outcome;
 }
 
 export function addCounts(a: TestCounts, b: TestCounts): TestCounts {
@@ -54,24 +59,15 @@ function stopWithThisProcess(child: ReturnType<typeof Bun.spawn>): void {
   void child.exited.then(() => running.delete(child));
 }
 
-/**
- * Copies a stream to `out` a whole line at a time (so that runs side by side never cut into each other's
- * lines), each after `prefix`, and returns its last few kilobytes as written by the run (where the counts are).
- */
-async function passThrough(stream: ReadableStream<Uint8Array>, out: NodeJS.WriteStream, prefix: string): Promise<string> {
+/** Hands a stream's text to `write` as it comes and returns its last few kilobytes (where the counts are). */
+async function passThrough(stream: ReadableStream<Uint8Array>, write: (text: string) => void): Promise<string> {
   const decoder = new TextDecoder();
   let tail = '';
-  let partial = '';
-  const write = (lines: string) => out.write(`${prefix ? lines.replace(/^/gm, prefix) : lines}\n`);
   for await (const chunk of stream) {
     const text = decoder.decode(chunk, { stream: true });
+    write(text);
     tail = (tail + text).slice(-8_192);
-    const buffered = partial + text;
-    const lastBreak = buffered.lastIndexOf('\n');
-    partial = buffered.slice(lastBreak + 1);
-    if (lastBreak !== -1) write(buffered.slice(0, lastBreak));
   }
-  if (partial) write(partial);
   return tail;
 }
 

@@ -1,9 +1,9 @@
 // `npm test`: type-checks, lints and runs the tests that need no service, then starts the real services the
-// others need (a throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port), runs
-// those side by side (the heavy ones one at a time beside the rest) and then the few that must run alone,
-// and stops the services, also when tests fail or the run is interrupted. With arguments (`npm test -- test/e2e/x.test.ts -t name`), one `bun test` with
-// them runs against the services instead of the phases.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// others need (a throwaway Postgres cluster, MinIO and a Temporal dev server, each on a free port), runs those
+// side by side (never two heavy ones together) and then the few that must run alone, and stops the services,
+// also when tests fail or the run is interrupted. With arguments (`npm test -- test/e2e/x.test.ts -t name`),
+// one `bun test` with them runs against the services instead of the phases.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readToolchain, projectRoot, toolPaths } from '../setup/toolchain';
@@ -11,6 +11,7 @@ import { startTestServices, type TestServices } from '../services/test-services'
 import { workflowBundle } from '../../src/temporal/worker';
 import { addCounts, noTests, runBunTest, stopRunningTests, type TestRunOutcome } from './bun-test';
 import { planTestRun } from './test-files';
+import { FileTimings, runFilePool } from './file-pool';
 
 const bunArgs = process.argv.slice(2);
 const toolchain = await readToolchain();
@@ -19,15 +20,15 @@ const timeout = ['--timeout', '120000'];
 /** Tests in random order, so that none depends on another having run; `npm test -- <file>` keeps it too. */
 const randomOrder = ['--randomize'];
 /**
- * Shared files side by side, a core's worth each (most of a test's time is spent waiting on Temporal,
- * Postgres, S3 or a deadline), and one heavy file beside them: more files at once only make each slower.
+ * Files side by side: one more than the cores, as most of a test's time is spent waiting on Temporal,
+ * Postgres, S3 or a deadline; more at once only make each slower.
  */
-const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism());
-/**
- * Per-file durations: the committed ones order a fresh clone's first run, the last run's (one file for each
- * lane, as the two lanes write theirs at the same time) the next.
- */
-const timings = { committed: join(projectRoot, 'test', 'timings.json'), local: (lane: string) => join(projectRoot, 'node_modules', '.cache', 'oxbow', `test-timings-${lane}.json`) };
+const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism() + 1);
+/** Per-file durations: the last run's order the next; the committed ones a fresh clone's first run. */
+const timings = new FileTimings(join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'), [
+  join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'),
+  join(projectRoot, 'test', 'timings.json'),
+]);
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));
 let services: TestServices | undefined;
@@ -66,25 +67,15 @@ try {
   [services] = await Promise.all([startTestServices(toolchain, paths, scratch), buildWorkflowBundle(bundlePath)]);
   console.log(`[test] services up and workflows bundled in ${Math.round(performance.now() - startedAt)} ms: ${services.describe()}`);
   const env = { ...process.env, ...services.env, OXBOW_TEST_WORKFLOW_BUNDLE: bundlePath };
-  const run = async (name: string, args: string[], linePrefix?: string) => void outcomes.push(await runBunTest(name, [...timeout, ...args], { cwd: projectRoot, env, linePrefix }));
   if (!plan) {
-    await run('tests', [...randomOrder, ...bunArgs]);
+    outcomes.push(await runBunTest('tests', [...timeout, ...randomOrder, ...bunArgs], { cwd: projectRoot, env }));
   } else {
-    mkdirSync(join(timings.local('shared'), '..'), { recursive: true });
-    // Slowest files first, so that none of them starts last and runs on alone: Bun orders by the timings
-    // only when the order is not random. Files still meet each other in ever other combinations.
-    const slowestFirst = (lane: string, files: string[], workers: number) => [
-      `--parallel=${workers}`,
-      `--timings=${timings.local(lane)}`,
-      `--timings=${timings.committed}`,
-      '--update-timings',
-      ...files.map((file) => `./${file}`),
-    ];
-    await Promise.all([
-      plan.shared.length > 0 && run(`side by side (${parallelism} at once)`, slowestFirst('shared', plan.shared, parallelism)),
-      plan.heavy.length > 0 && run('heavy, one at a time beside them', slowestFirst('heavy', plan.heavy, 1), '[heavy] '),
-    ]);
-    if (plan.alone.length > 0) await run('alone', [...randomOrder, ...plan.alone.map((file) => `./${file}`)]);
+    // Each file in a process of its own, as the one after the other it would run in its own `npm test -- <file>`.
+    const runFile = (file: string) => runBunTest(file, [...timeout, ...randomOrder, `./${file}`], { cwd: projectRoot, env, keepOutput: true });
+    const sideBySide = [...plan.shared.map((path) => ({ path, heavy: false })), ...plan.heavy.map((path) => ({ path, heavy: true }))];
+    outcomes.push(await runFilePool(`side by side (${parallelism} at once)`, sideBySide, { workers: parallelism, run: runFile, timings }));
+    outcomes.push(await runFilePool('alone', plan.alone.map((path) => ({ path, heavy: false })), { workers: 1, run: runFile, timings }));
+    timings.save();
   }
 } catch (error) {
   console.error('[test] could not start the test services:', error);
