@@ -174,7 +174,8 @@ for (const backend of backends) {
       const failedIds = await eventually(() => list(`${ofWorkspace} AND OxbowStatus = 'failed'`), (ids) => ids.includes(failing), 10_000);
       expect(failedIds).toContain(failing);
       expect(failedIds).not.toContain(fine);
-      expect(await statusAttribute(fine)).toBe('succeeded');
+      // The job's record says succeeded before its workflow has set the attribute on its way out.
+      expect(await eventually(() => statusAttribute(fine), (status) => status === 'succeeded', 10_000)).toBe('succeeded');
       // The error code reaches the log as it is: codes are not secrets.
       expect(t.logLines.some((line) => line.includes('"code":"UNDEFINED_COLUMN"'))).toBe(true);
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
@@ -192,16 +193,17 @@ for (const backend of backends) {
         timeoutMs: 300_000,
       });
       const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(CAST(x AS VARCHAR)) LIKE '%abc%'", workspace_id: workspaceId });
+      // Each reading the job's heartbeats report: a look before the next heartbeat (half a second apart, longer
+      // on a loaded machine) sees the same one again, which is no new reading.
       const seen: number[] = [];
       for (;;) {
         const status = await jobStatus(t, user, jobId, '?limit=1');
-        if (status.status === 'running' && status.progress > 0) seen.push(status.progress);
+        if (status.status === 'running' && status.progress > 0 && status.progress !== seen.at(-1)) seen.push(status.progress);
         if (status.status !== 'pending' && status.status !== 'running') {
           expect(status).toMatchObject({ status: 'succeeded', progress: 1 });
           break;
         }
-        // Longer than a heartbeat's round (half a second), so every reading is a newer one.
-        await Bun.sleep(800);
+        await Bun.sleep(200);
       }
       expect(seen.length).toBeGreaterThanOrEqual(3);
       for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
