@@ -14,6 +14,8 @@ export interface TestRunOutcome {
   exitCode: number;
   counts: TestCounts;
   seconds: number;
+  /** CPU time of the `bun test` process (user and system), where the system reports it. */
+  cpuSeconds?: number;
   /** What it printed, when asked to keep it rather than pass it through. */
   output?: string;
 }
@@ -39,7 +41,14 @@ export async function runBunTest(name: string, args: string[], options: BunTestO
   const out = (stream: NodeJS.WriteStream) => (options.keepOutput ? (text: string) => void kept.push(text) : (text: string) => void stream.write(text));
   const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, out(process.stdout)), passThrough(child.stderr, out(process.stderr)), child.exited]);
   const counts = closingCounts(`${stdoutTail}\n${stderrTail}`);
-  const outcome: TestRunOutcome = { name, exitCode: counts ? exitCode : exitCode || 1, counts: counts ?? noTests, seconds: (performance.now() - startedAt) / 1000 };
+  const cpu = child.resourceUsage()?.cpuTime;
+  const outcome: TestRunOutcome = {
+    name,
+    exitCode: counts ? exitCode : exitCode || 1,
+    counts: counts ?? noTests,
+    seconds: (performance.now() - startedAt) / 1000,
+    cpuSeconds: cpu && Number(cpu.user + cpu.system) / 1e6,
+  };
   return options.keepOutput ? { ...outcome, output: kept.join('') } : outcome;
 }
 

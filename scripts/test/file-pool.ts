@@ -31,6 +31,7 @@ export async function runFilePool(name: string, files: PoolFile[], options: Pool
   const pending = [...files].sort((a, b) => options.timings.expectedMs(b.path, unmeasuredMs) - options.timings.expectedMs(a.path, unmeasuredMs));
   const failed: string[] = [];
   let counts = noTests;
+  let cpuSeconds = 0;
   let heavyRunning = false;
   let wake: (() => void) | undefined;
   let changed = new Promise<void>((resolve) => (wake = resolve));
@@ -48,6 +49,7 @@ export async function runFilePool(name: string, files: PoolFile[], options: Pool
       if (file.heavy) heavyRunning = false;
       options.timings.record(file.path, outcome.seconds * 1000);
       counts = addCounts(counts, outcome.counts);
+      cpuSeconds += outcome.cpuSeconds ?? 0;
       if (outcome.exitCode !== 0) failed.push(file.path);
       report(file.path, outcome, pending.length);
       wake?.();
@@ -56,14 +58,15 @@ export async function runFilePool(name: string, files: PoolFile[], options: Pool
   };
   await Promise.all(Array.from({ length: Math.max(1, options.workers) }, worker));
   if (failed.length > 0) console.error(`[test] failed in the side-by-side phase:\n${failed.map((file) => `  ${file}`).join('\n')}`);
-  return { name, exitCode: failed.length === 0 ? 0 : 1, counts, seconds: (performance.now() - startedAt) / 1000 };
+  return { name, exitCode: failed.length === 0 ? 0 : 1, counts, seconds: (performance.now() - startedAt) / 1000, cpuSeconds };
 }
 
 function report(file: string, outcome: TestRunOutcome, left: number): void {
   process.stdout.write(outcome.output ?? '');
   const { pass, fail } = outcome.counts;
   const verdict = outcome.exitCode === 0 ? 'passed' : `FAILED (exit ${outcome.exitCode})`;
-  console.log(`[test] ${file} ${verdict}: ${pass} pass, ${fail} fail in ${outcome.seconds.toFixed(1)} s (${left} to start)\n`);
+  const cpu = outcome.cpuSeconds === undefined ? '' : `, ${outcome.cpuSeconds.toFixed(1)} s of CPU`;
+  console.log(`[test] ${file} ${verdict}: ${pass} pass, ${fail} fail in ${outcome.seconds.toFixed(1)} s${cpu} (${left} to start)\n`);
 }
 
 /**

@@ -86,8 +86,9 @@ try {
 
 const total = outcomes.reduce((sum, outcome) => addCounts(sum, outcome.counts), noTests);
 console.log('');
-for (const { name, counts, seconds, exitCode } of outcomes) {
-  console.log(`[test] ${name}: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip in ${counts.files} files, ${seconds.toFixed(1)} s${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
+for (const { name, counts, seconds, cpuSeconds, exitCode } of outcomes) {
+  const cpu = cpuSeconds === undefined ? '' : ` (${cpuSeconds.toFixed(0)} s of CPU)`;
+  console.log(`[test] ${name}: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip in ${counts.files} files, ${seconds.toFixed(1)} s${cpu}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
 }
 console.log(`[test] ${total.files} files in ${((performance.now() - runStartedAt) / 1000).toFixed(1)} s`);
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skip} skipped`);
