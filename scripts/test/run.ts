@@ -20,10 +20,11 @@ const timeout = ['--timeout', '120000'];
 /** Tests in random order, so that none depends on another having run; `npm test -- <file>` keeps it too. */
 const randomOrder = ['--randomize'];
 /**
- * Files side by side: one more than the cores, as most of a test's time is spent waiting on Temporal,
- * Postgres, S3 or a deadline; more at once only make each slower.
+ * Test processes side by side: two for each core, as about half of a test's time is spent waiting on
+ * Temporal, Postgres, S3 or a deadline (a full run uses about half a core for each); more at once only
+ * make each slower.
  */
-const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism() + 1);
+const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism() * 2);
 /** Per-file durations: the last run's order the next; the committed ones a fresh clone's first run. */
 const timings = new FileTimings(join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'), [
   join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'),
@@ -70,11 +71,10 @@ try {
   if (!plan) {
     outcomes.push(await runBunTest('tests', [...timeout, ...randomOrder, ...bunArgs], { cwd: projectRoot, env }));
   } else {
-    // Each file in a process of its own, as the one after the other it would run in its own `npm test -- <file>`.
-    const runFile = (file: string) => runBunTest(file, [...timeout, ...randomOrder, `./${file}`], { cwd: projectRoot, env, keepOutput: true });
+    const runFiles = (files: string[]) => runBunTest(files.join(' '), [...timeout, ...randomOrder, ...files.map((file) => `./${file}`)], { cwd: projectRoot, env, keepOutput: true });
     const sideBySide = [...plan.shared.map((path) => ({ path, heavy: false })), ...plan.heavy.map((path) => ({ path, heavy: true }))];
-    outcomes.push(await runFilePool(`side by side (${parallelism} at once)`, sideBySide, { workers: parallelism, run: runFile, timings }));
-    outcomes.push(await runFilePool('alone', plan.alone.map((path) => ({ path, heavy: false })), { workers: 1, run: runFile, timings }));
+    outcomes.push(await runFilePool(`side by side (${parallelism} at once)`, sideBySide, { workers: parallelism, run: runFiles, timings }));
+    outcomes.push(await runFilePool('alone', plan.alone.map((path) => ({ path, heavy: false })), { workers: 1, run: runFiles, timings }));
     timings.save();
   }
 } catch (error) {
