@@ -26,10 +26,8 @@ const randomOrder = ['--randomize'];
  */
 const parallelism = Number(process.env.OXBOW_TEST_PARALLEL ?? availableParallelism() * 2);
 /** Per-file durations: the last run's order the next; the committed ones a fresh clone's first run. */
-const timings = new FileTimings(join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'), [
-  join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json'),
-  join(projectRoot, 'test', 'timings.json'),
-]);
+const lastTimings = join(projectRoot, 'node_modules', '.cache', 'oxbow', 'test-timings.json');
+const timings = new FileTimings(lastTimings, [lastTimings, join(projectRoot, 'test', 'timings.json')]);
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-test-run-'));
 let services: TestServices | undefined;
