@@ -87,6 +87,8 @@ describe('query errors, one per code', () => {
 
   test('RATE_LIMITED exactly at the 11th query of a Free workspace, with Retry-After', async () => {
     const free = (await createWorkspace(t, user, 'free')).id;
+    // A write opens the workspace's engine (a push is not a query): the ten count, none waits on the open.
+    await pushOk(t, free, user, { table: 'app.opened', records: [{ id: 1 }] });
     for (let i = 1; i <= 10; i++) {
       const response = await query(`SELECT ${i}`, free);
       expect(response.status).toBe(200);
