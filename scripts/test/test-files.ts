@@ -14,9 +14,9 @@ const servicesModule = join('test', 'support', 'test-env.ts');
 const aloneMarker = /^\/\/ npm test: alone, \S/m;
 
 /**
- * A line `// npm test: heavy, <why>` marks a file that starts processes of its own (service processes,
- * workers it kills, a browser): two of them side by side would take both cores from everything else, so
- * they run one at a time, beside the shared files. Every file under `test/browser/` is heavy (Chromium).
+ * A line `// npm test: heavy, <why>` marks a file that starts several busy processes of its own (service
+ * replicas, a browser): two of them side by side would take both cores from everything else, so they run
+ * one at a time, beside the shared files. Every file under `test/browser/` is heavy (Chromium).
  */
 const heavyMarker = /^\/\/ npm test: heavy, \S/m;
 const heavyFolder = join('test', 'browser') + '/';

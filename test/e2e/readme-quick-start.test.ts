@@ -1,4 +1,3 @@
-// npm test: heavy, it starts the service as a process of its own and runs the README's commands in a shell against it.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,3 @@
-// npm test: heavy, it starts the service as processes of its own, API and workers.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { bodyOf } from '../support/http';
 import { createTestBackend, type TestBackend } from '../support/backends';

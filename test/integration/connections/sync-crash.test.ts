@@ -1,4 +1,3 @@
-// npm test: heavy, it starts worker processes of its own and kills them mid-sync.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
