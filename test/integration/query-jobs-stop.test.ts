@@ -181,7 +181,7 @@ for (const backend of backends) {
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
     }, 60_000);
 
-    test('progress strictly increases during a multi-second job and reaches 1 at its end', async () => {
+    test('progress moves forward during a multi-second job, never back, and reaches 1 at its end', async () => {
       await t.services.engine.materializer.materialize(workspaceId, {
         sql: 'SELECT range AS x FROM range(30000000)',
         target: { schema: 'big', table: 'numbers' },
@@ -192,21 +192,22 @@ for (const backend of backends) {
         label: 'test',
         timeoutMs: 300_000,
       });
-      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(CAST(x AS VARCHAR)) LIKE '%abc%'", workspace_id: workspaceId });
-      // Each reading the job's heartbeats report: a look before the next heartbeat (half a second apart, longer
-      // on a loaded machine) sees the same one again, which is no new reading.
+      // Three digests a row: about ten seconds on two cores, so many readings fall inside the run.
+      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'", workspace_id: workspaceId });
       const seen: number[] = [];
       for (;;) {
         const status = await jobStatus(t, user, jobId, '?limit=1');
-        if (status.status === 'running' && status.progress > 0 && status.progress !== seen.at(-1)) seen.push(status.progress);
+        if (status.status === 'running' && status.progress > 0) seen.push(status.progress);
         if (status.status !== 'pending' && status.status !== 'running') {
           expect(status).toMatchObject({ status: 'succeeded', progress: 1 });
           break;
         }
-        await Bun.sleep(200);
+        // Longer than a heartbeat's round (half a second), so every reading is a newer one.
+        await Bun.sleep(800);
       }
-      expect(seen.length).toBeGreaterThanOrEqual(3);
-      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+      // Two readings may carry the same heartbeat when the worker's turn comes late; progress never goes back, and it moves.
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+      expect(new Set(seen).size).toBeGreaterThanOrEqual(3);
       expect(seen.at(-1)!).toBeLessThan(1);
     }, 300_000);
 
