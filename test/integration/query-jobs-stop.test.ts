@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
@@ -11,6 +11,7 @@ import { namedQuery } from '../../src/store/named-query';
 import { cancelOpenJob, findJob, insertJob, type JobRow } from '../../src/jobs/job-queries';
 import type { queryJobReconciliationWorkflow } from '../../src/workflows/job-reconciliation';
 import { searchAttributes } from '../../src/temporal/search-attributes';
+import { withWorkspace } from '../support/fixtures';
 
 const usageOfJob = namedQuery<{ job_id: string }, { status: string; duration_ms: number | string; cpu_ms: number | string; error_code: string | null }>(
   'test.stopped_job_usage',
@@ -49,9 +50,7 @@ for (const backend of backends) {
     };
 
     beforeAll(async () => {
-      t = await startTestApp(backend, { worker: true });
-      user = await createVerifiedUser(t, 'stop');
-      workspaceId = (await createWorkspace(t, user, 'stop')).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, label: 'stop' }));
       await useJobsPlan(t, workspaceId, 4);
     });
     afterAll(() => t.stop());
@@ -175,7 +174,8 @@ for (const backend of backends) {
       const failedIds = await eventually(() => list(`${ofWorkspace} AND OxbowStatus = 'failed'`), (ids) => ids.includes(failing), 10_000);
       expect(failedIds).toContain(failing);
       expect(failedIds).not.toContain(fine);
-      expect(await statusAttribute(fine)).toBe('succeeded');
+      // The job's record says succeeded before its workflow has set the attribute on its way out.
+      expect(await eventually(() => statusAttribute(fine), (status) => status === 'succeeded', 10_000)).toBe('succeeded');
       // The error code reaches the log as it is: codes are not secrets.
       expect(t.logLines.some((line) => line.includes('"code":"UNDEFINED_COLUMN"'))).toBe(true);
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);

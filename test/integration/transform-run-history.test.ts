@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { backends } from '../support/backends';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { addMember, createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { bodyOf } from '../support/http';
 import { createTransformOk, runAll, transformsPath, waitForDagRun } from '../support/transforms';
+import { withUser } from '../support/fixtures';
 
 for (const backend of backends) {
   describe(`the transforms' run history (${backend})`, () => {
@@ -13,8 +14,7 @@ for (const backend of backends) {
     let user: TestUser;
 
     beforeAll(async () => {
-      t = await startTestApp(backend, { worker: true });
-      user = await createVerifiedUser(t, 'tf-history');
+      ({ t, user } = await withUser(backend, { worker: true, label: 'tf-history' }));
     });
     afterAll(() => t.stop());
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createVerifiedUsers, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
 import { billingEnv, deliver, recordingStripe, stripeEvent, subscription } from '../../support/billing';
+import { withWorkspace } from '../../support/fixtures';
 
 const frontend = 'https://app.oxbow.test';
 
@@ -18,11 +19,8 @@ describe('plans and checkout against stripe-mock', () => {
 
   beforeAll(async () => {
     stripe = recordingStripe();
-    t = await startTestApp('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: frontend } });
-    owner = await createVerifiedUser(t, 'checkout-owner');
-    member = await createVerifiedUser(t, 'checkout-member');
-    viewer = await createVerifiedUser(t, 'checkout-viewer');
-    workspaceId = (await createWorkspace(t, owner, 'checkout')).id;
+    ({ t, user: owner, workspaceId } = await withWorkspace('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: frontend }, label: 'checkout-owner' }));
+    [member, viewer] = await createVerifiedUsers(t, 'checkout-member', 'checkout-viewer');
     await addMember(t, workspaceId, owner, member, 'MEMBER');
     await addMember(t, workspaceId, owner, viewer, 'VIEWER');
   });
@@ -112,8 +110,7 @@ describe('checkout without Stripe configured', () => {
   afterAll(() => t.stop());
 
   test('is 503 BILLING_NOT_CONFIGURED; the plans are still listed', async () => {
-    const owner = await createVerifiedUser(t, 'checkout-unbilled');
-    const { id } = await createWorkspace(t, owner, 'checkout-unbilled');
+    const { user: owner, workspaceId: id } = await withWorkspace(t, { label: 'checkout-unbilled' });
     const response = await t.request(`/api/v1/workspaces/${id}/billing/checkout-session`, { method: 'POST', json: { plan: 'team' }, token: owner.accessToken });
     expect(response.status).toBe(503);
     expect((await bodyOf(response)).detail.error.code).toBe('BILLING_NOT_CONFIGURED');

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, throttledReader, triggerSyncOk, type SourceDatabase } from '../../support/connections';
-
+import { withWorkspace } from '../../support/fixtures';
 
 /** A long read tells how far it is while it runs: the job's counts move, and the stream it is on is named. */
 describe('sync progress', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
   // The source's reader: each 10,000th row of `readings` costs it 40 ms, so the read takes seconds.
   let reader: { role: string; drop(): Promise<void> } | undefined;
@@ -23,10 +20,7 @@ describe('sync progress', () => {
     // Never analysed: Postgres keeps no size for it.
     await source.sql.unsafe('CREATE TABLE unanalysed (id bigint PRIMARY KEY, label text) WITH (autovacuum_enabled = false)');
     await source.sql.unsafe("INSERT INTO unanalysed SELECT g, repeat('x', 100) FROM generate_series(1, 5000) g");
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'sync-progress');
-    workspaceId = (await createWorkspace(t, user, 'sync-progress')).id;
-    await useBusinessPlan(t, workspaceId);
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 'sync-progress', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
+import { withWorkspace } from '../../support/fixtures';
 import { query } from '../../support/lake';
 import { startHttpServer, type HttpServer } from '../../../src/api/server';
 
@@ -16,10 +16,8 @@ describe('a large upload streams', () => {
   let user: TestUser;
   let workspaceId: string;
   beforeAll(async () => {
-    t = await startTestApp('local');
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'streamer' }));
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    user = await createVerifiedUser(t, 'streamer');
-    workspaceId = (await createWorkspace(t, user)).id;
   });
   afterAll(async () => {
     await server.stop();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
+import { withWorkspace } from '../../support/fixtures';
 import { columnsOf, pushOk, query } from '../../support/lake';
 
 // A push's records reach DuckDB's reader as the client spelled them when that stores the same values
@@ -27,11 +27,7 @@ for (const backend of backends) {
     let counter = 0;
     const newTable = () => `sent.t${Date.now().toString(36)}_${++counter}`;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'sender');
-      workspaceId = (await createWorkspace(t, user)).id;
-    });
+    beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'sender' })));
     afterAll(() => t.stop());
 
     const pushText = async (body: string) => {
