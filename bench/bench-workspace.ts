@@ -1,6 +1,7 @@
 import { startHttpServer, type HttpServer } from '../src/api/server';
 import { freePort } from '../src/process/ports';
 import { namedQuery } from '../src/store/named-query';
+import type { Store } from '../src/store/store';
 import { createVerifiedUser, type TestUser } from '../test/support/accounts';
 import type { TestApp } from '../test/support/test-app';
 import { createWorkspace } from '../test/support/workspaces';
@@ -21,9 +22,14 @@ export interface BenchWorkspace {
 }
 
 /** Moves a workspace onto the bench plan: its per-minute limit is out of reach, everything else is Free's. */
-export async function useBenchPlan(t: TestApp, workspaceId: string): Promise<void> {
-  await t.infra.store.run(benchPlan, {});
-  await t.infra.store.run(usePlan, { id: workspaceId });
+export function useBenchPlan(t: TestApp, workspaceId: string): Promise<void> {
+  return moveToBenchPlan(t.infra.store, workspaceId);
+}
+
+/** The same, on a store of the benchmark's own (the processes it started read it). */
+export async function moveToBenchPlan(store: Store, workspaceId: string): Promise<void> {
+  await store.run(benchPlan, {});
+  await store.run(usePlan, { id: workspaceId });
 }
 
 /** A verified user with a workspace on the bench plan, and the service listening on a free port. */

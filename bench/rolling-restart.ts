@@ -194,7 +194,14 @@ report(
 );
 console.log(`replica b: SIGTERM → exit ${exitCode} in ${Math.round(stoppedAt - restartStartedAt)} ms; back and ready ${Math.round(restartEndedAt - restartStartedAt)} ms after the signal`);
 if (failed.length) {
-  console.error(`${failed.length} failed requests:\n${failed.slice(0, 20).map((outcome) => `  ${outcome.kind}: ${outcome.detail}`).join('\n')}`);
+  // The failures by kind and answer (the first 120 characters of each), most frequent first.
+  const byAnswer = new Map<string, number>();
+  for (const outcome of failed) {
+    const answer = `${outcome.kind}: ${(outcome.detail ?? '').slice(0, 120)}`;
+    byAnswer.set(answer, (byAnswer.get(answer) ?? 0) + 1);
+  }
+  const lines = [...byAnswer].sort((a, b) => b[1] - a[1]).map(([answer, count]) => `  ${count} × ${answer}`);
+  console.error(`${failed.length} failed requests:\n${lines.join('\n')}`);
   process.exit(1);
 }
 process.exit(0);

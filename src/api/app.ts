@@ -70,6 +70,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
         },
         raw: [`${apiPrefix}${webhookRoutePath}`],
         uploads: { routes: [`${apiPrefix}${pushRoutePath}`], limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' } },
+        jsonText: [`${apiPrefix}${pushRoutePath}`],
         // Among replicas, a request may be forwarded to its workspace's owner as it came.
         keep: !services.cluster.ownership.solo,
       }),

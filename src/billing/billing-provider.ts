@@ -4,6 +4,18 @@ export interface NewCustomer {
   name: string;
 }
 
+/** A checkout of the provider that subscribes a customer to the price that sells a plan. */
+export interface NewCheckout {
+  customerId: string;
+  workspaceId: string;
+  planId: string;
+  /** The lookup key of the provider's price that sells the plan. */
+  priceLookupKey: string;
+  /** Where the provider sends the person back, paid or not. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
 /** One overage query, reported once: the identifier makes a resend a no-op at the provider. */
 export interface MeterEvent {
   identifier: string;
@@ -22,6 +34,8 @@ export interface BillingProvider {
   createCustomer(customer: NewCustomer, idempotencyKey: string): Promise<string>;
   /** A session of the provider's customer portal; its URL. */
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
+  /** A session of the provider's hosted checkout; its id and URL. */
+  createCheckoutSession(checkout: NewCheckout): Promise<{ id: string; url: string }>;
   /** `rejected`: the provider refused this event for good (too old, say); retrying cannot help. */
   sendMeterEvent(event: MeterEvent): Promise<'sent' | 'rejected'>;
   /** Ends a subscription now; one that has ended already is fine. */

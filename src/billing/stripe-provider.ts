@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { AppError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
-import type { BillingProvider, MeterEvent, NewCustomer } from './billing-provider';
+import type { BillingProvider, MeterEvent, NewCheckout, NewCustomer } from './billing-provider';
 
 export interface StripeSettings {
   secretKey: string;
@@ -46,6 +46,36 @@ export class StripeProvider implements BillingProvider {
   async createPortalSession(customerId: string, returnUrl: string): Promise<string> {
     const session = await this.call('open a portal session', () => this.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }));
     return session.url;
+  }
+
+  /**
+   * Stripe Checkout in subscription mode for the active price with the plan's lookup key. The
+   * workspace is named on the session (client_reference_id) and on the subscription (metadata), which
+   * is how the webhook's events find it.
+   */
+  async createCheckoutSession(checkout: NewCheckout): Promise<{ id: string; url: string }> {
+    const prices = await this.call('find the price of a plan', () => this.stripe.prices.list({ lookup_keys: [checkout.priceLookupKey], active: true, limit: 1 }));
+    const price = prices.data[0];
+    if (!price) {
+      throw new AppError('BILLING_NOT_CONFIGURED', `No active Stripe price has the lookup key ${checkout.priceLookupKey}`, {
+        hint: `The operator gives the price that sells the ${checkout.planId} plan the lookup key ${checkout.priceLookupKey}.`,
+      });
+    }
+    const metadata = { workspace_id: checkout.workspaceId, plan: checkout.planId };
+    const session = await this.call('open a checkout session', () =>
+      this.stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: checkout.customerId,
+        client_reference_id: checkout.workspaceId,
+        line_items: [{ price: price.id, quantity: 1 }],
+        success_url: checkout.successUrl,
+        cancel_url: checkout.cancelUrl,
+        metadata,
+        subscription_data: { metadata },
+      }),
+    );
+    if (!session.url) throw this.unavailable('open a checkout session', new Error('the session has no URL'));
+    return { id: session.id, url: session.url };
   }
 
   async sendMeterEvent(event: MeterEvent): Promise<'sent' | 'rejected'> {

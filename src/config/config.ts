@@ -25,6 +25,8 @@ export interface TemporalConfig {
    * workspaces goes to one of this many task queues, each served by one live worker (src/temporal/task-queues.ts).
    */
   workspaceShards: number;
+  /** A workflow bundle built ahead (bundleWorkflowCode's `code`, in a file); absent: each worker process builds its own at start. */
+  workflowBundle: string | undefined;
   devServer: { cliPath: string; port: number; uiPort: number; dbFile: string };
 }
 
@@ -175,6 +177,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
   const env = new EnvReader(source);
   const nodeEnv = env.oneOf('NODE_ENV', ['development', 'production', 'test'], 'development');
   const absolute = (path: string) => (isAbsolute(path) ? path : resolve(cwd, path));
+  const optionalPath = (path: string | undefined) => (path === undefined ? undefined : absolute(path));
   const dataDir = absolute(env.string('DATA_DIR', './data'));
   const toolsDir = absolute(env.string('OXBOW_TOOLS_DIR', join(projectRoot, '.tools')));
 
@@ -211,6 +214,7 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       namespace: env.string('TEMPORAL_NAMESPACE', 'default'),
       taskQueue: env.string('TEMPORAL_TASK_QUEUE', 'oxbow'),
       workspaceShards: env.integer('TEMPORAL_WORKSPACE_SHARDS', 4, { min: 1, max: 256 }),
+      workflowBundle: optionalPath(env.optionalString('TEMPORAL_WORKFLOW_BUNDLE')),
       devServer: {
         cliPath: absolute(env.string('TEMPORAL_CLI', join(toolsDir, 'bin', 'temporal'))),
         port: env.integer('TEMPORAL_PORT', 7233, { min: 1, max: 65535 }),
@@ -232,8 +236,8 @@ export function loadConfig(source: EnvSource, cwd: string = process.cwd()): Conf
       profileDir: absolute(env.string('DUCKDB_PROFILE_DIR', defaultProfileDir(dataDir))),
       statements: {
         running: env.integer('ENGINE_MAX_RUNNING_STATEMENTS', 16, { min: 1, max: 10_000 }),
-        queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 256, { min: 0, max: 100_000 }),
-        queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 16, { min: 0, max: 10_000 }),
+        queued: env.integer('ENGINE_MAX_QUEUED_STATEMENTS', 1024, { min: 0, max: 100_000 }),
+        queuedPerWorkspace: env.integer('ENGINE_MAX_QUEUED_PER_WORKSPACE', 64, { min: 0, max: 10_000 }),
       },
     },
     transforms: {

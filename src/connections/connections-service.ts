@@ -69,7 +69,8 @@ export interface ConnectionsServiceDeps {
   workflows: SyncWorkflows;
   tables: TablesService;
   /** The workspace's live connections changed: its query instance reopens with them. */
-  liveChanged(workspaceId: string): void;
+  /** Resolves once every process has been told (not once each has acted on it). */
+  liveChanged(workspaceId: string): Promise<void>;
   /** The source's streams, asked of a connection as it would be stored (to name a stream's cursor candidates). */
   discover(row: ConnectionRow): Promise<StreamInfo[]>;
   /** Drops what a connection's change log holds on its source (its replication slot and publication), if it made any. */
@@ -138,7 +139,7 @@ export class ConnectionsService {
       await store.run(deleteConnection, { id });
       throw error;
     }
-    if (queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
+    if (queryMode === 'live') await this.deps.liveChanged(membership.workspaceId);
     return connectionView(row, this.deps.secrets, this.deps.clock.now());
   }
 
@@ -193,7 +194,7 @@ export class ConnectionsService {
       await this.deps.store.run(updateConnection, current);
       throw error;
     }
-    if (current.query_mode === 'live' || queryMode === 'live') this.deps.liveChanged(membership.workspaceId);
+    if (current.query_mode === 'live' || queryMode === 'live') await this.deps.liveChanged(membership.workspaceId);
     // Its change log no longer wanted there (logical replication turned off, no stream reading it, the source moved): the old source lets its WAL go.
     const moved = spec !== undefined && JSON.stringify(connector.addresses(this.deps.secrets.open(current))) !== JSON.stringify(connector.addresses(spec));
     if (replicates(current) && (moved || !replicates(updated))) await this.releaseChangeLog(current);
@@ -227,7 +228,7 @@ export class ConnectionsService {
       await tx.run(deleteConnectionSyncStates, { connection_id: id });
       await tx.run(deleteConnection, { id });
     });
-    if (row.query_mode === 'live') this.deps.liveChanged(membership.workspaceId);
+    if (row.query_mode === 'live') await this.deps.liveChanged(membership.workspaceId);
   }
 
   /** Drops what the connection's change log holds on its source (a workspace being purged), never failing. */

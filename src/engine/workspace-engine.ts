@@ -189,13 +189,23 @@ export class WorkspaceEngine {
     return this.reads.use(work, ticket && (() => ticket.release()));
   }
 
-  /** Runs write work on one table, after any earlier write to it has finished. */
+  /**
+   * Runs write work on one table, after any earlier write to it has finished. Its statement slot is
+   * taken once it holds one of the few write connections: writes waiting for a connection hold no slot
+   * the workspace's queries could run in.
+   */
   writeTable<T>(tableKey: string, work: (connection: EngineConnection) => Promise<T>, admission?: Admission): Promise<T> {
     this.assertOpen();
-    return this.tableLocks.runExclusive(tableKey, async () => {
-      const ticket = admission && (await this.scheduler.admit(this.workspaceId, admission));
-      return this.writeCatalog(work, ticket && (() => ticket.release()));
-    });
+    return this.tableLocks.runExclusive(tableKey, () =>
+      this.writeCatalog(async (connection) => {
+        const ticket = admission && (await this.scheduler.admit(this.workspaceId, admission));
+        try {
+          return await work(connection);
+        } finally {
+          ticket?.release();
+        }
+      }),
+    );
   }
 
   /**

@@ -25,8 +25,8 @@ export interface PushRequest extends PushTarget {
 /** An upload received whole into a file (see the push route): its records, and the digest of its bytes. */
 export interface ReceivedUpload {
   file: UploadedFile;
-  /** SHA-256 of the records' bytes as decoded (a gzip body and its plain form are the same upload). */
-  sha256: string;
+  /** SHA-256 of the records' bytes as decoded (a gzip body and its plain form are the same upload), when the push has an idempotency key. */
+  sha256?: string;
 }
 
 export interface PushResponse {
@@ -65,10 +65,11 @@ export class PushService {
     rmSync(upload.file.path, { force: true });
   }
 
-  push(workspaceId: string, request: PushRequest, idempotencyKey?: string): Promise<PushResponse> {
+  /** `recordsText`: the JSON array of `request.records` as received, when the caller has it (see recordsSource). */
+  push(workspaceId: string, request: PushRequest, idempotencyKey?: string, recordsText?: Uint8Array): Promise<PushResponse> {
     const table = parseTableName(request.table);
     return this.idempotent(workspaceId, table, request, idempotencyKey, (options) =>
-      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, ...options }),
+      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, recordsText, ...options }),
     );
   }
 

@@ -76,7 +76,7 @@ export class TablesService {
 
   /** The bytes of every file the workspace's lake holds, from the catalog; on the lane of the work that asks. */
   storageBytes(workspaceId: string, lane: EngineLane = 'interactive'): Promise<number> {
-    return this.engines.with(workspaceId, (engine) => engine.read((connection) => lakeStorageBytes(connection, engine.metadataSchema)), lane);
+    return this.engines.with(workspaceId, (engine) => lakeStorageBytes(engine.catalog), lane);
   }
 
   /** Drops the table from the catalog and deletes its files, including those kept for time travel. */

@@ -95,7 +95,7 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   await services.queryJobWorker.checkCapacity?.();
   // Among several workers, each serves its shards of the workspaces' queues besides the queues themselves.
   const shards = infra.membership && infra.temporal.shards > 1 ? shardAssignment(infra.membership, infra.temporal.shards) : undefined;
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards, shutdownGraceMs: config.shutdown.graceMs });
+  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards, shutdownGraceMs: config.shutdown.graceMs, workflowBundle: config.temporal.workflowBundle });
 }
 
 /**

@@ -32,6 +32,8 @@ export interface WorkerOptions {
   workers: TaskQueueWorker[];
   /** On shutdown, how long running activities may go on (heartbeating) before they are cancelled. */
   shutdownGraceMs?: number;
+  /** The file of a workflow bundle built ahead (TEMPORAL_WORKFLOW_BUNDLE); absent: built here. */
+  workflowBundle?: string;
   /** The process's own client, which starts workflows eagerly on these workers while they run. */
   client?: Pick<TemporalClient, 'attachLocalWorker' | 'detachLocalWorker'>;
   /**
@@ -72,7 +74,7 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
       connection,
       namespace: options.namespace,
       taskQueue: spec.taskQueue,
-      ...(spec.workflows ? { workflowBundle: await workflowBundle() } : {}),
+      ...(spec.workflows ? { workflowBundle: options.workflowBundle ? { codePath: options.workflowBundle } : await workflowBundle() } : {}),
       activities: spec.activities,
       maxConcurrentActivityTaskExecutions: spec.maxConcurrentActivities,
       ...(spec.heartbeatThrottleMs === undefined ? {} : { maxHeartbeatThrottleInterval: spec.heartbeatThrottleMs }),

@@ -123,6 +123,17 @@ export const insertDagRun = namedQuery<{ id: string; workspace_id: string; trigg
 
 export const findDagRun = namedQuery<{ id: string }, DagRunRow>('transform_dag_runs.find', 'SELECT * FROM transform_dag_runs WHERE id = :id');
 
+/** A workspace's DAG runs (and runs of one transform), newest first: the run history. */
+export const listWorkspaceDagRuns = namedQuery<{ workspace_id: string; limit: number; offset: number }, DagRunRow>(
+  'transform_dag_runs.list_for_workspace',
+  'SELECT * FROM transform_dag_runs WHERE workspace_id = :workspace_id ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
+);
+
+export const countWorkspaceDagRuns = namedQuery<{ workspace_id: string }, { total: number }>(
+  'transform_dag_runs.count_for_workspace',
+  'SELECT count(*) AS total FROM transform_dag_runs WHERE workspace_id = :workspace_id',
+);
+
 export const finishDagRun = namedQuery<{ id: string; status: DagRunStatus; now: string }>(
   'transform_dag_runs.finish',
   "UPDATE transform_dag_runs SET status = :status, finished_at = :now WHERE id = :id AND status = 'running'",

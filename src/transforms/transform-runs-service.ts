@@ -2,9 +2,23 @@ import { AppError } from '../errors/app-error';
 import type { Logger } from '../logging/logger';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { Page } from '../util/page';
 import type { DagRunRequest } from './dag-run-plan';
 import type { DagRunPlanner } from './dag-run-planner';
-import { endRun, findDagRun, finishDagRun, listDagRunRuns, listTransformRuns, countTransformRuns, type DagRunStatus, type RunRow } from './transform-queries';
+import {
+  countTransformRuns,
+  countWorkspaceDagRuns,
+  endRun,
+  findDagRun,
+  finishDagRun,
+  listDagRunRuns,
+  listTransformRuns,
+  listWorkspaceDagRuns,
+  type DagRunRow,
+  type DagRunStatus,
+  type RunRow,
+  type RunTrigger,
+} from './transform-queries';
 import { loadTransforms, runView, type TransformRunView } from './transform-view';
 import type { TransformDagWorkflows } from './transform-workflows';
 
@@ -13,6 +27,16 @@ export interface DagRunView {
   status: DagRunStatus;
   order: string[];
   runs: TransformRunView[];
+}
+
+/** A DAG run as the run history shows it: what started it and when, beside its nodes' runs. */
+export interface DagRunRecordView extends DagRunView {
+  trigger: RunTrigger;
+  /** A run of one transform (POST /transforms/{id}/run), not of the DAG. */
+  single: boolean;
+  retry_of: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
 export interface RunAllInput {
@@ -56,6 +80,19 @@ export class TransformRunsService {
     return { items: rows.map(runView), total: Number(count?.total ?? 0) };
   }
 
+  /** The workspace's DAG runs, newest first, each with its nodes' runs (live while it runs). */
+  async listDagRuns(workspaceId: string, page: Page): Promise<{ items: DagRunRecordView[]; total: number }> {
+    const [rows, count] = await Promise.all([this.store.all(listWorkspaceDagRuns, { workspace_id: workspaceId, ...page }), this.store.first(countWorkspaceDagRuns, { workspace_id: workspaceId })]);
+    return { items: await Promise.all(rows.map((row) => this.record(row))), total: Number(count?.total ?? 0) };
+  }
+
+  /** One DAG run of the workspace; another workspace's is not found. */
+  async getDagRun(workspaceId: string, dagRunId: string): Promise<DagRunRecordView> {
+    const row = await this.store.first(findDagRun, { id: dagRunId });
+    if (!row || row.workspace_id !== workspaceId) throw new AppError('NOT_FOUND', 'No such DAG run');
+    return this.record(row);
+  }
+
   private async start(workspaceId: string, request: DagRunRequest, singleId?: string): Promise<DagRunView> {
     await this.planner.check(workspaceId, request);
     const dagRunId = Bun.randomUUIDv7();
@@ -75,9 +112,20 @@ export class TransformRunsService {
     return this.view(dagRunId);
   }
 
+  private async record(dagRun: DagRunRow): Promise<DagRunRecordView> {
+    return {
+      ...(await this.view(dagRun.id, dagRun)),
+      trigger: dagRun.trigger,
+      single: Number(dagRun.single) === 1,
+      retry_of: dagRun.retry_of,
+      created_at: dagRun.created_at,
+      finished_at: dagRun.finished_at,
+    };
+  }
+
   /** The DAG run as recorded, with the live state of its nodes while its workflow runs. */
-  private async view(dagRunId: string): Promise<DagRunView> {
-    const dagRun = (await this.store.first(findDagRun, { id: dagRunId }))!;
+  private async view(dagRunId: string, known?: DagRunRow): Promise<DagRunView> {
+    const dagRun = known ?? (await this.store.first(findDagRun, { id: dagRunId }))!;
     const plan = JSON.parse(dagRun.plan) as { transform_id: string }[];
     let runs: RunRow[] = await this.store.all(listDagRunRuns, { dag_run_id: dagRunId });
     if (dagRun.status === 'running') {

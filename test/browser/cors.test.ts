@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../support/browser';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { type TestApp } from '../support/test-app';
+import { type TestUser } from '../support/accounts';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
+import { withUser } from '../support/fixtures';
 
 /**
  * CORS as a browser enforces it: a page of a listed origin calls the API with a bearer token and reads
@@ -25,9 +26,8 @@ describe('CORS in a real browser', () => {
     listed = `http://127.0.0.1:${listedPort}`;
     other = `http://127.0.0.1:${otherPort}`;
     for (const port of [listedPort, otherPort]) pages.push(Bun.serve({ hostname: '127.0.0.1', port, fetch: () => new Response('<!doctype html><title>client</title>', { headers: { 'content-type': 'text/html' } }) }));
-    t = await startTestApp('local', { env: { CORS_ALLOWED_ORIGINS: listed } });
+    ({ t, user: owner } = await withUser('local', { env: { CORS_ALLOWED_ORIGINS: listed }, label: 'cors-browser' }));
     api = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    owner = await createVerifiedUser(t, 'cors-browser');
     browser = await launchChromium();
   });
   afterAll(async () => {

@@ -6,10 +6,9 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../support/browser';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
+import { withWorkspace } from '../support/fixtures';
 
 
 describe('public pages in a real browser', () => {
@@ -25,8 +24,7 @@ describe('public pages in a real browser', () => {
   beforeAll(async () => {
     t = await startTestApp('local', { env: { PUBLIC_VIEWS_PER_ADDRESS: '1000' } });
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    const owner = await createVerifiedUser(t, 'browser');
-    const workspaceId = (await createWorkspace(t, owner)).id;
+    const { user: owner, workspaceId } = await withWorkspace(t, { label: 'browser' });
     const api = `/api/v1/workspaces/${workspaceId}`;
     const send = async (path: string, json: unknown) => {
       const response = await t.request(`${api}${path}`, { method: 'POST', json, token: owner.accessToken });

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
+import { withUser } from '../support/fixtures';
 
 describe('CLI browser login', () => {
-  let t: TestApp;
-  let user: TestUser;
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'cli');
-  });
+  let t: TestApp, user: TestUser;
+  beforeAll(async () => ({ t, user } = await withUser('local', { label: 'cli' })));
   afterAll(() => t.stop());
 
   const state = 'state-0123456789abcdef';

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace, useBusinessPlan } from '../support/workspaces';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { bodyOf } from '../support/http';
 import { connectionsPath, createConnection, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { transformsPath } from '../support/transforms';
 import { connectionSyncScheduleId } from '../../src/workflow-clients/connection-sync';
 import { dagScheduleId } from '../../src/workflow-clients/transform-dag';
-
+import { withWorkspace } from '../support/fixtures';
 
 /**
  * Every schedule of the service reads the same syntax: a connection's and a workspace's transform
@@ -15,9 +14,7 @@ import { dagScheduleId } from '../../src/workflow-clients/transform-dag';
  * times, which are the times Temporal's own schedule says it will start runs.
  */
 describe('schedules', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
   const temporalNext = async (scheduleId: string) => (await t.infra.temporal.client.schedule.getHandle(scheduleId).describe()).info.nextActionTimes.slice(0, 3).map((time) => time.toISOString());
@@ -26,10 +23,7 @@ describe('schedules', () => {
   beforeAll(async () => {
     source = await createSourceDatabase();
     await source.sql.unsafe('CREATE TABLE events (id bigint PRIMARY KEY)');
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'schedules');
-    workspaceId = (await createWorkspace(t, user, 'schedules')).id;
-    await useBusinessPlan(t, workspaceId);
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'schedules', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser } from '../support/accounts';
-import { addMember, createWorkspace } from '../support/workspaces';
+import { addMember } from '../support/workspaces';
 import { pushOk } from '../support/lake';
+import { withWorkspace } from '../support/fixtures';
 
 /** A table's history, as the console's time travel uses it: each snapshot's time reads the table as that snapshot left it. */
 for (const backend of ['local', 'postgres-s3'] as const) {
@@ -15,9 +16,8 @@ for (const backend of ['local', 'postgres-s3'] as const) {
     afterAll(() => t.stop());
 
     test('each write is listed, and the table reads at each committed_at as that write left it', async () => {
-      const owner = await createVerifiedUser(t, 'snapshots');
+      const { user: owner, workspaceId: id } = await withWorkspace(t, { label: 'snapshots' });
       const viewer = await createVerifiedUser(t, 'snapshots-viewer');
-      const { id } = await createWorkspace(t, owner);
       await addMember(t, id, owner, viewer, 'VIEWER');
       await pushOk(t, id, owner, { table: 'shop.items', records: [{ n: 1 }, { n: 2 }] });
       await pushOk(t, id, owner, { table: 'shop.items', records: [{ n: 3 }] });
@@ -46,9 +46,8 @@ for (const backend of ['local', 'postgres-s3'] as const) {
     });
 
     test('an unknown table is 404, a stranger 403, a bad limit 422', async () => {
-      const owner = await createVerifiedUser(t, 'snapshots');
+      const { user: owner, workspaceId: id } = await withWorkspace(t, { label: 'snapshots' });
       const stranger = await createVerifiedUser(t, 'snapshots-stranger');
-      const { id } = await createWorkspace(t, owner);
       await pushOk(t, id, owner, { table: 'shop.items', records: [{ n: 1 }] });
       expect((await t.request(`/api/v1/workspaces/${id}/query/tables/shop.nothing/history`, { token: owner.accessToken })).status).toBe(404);
       expect((await t.request(`/api/v1/workspaces/${id}/query/tables/shop.items/history`, { token: stranger.accessToken })).status).toBe(403);

@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import { createVerifiedUsers, type TestUser } from '../support/accounts';
 import { addMember, createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { bodyOf } from '../support/http';
 import { createTransformOk, dagOf, transformsPath } from '../support/transforms';
+import { withUser } from '../support/fixtures';
 
 describe('transforms: definitions, validation and roles', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let viewer: TestUser;
-  let member: TestUser;
-  let outsider: TestUser;
+  let t: TestApp, owner: TestUser, viewer: TestUser, member: TestUser, outsider: TestUser;
   let ws: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'tf-owner');
-    viewer = await createVerifiedUser(t, 'tf-viewer');
-    member = await createVerifiedUser(t, 'tf-member');
-    outsider = await createVerifiedUser(t, 'tf-outsider');
+    ({ t, user: owner } = await withUser('local', { label: 'tf-owner' }));
+    [viewer, member, outsider] = await createVerifiedUsers(t, 'tf-viewer', 'tf-member', 'tf-outsider');
     ws = await workspaceWithData();
   });
   /** Each test that counts what a workspace holds has one of its own: tests run in any order. */

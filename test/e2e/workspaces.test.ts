@@ -4,6 +4,7 @@ import { bodyOf } from '../support/http';
 import { createVerifiedUser, latestMailTo, tokenFromMail, uniqueEmail } from '../support/accounts';
 import { addMember, createWorkspace, uniqueSlug } from '../support/workspaces';
 import { listPlans } from '../../src/plans/plan-queries';
+import { withWorkspace } from '../support/fixtures';
 
 describe('workspaces and members', () => {
   let t: TestApp;
@@ -69,9 +70,8 @@ describe('workspaces and members', () => {
   });
 
   test('a slug is unique service-wide: 409 CONFLICT when taken, free again once the workspace is deleted', async () => {
-    const first = await createVerifiedUser(t, 'first');
+    const { user: first, workspace } = await withWorkspace(t, { label: 'first' });
     const second = await createVerifiedUser(t, 'second');
-    const workspace = await createWorkspace(t, first, 'taken');
     const clash = await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'again', slug: workspace.slug }, token: second.accessToken });
     expect(clash.status).toBe(409);
     expect(await codeOf(clash)).toBe('CONFLICT');
@@ -80,9 +80,8 @@ describe('workspaces and members', () => {
   });
 
   test('a deleted workspace is gone for every member at once', async () => {
-    const owner = await createVerifiedUser(t, 'deleter');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'deleter' });
     const member = await createVerifiedUser(t, 'bystander');
-    const workspace = await createWorkspace(t, owner);
     await addMember(t, workspace.id, owner, member, 'MEMBER');
     await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken });
     for (const user of [owner, member]) {
@@ -93,8 +92,7 @@ describe('workspaces and members', () => {
   });
 
   test('adding an address without an account invites it; verifying the address makes it a member', async () => {
-    const owner = await createVerifiedUser(t, 'inviter');
-    const workspace = await createWorkspace(t, owner);
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'inviter' });
     const email = uniqueEmail('newcomer');
     const added = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email, role: 'MEMBER' }, token: owner.accessToken });
     expect(added.status).toBe(201);
@@ -114,9 +112,8 @@ describe('workspaces and members', () => {
   });
 
   test('the answer to an add does not tell whether the address has an account', async () => {
-    const owner = await createVerifiedUser(t, 'discreet');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'discreet' });
     const existing = await createVerifiedUser(t, 'known');
-    const workspace = await createWorkspace(t, owner);
     const shape = async (email: string) => {
       const response = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email, role: 'VIEWER' }, token: owner.accessToken });
       const { id: _id, email: _email, ...rest } = await bodyOf(response);
@@ -126,9 +123,8 @@ describe('workspaces and members', () => {
   });
 
   test('adding the same person twice is 409; OWNER by invitation is 422', async () => {
-    const owner = await createVerifiedUser(t, 'dup');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'dup' });
     const member = await createVerifiedUser(t, 'dupe');
-    const workspace = await createWorkspace(t, owner);
     await addMember(t, workspace.id, owner, member, 'VIEWER');
     const again = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: member.email, role: 'ADMIN' }, token: owner.accessToken });
     expect(again.status).toBe(409);
@@ -140,9 +136,8 @@ describe('workspaces and members', () => {
   });
 
   test('ownership transfer: only the OWNER hands it on and becomes ADMIN; there is always exactly one OWNER', async () => {
-    const owner = await createVerifiedUser(t, 'old-owner');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'old-owner' });
     const admin = await createVerifiedUser(t, 'heir');
-    const workspace = await createWorkspace(t, owner);
     const adminId = await addMember(t, workspace.id, owner, admin, 'ADMIN');
     const ownerId = (await members(workspace.id, owner.accessToken)).find((m: { role: string }) => m.role === 'OWNER').id;
 
@@ -164,9 +159,8 @@ describe('workspaces and members', () => {
   });
 
   test('the owner cannot be removed: 403 for an ADMIN, 409 for the owner itself', async () => {
-    const owner = await createVerifiedUser(t, 'fixture');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'fixture' });
     const admin = await createVerifiedUser(t, 'would-be');
-    const workspace = await createWorkspace(t, owner);
     await addMember(t, workspace.id, owner, admin, 'ADMIN');
     const ownerId = (await members(workspace.id, owner.accessToken)).find((m: { role: string }) => m.role === 'OWNER').id;
     expect((await t.request(`/api/v1/workspaces/${workspace.id}/members/${ownerId}`, { method: 'DELETE', token: admin.accessToken })).status).toBe(403);
@@ -174,9 +168,8 @@ describe('workspaces and members', () => {
   });
 
   test('a removed member loses access at once; an invitation can be withdrawn', async () => {
-    const owner = await createVerifiedUser(t, 'remover');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'remover' });
     const member = await createVerifiedUser(t, 'removed');
-    const workspace = await createWorkspace(t, owner);
     const memberId = await addMember(t, workspace.id, owner, member, 'MEMBER');
     expect((await t.request(`/api/v1/workspaces/${workspace.id}/members/${memberId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
     expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { token: member.accessToken })).status).toBe(403);
@@ -186,8 +179,7 @@ describe('workspaces and members', () => {
   });
 
   test('members page with limit and offset and report the total', async () => {
-    const owner = await createVerifiedUser(t, 'pager');
-    const workspace = await createWorkspace(t, owner);
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'pager' });
     for (let i = 0; i < 4; i++) await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: uniqueEmail(`p${i}`), role: 'VIEWER' }, token: owner.accessToken });
     const page = await t.request(`/api/v1/workspaces/${workspace.id}/members?limit=2&offset=1`, { token: owner.accessToken });
     expect(page.headers.get('x-total-count')).toBe('5');
@@ -197,8 +189,7 @@ describe('workspaces and members', () => {
   });
 
   test('unknown ids: a workspace id that is not a uuid is 422, an unknown one 403, an unknown member 404', async () => {
-    const owner = await createVerifiedUser(t, 'ids');
-    const workspace = await createWorkspace(t, owner);
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'ids' });
     expect((await t.request('/api/v1/workspaces/not-a-uuid', { token: owner.accessToken })).status).toBe(422);
     const unknown = await t.request(`/api/v1/workspaces/${crypto.randomUUID()}`, { token: owner.accessToken });
     expect(unknown.status).toBe(403);
@@ -210,8 +201,7 @@ describe('workspaces and members', () => {
   test('the default workspace is the oldest membership; without one it is NO_WORKSPACE', async () => {
     const user = await createVerifiedUser(t, 'defaults');
     expect(t.services.workspaces.access.defaultWorkspaceId(user.userId)).rejects.toMatchObject({ code: 'NO_WORKSPACE', status: 400 });
-    const other = await createVerifiedUser(t, 'other');
-    const older = await createWorkspace(t, other);
+    const { user: other, workspace: older } = await withWorkspace(t, { label: 'other' });
     await addMember(t, older.id, other, user, 'VIEWER');
     await createWorkspace(t, user);
     expect(await t.services.workspaces.access.defaultWorkspaceId(user.userId)).toBe(older.id);
@@ -220,9 +210,8 @@ describe('workspaces and members', () => {
   });
 
   test('an account that owns a workspace with other members cannot be deleted until ownership moves', async () => {
-    const owner = await createVerifiedUser(t, 'leaver');
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'leaver' });
     const member = await createVerifiedUser(t, 'stayer');
-    const workspace = await createWorkspace(t, owner);
     const memberId = await addMember(t, workspace.id, owner, member, 'ADMIN');
     const refused = await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken });
     expect(refused.status).toBe(409);
@@ -233,8 +222,7 @@ describe('workspaces and members', () => {
   });
 
   test('a workspace its deleted owner had alone goes with the account', async () => {
-    const owner = await createVerifiedUser(t, 'solo');
-    const workspace = await createWorkspace(t, owner);
+    const { user: owner, workspace } = await withWorkspace(t, { label: 'solo' });
     expect((await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken })).status).toBe(204);
     const other = await createVerifiedUser(t, 'slug-taker');
     expect((await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'reuse', slug: workspace.slug }, token: other.accessToken })).status).toBe(201);

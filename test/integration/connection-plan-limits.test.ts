@@ -1,30 +1,23 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestUser } from '../support/accounts';
+import { createWorkspace, type TestPlan, addPlan, usePlan } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { createConnection, createConnectionOk, createSourceDatabase, postgresSpec, triggerSyncOk, waitForSync, type SourceDatabase } from '../support/connections';
-import { namedQuery } from '../../src/store/named-query';
+import { withUser } from '../support/fixtures';
 
 // A plan of one connector and 20 kB of storage.
-const tinyPlan = namedQuery<Record<never, never>>(
-  'test.tiny_connection_plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order)
-   VALUES ('tiny', 'Tiny', 0, 100, 1000, 0.00002, 1, 1099511627776, 5.00, 1, 50) ON CONFLICT (id) DO NOTHING`,
-);
-const usePlan = namedQuery<{ id: string; plan: string }>('test.connection_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
+const tinyPlan: TestPlan = { id: 'tiny', name: 'Tiny', storage_limit_gb: 0.00002, connector_limit: 1 };
 
 /** Connections are held to the same plan limits as everything else: their number, and the storage their syncs write. */
 describe('plan limits on connections and syncs', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
   let source: SourceDatabase;
 
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    await t.infra.store.run(tinyPlan, {});
-    user = await createVerifiedUser(t, 'plan-limits');
+    ({ t, user } = await withUser('local', { worker: true, label: 'plan-limits' }));
+    await addPlan(t, tinyPlan);
     source = await createSourceDatabase();
     await source.sql`CREATE TABLE orders (id bigint PRIMARY KEY, note text)`;
     await source.sql`INSERT INTO orders SELECT i, repeat('x', 40) FROM generate_series(1, 500) i`;
@@ -36,7 +29,7 @@ describe('plan limits on connections and syncs', () => {
 
   const tinyWorkspace = async (label: string) => {
     const { id } = await createWorkspace(t, user, label);
-    await t.infra.store.run(usePlan, { id, plan: 'tiny' });
+    await usePlan(t, id, 'tiny');
     return id;
   };
 

@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, uniqueEmail, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestApp } from '../support/test-app';
+import { uniqueEmail, type TestUser } from '../support/accounts';
 import { submitJobOk, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
+import { withWorkspace } from '../support/fixtures';
 
 const linesOf = (t: TestApp) => t.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('log lines carry the request or workflow and the workspace they were written for', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'logs');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 'logs' })));
   afterAll(() => t.stop());
 
   test('a line written deep inside a request carries the request id the client got', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
 import { eventually } from '../support/eventually';
@@ -9,23 +9,23 @@ import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type So
 import { createTransformOk, runsOf, transformsPath } from '../support/transforms';
 import { maintenanceAfterWriteId } from '../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../src/engine/maintenance/run-maintenance';
+import { withUser } from '../support/fixtures';
 
 /**
  * Writes that leave a table with many small files or delete files start the workspace's maintenance
  * at once (thresholds lowered here: 6 small files, 3 delete files); small writes leave it to the schedule.
  */
 describe('maintenance started by writes', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
   let source: SourceDatabase;
 
   beforeAll(async () => {
     source = await createSourceDatabase();
-    t = await startTestApp('local', {
+    ({ t, user } = await withUser('local', {
       worker: true,
       env: { MAINTENANCE_AFTER_WRITE_SMALL_FILES: '6', MAINTENANCE_AFTER_WRITE_DELETE_FILES: '3', SYNC_BATCH_ROWS: '500' },
-    });
-    user = await createVerifiedUser(t, 'after-write-maintainer');
+      label: 'after-write-maintainer',
+    }));
   });
   afterAll(async () => {
     await t.stop();

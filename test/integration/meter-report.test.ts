@@ -1,18 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import { type TestUser } from '../support/accounts';
+import { createWorkspace, type TestPlan, addPlan } from '../support/workspaces';
 import { billingEnv, deliver, recordingStripe, stripeEvent, subscription } from '../support/billing';
 import { namedQuery } from '../../src/store/named-query';
 import { meterReportStatusQuery } from '../../src/workflows/meter-report';
+import { withWorkspace } from '../support/fixtures';
 
 // Sold through Stripe under its own lookup key, three queries included, then a cent each.
-const meteredPlan = namedQuery<Record<never, never>>(
-  'test.metered_plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order, overage_price_eur, stripe_price_lookup_key)
-   VALUES ('metered', 'Metered', 10, 100, 3, 1, 1, 1099511627776, 5.00, 1, 60, 0.01, 'oxbow_test_metered') ON CONFLICT (id) DO NOTHING`,
-);
+const meteredPlan: TestPlan = {
+  id: 'metered',
+  name: 'Metered',
+  monthly_price_eur: 10,
+  included_queries: 3,
+  overage_price_eur: 0.01,
+  stripe_price_lookup_key: 'oxbow_test_metered',
+};
 const reports = namedQuery<{ workspace_id: string }, { usage_id: string; period_start: string; outcome: string }>(
   'test.meter_reports',
   'SELECT usage_id, period_start, outcome FROM usage_meter_reports WHERE workspace_id = :workspace_id ORDER BY usage_id',
@@ -37,10 +41,10 @@ describe('overage reported as meter events', () => {
   beforeAll(async () => {
     stripe = recordingStripe();
     t = await startTestApp('local', { worker: true, env: { ...billingEnv(stripe.apiBase), STRIPE_METER_EVENT_NAME: 'oxbow_test_overage' } });
-    await t.infra.store.run(meteredPlan, {});
+    await addPlan(t, meteredPlan);
     t.clock.set('2026-01-31T23:58:00Z');
-    user = await createVerifiedUser(t, 'metered');
-    const { id } = await createWorkspace(t, user, 'metered');
+    const { user: owner, workspaceId: id } = await withWorkspace(t, { label: 'metered' });
+    user = owner;
     const { customer_id } = await bodyOf(await t.request(`/api/v1/workspaces/${id}/billing/setup`, { method: 'POST', token: user.accessToken }));
     billed = { id, customer: customer_id };
     const created = Math.floor(t.clock.now().getTime() / 1000);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { slowSql, submitJobOk, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
+import { withUser, withWorkspace } from '../support/fixtures';
 
 const token = 'metrics-token-for-tests-0123456789';
 
@@ -30,15 +31,9 @@ const sample = (samples: Map<string, number>, name: string, labels: Record<strin
 };
 
 describe('GET /metrics', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('local', { worker: true, env: { METRICS_TOKEN: token } });
-    user = await createVerifiedUser(t, 'metrics');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { METRICS_TOKEN: token }, label: 'metrics' })));
   afterAll(() => t.stop());
 
   const scrape = async () => {
@@ -116,12 +111,8 @@ describe('GET /metrics', () => {
 });
 
 describe('queue depth without workers', () => {
-  let t: TestApp;
-  let user: TestUser;
-  beforeAll(async () => {
-    t = await startTestApp('local', { env: { METRICS_TOKEN: token } });
-    user = await createVerifiedUser(t, 'backlog');
-  });
+  let t: TestApp, user: TestUser;
+  beforeAll(async () => ({ t, user } = await withUser('local', { env: { METRICS_TOKEN: token }, label: 'backlog' })));
   afterAll(() => t.stop());
 
   test('jobs nobody runs show as a backlog on the main queue, with no poller to take it', async () => {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { connectedId, connectThroughProvider } from '../support/oauth';
 import { connectionsPath, waitForSync } from '../support/connections';
 import { bodyOf } from '../support/http';
@@ -12,6 +11,7 @@ import { createLogger } from '../../src/logging/logger';
 import { OAuthTokens } from '../../src/oauth/oauth-tokens';
 import { ProviderClient } from '../../src/oauth/provider-client';
 import { namedQuery } from '../../src/store/named-query';
+import { withWorkspace } from '../support/fixtures';
 
 const makeDue = namedQuery<{ connection_id: string }>('test.oauth_token_due', "UPDATE oauth_tokens SET refresh_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
 
@@ -25,8 +25,7 @@ for (const backend of backends) {
   describe(`OAuth refresh across processes (${backend})`, () => {
     let t: TestApp;
     let hubspot: FakeHubSpot;
-    let user: TestUser;
-    let workspaceId: string;
+    let user: TestUser, workspaceId: string;
 
     /** The service's token source as another process builds it: its own in-process lock, the same store. */
     const process = () => {
@@ -39,9 +38,7 @@ for (const backend of backends) {
     beforeAll(async () => {
       hubspot = new FakeHubSpot();
       hubspot.seed('contacts', 3);
-      t = await startTestApp(backend, { worker: true, env: hubspot.env() });
-      user = await createVerifiedUser(t, `oauth-lock-${backend}`);
-      workspaceId = (await createWorkspace(t, user, `oauth-lock-${backend}`)).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: hubspot.env(), label: `oauth-lock-${backend}` }));
     });
     afterAll(async () => {
       await t.stop();

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { addMember, createWorkspace } from '../support/workspaces';
+import { addMember, createWorkspace, usePlan } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { submitJobOk, useJobsPlan, waitForJob } from '../support/jobs';
 import { createTransformOk } from '../support/transforms';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../support/connections';
 import { namedQuery } from '../../src/store/named-query';
 import type { housekeepingWorkflow } from '../../src/workflows/housekeeping';
-
-const usePlan = namedQuery<{ id: string; plan: string }>('test.history_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
+import { withWorkspace } from '../support/fixtures';
 
 for (const backend of backends) {
   describe(`query history (${backend})`, () => {
@@ -35,10 +34,8 @@ for (const backend of backends) {
       source = await createSourceDatabase();
       await source.sql.unsafe('CREATE TABLE items (id int PRIMARY KEY, label text)');
       await source.sql.unsafe("INSERT INTO items SELECT g, 'item ' || g FROM generate_series(1, 5) g");
-      t = await startTestApp(backend, { worker: true });
-      owner = await createVerifiedUser(t, 'historian');
+      ({ t, user: owner, workspaceId } = await withWorkspace(backend, { worker: true, label: 'historian' }));
       viewer = await createVerifiedUser(t, 'history-viewer');
-      workspaceId = (await createWorkspace(t, owner, 'history')).id;
       await addMember(t, workspaceId, owner, viewer, 'VIEWER');
       await useJobsPlan(t, workspaceId, 2);
       apiKey = await bodyOf(await post('/auth/api-keys', { name: 'history' }));
@@ -125,7 +122,7 @@ for (const backend of backends) {
     test('entries are kept as long as the plan says (Free 7 days, Business 90), then swept', async () => {
       const free = (await createWorkspace(t, owner, 'history-free')).id;
       const business = (await createWorkspace(t, owner, 'history-business')).id;
-      await t.infra.store.run(usePlan, { id: business, plan: 'business' });
+      await usePlan(t, business, 'business');
       for (const id of [free, business]) expect((await post(`/workspaces/${id}/query`, { sql: 'SELECT 1 AS one' })).status).toBe(200);
       const count = async (id: string, token = owner.accessToken) => Number((await t.request(`/api/v1/workspaces/${id}/queries`, { token })).headers.get('x-total-count'));
       expect([await count(free), await count(business)]).toEqual([1, 1]);

@@ -6,6 +6,7 @@ import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { jobStatus, slowSql, submitJobOk, useJobsPlan, waitForJob } from '../support/jobs';
 import { eventually } from '../support/eventually';
+import { withWorkspace } from '../support/fixtures';
 
 /** Jobs of a workspace, as the list endpoint gives them. */
 async function jobsOf(t: TestApp, user: TestUser, workspaceId: string, query = ''): Promise<{ jobs: any[]; total: number }> {
@@ -29,10 +30,8 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     test('tenant A keeps ten long priority-10 jobs queued and running; tenant B’s trivial priority-1 job succeeds within 5 s', async () => {
-      const a = await createVerifiedUser(t, 'tenant-a');
-      const b = await createVerifiedUser(t, 'tenant-b');
-      const workspaceA = (await createWorkspace(t, a, 'a')).id;
-      const workspaceB = (await createWorkspace(t, b, 'b')).id;
+      const { user: a, workspaceId: workspaceA } = await withWorkspace(t, { label: 'tenant-a' });
+      const { user: b, workspaceId: workspaceB } = await withWorkspace(t, { label: 'tenant-b' });
       await useJobsPlan(t, workspaceA, 4);
       const backlog: string[] = [];
       for (let i = 0; i < 10; i++) backlog.push(await submitJobOk(t, a, { sql: slowSql(3_000 + i), workspace_id: workspaceA, priority: 10 }));
@@ -59,8 +58,7 @@ for (const backend of backends) {
     }, 120_000);
 
     test('a slot that frees goes to the workspace’s highest-priority waiting job, and the next workspace’s job never waits for it', async () => {
-      const user = await createVerifiedUser(t, 'order');
-      const workspaceId = (await createWorkspace(t, user, 'order')).id;
+      const { user, workspaceId } = await withWorkspace(t, { label: 'order' });
       await useJobsPlan(t, workspaceId, 1);
       const blocker = await submitJobOk(t, user, { sql: slowSql(400), workspace_id: workspaceId, priority: 1 });
       await waitForJob(t, user, blocker, ['running'], 30_000);
@@ -80,8 +78,7 @@ for (const backend of backends) {
     }, 120_000);
 
     test('the list: most recent first, filtered by status, paged, with X-Total-Count; the dashboard shows the plan’s share', async () => {
-      const user = await createVerifiedUser(t, 'list');
-      const workspaceId = (await createWorkspace(t, user, 'list')).id;
+      const { user, workspaceId } = await withWorkspace(t, { label: 'list' });
       await useJobsPlan(t, workspaceId, 2);
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push(await submitJobOk(t, user, { sql: `SELECT ${i} AS i`, workspace_id: workspaceId }));

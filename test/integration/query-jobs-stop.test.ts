@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
@@ -11,6 +11,7 @@ import { namedQuery } from '../../src/store/named-query';
 import { cancelOpenJob, findJob, insertJob, type JobRow } from '../../src/jobs/job-queries';
 import type { queryJobReconciliationWorkflow } from '../../src/workflows/job-reconciliation';
 import { searchAttributes } from '../../src/temporal/search-attributes';
+import { withWorkspace } from '../support/fixtures';
 
 const usageOfJob = namedQuery<{ job_id: string }, { status: string; duration_ms: number | string; cpu_ms: number | string; error_code: string | null }>(
   'test.stopped_job_usage',
@@ -49,9 +50,7 @@ for (const backend of backends) {
     };
 
     beforeAll(async () => {
-      t = await startTestApp(backend, { worker: true });
-      user = await createVerifiedUser(t, 'stop');
-      workspaceId = (await createWorkspace(t, user, 'stop')).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, label: 'stop' }));
       await useJobsPlan(t, workspaceId, 4);
     });
     afterAll(() => t.stop());
@@ -175,13 +174,14 @@ for (const backend of backends) {
       const failedIds = await eventually(() => list(`${ofWorkspace} AND OxbowStatus = 'failed'`), (ids) => ids.includes(failing), 10_000);
       expect(failedIds).toContain(failing);
       expect(failedIds).not.toContain(fine);
-      expect(await statusAttribute(fine)).toBe('succeeded');
+      // The job's record says succeeded before its workflow has set the attribute on its way out.
+      expect(await eventually(() => statusAttribute(fine), (status) => status === 'succeeded', 10_000)).toBe('succeeded');
       // The error code reaches the log as it is: codes are not secrets.
       expect(t.logLines.some((line) => line.includes('"code":"UNDEFINED_COLUMN"'))).toBe(true);
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
     }, 60_000);
 
-    test('progress strictly increases during a multi-second job and reaches 1 at its end', async () => {
+    test('progress moves forward during a multi-second job, never back, and reaches 1 at its end', async () => {
       await t.services.engine.materializer.materialize(workspaceId, {
         sql: 'SELECT range AS x FROM range(30000000)',
         target: { schema: 'big', table: 'numbers' },
@@ -192,7 +192,8 @@ for (const backend of backends) {
         label: 'test',
         timeoutMs: 300_000,
       });
-      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(CAST(x AS VARCHAR)) LIKE '%abc%'", workspace_id: workspaceId });
+      // Three digests a row: about ten seconds on two cores, so many readings fall inside the run.
+      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'", workspace_id: workspaceId });
       const seen: number[] = [];
       for (;;) {
         const status = await jobStatus(t, user, jobId, '?limit=1');
@@ -204,8 +205,9 @@ for (const backend of backends) {
         // Longer than a heartbeat's round (half a second), so every reading is a newer one.
         await Bun.sleep(800);
       }
-      expect(seen.length).toBeGreaterThanOrEqual(3);
-      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
+      // Two readings may carry the same heartbeat when the worker's turn comes late; progress never goes back, and it moves.
+      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+      expect(new Set(seen).size).toBeGreaterThanOrEqual(3);
       expect(seen.at(-1)!).toBeLessThan(1);
     }, 300_000);
 

@@ -8,21 +8,16 @@ import { namedQuery } from '../../src/store/named-query';
 import type { jobResultsCleanupWorkflow } from '../../src/workflows/job-results-cleanup';
 import { queryJobStatusQuery } from '../../src/workflows/query-job';
 import { eventually } from '../support/eventually';
+import { withWorkspace } from '../support/fixtures';
 
 const usageOfJob = namedQuery<{ job_id: string }, { n: number }>('test.job_usage', 'SELECT count(*) AS n FROM query_usage WHERE job_id = :job_id');
-const business = namedQuery<{ id: string }>('test.business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 describe('query jobs on Temporal', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
   beforeAll(async () => {
     // One query slot: the order in which queued jobs run is then exactly their priority order.
-    t = await startTestApp('local', { worker: true, env: { QUERY_JOB_CONCURRENCY: '1' } });
-    user = await createVerifiedUser(t, 'jobs');
-    workspaceId = (await createWorkspace(t, user)).id;
-    await t.infra.store.run(business, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { QUERY_JOB_CONCURRENCY: '1' }, label: 'jobs', plan: 'business' }));
   });
   afterAll(() => t.stop());
 
@@ -138,8 +133,7 @@ describe('query job results', () => {
     // Its own service: moving the clock a week on would expire every other test's tokens.
     const t = await startTestApp('local', { worker: true });
     try {
-    const user = await createVerifiedUser(t, 'retention');
-    const workspaceId = (await createWorkspace(t, user)).id;
+    const { user, workspaceId } = await withWorkspace(t, { label: 'retention' });
     const jobId = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
     await waitForJob(t, user, jobId);
     t.clock.advance(7 * 24 * 3_600_000 + 1_000);
@@ -162,8 +156,7 @@ describe('query jobs and the rate limit', () => {
   test('submission counts against the workspace’s limit: the 11th job of a Free workspace in a minute is refused', async () => {
     const t = await startTestApp('local');
     try {
-      const user = await createVerifiedUser(t, 'limited');
-      const workspaceId = (await createWorkspace(t, user)).id;
+      const { user, workspaceId } = await withWorkspace(t, { label: 'limited' });
       for (let i = 0; i < 10; i++) expect((await submitJob(t, user, { sql: `SELECT ${i}`, workspace_id: workspaceId })).status).toBe(200);
       const refused = await submitJob(t, user, { sql: 'SELECT 11', workspace_id: workspaceId });
       expect(refused.status).toBe(429);

@@ -1,12 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
 import { createTestBackend } from '../support/backends';
 import { startServiceProcess } from '../support/service-process';
 import { bodyOf } from '../support/http';
 import { freePort } from '../../src/process/ports';
 import { testEnv } from '../support/test-env';
+import { withWorkspace } from '../support/fixtures';
 
 /** `/livez` and `/readyz`: what an orchestrator reads to restart a process or to send it requests. */
 describe('liveness and readiness', () => {
@@ -41,8 +40,7 @@ describe('liveness and readiness', () => {
     expect(report.degraded).toEqual(expect.arrayContaining(['query_jobs', 'syncs', 'transform_runs']));
     expect((await t.request('/health')).status).toBe(503);
 
-    const user = await createVerifiedUser(t, 'degraded');
-    const workspaceId = (await createWorkspace(t, user)).id;
+    const { user, workspaceId } = await withWorkspace(t, { label: 'degraded' });
     const answer = await t.request('/api/v1/query', { method: 'POST', json: { sql: 'SELECT 42 AS answer', workspace_id: workspaceId }, token: user.accessToken });
     expect(answer.status).toBe(200);
     expect((await bodyOf(answer)).rows).toEqual([[42]]);

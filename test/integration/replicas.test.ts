@@ -1,3 +1,4 @@
+// npm test: heavy, it starts four service processes of its own (two API replicas, two workers) and kills some of them.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { gzipSync } from 'node:zlib';
 import { namedQuery } from '../../src/store/named-query';

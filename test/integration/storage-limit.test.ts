@@ -1,32 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestUser } from '../support/accounts';
+import { createWorkspace, type TestPlan, addPlan, usePlan } from '../support/workspaces';
 import { push, pushOk } from '../support/lake';
 import { ndjsonOf } from '../support/uploads';
-import { namedQuery } from '../../src/store/named-query';
 import { ConnectorQuota } from '../../src/usage/connector-quota';
+import { withUser } from '../support/fixtures';
 
 // A plan of 20 kB of storage: a few pushes reach it.
-const tinyPlan = namedQuery<Record<never, never>>(
-  'test.tiny_storage_plan',
-  `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order)
-   VALUES ('tiny', 'Tiny', 0, 100, 1000, 0.00002, 1, 1099511627776, 5.00, 1, 50) ON CONFLICT (id) DO NOTHING`,
-);
-const usePlan = namedQuery<{ id: string; plan: string }>('test.storage_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
+const tinyPlan: TestPlan = { id: 'tiny', name: 'Tiny', storage_limit_gb: 0.00002, connector_limit: 1 };
 
 const records = (count: number, from = 0) => Array.from({ length: count }, (_, index) => ({ id: from + index, note: `record ${from + index} ${'x'.repeat(40)}`, amount: (from + index) * 1.25 }));
 
 for (const backend of backends) {
   describe(`storage limit on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
+    let t: TestApp, user: TestUser;
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      await t.infra.store.run(tinyPlan, {});
-      user = await createVerifiedUser(t, 'storage');
+      ({ t, user } = await withUser(backend, { label: 'storage' }));
+      await addPlan(t, tinyPlan);
     });
     afterAll(() => t.stop());
 
@@ -51,7 +44,7 @@ for (const backend of backends) {
 
     test('a push into a workspace at its plan’s storage limit is refused with 403 STORAGE_LIMIT_REACHED, and writes nothing', async () => {
       const { id } = await createWorkspace(t, user, 'full');
-      await t.infra.store.run(usePlan, { id, plan: 'tiny' });
+      await usePlan(t, id, 'tiny');
       let pushes = 0;
       while ((await used(id)) < 20_000) {
         await pushOk(t, id, user, { table: 'raw.events', records: records(100, pushes * 100) });
@@ -84,13 +77,13 @@ for (const backend of backends) {
 
     test('the connector limit: the count the connections feature provides against the plan (none on business)', async () => {
       const { id } = await createWorkspace(t, user, 'connectors');
-      await t.infra.store.run(usePlan, { id, plan: 'tiny' });
+      await usePlan(t, id, 'tiny');
       const counts = new Map([[id, 0]]);
       const quota = new ConnectorQuota(t.infra.store, async (workspaceId) => counts.get(workspaceId) ?? 0);
       await quota.assertRoom(id);
       counts.set(id, 1);
       expect(await quota.assertRoom(id).catch((error: unknown) => error)).toMatchObject({ code: 'CONNECTOR_LIMIT_REACHED', status: 403 });
-      await t.infra.store.run(usePlan, { id, plan: 'business' });
+      await usePlan(t, id, 'business');
       counts.set(id, 500);
       await quota.assertRoom(id);
     });

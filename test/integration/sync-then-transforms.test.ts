@@ -1,25 +1,24 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { query } from '../support/lake';
 import { eventually } from '../support/eventually';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../support/connections';
 import { createTransformOk, runAll, runsOf, waitForDagRun } from '../support/transforms';
 import { dagWorkflowId } from '../../src/workflow-clients/transform-dag';
+import { withUser } from '../support/fixtures';
 
 /**
  * A pipeline kept fresh without cron: a sync that changed a table runs the transforms downstream of
  * it, once per sync, and an operator finds that run by the workspace and its kind.
  */
 describe('a sync runs the transforms downstream of what it changed', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
   let source: SourceDatabase;
 
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'pipeline');
+    ({ t, user } = await withUser('local', { worker: true, label: 'pipeline' }));
     source = await createSourceDatabase();
     await source.sql`CREATE TABLE orders (id bigint PRIMARY KEY, amount integer, updated_at timestamptz NOT NULL DEFAULT now())`;
     await source.sql`INSERT INTO orders (id, amount) SELECT i, i FROM generate_series(1, 10) i`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import { type TestApp } from '../support/test-app';
 import { createVerifiedUser, type TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { submitJobOk, waitForJob } from '../support/jobs';
@@ -7,6 +7,7 @@ import { eventually } from '../support/eventually';
 import { pushOk } from '../support/lake';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../support/connections';
 import { connectionSyncScheduleId } from '../../src/workflow-clients/connection-sync';
+import { withWorkspace } from '../support/fixtures';
 
 /**
  * An operator finds one tenant's durable work by search attribute, the way the Temporal UI's list
@@ -22,12 +23,10 @@ describe('durable work found by search attribute', () => {
   let source: SourceDatabase;
 
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
+    ({ t, user: owner, workspaceId: mine } = await withWorkspace('local', { worker: true, label: 'operator-view' }));
     source = await createSourceDatabase();
     await source.sql`CREATE TABLE orders (id bigint PRIMARY KEY)`;
     await source.sql`INSERT INTO orders SELECT generate_series(1, 10)`;
-    owner = await createVerifiedUser(t, 'operator-view');
-    mine = (await createWorkspace(t, owner, 'visible')).id;
     theirs = (await createWorkspace(t, owner, 'other')).id;
   });
   afterAll(async () => {

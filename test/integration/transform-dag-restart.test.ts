@@ -1,38 +1,27 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestApp } from '../support/test-app';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk } from '../support/lake';
 import { serviceEnvOf } from '../support/service-env';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { WorkerProcesses } from '../support/service-process';
 import { createTransformOk, runAll, waitForDagRun } from '../support/transforms';
 import { listDagRunRuns, type RunRow } from '../../src/transforms/transform-queries';
+import { withUser } from '../support/fixtures';
 
 /** A node busy for a second or two, reading the node before it. */
 const busy = (input: string) => `SELECT (SELECT count(*) FROM ${input}) AS upstream, count(*) AS n FROM range(300000000) r WHERE hash(r.range) % 7 = 0`;
 
 describe('a DAG run survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workers: ServiceProcess[] = [];
-
-  const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn' }, { waitForHealth: false });
-    workers.push(worker);
-    return worker;
-  };
+  let t: TestApp, user: TestUser;
+  const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn' }));
 
   beforeAll(async () => {
     // The API in this process, the worker in another, as deployed: the worker can die on its own.
     // Postgres catalogs: two processes share a workspace's catalog there, as in production.
-    t = await startTestApp('postgres-s3', { env: { TRANSFORM_RUN_WAIT: '0s' } });
-    user = await createVerifiedUser(t, 'tf-restart');
+    ({ t, user } = await withUser('postgres-s3', { env: { TRANSFORM_RUN_WAIT: '0s' }, label: 'tf-restart' }));
   });
-  afterEach(async () => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.child.exited));
-    workers = [];
-  });
+  afterEach(() => workers.killAll());
   afterAll(() => t.stop());
 
   const runsOf = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
@@ -53,7 +42,7 @@ describe('a DAG run survives its worker being killed', () => {
     for (const [index, name] of names.entries()) {
       await createTransformOk(t, ws, user, { name, sql: busy(index === 0 ? 'raw.seed' : `chain.${names[index - 1]}`), target_table: `chain.${name}` });
     }
-    const first = await startWorkerProcess();
+    const first = await workers.start();
     const run = await runAll(t, ws, user);
 
     // Kill once two nodes have finished and the third is under way.
@@ -65,10 +54,9 @@ describe('a DAG run survives its worker being killed', () => {
       if (Date.now() > deadline) throw new Error(`the run did not get going: ${JSON.stringify([...before.values()].map((entry) => entry.status))}`);
       await Bun.sleep(50);
     }
-    first.child.kill('SIGKILL');
-    await first.child.exited;
+    await workers.kill(first);
 
-    await startWorkerProcess();
+    await workers.start();
     expect(await waitForDagRun(t, run.dag_run_id, 150_000)).toBe('succeeded');
     const after = await runsOf(run.dag_run_id);
     for (const name of names) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { backends } from '../support/backends';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
 import { createTransformOk, dagOf, runAll, runsOf, transformsPath, waitForDagRun } from '../support/transforms';
@@ -9,6 +9,7 @@ import { listDagRunRuns, type RunRow } from '../../src/transforms/transform-quer
 import { bodyOf } from '../support/http';
 import { namedQuery } from '../../src/store/named-query';
 import { workspacePurgeWorkflowId } from '../../src/workflow-clients/workspace-purge';
+import { withUser } from '../support/fixtures';
 
 const transformRows = namedQuery<{ workspace_id: string; transform_id: string }, { transforms: number; runs: number; dag_runs: number; schedules: number }>(
   'test.transform_rows',
@@ -23,13 +24,9 @@ const busy = (inputs: string[]) =>
   `SELECT ${inputs.map((input, index) => `(SELECT count(*) FROM ${input}) AS in_${index}`).join(', ')}${inputs.length ? ', ' : ''}count(*) AS n FROM range(15000000) r WHERE hash(r.range) % 7 = 0`;
 
 describe('DAG runs', () => {
-  let t: TestApp;
-  let user: TestUser;
+  let t: TestApp, user: TestUser;
 
-  beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'tf-dag');
-  });
+  beforeAll(async () => ({ t, user } = await withUser('local', { worker: true, label: 'tf-dag' })));
   afterAll(() => t.stop());
 
   const recordedRuns = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
@@ -179,13 +176,9 @@ describe('DAG runs', () => {
 // activities run side by side and their writes take turns (see QueryMaterializer).
 for (const backend of backends) {
   describe(`a diamond DAG (${backend})`, () => {
-    let t: TestApp;
-    let user: TestUser;
+    let t: TestApp, user: TestUser;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend, { worker: true });
-      user = await createVerifiedUser(t, 'tf-diamond');
-    });
+    beforeAll(async () => ({ t, user } = await withUser(backend, { worker: true, label: 'tf-diamond' })));
     afterAll(() => t.stop());
 
     test('a 10-node diamond runs in dependency order, independent nodes side by side', async () => {

@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { backends } from '../support/backends';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
 import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
 import { bodyOf } from '../support/http';
 import { createTransformOk, dagOf, runAll, runsOf, transformsPath, waitForDagRun } from '../support/transforms';
 import { namedQuery } from '../../src/store/named-query';
+import { withUser } from '../support/fixtures';
 
 const usageOf = namedQuery<{ id: string }, { source: string; status: string; duration_ms: number }>('test.transform_usage', 'SELECT source, status, duration_ms FROM query_usage WHERE job_id = :id');
 
 for (const backend of backends) {
   describe(`transform runs (${backend})`, () => {
-    let t: TestApp;
-    let user: TestUser;
+    let t: TestApp, user: TestUser;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend, { worker: true });
-      user = await createVerifiedUser(t, 'tf-runs');
-    });
+    beforeAll(async () => ({ t, user } = await withUser(backend, { worker: true, label: 'tf-runs' })));
     afterAll(() => t.stop());
 
     test('three dependent transforms: run all, query, change the source, stale, only_stale', async () => {

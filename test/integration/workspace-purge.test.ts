@@ -24,6 +24,7 @@ async function workflowIdsOf(t: TestApp, query: string): Promise<string[]> {
   return ids;
 }
 import { openBilling } from '../../src/billing/billing-queries';
+import { withWorkspace } from '../support/fixtures';
 
 const rowsOf = namedQuery<{ id: string }, { workspaces: number; members: number }>(
   'test.workspace_rows',
@@ -67,9 +68,8 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     test('deleting a workspace leaves no row, no catalog and no file of it behind', async () => {
-      const owner = await createVerifiedUser(t, 'purger');
+      const { user: owner, workspace } = await withWorkspace(t, { label: 'purger' });
       const member = await createVerifiedUser(t, 'purged-member');
-      const workspace = await createWorkspace(t, owner);
       await addMember(t, workspace.id, owner, member, 'MEMBER');
       await writeTable(t, workspace.id);
       expect((await t.infra.lake.list(workspaceDataPrefix(workspace.id))).length).toBeGreaterThan(0);
@@ -91,8 +91,7 @@ for (const backend of backends) {
     }, 60_000);
 
     test('a purge stops the workspace’s running jobs and its schedules, found by search attribute', async () => {
-      const owner = await createVerifiedUser(t, 'purge-running');
-      const workspace = await createWorkspace(t, owner);
+      const { user: owner, workspace } = await withWorkspace(t, { label: 'purge-running' });
       const jobId = await submitJobOk(t, owner, { sql: 'SELECT count(*) FROM range(1000000000000)', workspace_id: workspace.id });
       await waitForJob(t, owner, jobId, ['running']);
       // Visibility is eventually consistent: the purge finds what the listing shows.
@@ -108,8 +107,7 @@ for (const backend of backends) {
     }, 90_000);
 
     test('a purge that starts while its deletion is still committing reads the deletion, not the row before it', async () => {
-      const owner = await createVerifiedUser(t, 'purge-committing');
-      const workspace = await createWorkspace(t, owner);
+      const { user: owner, workspace } = await withWorkspace(t, { label: 'purge-committing' });
       const membership = await t.services.workspaces.access.authorize(owner.userId, workspace.id, 'workspace:delete');
       // The deletion's transaction stays open a while after the purge has started: its worker is idle and takes it at once.
       const purges = workspacePurgeClient(t.infra.temporal);
@@ -125,8 +123,7 @@ for (const backend of backends) {
     }, 60_000);
 
     test("another workspace's data is untouched by a purge", async () => {
-      const owner = await createVerifiedUser(t, 'neighbour');
-      const kept = await createWorkspace(t, owner, 'kept');
+      const { user: owner, workspace: kept } = await withWorkspace(t, { label: 'neighbour' });
       const gone = await createWorkspace(t, owner, 'gone');
       await writeTable(t, kept.id);
       await writeTable(t, gone.id);

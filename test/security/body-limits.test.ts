@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestUser } from '../support/accounts';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { standardMaxBodyBytes } from '../../src/api/app';
+import { withWorkspace } from '../support/fixtures';
 
 const pushLimit = 64 * 1024;
 
@@ -58,10 +58,10 @@ describe('request body limits over a real socket', () => {
   let user: TestUser;
   let pushPath: string;
   beforeAll(async () => {
-    t = await startTestApp('local', { env: { PUSH_MAX_BODY_BYTES: String(pushLimit) } });
+    let workspaceId: string;
+    ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUSH_MAX_BODY_BYTES: String(pushLimit) }, label: 'bodies' }));
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    user = await createVerifiedUser(t, 'bodies');
-    pushPath = `/api/v1/workspaces/${(await createWorkspace(t, user)).id}/push`;
+    pushPath = `/api/v1/workspaces/${workspaceId}/push`;
   });
   afterAll(async () => {
     await server.stop();

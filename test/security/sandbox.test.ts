@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
 import { startTestApp, type TestApp } from '../support/test-app';
-import { createVerifiedUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
 import { pushOk, query } from '../support/lake';
 import { AppError } from '../../src/errors/app-error';
 import { catalogSchemaName, workspaceDataPath } from '../../src/engine/catalog-attachment';
+import { withWorkspace } from '../support/fixtures';
 
 const secret = 'tenant-a-secret-value';
 
@@ -105,10 +104,9 @@ for (const backend of backends) {
 
     beforeAll(async () => {
       t = await startTestApp(backend);
-      const alice = await createVerifiedUser(t, 'tenant-a');
-      const bob = await createVerifiedUser(t, 'tenant-b');
-      const workspaceA = (await createWorkspace(t, alice, 'tenant-a')).id;
-      b = (await createWorkspace(t, bob, 'tenant-b')).id;
+      const { user: alice, workspaceId: workspaceA } = await withWorkspace(t, { label: 'tenant-a' });
+      const { user: bob, workspaceId: workspaceB } = await withWorkspace(t, { label: 'tenant-b' });
+      b = workspaceB;
       await pushOk(t, workspaceA, alice, { table: 'sales.secrets', records: [{ id: 1, value: secret }] });
       await pushOk(t, b, bob, { table: 'main.mine', records: [{ id: 1, value: 'bob data' }] });
       a = {

@@ -1,3 +1,4 @@
+// npm test: alone, every refusal must come within 5 s of wall-clock time, which other suites on the same cores would stretch.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { inputLimits } from '../../src/engine/sql/input-limits';
 import { backends } from '../support/backends';

@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../support/backends';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import type { TestUser } from '../support/accounts';
+import { withWorkspace } from '../support/fixtures';
 
 /**
  * Text the stores cannot keep never reaches them: Postgres refuses NUL in text (a 500 before these
  * checks), and lengths are counted in characters, as the document's JSON Schema counts them.
  */
 describe.each(backends)('text inputs on %s', (backend) => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp(backend);
-    user = await createVerifiedUser(t, 'texts');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  let t: TestApp, user: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'texts' })));
   afterAll(() => t.stop());
 
   const send = (method: string, path: string, body?: string, contentType = 'application/json', authenticated = true) =>

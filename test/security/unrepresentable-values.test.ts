@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { Elysia } from 'elysia';
-import { startTestApp, type TestApp } from '../support/test-app';
+import type { TestApp } from '../support/test-app';
 import { bodyOf } from '../support/http';
-import { createVerifiedUser, type TestUser } from '../support/accounts';
-import { createWorkspace } from '../support/workspaces';
+import { createApiKey, type TestUser } from '../support/accounts';
 import { submitJobOk, waitForJob } from '../support/jobs';
-import { namedQuery } from '../../src/store/named-query';
 import { httpBasics } from '../../src/api/plugins/http-basics';
 import { AppError } from '../../src/errors/app-error';
 import { createLogger } from '../../src/logging/logger';
-
-const business = namedQuery<{ id: string }>('test.unrepresentable_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { withWorkspace } from '../support/fixtures';
 
 type Expected = string | number | boolean | null | Expected[] | { [key: string]: Expected };
 
@@ -63,16 +60,11 @@ const csvOf = (value: Expected) => {
 };
 
 describe('values JavaScript cannot hold', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let apiKey: string;
   beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'extremes');
-    workspaceId = (await createWorkspace(t, user)).id;
-    await t.infra.store.run(business, { id: workspaceId });
-    apiKey = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'extremes' }, token: user.accessToken }))).key;
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 'extremes', plan: 'business' }));
+    apiKey = await createApiKey(t, user, 'extremes');
   });
   afterAll(() => t.stop());
 

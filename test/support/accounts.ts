@@ -43,3 +43,15 @@ export async function createVerifiedUser(testApp: TestApp, label = 'user', passw
   const me = await bodyOf(await testApp.request('/api/v1/auth/me', { token: pair.access_token }));
   return { email, password, accessToken: pair.access_token, refreshToken: pair.refresh_token, userId: me.id };
 }
+
+/** Several verified users at once, one per label, in the order of the labels. */
+export async function createVerifiedUsers<Labels extends string[]>(testApp: TestApp, ...labels: Labels): Promise<{ [K in keyof Labels]: TestUser }> {
+  return (await Promise.all(labels.map((label) => createVerifiedUser(testApp, label)))) as { [K in keyof Labels]: TestUser };
+}
+
+/** A new API key of the user's (the secret, shown once). */
+export async function createApiKey(testApp: TestApp, user: TestUser, name = 'test'): Promise<string> {
+  const response = await testApp.request('/api/v1/auth/api-keys', { method: 'POST', json: { name }, token: user.accessToken });
+  expect(response.status).toBe(201);
+  return (await bodyOf(response)).key;
+}

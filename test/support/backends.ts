@@ -33,6 +33,7 @@ export async function createTestBackend(backend: Backend, env: EnvSource = {}): 
     // The Web UI of that dev server: the service knows it, so no connection reaches it.
     TEMPORAL_UI_PORT: new URL(testEnv.temporalUiUrl()).port,
     TEMPORAL_TASK_QUEUE: `test-${uniqueSuffix()}`,
+    TEMPORAL_WORKFLOW_BUNDLE: testEnv.workflowBundle(),
     JWT_SECRET: 'test-jwt-secret-that-is-long-enough-0123456789',
     ENCRYPTION_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
   };

@@ -81,6 +81,8 @@ export async function deliver(t: TestApp, event: unknown, options: { secret?: st
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string, decoded. */
+  query: URLSearchParams;
   headers: Headers;
   body: string;
 }
@@ -98,7 +100,7 @@ export function recordingStripe(): { apiBase: string; requests: RecordedRequest[
     async fetch(request) {
       const url = new URL(request.url);
       const body = await request.text();
-      requests.push({ method: request.method, path: url.pathname, headers: request.headers, body });
+      requests.push({ method: request.method, path: url.pathname, query: url.searchParams, headers: request.headers, body });
       const headers = new Headers(request.headers);
       headers.delete('host');
       return fetch(`${upstream}${url.pathname}${url.search}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : body });

@@ -89,10 +89,45 @@ export async function syncOk(t: TestApp, user: TestUser, workspaceId: string, co
   return job;
 }
 
-/** Rows of a query through the HTTP interface, as objects. */
+/**
+ * Rows of a query through the HTTP interface, as objects. When the workspace's per-minute limit refuses it,
+ * the test clock moves on by the Retry-After it was given and the query is sent again: the clock moves only
+ * as far as the limit asks, so however often a test looks, its access token stays in its lifetime.
+ */
 export async function queryRows(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
-  t.clock.advance(6_500);
-  const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql, format: 'objects' }, token: user.accessToken });
+  const send = () => t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql, format: 'objects' }, token: user.accessToken });
+  let response = await send();
+  for (let retries = 0; response.status === 429 && retries < 3; retries++) {
+    t.clock.advance(Number(response.headers.get('retry-after') ?? 60) * 1_000);
+    response = await send();
+  }
   if (response.status !== 200) throw new Error(`query failed: ${response.status} ${await response.text()}`);
   return (await bodyOf(response)).data;
+}
+
+/**
+ * A reader of its own for the source, for which each `everyNth` row of `table` (by its bigint `id`)
+ * costs the source `sleepSeconds` (a row-level security policy calls a function that sleeps): a read
+ * then takes seconds on any machine, however fast, so its progress can be seen; every row is still
+ * returned. Gives the role's name; `drop` removes what it made.
+ */
+export async function throttledReader(source: SourceDatabase, table: string, everyNth: number, sleepSeconds: number): Promise<{ role: string; drop(): Promise<void> }> {
+  const role = `slow_reader_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  await source.sql.unsafe(`CREATE ROLE ${role} LOGIN`);
+  await source.sql.unsafe(`GRANT USAGE ON SCHEMA public TO ${role}`);
+  await source.sql.unsafe(`GRANT SELECT ON ${table} TO ${role}`);
+  await source.sql.unsafe(`CREATE FUNCTION throttled_${role}(id bigint) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
+    BEGIN
+      IF id % ${everyNth} = 0 THEN PERFORM pg_sleep(${sleepSeconds}); END IF;
+      RETURN true;
+    END $$`);
+  await source.sql.unsafe(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
+  await source.sql.unsafe(`CREATE POLICY throttled_reads ON ${table} FOR SELECT TO ${role} USING (throttled_${role}(id))`);
+  return {
+    role,
+    async drop() {
+      await source.sql.unsafe(`DROP OWNED BY ${role}`);
+      await source.sql.unsafe(`DROP ROLE ${role}`);
+    },
+  };
 }

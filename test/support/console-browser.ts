@@ -5,7 +5,8 @@ import { projectRoot } from '../../scripts/setup/toolchain';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
 import { startTestApp, type TestApp } from './test-app';
-import { createVerifiedUser } from './accounts';
+import { expect } from 'bun:test';
+import { createVerifiedUser, type TestUser } from './accounts';
 import { createWorkspace } from './workspaces';
 
 /** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
@@ -77,11 +78,11 @@ export interface ConsoleUnderTest {
   stop(): Promise<void>;
 }
 
-/** The service with a worker, listening on a free port that its own links name, and Chromium. */
-export async function startConsole(): Promise<ConsoleUnderTest> {
+/** The service with a worker, listening on a free port that its own links name, and Chromium; `env` adds to the service's settings (a fake provider's). */
+export async function startConsole(options: { env?: Record<string, string> } = {}): Promise<ConsoleUnderTest> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const t = await startTestApp('local', { worker: true, env: { PUBLIC_BASE_URL: base } });
+  const t = await startTestApp('local', { worker: true, env: { ...options.env, PUBLIC_BASE_URL: base } });
   const server = startHttpServer(t.app, { host: '127.0.0.1', port });
   const browser = await launchChromium();
   return {
@@ -106,7 +107,7 @@ export async function typeSql(page: Page, sql: string): Promise<void> {
 }
 
 /** A new verified person with a workspace, logged in to the console in a fresh page (which opens the workbench). */
-export async function signedInPage(under: ConsoleUnderTest, label: string): Promise<{ watched: WatchedPage; workspaceId: string }> {
+export async function signedInPage(under: ConsoleUnderTest, label: string): Promise<{ watched: WatchedPage; workspaceId: string; user: TestUser }> {
   const user = await createVerifiedUser(under.t, label);
   const { id } = await createWorkspace(under.t, user);
   const watched = await openWatched(under.browser);
@@ -115,5 +116,27 @@ export async function signedInPage(under: ConsoleUnderTest, label: string): Prom
   await watched.page.getByLabel('Password').fill(user.password);
   await watched.page.getByRole('button', { name: 'Log in' }).click();
   await watched.page.getByRole('heading', { level: 1, name: 'SQL workbench' }).waitFor();
-  return { watched, workspaceId: id };
+  return { watched, workspaceId: id, user };
+}
+
+/**
+ * Checks a room as it is now and keeps it as a screenshot: axe-core finds nothing serious or
+ * critical, and the page logged no script error or policy violation so far.
+ */
+export async function checkRoom(watched: WatchedPage, shots: string, name: string): Promise<void> {
+  const { page } = watched;
+  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+  const violations = await seriousViolations(page);
+  expect({ room: name, violations }).toEqual({ room: name, violations: [] });
+  expect({ room: name, problems: watched.problems }).toEqual({ room: name, problems: [] });
+}
+
+/** Waits for the room with that title; on a timeout, says what the page showed instead (and keeps it as failure.png). */
+export async function waitForRoom(page: Page, title: string | RegExp, shots: string, timeout = 30_000): Promise<void> {
+  try {
+    await page.getByRole('heading', { level: 1, name: title }).waitFor({ timeout });
+  } catch (error) {
+    await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);
+    throw new Error(`no heading ${title} at ${page.url()}; the page shows: ${(await page.locator('body').innerText()).slice(0, 1500)}`, { cause: error });
+  }
 }

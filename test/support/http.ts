@@ -6,3 +6,8 @@
 export async function bodyOf(response: Response): Promise<any> {
   return response.json();
 }
+
+/** The status and the documented error (`{detail: {error: {code, message, hint?}}}`) of an answer, in one object. */
+export async function errorOf(response: Response): Promise<any> {
+  return { status: response.status, ...(await bodyOf(response)).detail.error };
+}

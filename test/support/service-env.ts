@@ -12,6 +12,7 @@ export function serviceEnvOf(t: TestApp): Record<string, string> {
     TEMPORAL_ADDRESS: t.infra.temporalAddress,
     TEMPORAL_TASK_QUEUE: config.temporal.taskQueue,
   };
+  if (config.temporal.workflowBundle) env.TEMPORAL_WORKFLOW_BUNDLE = config.temporal.workflowBundle;
   if (config.metadata.kind === 'postgres') env.DATABASE_URL = config.metadata.url;
   if (config.lake.kind === 's3') {
     Object.assign(env, {

@@ -58,10 +58,16 @@ export class WorkerProcesses {
 
   constructor(private readonly env: () => Record<string, string | undefined>) {}
 
-  async start(): Promise<ServiceProcess> {
-    const worker = await startServiceProcess('worker', this.env(), { waitForHealth: false });
+  /** A new worker, with `env` over the common environment. */
+  async start(env: Record<string, string> = {}): Promise<ServiceProcess> {
+    const worker = await startServiceProcess('worker', { ...this.env(), ...env }, { waitForHealth: false });
     this.running.push(worker);
     return worker;
+  }
+
+  /** The worker started last of those still running. */
+  get newest(): ServiceProcess | undefined {
+    return this.running.at(-1);
   }
 
   /** kill -9: the worker gets no chance to finish or record anything. */

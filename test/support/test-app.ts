@@ -28,11 +28,20 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Configuration entries over the test defaults (backends.ts). */
+  env?: EnvSource;
+  /** A Temporal worker in process on the test's own task queues. */
+  worker?: boolean;
+  clock?: Clock;
+  extensions?: ServiceExtensions;
+}
+
 /**
  * The whole service in process against one backend: real store, lake, Temporal (and, when asked, a
  * worker on the test's own task queue). Logs are captured so tests can check what reaches them.
  */
-export async function startTestApp(backend: Backend, options: { env?: EnvSource; worker?: boolean; clock?: Clock; extensions?: ServiceExtensions } = {}): Promise<TestApp> {
+export async function startTestApp(backend: Backend, options: TestAppOptions = {}): Promise<TestApp> {
   const testBackend = await createTestBackend(backend, options.env);
   const logLines: string[] = [];
   const logger: Logger = createLogger({ level: 'debug', sink: (line) => logLines.push(line) });
@@ -42,7 +51,7 @@ export async function startTestApp(backend: Backend, options: { env?: EnvSource;
     const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
     const services = buildServices(testBackend.config, infra, logger, clock, options.extensions);
     const worker = options.worker
-      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services), client: infra.temporal })
+      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services), client: infra.temporal, workflowBundle: testBackend.config.temporal.workflowBundle })
       : undefined;
     return { infra, services, app: createApp(services), worker };
   };

@@ -22,4 +22,6 @@ export const testEnv = {
   temporalUiUrl: () => required('OXBOW_TEST_TEMPORAL_UI_URL'),
   stripeApiBase: () => required('OXBOW_TEST_STRIPE_API_BASE'),
   toolsDir: () => required('OXBOW_TOOLS_DIR'),
+  /** The workflow bundle `npm test` builds once for every test process; absent, each worker builds its own. */
+  workflowBundle: (): string | undefined => process.env.OXBOW_TEST_WORKFLOW_BUNDLE || undefined,
 };

@@ -32,6 +32,26 @@ export function billingRoutes(services: Pick<Services, 'auth' | 'workspaces' | '
         errors: [403, 503],
       }),
     })
+    .get('/workspaces/:workspace_id/billing/plans', ({ membership }) => accounts.plans(membership.workspaceId), {
+      workspace: 'billing:read',
+      params: workspaceParams,
+      response: t.Array(m.PlanOffer),
+      detail: operation({ id: 'listBillingPlans', tags, summary: 'The plans, their prices and limits, the workspace’s own marked (an extension of the interface)', errors: [403] }),
+    })
+    .post('/workspaces/:workspace_id/billing/checkout-session', ({ membership, body }) => accounts.checkoutSession(membership.workspaceId, body.plan), {
+      workspace: 'billing:manage',
+      params: workspaceParams,
+      body: m.CheckoutSessionRequest,
+      response: m.CheckoutSessionResponse,
+      detail: operation({
+        id: 'createBillingCheckoutSession',
+        tags,
+        summary: "A session of the billing provider's checkout that subscribes the workspace to a plan (OWNER or ADMIN; an extension of the interface)",
+        description:
+          'The plan changes once the provider reports the subscription paid (its webhook), not when the person comes back. A plan not sold through checkout is 400; a workspace that has a subscription already is 409 (change plans in the portal).',
+        errors: [400, 403, 409, 503],
+      }),
+    })
     .post('/workspaces/:workspace_id/billing/portal-session', ({ membership }) => accounts.portalSession(membership.workspaceId), {
       workspace: 'billing:manage',
       params: workspaceParams,

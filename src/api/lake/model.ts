@@ -28,6 +28,7 @@ const TableEntry = t.Object({
   size_bytes: t.Integer(),
   column_count: t.Integer(),
 });
+const snapshotTime = 'A snapshot’s time, to the microsecond: given back to `FOR SYSTEM_TIME AS OF`, it reads that snapshot';
 const TableColumn = t.Object({ name: t.String(), type: t.String({ description: 'DuckDB type name' }), nullable: t.Boolean() });
 
 export const lakeModels = {
@@ -49,12 +50,12 @@ export const lakeModels = {
   TableSnapshot: t.Object(
     {
       snapshot_id: t.Integer(),
-      committed_at: t.String({ format: 'date-time' }),
+      committed_at: t.String({ format: 'date-time', description: snapshotTime }),
       changes: t.Array(t.String(), { description: '`created`, `inserted`, `deleted`, `altered`, `dropped`, `compacted`…' }),
       message: t.Nullable(t.String({ description: 'The writer’s note, e.g. `push append 100 rows`' })),
       records_written: t.Nullable(t.Integer()),
     },
-    { description: 'A snapshot that changed the table; `FOR SYSTEM_TIME AS OF` its `committed_at` reads the table as it left it' },
+    { description: 'A snapshot that changed the table since it was last created; `FOR SYSTEM_TIME AS OF` its `committed_at` reads the table as it left it' },
   ),
   TableEntry,
   TablesResponse: t.Object({ tables: t.Array(TableEntry) }),
@@ -69,10 +70,10 @@ export const lakeModels = {
     file_count: t.Integer(),
     columns: t.Array(TableColumn),
     primary_key: t.Nullable(t.Array(t.String())),
-    created_at: t.String({ format: 'date-time' }),
-    updated_at: t.String({ format: 'date-time' }),
+    created_at: t.String({ format: 'date-time', description: snapshotTime }),
+    updated_at: t.String({ format: 'date-time', description: snapshotTime }),
     current_snapshot: t.Integer(),
-    earliest_snapshot_at: t.String({ format: 'date-time', description: 'The oldest time `FOR SYSTEM_TIME AS OF` can reach' }),
+    earliest_snapshot_at: t.String({ format: 'date-time', description: `The oldest time \`FOR SYSTEM_TIME AS OF\` can reach. ${snapshotTime}` }),
   }),
 };
 

@@ -10,6 +10,7 @@ import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { UploadBody, uploadMediaTypes } from '../request-body/upload-body';
 import { receiveUpload } from '../request-body/receive-upload';
+import { jsonArrayMemberSpan } from '../request-body/json-array-span';
 import { lakeModels as m, pushBody, pushUploadQuery } from './model';
 import { asRequestErrors } from './write-errors';
 
@@ -34,7 +35,10 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       else {
         // The JSON body has been read whole: what remains is the write, however long it takes.
         keepAlive();
-        result = await asRequestErrors(() => services.push.push(workspaceId, checkedPushRequest(body), key));
+        const checked = checkedPushRequest(body);
+        const received = requestMeta(request).body;
+        const recordsText = received instanceof Uint8Array ? jsonArrayMemberSpan(received, 'records', Object.keys(checked).length) : undefined;
+        result = await asRequestErrors(() => services.push.push(workspaceId, checked, key, recordsText));
       }
       // Not awaited: the push has committed and answers; the check (and a run it starts) follows on its own.
       void services.maintenance.afterWrite(workspaceId, [result.table], { trigger: 'after_push', lane: 'interactive' });
@@ -66,7 +70,7 @@ async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string,
     async () => {
       // A name the push would refuse is refused before the body is read, not after.
       parseTableName(target.table);
-      const upload = await receiveUpload(body, services.push.uploadFolder());
+      const upload = await receiveUpload(body, services.push.uploadFolder(), { digest: key !== undefined });
       // While the body streams, a client that stalls is cut off by the idle timeout; once it is all
       // here, writing a large file may take longer than that, and the answer must still reach the client.
       received();

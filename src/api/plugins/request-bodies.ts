@@ -22,6 +22,11 @@ export interface BodyLimits {
   uploads?: { routes: readonly string[]; limit: BodyLimit };
   /** Keep every body as received, for a request forwarded to its workspace's owner (API replicas). */
   keep?: boolean;
+  /**
+   * Routes that read their JSON body's text besides its parsed value (a push hands its records to the
+   * engine as sent): the bytes are kept on the request (RequestMeta.body) as for `keep`.
+   */
+  jsonText?: readonly string[];
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -39,6 +44,7 @@ export function requestBodies(limits: BodyLimits) {
   const limitOfPath = (pathname: string) => byPath.find((entry) => entry.path.test(pathname))?.limit ?? limits.standard;
   const rawRoutes = new Set(limits.raw ?? []);
   const uploadRoutes = new Set(limits.uploads?.routes ?? []);
+  const jsonTextRoutes = new Set(limits.jsonText ?? []);
   const uploadPaths = [...uploadRoutes].map((pattern) => new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`));
   const limitOf = (request: Request) => {
     const pathname = new URL(request.url).pathname;
@@ -63,7 +69,7 @@ export function requestBodies(limits: BodyLimits) {
           return body;
         }
         const bytes = await readLimitedBody(request, routeLimits.get(route) ?? limits.standard);
-        if (limits.keep) requestMeta(request).body = bytes;
+        if (limits.keep || jsonTextRoutes.has(route)) requestMeta(request).body = bytes;
         if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
         return decodeBody(bytes, contentType);

@@ -14,8 +14,8 @@ export interface RequestMeta {
    */
   keepAlive?: () => void;
   /**
-   * The body as received, kept where the request may have to be forwarded to its workspace's owner;
-   * an upload's stream, not yet read (see UploadBody).
+   * The body as received, kept where the request may have to be forwarded to its workspace's owner
+   * or where its route reads the JSON text itself; an upload's stream, not yet read (see UploadBody).
    */
   body?: Uint8Array | ReadableStream<Uint8Array>;
   /** What the replica that forwarded the request established; null: not forwarded (see OwnerRouting). */

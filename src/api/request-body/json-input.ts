@@ -23,7 +23,7 @@ export function parseJsonInput(bytes: Uint8Array): unknown {
   // Valid UTF-8 holds no lone surrogate, and JSON text holds no raw NUL (control characters must be
   // escaped): only a `\u` escape can spell either. A body without one needs no look at its texts,
   // which halves the check of a large push.
-  if (hasProblem(value, 0, text.includes('\\u'))) throw new RequestValidationError(locateProblems(value, ['body']));
+  assertKeepableParsed(value, ['body'], text.includes('\\u'));
   return value;
 }
 
@@ -48,11 +48,11 @@ export function assertKeepable(value: unknown, loc: Loc): void {
 }
 
 /**
- * assertKeepable for a value JSON.parse made of `source`: as for a whole body, its texts need a look
- * only when the source holds a `\u` escape.
+ * assertKeepable for a value JSON.parse made of a text: as for a whole body, its texts need a look
+ * only when that text holds a `\u` escape (`escapes`; true when unknown).
  */
-export function assertKeepableParsed(value: unknown, loc: Loc, source: string): void {
-  if (hasProblem(value, 0, source.includes('\\u'))) throw new RequestValidationError(locateProblems(value, loc));
+export function assertKeepableParsed(value: unknown, loc: Loc, escapes: boolean): void {
+  if (hasProblem(value, 0, escapes)) throw new RequestValidationError(locateProblems(value, loc));
 }
 
 function unkeepableText(text: string): boolean {

@@ -4,10 +4,12 @@ import { workspaceAccess } from '../plugins/workspace-access';
 import { ownerRouting } from '../plugins/owner-routing';
 import { operation } from '../openapi/operation';
 import { paginationQuery, queryInteger } from '../query-params';
-import { transformModels as m, transformParams, workspaceParams } from './model';
+import { dagRunParams, transformModels as m, transformParams, workspaceParams } from './model';
 
 const tags = ['Transforms'];
 const base = '/workspaces/:workspace_id/transforms';
+// Beside the transforms, not under them: `transforms/<literal>/{id}` would be ambiguous with `transforms/{id}/runs`.
+const history = '/workspaces/:workspace_id/transform-runs';
 
 /** The transforms of a workspace: definitions, the DAG, runs and the DAG's schedule. */
 export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'transforms' | 'cluster' | 'logger'>) {
@@ -69,6 +71,38 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
         description: 'Answers once the run finishes if that is within a few seconds, else with its current state (`running`) to poll through the runs.',
         errors: [400, 403, 404, 503],
         optionalBody: true,
+      }),
+    })
+    .get(
+      history,
+      async ({ membership, query, set }) => {
+        const { items, total } = await runs.listDagRuns(membership.workspaceId, { limit: query.limit ?? 20, offset: query.offset ?? 0 });
+        set.headers['x-total-count'] = String(total);
+        return items;
+      },
+      {
+        workspace: 'data:read',
+        params: workspaceParams,
+        query: paginationQuery(20),
+        response: t.Array(m.DagRunResponse),
+        detail: operation({
+          id: 'listTransformDagRuns',
+          tags,
+          summary: 'The run history: DAG runs (and runs of one transform), most recent first, each with its nodes’ runs (an extension of the interface)',
+          errors: [403],
+          list: true,
+        }),
+      },
+    )
+    .get(`${history}/:dag_run_id`, ({ membership, params }) => runs.getDagRun(membership.workspaceId, params.dag_run_id), {
+      workspace: 'data:read',
+      params: dagRunParams,
+      response: m.DagRunResponse,
+      detail: operation({
+        id: 'getTransformDagRun',
+        tags,
+        summary: 'One DAG run with the state, timing and error of each node, live while it runs (an extension of the interface)',
+        errors: [403, 404],
       }),
     })
     .get(`${base}/schedule`, ({ membership }) => schedule.get(membership.workspaceId), {

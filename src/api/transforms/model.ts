@@ -106,6 +106,17 @@ export const transformModels = {
     order: t.Array(uuid),
     runs: t.Array(TransformRunResponse),
   }),
+  DagRunResponse: t.Object({
+    dag_run_id: uuid,
+    status: DagRunStatus,
+    order: t.Array(uuid, { description: 'The transforms the run takes, in that order' }),
+    runs: t.Array(TransformRunResponse, { description: 'One per transform of the run, in its order: timing, rows and error of each' }),
+    trigger: RunTrigger,
+    single: t.Boolean({ description: 'A run of one transform (POST /transforms/{id}/run), not of the DAG' }),
+    retry_of: t.Nullable(uuid, { description: 'The DAG run this one retries from its failure' }),
+    created_at: time,
+    finished_at: t.Nullable(time),
+  }),
   TransformScheduleRequest: t.Object({ schedule: text({ minLength: 1, maxLength: 200, description: 'A 5-field cron in UTC, or `every <duration>` (at least 1m)' }) }),
   TransformScheduleResponse: t.Object({
     schedule: t.Nullable(t.String()),
@@ -116,3 +127,4 @@ export const transformModels = {
 
 export const workspaceParams = t.Object({ workspace_id: uuid });
 export const transformParams = t.Object({ workspace_id: uuid, transform_id: uuid });
+export const dagRunParams = t.Object({ workspace_id: uuid, dag_run_id: uuid });

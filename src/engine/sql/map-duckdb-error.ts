@@ -2,13 +2,14 @@ import { AppError } from '../../errors/app-error';
 import { duckdbErrorOf, type DuckDBErrorInfo } from '../duckdb/duckdb-error';
 import { StatementAbandoned } from '../duckdb/pending-statement';
 import { postgresErrorOf, withSqlstate } from './postgres-errors';
+import { timeTravelError, type TimeTravelContext } from './time-travel-errors';
 
 export interface ErrorContext {
   sql: string;
   /** Paths that must never appear in a message (the workspace's data and temp folders). */
   privatePaths: string[];
-  /** The earliest time time travel can reach, for SNAPSHOT_NOT_FOUND's hint. */
-  earliestSnapshot?: () => Promise<string | undefined>;
+  /** The statement's tables, for an error that says one read as of a time was not there then. */
+  timeTravel?: TimeTravelContext;
 }
 
 /**
@@ -25,6 +26,9 @@ export async function mapDuckDBError(error: unknown, context: ErrorContext): Pro
   const message = scrub(info.message, context.privatePaths);
   const fullDetail = scrub(info.detail, context.privatePaths);
   const detail = fullDetail.split('\n')[0]!;
+  // Postgres has no time travel: no SQLSTATE to add.
+  const timeTravel = await timeTravelError(info, context.timeTravel);
+  if (timeTravel) return timeTravel;
   const postgres = postgresErrorOf(info.type, detail);
   if (postgres) return postgres;
   return withSqlstate(await serviceErrorOf(info, message, detail, context, error), info.type, fullDetail);
@@ -50,7 +54,7 @@ async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: st
       break;
     }
     case 'Invalid Input':
-      if (/No snapshot found at/i.test(info.detail)) return snapshotNotFound(context);
+      if (/No snapshot found at/i.test(info.detail)) return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot exists at the requested time', { hint: 'Ask for a later time.' });
       break;
     case 'Permission':
       return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
@@ -71,13 +75,6 @@ async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: st
       break;
   }
   return new AppError('QUERY_ERROR', detail, { hint: locationHint(message) });
-}
-
-async function snapshotNotFound(context: ErrorContext): Promise<AppError> {
-  const earliest = await context.earliestSnapshot?.().catch(() => undefined);
-  return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot of the table exists at the requested time', {
-    hint: earliest ? `The earliest available time is ${earliest}.` : 'Ask for a later time.',
-  });
 }
 
 /** The answer for a query stopped at its time limit (or refused because compiling used it up). */

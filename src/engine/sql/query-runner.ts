@@ -11,11 +11,11 @@ import type { MaterializedRows } from '../duckdb/materialized-rows';
 import { StatementAbandoned } from '../duckdb/pending-statement';
 import { duckdbErrorOf, isEngineFailure } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
-import { tableStats } from '../tables/lake-metadata';
 import { checkQuery, type LakeTableRef } from './check-query';
 import type { DirectScans, PlannedQuery } from './direct-scans';
 import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
+import { timeTravelContext } from './time-travel-errors';
 import type { QueryAnalyzer, SetOperationCheck } from './query-analyzer';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import { ProgressSampler } from './progress-sampler';
@@ -275,7 +275,7 @@ export class QueryRunner {
           throw await mapDuckDBError(error, {
             sql: compiledSql,
             privatePaths: [workspaceDataPath(engine.location)],
-            earliestSnapshot: () => earliestSnapshot(connection, engine, tables),
+            timeTravel: timeTravelContext(connection, engine.metadataSchema, tables),
           });
         }
       }, limits.admission),
@@ -457,11 +457,4 @@ function typeName(type: DuckDBType): string {
 function parseJson(value: JsonValue, list: boolean): JsonValue {
   if (list && Array.isArray(value)) return value.map((item) => parseJson(item, false));
   return typeof value === 'string' ? (JSON.parse(value) as JsonValue) : value;
-}
-
-async function earliestSnapshot(connection: EngineConnection, engine: WorkspaceEngine, tables: LakeTableRef[]): Promise<string | undefined> {
-  const historical = tables.filter((ref) => ref.historical);
-  const stats = await tableStats(connection, engine.metadataSchema);
-  const times = stats.filter((entry) => historical.some((ref) => ref.schema === entry.schema_name && ref.table === entry.name)).map((entry) => entry.earliest_snapshot_at);
-  return times.sort()[0];
 }

@@ -14,6 +14,9 @@ export async function catalogColumns(connection: EngineConnection, name: TableNa
     `SELECT column_name, data_type, is_nullable FROM system.main.duckdb_columns()
      WHERE database_name = $catalog AND schema_name = $schema AND table_name = $table ORDER BY column_index`,
     { catalog: lakeAlias, schema: name.schema, table: name.table },
+    undefined,
+    // Kept prepared: every write reads its table's columns.
+    { reuse: true },
   );
   const rows = reader.getRowObjectsJS() as { column_name: string; data_type: string; is_nullable: boolean }[];
   if (rows.length === 0) return undefined;

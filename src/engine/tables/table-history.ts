@@ -1,6 +1,8 @@
 import type { EngineConnection } from '../duckdb/engine-connection';
 import type { TableName } from '../write/table-name';
 import { sqlString } from '../sql-literals';
+import { isoMicroseconds, snapshotTimeSql } from './snapshot-time';
+import { tableLivesSql } from './table-lives';
 
 /** One snapshot that changed a table: what it did, who wrote it and how many records it brought. */
 export interface TableSnapshot {
@@ -26,27 +28,30 @@ const changeNames: Record<string, string> = {
 };
 
 /**
- * The snapshots that touched a table name, newest first, from DuckLake's own log (no data read): every
- * table that ever had the name counts, so a table rebuilt by a schema change keeps its past. Undefined
- * when no table ever had the name.
+ * The snapshots that touched a table name in its current life (see tableLivesSql), newest first, from
+ * DuckLake's own log (no data read): every table that had the name in that life counts, so a table
+ * rebuilt by a schema change keeps its past, and each snapshot's time reads the table as it left it.
+ * Undefined when no table holds the name now.
  */
 export async function tableHistory(connection: EngineConnection, metadata: string, name: TableName, page: { limit: number; offset: number }): Promise<{ total: number; snapshots: TableSnapshot[] } | undefined> {
-  const ids = (
+  const life = (
     await connection.read(
-      `SELECT t.table_id FROM ${metadata}.ducklake_table t JOIN ${metadata}.ducklake_schema s ON s.schema_id = t.schema_id WHERE s.schema_name = $schema AND t.table_name = $table`,
+      `WITH ${tableLivesSql(metadata, 's.schema_name = $schema AND t.table_name = $table')}
+       SELECT lives.first_snapshot, named.table_id FROM lives JOIN named USING (schema_name, table_name)
+       WHERE lives.live AND named.begin_snapshot >= lives.first_snapshot`,
       { schema: name.schema, table: name.table },
     )
-  )
-    .getRows()
-    .map(([id]) => String(id));
-  if (ids.length === 0) return undefined;
+  ).getRows();
+  if (life.length === 0) return undefined;
+  const firstSnapshot = Number(life[0]![0]);
+  const ids = life.map(([, id]) => String(id));
   const created = `created_table:"${name.schema}"."${name.table}"`;
   // A first cut in SQL (DuckLake's log is one text per snapshot), the exact one below.
   const patterns = [created, ...ids.map((id) => `:${id}`)].map((pattern) => `(',' || c.changes_made || ',') LIKE ${sqlString(`%${pattern},%`)}`);
   const reader = await connection.read(
-    `SELECT c.snapshot_id, epoch_us(s.snapshot_time::TIMESTAMPTZ) AS snapshot_us, c.changes_made, c.commit_message, c.commit_extra_info
+    `SELECT c.snapshot_id, ${snapshotTimeSql('s.snapshot_time')} AS snapshot_us, c.changes_made, c.commit_message, c.commit_extra_info
      FROM ${metadata}.ducklake_snapshot_changes c JOIN ${metadata}.ducklake_snapshot s ON s.snapshot_id = c.snapshot_id
-     WHERE ${patterns.join(' OR ')} ORDER BY c.snapshot_id DESC`,
+     WHERE c.snapshot_id >= ${firstSnapshot} AND (${patterns.join(' OR ')}) ORDER BY c.snapshot_id DESC`,
   );
   const tableIds = new Set(ids);
   const touched = (reader.getRowObjectsJS() as Record<string, unknown>[]).flatMap((row) => {
@@ -64,19 +69,9 @@ function snapshotOf(row: Record<string, unknown>): TableSnapshot {
   const extra = typeof row.commit_extra_info === 'string' ? (JSON.parse(row.commit_extra_info) as { records_written?: unknown }) : undefined;
   return {
     snapshot_id: Number(row.snapshot_id),
-    committed_at: isoMicroseconds(BigInt(row.snapshot_us as bigint | number)),
+    committed_at: isoMicroseconds(row.snapshot_us),
     changes: [...new Set(kinds)],
     message: typeof row.commit_message === 'string' ? row.commit_message : null,
     records_written: typeof extra?.records_written === 'number' ? extra.records_written : null,
   };
-}
-
-/**
- * A snapshot's time to the microsecond, as the catalog has it: cut to the millisecond it would fall
- * before the snapshot, and `FOR SYSTEM_TIME AS OF` it would read the table as the snapshot before left it.
- */
-function isoMicroseconds(microseconds: bigint): string {
-  const milliseconds = microseconds / 1000n;
-  const rest = microseconds - milliseconds * 1000n;
-  return `${new Date(Number(milliseconds)).toISOString().slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
 }

@@ -36,12 +36,13 @@ function typeOfString(value: string): ValueType {
  * holds anything as text; JSON holds any other value; anything else that differs becomes VARCHAR.
  */
 export function widen(a: ValueType, b: ValueType): ValueType {
+  // Called for every value that differs from its column's type so far (integers among fractions):
+  // plain comparisons, no allocation.
   if (a === b) return a;
-  const pair = new Set([a, b]);
-  if (pair.has('VARCHAR')) return 'VARCHAR';
-  if (pair.has('JSON')) return 'JSON';
-  if (pair.has('BIGINT') && pair.has('DOUBLE')) return 'DOUBLE';
-  if (pair.has('DATE') && pair.has('TIMESTAMPTZ')) return 'TIMESTAMPTZ';
+  if (a === 'VARCHAR' || b === 'VARCHAR') return 'VARCHAR';
+  if (a === 'JSON' || b === 'JSON') return 'JSON';
+  if ((a === 'BIGINT' && b === 'DOUBLE') || (a === 'DOUBLE' && b === 'BIGINT')) return 'DOUBLE';
+  if ((a === 'DATE' && b === 'TIMESTAMPTZ') || (a === 'TIMESTAMPTZ' && b === 'DATE')) return 'TIMESTAMPTZ';
   return 'VARCHAR';
 }
 

@@ -28,11 +28,15 @@ export class ColumnInference {
   private readonly types = new Map<string, ValueType | undefined>();
   private readonly byFoldedName = new Map<string, string>();
   private readonly issues: RecordIssue[] = [];
+  /** Fields that hold text and other values alike (a number, then a string). */
+  private readonly mixed = new Set<string>();
+  private negativeZero = false;
 
   add(record: Record<string, unknown>, index: number): void {
     const { types } = this;
     for (const name in record) {
       const value = record[name];
+      if (value === 0 && 1 / value < 0) this.negativeZero = true;
       let current = types.get(name);
       if (current === undefined && !types.has(name)) {
         const problem = columnNameProblem(name, this.byFoldedName);
@@ -44,12 +48,26 @@ export class ColumnInference {
         types.set(name, undefined);
       }
       // VARCHAR holds every value: once a column is VARCHAR, nothing it sees can change that.
-      if (current === 'VARCHAR') continue;
+      if (current === 'VARCHAR') {
+        if (typeof value !== 'string' && value !== null) this.mixed.add(name);
+        continue;
+      }
       const valueType = typeOfValue(value);
       if (valueType === undefined || valueType === current) continue;
-      current = current === undefined ? valueType : widen(current, valueType);
-      types.set(name, current);
+      const next = current === undefined ? valueType : widen(current, valueType);
+      if (next === 'VARCHAR' && (typeof value !== 'string' || !holdsText(current))) this.mixed.add(name);
+      types.set(name, next);
     }
+  }
+
+  /** Whether every value of the field seen so far is a string (or null). */
+  onlyText(name: string): boolean {
+    return holdsText(this.types.get(name)) && !this.mixed.has(name);
+  }
+
+  /** Whether a number was -0, which a JSON text may spell (`-0.0`) but JSON.stringify writes as 0. */
+  get sawNegativeZero(): boolean {
+    return this.negativeZero;
   }
 
   /** The columns seen so far; refuses the records when a name broke a rule or there are too many. */
@@ -72,6 +90,11 @@ export function checkColumnNames(names: readonly string[]): void {
   }
   if (names.length > maxColumns) issues.push({ message: `At most ${maxColumns} distinct fields per table`, type: 'too_long' });
   if (issues.length > 0) throw new RecordsRejected(issues.slice(0, maxReportedIssues));
+}
+
+/** Types inferred from strings alone (undefined: only nulls so far). */
+function holdsText(type: ValueType | undefined): boolean {
+  return type === undefined || type === 'VARCHAR' || type === 'DATE' || type === 'TIMESTAMPTZ';
 }
 
 function columnNameProblem(name: string, seen: Map<string, string>): string | undefined {

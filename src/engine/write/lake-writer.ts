@@ -37,6 +37,8 @@ interface WriteRequest {
 
 export interface RecordsWriteRequest extends WriteRequest {
   records: unknown[];
+  /** The JSON array `records` was parsed from, as received, when the caller has it (see recordsSource). */
+  recordsText?: Uint8Array;
 }
 
 export interface FileWriteRequest extends WriteRequest {
@@ -70,7 +72,7 @@ export class LakeWriter {
       this.distinctKey(request.primaryKey);
       return this.write(workspaceId, request, () => undefined);
     }
-    const source = recordsSource(checkRecords(request.records));
+    const source = recordsSource(checkRecords(request.records), request.recordsText);
     // Known before the write: a key the write names itself is checked against the records first.
     source.checkKey(this.distinctKey(request.primaryKey), []);
     return this.write(workspaceId, request, () => source);

@@ -9,8 +9,9 @@ import type { EngineManager } from '../engine-manager';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { isCommitConflict } from '../duckdb/duckdb-error';
 import { sqlIdentifier, sqlString } from '../sql-literals';
-import { checkQuery } from '../sql/check-query';
+import { checkQuery, type LakeTableRef } from '../sql/check-query';
 import { mapDuckDBError } from '../sql/map-duckdb-error';
+import { timeTravelContext } from '../sql/time-travel-errors';
 import type { AstNode } from '../sql/parse-query';
 import type { QueryAnalysis, QueryAnalyzer } from '../sql/query-analyzer';
 import { ScanSizer } from '../sql/scan-bytes';
@@ -129,8 +130,8 @@ export class QueryMaterializer {
       const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
       const awaited = (name: string) => pending.has(name) && !known.live.has(name);
       const existing = analysis.facts.tables.filter((reference) => !(awaited(reference.qualified) && !reference.historical && (reference.catalog === '' || reference.catalog === lakeAlias)));
-      checkQuery({ ...analysis.facts, tables: existing }, known);
-      if (existing.length === analysis.facts.tables.length) await this.bind(engine, analysis, admission);
+      const tables = checkQuery({ ...analysis.facts, tables: existing }, known);
+      if (existing.length === analysis.facts.tables.length) await this.bind(engine, analysis, tables, admission);
       return [...new Set(analysis.facts.tables.map((reference) => reference.qualified))];
     });
   }
@@ -152,7 +153,7 @@ export class QueryMaterializer {
           async (connection) => {
             const prior = request.retried ? await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo) : undefined;
             if (prior) return { rowsWritten: Number(prior.info.records_written ?? 0), snapshotId: prior.snapshotId, inputSnapshotId: Number(prior.info.input_snapshot_id ?? 0), alreadyCommitted: true };
-            return this.write(engine, connection, request, runSql, deadline);
+            return this.write(engine, connection, request, runSql, deadline, tables);
           },
           request.admission,
         ));
@@ -165,8 +166,9 @@ export class QueryMaterializer {
     );
   }
 
-  private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number) {
+  private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number, tables: LakeTableRef[]) {
     const privatePaths = [workspaceDataPath(engine.location)];
+    const timeTravel = timeTravelContext(connection, engine.metadataSchema, tables);
     await engine.macros.prepareFor(connection, runSql);
     for (let attempt = 1; ; attempt++) {
       const inputSnapshotId = Number((await engine.catalog.all(latestSnapshot, {}))[0]?.snapshot_id ?? 0);
@@ -191,7 +193,7 @@ export class QueryMaterializer {
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (request.signal?.aborted) throw request.signal.reason;
-        if (!isCommitConflict(error) || attempt === maxAttempts) throw await mapDuckDBError(error, { sql: request.sql, privatePaths });
+        if (!isCommitConflict(error) || attempt === maxAttempts) throw await mapDuckDBError(error, { sql: request.sql, privatePaths, timeTravel });
         await Bun.sleep(25 * 2 ** attempt + Math.random() * 25);
       } finally {
         if (staging) await connection.run(`DROP TABLE IF EXISTS temp.main.${sqlIdentifier(staging)}`).catch(() => {});
@@ -207,14 +209,14 @@ export class QueryMaterializer {
   }
 
   /** Binds the statement without running it, so a missing column or a type error is told at once. */
-  private async bind(engine: WorkspaceEngine, analysis: QueryAnalysis, admission: Admission | undefined): Promise<void> {
+  private async bind(engine: WorkspaceEngine, analysis: QueryAnalysis, tables: LakeTableRef[], admission: Admission | undefined): Promise<void> {
     const runSql = await this.runnable(analysis);
     await engine.read(async (connection) => {
       try {
         await engine.macros.prepareFor(connection, runSql);
         await connection.readTransaction(async () => (await connection.prepare(runSql)).destroySync());
       } catch (error) {
-        throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)] });
+        throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)], timeTravel: timeTravelContext(connection, engine.metadataSchema, tables) });
       }
     }, admission);
   }

@@ -42,6 +42,12 @@ export interface WriteOutcome {
 }
 
 const maxAttempts = 5;
+/**
+ * The statements every write runs, kept prepared on the connection: each preparation is a round trip
+ * to a thread of the runtime's pool, which a busy machine makes slow.
+ */
+const kept = { reuse: true };
+const commitMessage = `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', $message, extra_info => $info)`;
 
 /**
  * Writes the records as exactly one DuckLake snapshot: table creation, schema changes, the overwrite's
@@ -68,7 +74,7 @@ async function writeInTransaction(connection: EngineConnection, stagingDir: stri
   let primaryKey: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
     let staged: StagedRecords | undefined;
-    await connection.run('BEGIN TRANSACTION');
+    await connection.run('BEGIN TRANSACTION', undefined, undefined, kept);
     try {
       const columns = await catalogColumns(connection, write.table);
       primaryKey ??= await write.keyOf(columns, inferred);
@@ -91,8 +97,8 @@ async function writeInTransaction(connection: EngineConnection, stagingDir: stri
       const rowsDeleted = after ? await applyDeletions(connection, target, primaryKey, after, { source: { relation: deletedRecordsRelation(deletedFile!, primaryKey, after) }, mark: write.deleted!.mark }) : 0;
       // Set last, when the count is known (a file's rows are counted by its INSERT); any time before COMMIT will do.
       const info = { ...write.commitInfo, records_written: rowCount, records_deleted: rowsDeleted };
-      await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(`${write.source} ${write.mode} ${rowCount} rows`)}, extra_info => ${sqlString(JSON.stringify(info))})`);
-      await connection.run('COMMIT');
+      await connection.run(commitMessage, { message: `${write.source} ${write.mode} ${rowCount} rows`, info: JSON.stringify(info) }, undefined, kept);
+      await connection.run('COMMIT', undefined, undefined, kept);
       return { rowsWritten: rowCount, rowsDeleted, createdTable: plan.createTable && staged !== undefined, primaryKey };
     } catch (error) {
       await connection.run('ROLLBACK').catch(() => {});
@@ -119,8 +125,10 @@ function stageRecords(connection: EngineConnection, stagingDir: string, input: W
 
 function writeStatements(table: TableName, mode: RecordsWrite['mode'], primaryKey: string[], plan: WritePlan, rows: string): string[] {
   const target = `${sqlIdentifier(table.schema)}.${sqlIdentifier(table.table)}`;
-  const statements = [`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(table.schema)}`];
+  const statements: string[] = [];
+  // A table that exists has its schema: one statement fewer for every write into it.
   if (plan.createTable) {
+    statements.push(`CREATE SCHEMA IF NOT EXISTS ${sqlIdentifier(table.schema)}`);
     statements.push(`CREATE TABLE ${target} (${plan.columns.map((column) => `${sqlIdentifier(column.name)} ${column.type}`).join(', ')})`);
   }
   for (const column of plan.addColumns) statements.push(`ALTER TABLE ${target} ADD COLUMN ${sqlIdentifier(column.name)} ${column.type}`);

@@ -72,8 +72,10 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     schedules: client,
     workflows: client,
     tables,
-    // Every process's query instance of the workspace attaches the sources anew.
-    liveChanged: (workspaceId) => void infra.notices.publish({ kind: 'live_connections_changed', workspaceId }),
+    // Every process's query instance of the workspace attaches the sources anew; the answer waits until
+    // the notice is sent, and a notice that cannot be sent is logged (the resync after a reconnect covers it).
+    liveChanged: (workspaceId) =>
+      infra.notices.publish({ kind: 'live_connections_changed', workspaceId }).catch((error: unknown) => log.warn('live connections change not sent', { workspace_id: workspaceId, error })),
     discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
     dropChangeLog: async (row) => {
       if (await replication.has(row.id)) await sessions.use(row, (session) => dropChangeLog(session, replication, row.id));

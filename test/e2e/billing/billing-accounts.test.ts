@@ -1,22 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
 import type { WorkspaceActivities } from '../../../src/activities/workspace-activities';
 import { billingEnv, deliver, recordingStripe, stripeEvent, subscription } from '../../support/billing';
+import { withUser, withWorkspace } from '../../support/fixtures';
 
 const post = (t: TestApp, path: string, user: TestUser) => t.request(path, { method: 'POST', token: user.accessToken });
 
 describe('billing without Stripe configured', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'unbilled');
-    workspaceId = (await createWorkspace(t, owner, 'unbilled')).id;
-  });
+  let t: TestApp, owner: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user: owner, workspaceId } = await withWorkspace('local', { label: 'unbilled' })));
   afterAll(() => t.stop());
 
   test.each(['setup', 'portal-session'])('%s is 503 BILLING_NOT_CONFIGURED', async (operation) => {
@@ -56,8 +51,7 @@ describe('billing against stripe-mock', () => {
   let workspaceId: string;
   beforeAll(async () => {
     stripe = recordingStripe();
-    t = await startTestApp('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: 'https://app.oxbow.test' } });
-    owner = await createVerifiedUser(t, 'billing-owner');
+    ({ t, user: owner } = await withUser('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: 'https://app.oxbow.test' }, label: 'billing-owner' }));
     admin = await createVerifiedUser(t, 'billing-admin');
     member = await createVerifiedUser(t, 'billing-member');
     viewer = await createVerifiedUser(t, 'billing-viewer');

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namedQuery } from '../../../src/store/named-query';
 import { bodyOf } from '../../support/http';
-import { CliHome, expectExit, startCliService, userWithKey } from '../../support/cli';
+import { CliHome, expectExit, startCliService } from '../../support/cli';
 import { createWorkspace } from '../../support/workspaces';
 import { parquetOf } from '../../support/uploads';
 import { pushOk } from '../../support/lake';
-import type { TestUser } from '../../support/accounts';
-
-const business = namedQuery<{ id: string }>('test.cli_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { createApiKey, type TestUser } from '../../support/accounts';
+import { withWorkspace } from '../../support/fixtures';
 
 describe('oxbow workspaces, push, tables, query and usage against the running service', () => {
   let service: Awaited<ReturnType<typeof startCliService>>;
@@ -19,13 +17,10 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
   let other: { id: string; slug: string };
   beforeAll(async () => {
     service = await startCliService();
-    const account = await userWithKey(service.t, 'cli-data');
-    user = account.user;
-    workspace = await createWorkspace(service.t, user, 'cli-data');
+    ({ user, workspace } = await withWorkspace(service.t, { label: 'cli-data', plan: 'business' }));
     other = await createWorkspace(service.t, user, 'cli-other');
-    await service.t.infra.store.run(business, { id: workspace.id });
     home = new CliHome(service.server.url);
-    expectExit(await home.run(['login', '--api-key', account.key]), 0);
+    expectExit(await home.run(['login', '--api-key', await createApiKey(service.t, user, 'cli tests')]), 0);
   });
   afterAll(async () => {
     home?.remove();

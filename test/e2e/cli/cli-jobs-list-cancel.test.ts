@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { namedQuery } from '../../../src/store/named-query';
-import { CliHome, expectExit, startCliService, userWithKey } from '../../support/cli';
-import { createWorkspace } from '../../support/workspaces';
+import { CliHome, expectExit, startCliService } from '../../support/cli';
 import { slowSql, submitJobOk, waitForJob } from '../../support/jobs';
-import type { TestUser } from '../../support/accounts';
-
-const business = namedQuery<{ id: string }>('test.cli_jobs_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { createApiKey, type TestUser } from '../../support/accounts';
+import { withWorkspace } from '../../support/fixtures';
 
 // `GET /query/jobs` and `POST /query/jobs/{id}/cancel` (ARCHITECTURE §10): the CLI's `jobs ls` and its
 // cancel of a running job.
@@ -16,12 +13,9 @@ describe('oxbow jobs ls, and jobs cancel of a running job', () => {
   let workspaceId: string;
   beforeAll(async () => {
     service = await startCliService({ QUERY_JOB_CONCURRENCY: '1' });
-    const account = await userWithKey(service.t, 'cli-jobs');
-    user = account.user;
-    workspaceId = (await createWorkspace(service.t, user, 'cli-jobs')).id;
-    await service.t.infra.store.run(business, { id: workspaceId });
+    ({ user, workspaceId } = await withWorkspace(service.t, { label: 'cli-jobs', plan: 'business' }));
     home = new CliHome(service.server.url);
-    expectExit(await home.run(['login', '--api-key', account.key]), 0);
+    expectExit(await home.run(['login', '--api-key', await createApiKey(service.t, user, 'cli tests')]), 0);
     expectExit(await home.run(['workspaces', 'use', workspaceId]), 0);
   });
   afterAll(async () => {

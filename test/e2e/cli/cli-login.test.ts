@@ -1,3 +1,4 @@
+// npm test: heavy, it drives Chromium through the login.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync, statSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { namedQuery } from '../../../src/store/named-query';
 import { CliHome, expectExit, startCliService, userWithKey } from '../../support/cli';
-import { createWorkspace } from '../../support/workspaces';
+import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
 import { slowSql, submitJobOk, waitForJob } from '../../support/jobs';
 import { query } from '../../support/lake';
 import { createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../../support/connections';
 import { createTransformOk } from '../../support/transforms';
 import type { TestUser } from '../../support/accounts';
-
-const business = namedQuery<{ id: string }>('test.cli_work_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 describe('oxbow query --job, jobs, an interrupted push, connections and transforms', () => {
   let service: Awaited<ReturnType<typeof startCliService>>;
@@ -31,7 +28,7 @@ describe('oxbow query --job, jobs, an interrupted push, connections and transfor
   /** A home logged in and working in a new workspace of its own. */
   async function freshHome(label: string): Promise<{ home: CliHome; workspaceId: string }> {
     const workspace = await createWorkspace(service.t, user, label);
-    await service.t.infra.store.run(business, { id: workspace.id });
+    await useBusinessPlan(service.t, workspace.id);
     const home = new CliHome(service.server.url);
     expectExit(await home.run(['login', '--api-key', key]), 0);
     expectExit(await home.run(['workspaces', 'use', workspace.id]), 0);

@@ -1,27 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { addMember, createWorkspace } from '../../support/workspaces';
+import { addMember, createWorkspace, usePlan } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnection, createConnectionOk } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
-
-const usePlan = namedQuery<{ id: string; plan: string }>('test.connections_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
+import { withWorkspace } from '../../support/fixtures';
 
 /** An http_json spec; nothing listens at the address (these tests never reach the source). */
 const httpSpec = (extra: Record<string, unknown> = {}) => ({ base_url: 'http://127.0.0.1:9/api', streams: [{ name: 'items', path: 'items' }], ...extra });
 
 describe('connections: records, validation, refusals', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let workspaceId: string;
+  let t: TestApp, owner: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'conn-api');
-    workspaceId = (await createWorkspace(t, owner, 'conn-api')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId, plan: 'business' });
-  });
+  beforeAll(async () => ({ t, user: owner, workspaceId } = await withWorkspace('local', { label: 'conn-api', plan: 'business' })));
   afterAll(() => t.stop());
 
   test('the connector types, with the JSON Schema of their spec', async () => {
@@ -120,7 +111,7 @@ describe('connections: records, validation, refusals', () => {
 
   test('pagination of the lists: limit 1–200, X-Total-Count', async () => {
     const ws = (await createWorkspace(t, owner, 'conn-pages')).id;
-    await t.infra.store.run(usePlan, { id: ws, plan: 'business' });
+    await usePlan(t, ws, 'business');
     for (const name of ['p1', 'p2', 'p3']) await createConnectionOk(t, owner, ws, { name, connector_type: 'http_json', spec: httpSpec() });
     const page = await t.request(`${connectionsPath(ws)}?limit=2&offset=1`, { token: owner.accessToken });
     expect(page.headers.get('x-total-count')).toBe('3');
@@ -134,7 +125,7 @@ describe('connections: records, validation, refusals', () => {
 
   test('roles: VIEWER reads, MEMBER creates and changes, OWNER and ADMIN delete; strangers are refused', async () => {
     const ws = (await createWorkspace(t, owner, 'conn-roles')).id;
-    await t.infra.store.run(usePlan, { id: ws, plan: 'business' });
+    await usePlan(t, ws, 'business');
     const people: Record<string, TestUser> = {};
     for (const role of ['ADMIN', 'MEMBER', 'VIEWER']) {
       people[role] = await createVerifiedUser(t, `conn-${role.toLowerCase()}`);

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
+import { useBusinessPlan } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, queryRows, syncOk, waitForSync } from '../../support/connections';
 import { connectedId, connectThroughProvider } from '../../support/oauth';
 import { FakeHubSpot } from '../../support/fake-crm/fake-hubspot';
 import { FakeSalesforce } from '../../support/fake-crm/fake-salesforce';
-
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * Streams the credentials cannot read are skipped while the others sync, and records deleted in the
@@ -42,9 +42,7 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
     for (const [object, count] of [['contacts', 30], ['companies', 4], ['deals', 3], ['tickets', 5]] as const) hubspot.seed(object, count);
     salesforce = new FakeSalesforce();
     for (const object of ['Account', 'Contact', 'Opportunity', 'Lead']) salesforce.seed(object, 8);
-    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), ...salesforce.env() } });
-    user = await createVerifiedUser(t, 'crm-outcomes');
-    workspace = await createWorkspace(t, user, 'crm-outcomes');
+    ({ t, user, workspace } = await withWorkspace('local', { worker: true, env: { ...hubspot.env(), ...salesforce.env() }, label: 'crm-outcomes' }));
     await useBusinessPlan(t, workspace.id);
   });
   afterAll(async () => {

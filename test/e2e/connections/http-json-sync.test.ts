@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { Server } from 'bun';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnectionOk, queryRows, syncOk } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
 interface Item {
   id: number;
@@ -16,7 +15,6 @@ interface Item {
 }
 
 const token = 'Bearer http-source-token';
-const useBusinessPlan = namedQuery<{ id: string }>('test.http_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 
 /**
  * A REST API as such sources are: items behind a bearer token, in pages numbered, by offset, by a
@@ -60,9 +58,7 @@ function startSource(items: Item[]): Server<undefined> {
 }
 
 describe('http_json connections', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let server: Server<undefined>;
   const freshItems = (): Item[] => Array.from({ length: 40 }, (_, index) => ({ id: index + 1, name: `item ${index + 1}`, updated_at: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(), score: index / 2 }));
   const items = freshItems();
@@ -77,10 +73,7 @@ describe('http_json connections', () => {
 
   beforeAll(async () => {
     server = startSource(items);
-    t = await startTestApp('local', { worker: true, env: { SYNC_BATCH_ROWS: '10' } });
-    user = await createVerifiedUser(t, 'http-sync');
-    workspaceId = (await createWorkspace(t, user, 'http-sync')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { SYNC_BATCH_ROWS: '10' }, label: 'http-sync', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

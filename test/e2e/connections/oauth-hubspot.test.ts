@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, queryRows, triggerSync, triggerSyncOk, waitForSync } from '../../support/connections';
 import { authorize, authorizeOk, callback, connectedId, connectThroughProvider, consent, storeContents } from '../../support/oauth';
 import { FakeHubSpot } from '../../support/fake-crm/fake-hubspot';
-import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.hubspot_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const frontend = 'https://app.example.test';
 
 describe('HubSpot connections over OAuth', () => {
@@ -43,10 +41,7 @@ describe('HubSpot connections over OAuth', () => {
     hubspot.seed('deals', 3);
     hubspot.seed('tickets', 2);
     // Streams side by side (the default), on the embedded catalog; the Salesforce suite runs on Postgres.
-    t = await startTestApp('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend } });
-    user = await createVerifiedUser(t, 'hubspot');
-    workspace = await createWorkspace(t, user, 'hubspot');
-    await t.infra.store.run(useBusinessPlan, { id: workspace.id });
+    ({ t, user, workspace } = await withWorkspace('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend }, label: 'hubspot', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { addMember } from '../../support/workspaces';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, queryRows, triggerSyncOk, waitForSync } from '../../support/connections';
 import { authorize, authorizeOk, callback, connectedId, consent, storeContents } from '../../support/oauth';
 import { FakeSalesforce } from '../../support/fake-crm/fake-salesforce';
 import { FakeHubSpot } from '../../support/fake-crm/fake-hubspot';
-import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.salesforce_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const frontend = 'https://crm.example.test';
 
 describe('Salesforce connections over OAuth, and the state of a callback', () => {
@@ -31,10 +29,7 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     for (const object of ['Account', 'Contact', 'Opportunity', 'Lead']) salesforce.seed(object, object === 'Account' ? 12 : 2);
     hubspot = new FakeHubSpot();
     hubspot.seed('contacts', 1);
-    t = await startTestApp('postgres-s3', { worker: true, env: { ...salesforce.env(), ...hubspot.env(), FRONTEND_URL: frontend } });
-    user = await createVerifiedUser(t, 'salesforce');
-    workspace = await createWorkspace(t, user, 'salesforce');
-    await t.infra.store.run(useBusinessPlan, { id: workspace.id });
+    ({ t, user, workspace } = await withWorkspace('postgres-s3', { worker: true, env: { ...salesforce.env(), ...hubspot.env(), FRONTEND_URL: frontend }, label: 'salesforce', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

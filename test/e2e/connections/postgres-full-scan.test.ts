@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { backends } from '../../support/backends';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, type SourceDatabase } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
 import { stagingTableName } from '../../../src/engine/sync/staging';
-
-const useBusinessPlan = namedQuery<{ id: string }>('test.full_scan_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { withWorkspace } from '../../support/fixtures';
+import { useBusinessPlan } from '../../support/workspaces';
 
 /**
  * A full refresh that overwrites reads an analysed table by parallel scans of it: in one batch when
@@ -18,9 +16,7 @@ const useBusinessPlan = namedQuery<{ id: string }>('test.full_scan_business', "U
  */
 for (const backend of backends) {
   describe(`postgres full refresh that overwrites, read by scans of the table, on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
     let source: SourceDatabase;
 
     /** `<name>`: `rows` rows keyed by `id` (or by nothing), with a date that repeats and is NULL for every 7th row. */
@@ -58,11 +54,9 @@ for (const backend of backends) {
 
     beforeAll(async () => {
       source = await createSourceDatabase();
-      t = await startTestApp(backend, { worker: true, env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' } });
-      user = await createVerifiedUser(t, 'pg-full-scan');
-      workspaceId = (await createWorkspace(t, user, 'pg-full-scan')).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' }, label: 'pg-full-scan' }));
       // Three connections: more than the Free plan allows.
-      await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+      await useBusinessPlan(t, workspaceId);
     });
     afterAll(async () => {
       await t.stop();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 /** A query's answer as it comes: status and body. */
 async function queryAnswer(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<{ status: number; body: any }> {
@@ -23,9 +23,7 @@ async function eventually(work: () => Promise<unknown>, check: (value: any) => b
 }
 
 describe('a postgres connection in live query mode', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
   beforeAll(async () => {
@@ -33,9 +31,7 @@ describe('a postgres connection in live query mode', () => {
     await source.sql.unsafe(`CREATE TABLE accounts (id int PRIMARY KEY, owner text, balance numeric(10,2))`);
     await source.sql.unsafe(`INSERT INTO accounts SELECT g, 'owner ' || g, g * 10 FROM generate_series(1, 25) g`);
     await source.sql.unsafe(`CREATE SCHEMA hidden; CREATE TABLE hidden.secrets (v text); INSERT INTO hidden.secrets VALUES ('do not read')`);
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'pg-live');
-    workspaceId = (await createWorkspace(t, user, 'pg-live')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 'pg-live' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import {
   connectionsPath,
@@ -18,17 +17,15 @@ import {
 } from '../../support/connections';
 import type { SyncCompleted } from '../../../src/connections/sync-listeners';
 import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
-const useBusinessPlan = namedQuery<{ id: string }>('test.modes_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
 const usageOf = namedQuery<{ job_id: string }, { source: string; status: string; rows_returned: number; cpu_ms: number }>(
   'test.sync_usage',
   'SELECT source, status, rows_returned, cpu_ms FROM query_usage WHERE job_id = :job_id',
 );
 
 describe('postgres sync modes', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
   const heard: SyncCompleted[] = [];
 
@@ -44,10 +41,7 @@ describe('postgres sync modes', () => {
   beforeAll(async () => {
     source = await createSourceDatabase();
     // Scan batches as small as the others: a full refresh of a table autovacuum has analysed still runs in many batches.
-    t = await startTestApp('local', { worker: true, env: { SYNC_BATCH_ROWS: '500', SYNC_SCAN_BATCH_ROWS: '500' }, extensions: { syncListeners: [{ afterSync: async (event) => void heard.push(event) }] } });
-    user = await createVerifiedUser(t, 'pg-modes');
-    workspaceId = (await createWorkspace(t, user, 'pg-modes')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { SYNC_BATCH_ROWS: '500', SYNC_SCAN_BATCH_ROWS: '500' }, extensions: { syncListeners: [{ afterSync: async (event) => void heard.push(event) }] }, label: 'pg-modes', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

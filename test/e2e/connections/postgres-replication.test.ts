@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, triggerSync, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
+import { withWorkspace } from '../../support/fixtures';
 
 const comparedLongAgo = namedQuery<{ connection_id: string }>('test.keys_compared_long_ago', "UPDATE sync_states SET keys_compared_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
 
@@ -14,9 +14,7 @@ const comparedLongAgo = namedQuery<{ connection_id: string }>('test.keys_compare
  * inserts, updates, deletes and truncates reach the lake; the slot goes with the connection or its mode.
  */
 describe('postgres logical replication', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
   const slotName = (connectionId: string) => `oxbow_${connectionId.replaceAll('-', '')}`;
@@ -37,10 +35,7 @@ describe('postgres logical replication', () => {
 
   beforeAll(async () => {
     source = await createSourceDatabase();
-    t = await startTestApp('local', { worker: true, env: { SYNC_BATCH_ROWS: '400', SYNC_SCAN_BATCH_ROWS: '400' } });
-    user = await createVerifiedUser(t, 'pg-replication');
-    workspaceId = (await createWorkspace(t, user, 'pg-replication')).id;
-    await useBusinessPlan(t, workspaceId);
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { SYNC_BATCH_ROWS: '400', SYNC_SCAN_BATCH_ROWS: '400' }, label: 'pg-replication', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { connectionsPath, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`postgres connection on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
     let source: SourceDatabase;
 
     beforeAll(async () => {
@@ -18,9 +16,7 @@ for (const backend of backends) {
       await source.sql.unsafe(`CREATE TABLE orders (id int PRIMARY KEY, amount numeric(10,2), note text, updated_at timestamptz NOT NULL)`);
       await source.sql.unsafe(`INSERT INTO orders SELECT g, g * 1.5, 'note ' || g, timestamptz '2024-01-01' + g * interval '1 minute' FROM generate_series(1, 2500) g`);
       await source.sql.unsafe(`CREATE SCHEMA sales; CREATE TABLE sales.regions (code text PRIMARY KEY, name text); INSERT INTO sales.regions VALUES ('eu', 'Europe'), ('us', 'Americas')`);
-      t = await startTestApp(backend, { worker: true, env: { SYNC_BATCH_ROWS: '1000' } });
-      user = await createVerifiedUser(t, 'pg-sync');
-      workspaceId = (await createWorkspace(t, user, 'pg-sync')).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: { SYNC_BATCH_ROWS: '1000' }, label: 'pg-sync' }));
     });
     afterAll(async () => {
       await t.stop();

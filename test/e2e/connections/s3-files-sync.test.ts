@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { DeleteObjectsCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { type TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { testEnv } from '../../support/test-env';
 import { connectionsPath, createConnection, createConnectionOk, queryRows, syncOk } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 const s3 = testEnv.s3();
 const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
@@ -33,9 +33,7 @@ async function parquetOf(sql: string): Promise<Uint8Array> {
 }
 
 describe('s3_files connections', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
   const spec = (streams: Record<string, unknown>[], extra: Record<string, unknown> = {}) => ({
     bucket: s3.bucket,
@@ -53,9 +51,7 @@ describe('s3_files connections', () => {
     await put('events/a.ndjson', '{"id":1,"kind":"click","meta":{"x":1}}\n{"id":2,"kind":"view","meta":{"x":2}}\n');
     await put('events/b.json', JSON.stringify([{ id: 3, kind: 'click', meta: { x: 3 } }]));
     await put('metrics/m.parquet', await parquetOf('SELECT range AS id, range * 2.5 AS value, DATE \'2024-01-01\' + range::INTEGER AS day FROM range(100)'));
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 's3-sync');
-    workspaceId = (await createWorkspace(t, user, 's3-sync')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 's3-sync' }));
   });
   afterAll(async () => {
     await t.stop();
@@ -112,8 +108,7 @@ describe('s3_files next to a lake on S3', () => {
   afterAll(() => t.stop());
 
   test('the service’s own lake bucket is never a source', async () => {
-    const user = await createVerifiedUser(t, 's3-lake');
-    const workspaceId = (await createWorkspace(t, user, 's3-lake')).id;
+    const { user, workspaceId } = await withWorkspace(t, { label: 's3-lake' });
     const response = await createConnection(t, user, workspaceId, {
       name: 'lake_copy',
       connector_type: 's3_files',

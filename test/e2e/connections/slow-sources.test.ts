@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startHttpServer, type HttpServer } from '../../../src/api/server';
 import { freePort } from '../../../src/process/ports';
-import { namedQuery } from '../../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestUser } from '../../support/accounts';
 import { connectionsPath, createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../../support/connections';
 import { attackConfigurations, privateNetworksAllowed, TenantSource } from '../../support/egress-servers';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createWorkspace } from '../../support/workspaces';
-
-const useBusinessPlan = namedQuery<{ id: string }>('test.slow_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import type { TestApp } from '../../support/test-app';
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * Test, streams and preview ask the source while the client waits. Over a real listener (whose idle
@@ -19,8 +16,7 @@ const useBusinessPlan = namedQuery<{ id: string }>('test.slow_business', "UPDATE
 describe.each(attackConfigurations.filter(([, env]) => privateNetworksAllowed(env)))('slow sources in %s', (_, env) => {
   let t: TestApp;
   let server: HttpServer;
-  let user: TestUser;
-  let workspaceId: string;
+  let user: TestUser, workspaceId: string;
   let source: TenantSource;
   let database: SourceDatabase;
 
@@ -29,11 +25,8 @@ describe.each(attackConfigurations.filter(([, env]) => privateNetworksAllowed(en
     database = await createSourceDatabase();
     await database.sql`CREATE TABLE busy (id integer PRIMARY KEY, note text)`;
     await database.sql`INSERT INTO busy VALUES (1, 'one')`;
-    t = await startTestApp('local', { env: { ...env, METRICS_PORT: String(await freePort()) } });
+    ({ t, user, workspaceId } = await withWorkspace('local', { env: { ...env, METRICS_PORT: String(await freePort()) }, label: 'slow', plan: 'business' }));
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    user = await createVerifiedUser(t, 'slow');
-    workspaceId = (await createWorkspace(t, user, 'slow')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
   });
   afterAll(async () => {
     await server.stop();

@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { type TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { testEnv } from '../../support/test-env';
 import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, type SourceDatabase } from '../../support/connections';
-import { namedQuery } from '../../../src/store/named-query';
-
-const useBusinessPlan = namedQuery<{ id: string }>('test.safety_business', "UPDATE workspaces SET plan_id = 'business' WHERE id = :id");
+import { withWorkspace } from '../../support/fixtures';
+import { useBusinessPlan } from '../../support/workspaces';
 
 describe('testing a postgres source says what failed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
   beforeAll(async () => {
     source = await createSourceDatabase();
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'pg-test');
-    workspaceId = (await createWorkspace(t, user, 'pg-test')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'pg-test', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();
@@ -55,16 +48,9 @@ describe('testing a postgres source says what failed', () => {
 });
 
 describe('sources the service never reaches', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
 
-  beforeAll(async () => {
-    t = await startTestApp('postgres-s3');
-    user = await createVerifiedUser(t, 'pg-reserved');
-    workspaceId = (await createWorkspace(t, user, 'pg-reserved')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
-  });
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('postgres-s3', { label: 'pg-reserved', plan: 'business' })));
   afterAll(() => t.stop());
 
   const refused = async (name: string, connectorType: string, spec: Record<string, unknown>, why: string) => {
@@ -106,9 +92,8 @@ describe('private networks refused (CONNECTOR_PRIVATE_NETWORKS=deny)', () => {
   afterAll(() => t.stop());
 
   test('loopback, private and link-local addresses, by name or number', async () => {
-    const user = await createVerifiedUser(t, 'private');
-    const workspaceId = (await createWorkspace(t, user, 'private')).id;
-    await t.infra.store.run(useBusinessPlan, { id: workspaceId });
+    const { user, workspaceId } = await withWorkspace(t, { label: 'private' });
+    await useBusinessPlan(t, workspaceId);
     for (const [name, host] of [['loop', '127.0.0.1'], ['named', 'localhost'], ['ten', '10.1.2.3'], ['link', '169.254.169.254'], ['six', '[::1]'], ['mapped', '[::ffff:127.0.0.1]']] as const) {
       const response = await createConnection(t, user, workspaceId, { name, connector_type: 'http_json', spec: { base_url: `http://${host}:8080/`, streams: [{ name: 'x' }] } });
       expect({ name, status: response.status }).toEqual({ name, status: 400 });

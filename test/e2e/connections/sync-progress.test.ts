@@ -1,55 +1,35 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace, useBusinessPlan } from '../../support/workspaces';
-import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, triggerSyncOk, type SourceDatabase } from '../../support/connections';
-
-
-/**
- * The source's reader: a role of its own, for which each 10,000th row of `readings` costs the source 40 ms
- * (a row-level security policy calls a function that sleeps). The read then takes several seconds on
- * any machine, however fast, so the progress has time to be seen; the rows it returns are all there.
- */
-const reader = `slow_reader_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
+import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, throttledReader, triggerSyncOk, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 /** A long read tells how far it is while it runs: the job's counts move, and the stream it is on is named. */
 describe('sync progress', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
+  // The source's reader: each 10,000th row of `readings` costs it 40 ms, so the read takes seconds.
+  let reader: { role: string; drop(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     source = await createSourceDatabase();
     await source.sql.unsafe('CREATE TABLE readings (id bigint PRIMARY KEY, sensor int, value double precision)');
     await source.sql.unsafe('INSERT INTO readings SELECT g, g % 1000, g * 0.5 FROM generate_series(1, 2000000) g');
     await source.sql.unsafe('ANALYZE readings');
-    await source.sql.unsafe(`CREATE ROLE ${reader} LOGIN`);
-    await source.sql.unsafe(`GRANT SELECT ON readings TO ${reader}`);
-    await source.sql.unsafe(`CREATE FUNCTION throttled(id bigint) RETURNS boolean LANGUAGE plpgsql VOLATILE AS $$
-      BEGIN
-        IF id % 10000 = 0 THEN PERFORM pg_sleep(0.04); END IF;
-        RETURN true;
-      END $$`);
-    await source.sql.unsafe('ALTER TABLE readings ENABLE ROW LEVEL SECURITY');
-    await source.sql.unsafe(`CREATE POLICY throttled_reads ON readings FOR SELECT TO ${reader} USING (throttled(id))`);
+    reader = await throttledReader(source, 'readings', 10_000, 0.04);
     // Never analysed: Postgres keeps no size for it.
     await source.sql.unsafe('CREATE TABLE unanalysed (id bigint PRIMARY KEY, label text) WITH (autovacuum_enabled = false)');
     await source.sql.unsafe("INSERT INTO unanalysed SELECT g, repeat('x', 100) FROM generate_series(1, 5000) g");
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'sync-progress');
-    workspaceId = (await createWorkspace(t, user, 'sync-progress')).id;
-    await useBusinessPlan(t, workspaceId);
+    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 'sync-progress', plan: 'business' }));
   });
   afterAll(async () => {
     await t.stop();
-    await source.sql.unsafe(`DROP OWNED BY ${reader}`);
-    await source.sql.unsafe(`DROP ROLE ${reader}`);
+    await reader?.drop();
     await source.drop();
   });
 
   test('a full sync of 2,000,000 rows read in one scan: records read and written and bytes strictly increase while it runs', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'progress', connector_type: 'postgres', spec: postgresSpec(source, { username: reader }), streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }] });
+    const connection = await createConnectionOk(t, user, workspaceId, { name: 'progress', connector_type: 'postgres', spec: postgresSpec(source, { username: reader!.role }), streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }] });
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
     const seen: { read: number; written: number; bytes: number }[] = [];
     let job = await syncJob(t, user, workspaceId, connection.id, jobId);

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { negotiate } from '../../../src/api/plugins/compression';
 import { bodyOf } from '../../support/http';
 import { startHttpServer } from '../../../src/api/server';
+import { withUser } from '../../support/fixtures';
 
 const withoutTimings = (text: string) => {
   const { execution_time_ms: _time, metadata: _metadata, ...rest } = JSON.parse(text) as Record<string, unknown>;
@@ -14,12 +15,8 @@ const withoutTimings = (text: string) => {
 const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 describe('response compression', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  beforeAll(async () => {
-    t = await startTestApp('local', { env: { COMPRESSION_MIN_BYTES: '2048' } });
-    owner = await createVerifiedUser(t, 'compress');
-  });
+  let t: TestApp, owner: TestUser;
+  beforeAll(async () => ({ t, user: owner } = await withUser('local', { env: { COMPRESSION_MIN_BYTES: '2048' }, label: 'compress' })));
   // A workspace of its own for each test that queries: a Free workspace runs 10 queries a minute.
   const freshWorkspace = async () => (await createWorkspace(t, owner)).id;
   afterAll(() => t.stop());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { type TestUser } from '../../support/accounts';
+import { withUser } from '../../support/fixtures';
 
 const console = 'https://console.example.com';
 
@@ -9,8 +10,7 @@ describe('CORS', () => {
   let closed: TestApp;
   let owner: TestUser;
   beforeAll(async () => {
-    [t, closed] = await Promise.all([startTestApp('local', { env: { CORS_ALLOWED_ORIGINS: `${console}, http://localhost:5173` } }), startTestApp('local')]);
-    owner = await createVerifiedUser(t, 'cors');
+    [{ t, user: owner }, closed] = await Promise.all([withUser('local', { env: { CORS_ALLOWED_ORIGINS: `${console}, http://localhost:5173` }, label: 'cors' }), startTestApp('local')]);
   });
   afterAll(() => Promise.all([t.stop(), closed.stop()]));
 

@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { uniqueSlug } from '../../support/workspaces';
 import { locationRule } from '../../../src/api/openapi/created-location';
+import { withUser } from '../../support/fixtures';
 
 /** A 201 names what it created: its Location is where a client finds it again. */
 describe('Location on 201 answers', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'located');
-  });
+  let t: TestApp, owner: TestUser;
+  beforeAll(async () => ({ t, user: owner } = await withUser('local', { label: 'located' })));
   afterAll(() => t.stop());
 
   const post = async (path: string, json: unknown) => {

@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { connect } from 'node:net';
 import { readdirSync } from 'node:fs';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
 import { ndjsonOf, upload } from '../../support/uploads';
 import { startHttpServer, type HttpServer } from '../../../src/api/server';
+import { withWorkspace } from '../../support/fixtures';
 
 const uploadLimit = 256 * 1024;
 
 describe('upload limits and broken uploads', () => {
   let t: TestApp;
   let server: HttpServer;
-  let user: TestUser;
-  let workspaceId: string;
+  let user: TestUser, workspaceId: string;
   beforeAll(async () => {
-    t = await startTestApp('local', { env: { PUSH_MAX_UPLOAD_BYTES: String(uploadLimit), PUSH_MAX_BODY_BYTES: String(16 * 1024) } });
+    ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUSH_MAX_UPLOAD_BYTES: String(uploadLimit), PUSH_MAX_BODY_BYTES: String(16 * 1024) }, label: 'limits' }));
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
-    user = await createVerifiedUser(t, 'limits');
-    workspaceId = (await createWorkspace(t, user)).id;
   });
   afterAll(async () => {
     await server.stop();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { backends } from '../../support/backends';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
 import { columnsOf, pushOk, query } from '../../support/lake';
 import { ndjsonOf, parquetOf, upload } from '../../support/uploads';
+import { withWorkspace } from '../../support/fixtures';
 
 const ndjson = 'application/x-ndjson';
 const csv = 'text/csv';
@@ -13,14 +13,8 @@ const parquet = 'application/vnd.apache.parquet';
 
 // The lake writer runs against both catalogs (SQLite embedded, Postgres in production).
 for (const backend of backends) describe(`push of NDJSON, CSV and Parquet bodies on ${backend}`, () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp(backend);
-    user = await createVerifiedUser(t, 'uploader');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  let t: TestApp, user: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'uploader' })));
   afterAll(() => t.stop());
 
   const ok = async (response: Response) => {
@@ -159,14 +153,8 @@ for (const backend of backends) describe(`push of NDJSON, CSV and Parquet bodies
 });
 
 describe('table history', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'history');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  let t: TestApp, user: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('local', { label: 'history' })));
   afterAll(() => t.stop());
 
   test('lists the snapshots that changed a table, newest first, across a rebuild, with the writer’s note', async () => {

@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { addMember, createWorkspace } from '../../support/workspaces';
+import { addMember } from '../../support/workspaces';
 import { push } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 describe('push validation', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
-  beforeAll(async () => {
-    t = await startTestApp('local', { env: { PUSH_MAX_BODY_BYTES: String(64 * 1024) } });
-    user = await createVerifiedUser(t, 'validator');
-    workspaceId = (await createWorkspace(t, user)).id;
-  });
+  let t: TestApp, user: TestUser, workspaceId: string;
+  beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUSH_MAX_BODY_BYTES: String(64 * 1024) }, label: 'validator' })));
   afterAll(() => t.stop());
 
   const locsOf = async (response: Response) => (await bodyOf(response)).detail.map((issue: { loc: unknown }) => issue.loc);

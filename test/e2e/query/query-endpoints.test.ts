@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createApiKey, type TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
 import { startHttpServer } from '../../../src/api/server';
+import { withWorkspace } from '../../support/fixtures';
 
 const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: string; error_code: string | null; bytes_scanned: number; rows_returned: number; api_key_id: string | null; user_id: string }>(
   'test.usage_of',
@@ -13,15 +14,11 @@ const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: s
 );
 
 describe('query endpoints', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let apiKey: string;
   beforeAll(async () => {
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'querier');
-    workspaceId = (await createWorkspace(t, user)).id;
-    apiKey = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'q' }, token: user.accessToken }))).key;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'querier' }));
+    apiKey = await createApiKey(t, user, 'q');
     await pushOk(t, workspaceId, user, {
       table: 'shop.orders',
       records: [

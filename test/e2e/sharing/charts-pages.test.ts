@@ -1,23 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import { createVerifiedUser, createVerifiedUsers, type TestUser } from '../../support/accounts';
 import { addMember, createWorkspace } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
+import { withUser } from '../../support/fixtures';
 
 describe('charts and pages', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let viewer: TestUser;
-  let member: TestUser;
+  let t: TestApp, owner: TestUser, viewer: TestUser, member: TestUser;
   let workspaceId: string;
   let api: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'charter');
-    viewer = await createVerifiedUser(t, 'chart-viewer');
-    member = await createVerifiedUser(t, 'chart-member');
+    ({ t, user: owner } = await withUser('local', { label: 'charter' }));
+    [viewer, member] = await createVerifiedUsers(t, 'chart-viewer', 'chart-member');
   });
 
   // Each test has a workspace of its own, whatever ran before it.

@@ -2,36 +2,33 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:tes
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { backends } from '../../support/backends';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { type TestUser } from '../../support/accounts';
+import { createWorkspace, usePlan } from '../../support/workspaces';
 import { pushOk } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { withUser } from '../../support/fixtures';
+import { withWorkspace } from '../../support/fixtures';
 
 const chartRuns = namedQuery<{ workspace_id: string }, { n: number }>(
   'test.public_chart_runs',
   "SELECT count(*) AS n FROM query_usage WHERE workspace_id = :workspace_id AND source = 'chart'",
 );
-const usePlan = namedQuery<{ id: string; plan: string }>('test.public_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 
 const xss = '<script>alert("x")</script><img src=x onerror=alert(1)>';
 
 // Both catalogs: which tables a chart reads, and their versions, come from the catalog's own tables.
 for (const backend of backends) {
   describe(`public links (${backend})`, () => {
-    let t: TestApp;
-    let owner: TestUser;
+    let t: TestApp, owner: TestUser;
     let workspaceId: string;
     let api: string;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend, { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' } });
-      owner = await createVerifiedUser(t, 'publisher');
-    });
+    beforeAll(async () => ({ t, user: owner } = await withUser(backend, { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' }, label: 'publisher' })));
 
     // Each test has a workspace of its own (its data, its chart `revenue`), whatever ran before it.
     beforeEach(async () => {
       workspaceId = (await createWorkspace(t, owner)).id;
-      await t.infra.store.run(usePlan, { id: workspaceId, plan: 'business' });
+      await usePlan(t, workspaceId, 'business');
       api = `/api/v1/workspaces/${workspaceId}`;
       await pushOk(t, workspaceId, owner, {
         table: 'secret_schema.sales_table',
@@ -267,8 +264,7 @@ describe('public link rate limits', () => {
 
   beforeAll(async () => {
     t = await startTestApp('local', { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '3', PUBLIC_VIEWS_PER_LINK: '5' } });
-    const owner = await createVerifiedUser(t, 'limited');
-    const workspaceId = (await createWorkspace(t, owner)).id;
+    const { user: owner, workspaceId } = await withWorkspace(t, { label: 'limited' });
     const api = `/api/v1/workspaces/${workspaceId}`;
     expect((await t.request(`${api}/charts`, { method: 'POST', token: owner.accessToken, json: { name: 'one', title: 'One', sql: 'SELECT 1 AS x, 2 AS y', chart_type: 'bar', config: { x: 'x', y: ['y'] } } })).status).toBe(201);
     token = (await bodyOf(await t.request(`${api}/charts/one/publish`, { method: 'POST', token: owner.accessToken, json: {} }))).token;

@@ -1,27 +1,24 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
 import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { addMember, createWorkspace } from '../../support/workspaces';
+import { addMember, createWorkspace, useBusinessPlan } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
 import { namedQuery } from '../../../src/store/named-query';
+import { withUser } from '../../support/fixtures';
 
-const usePlan = namedQuery<{ id: string; plan: string }>('test.saved_query_use_plan', 'UPDATE workspaces SET plan_id = :plan WHERE id = :id');
 const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: string }>(
   'test.saved_query_usage',
   'SELECT source, status FROM query_usage WHERE workspace_id = :workspace_id ORDER BY created_at, id',
 );
 
 describe('saved queries', () => {
-  let t: TestApp;
-  let owner: TestUser;
-  let viewer: TestUser;
+  let t: TestApp, owner: TestUser, viewer: TestUser;
   let workspaceId: string;
   let base: string;
 
   beforeAll(async () => {
-    t = await startTestApp('local');
-    owner = await createVerifiedUser(t, 'saver');
+    ({ t, user: owner } = await withUser('local', { label: 'saver' }));
     viewer = await createVerifiedUser(t, 'saved-viewer');
   });
 
@@ -30,7 +27,7 @@ describe('saved queries', () => {
     workspaceId = (await createWorkspace(t, owner)).id;
     await addMember(t, workspaceId, owner, viewer, 'VIEWER');
     // Many runs within a minute: the plan with the highest per-minute limit (the limit itself is tested below).
-    await t.infra.store.run(usePlan, { id: workspaceId, plan: 'business' });
+    await useBusinessPlan(t, workspaceId);
     base = `/api/v1/workspaces/${workspaceId}/saved-queries`;
     await pushOk(t, workspaceId, owner, {
       table: 'shop.orders',

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
 import { startTestApp, type TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import { createApiKey, type TestUser } from '../../support/accounts';
 import { pushOk } from '../../support/lake';
 import { submitJobOk, waitForJob } from '../../support/jobs';
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * A known sequence of queries around two month ends (UTC), through every path that runs one, and what
@@ -13,8 +13,7 @@ import { submitJobOk, waitForJob } from '../../support/jobs';
  */
 for (const backend of backends) describe(`usage numbers on ${backend}`, () => {
   let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let user: TestUser, workspaceId: string;
   let apiKey: string;
   /** bytes_scanned of each successful query, as its own answer reported it. */
   const scanned: Record<string, number> = {};
@@ -33,9 +32,8 @@ for (const backend of backends) describe(`usage numbers on ${backend}`, () => {
   beforeAll(async () => {
     t = await startTestApp(backend, { worker: true });
     t.clock.set('2026-01-31T23:50:00Z');
-    user = await createVerifiedUser(t, 'usage');
-    workspaceId = (await createWorkspace(t, user, 'usage')).id;
-    apiKey = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'usage' }, token: user.accessToken }))).key;
+    ({ user, workspaceId } = await withWorkspace(t, { label: 'usage' }));
+    apiKey = await createApiKey(t, user, 'usage');
     await pushOk(t, workspaceId, user, { table: 'shop.orders', records: [{ id: 1, amount: 10 }, { id: 2, amount: 20 }, { id: 3, amount: 30 }] });
 
     // The last second of January (UTC): two queries that succeed and one that fails.

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { createConnectionOk, createSourceDatabase, postgresSpec, syncOk, type SourceDatabase } from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
 import { connectionSyncScheduleId } from '../../../src/workflow-clients/connection-sync';
 import { workspacePurgeWorkflowId } from '../../../src/workflow-clients/workspace-purge';
+import { withWorkspace } from '../../support/fixtures';
 
 const connectionRows = namedQuery<{ id: string }, { connections: number; jobs: number; states: number }>(
   'test.connection_rows',
@@ -31,8 +31,7 @@ describe('the purge of a deleted workspace', () => {
   });
 
   test('removes its connections, their schedules, sync jobs and states, and nothing of another workspace', async () => {
-    const owner = await createVerifiedUser(t, 'connection-purge');
-    const gone = await createWorkspace(t, owner, 'gone');
+    const { user: owner, workspace: gone } = await withWorkspace(t, { label: 'connection-purge' });
     const kept = await createWorkspace(t, owner, 'kept');
     const connections = [];
     for (const workspace of [gone, kept]) {

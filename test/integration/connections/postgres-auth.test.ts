@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import postgres from 'postgres';
 import { postgresBinDir } from '../../../scripts/setup/steps/postgres';
-import { namedQuery } from '../../../src/store/named-query';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestUser } from '../../support/accounts';
 import { connectionsPath, createConnectionOk } from '../../support/connections';
 import { bodyOf } from '../../support/http';
 import { PostgresPasswordCatcher } from '../../support/postgres-password-catcher';
 import { startPostgresCluster, type PostgresCluster } from '../../support/services/postgres-cluster';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import { withWorkspace } from '../../support/fixtures';
 
 const toolchain = (await Bun.file(new URL('../../../toolchain.json', import.meta.url)).json()) as { postgresMajor: number };
-const usePlan = namedQuery<{ id: string }>('test.pg_auth_plan', "UPDATE workspaces SET plan_id = 'enterprise' WHERE id = :id");
 const methods = ['scram-sha-256', 'md5', 'password'] as const;
 
 /**
@@ -20,9 +18,7 @@ const methods = ['scram-sha-256', 'md5', 'password'] as const;
  * server that asks for it in clear text and keeps what arrives.
  */
 describe('how a Postgres source gets the password', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   const clusters = new Map<(typeof methods)[number], PostgresCluster>();
   const catchers = { cleartext: new PostgresPasswordCatcher('cleartext'), md5: new PostgresPasswordCatcher('md5') };
 
@@ -36,10 +32,7 @@ describe('how a Postgres source gets the password', () => {
       await admin.unsafe("CREATE ROLE reader LOGIN PASSWORD 'the-right-one'");
       await admin.end();
     }
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'pg-auth');
-    workspaceId = (await createWorkspace(t, user, 'pg-auth')).id;
-    await t.infra.store.run(usePlan, { id: workspaceId });
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'pg-auth', plan: 'enterprise' }));
   });
   afterAll(async () => {
     await t.stop();

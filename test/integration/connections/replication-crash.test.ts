@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
 import { WorkerProcesses } from '../../support/service-process';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * The API in this process, the worker in another: the worker is killed with SIGKILL in the middle of a
@@ -13,9 +13,7 @@ import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, sync
  * table ends exactly as the source is, no row lost, doubled or left behind after its delete.
  */
 describe('a replication sync survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
   // Batches of 1,000 changes: the changes below make dozens of them, seconds of work to be killed in (the first full read is one scan).
   const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '1000', SYNC_SCAN_BATCH_ROWS: '100000' }));
@@ -24,9 +22,7 @@ describe('a replication sync survives its worker being killed', () => {
     source = await createSourceDatabase();
     await source.sql.unsafe('CREATE TABLE ledger (id bigint PRIMARY KEY, account text, version int NOT NULL, amount numeric(12,2))');
     await source.sql.unsafe(`INSERT INTO ledger SELECT g, 'acct-' || (g % 97), 0, g * 0.5 FROM generate_series(1, 20000) g`);
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'replication-crash');
-    workspaceId = (await createWorkspace(t, user, 'replication-crash')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'replication-crash' }));
   });
   afterEach(() => workers.killAll());
   afterAll(async () => {

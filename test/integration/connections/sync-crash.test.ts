@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
-import { startServiceProcess, type ServiceProcess } from '../../support/service-process';
+import { WorkerProcesses, type ServiceProcess } from '../../support/service-process';
 import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import { withWorkspace } from '../../support/fixtures';
 
 /**
  * The API in this process, the worker in another, as deployed: the worker is killed with SIGKILL in
@@ -12,19 +12,11 @@ import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, sync
  * committed, so that the table holds every source row exactly once.
  */
 describe('a sync survives its worker being killed', () => {
-  let t: TestApp;
-  let user: TestUser;
-  let workspaceId: string;
+  let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
-  let workers: ServiceProcess[] = [];
-
   // Small batches of both kinds: once autovacuum has analysed a table, a full refresh would otherwise
   // read it in a single scan, with no midway to be killed in.
-  const startWorkerProcess = async () => {
-    const worker = await startServiceProcess('worker', { ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }, { waitForHealth: false });
-    workers.push(worker);
-    return worker;
-  };
+  const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }));
 
   /**
    * Waits until the job has committed some batches and has many to go, then kills the worker. Small
@@ -39,8 +31,7 @@ describe('a sync survives its worker being killed', () => {
       if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
       await Bun.sleep(20);
     }
-    worker.child.kill('SIGKILL');
-    await worker.child.exited;
+    await workers.kill(worker);
   };
 
   beforeAll(async () => {
@@ -53,16 +44,9 @@ describe('a sync survives its worker being killed', () => {
       // Analysed now rather than whenever autovacuum comes by: the source's row estimate plans a full refresh.
       await source.sql.unsafe(`ANALYZE ${table}`);
     }
-    t = await startTestApp('local');
-    user = await createVerifiedUser(t, 'sync-crash');
-    workspaceId = (await createWorkspace(t, user, 'sync-crash')).id;
+    ({ t, user, workspaceId } = await withWorkspace('local', { label: 'sync-crash' }));
   });
-  const killWorkers = async () => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-    await Promise.all(workers.map((worker) => worker.child.exited));
-    workers = [];
-  };
-  afterEach(killWorkers);
+  afterEach(() => workers.killAll());
   afterAll(async () => {
     await t.stop();
     await source.drop();
@@ -70,12 +54,11 @@ describe('a sync survives its worker being killed', () => {
 
   /** Starts a sync with one worker up, kills that worker midway, starts another and waits for the job to close. */
   const syncThroughAKill = async (connectionId: string, rowsToRead: number) => {
-    const worker = workers.at(-1) ?? (await startWorkerProcess());
+    const worker = workers.newest ?? (await workers.start());
     const jobId = await triggerSyncOk(t, user, workspaceId, connectionId);
     await killMidway(worker, connectionId, jobId, rowsToRead);
     expect((await syncJob(t, user, workspaceId, connectionId, jobId)).status).toBe('running');
-    workers = workers.filter((running) => running !== worker);
-    await startWorkerProcess();
+    await workers.start();
     return waitForSync(t, user, workspaceId, connectionId, jobId, ['succeeded', 'failed', 'cancelled'], 150_000);
   };
   const tableState = (table: string) => queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM ${table}`);

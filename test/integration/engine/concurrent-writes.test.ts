@@ -1,21 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
 import { pushOk, query } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`writes beside long reads on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
 
     beforeAll(async () => {
-      t = await startTestApp(backend, { env: { QUERY_TIMEOUT_MS: '8000' } });
-      user = await createVerifiedUser(t, 'concurrent');
-      workspaceId = (await createWorkspace(t, user)).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { env: { QUERY_TIMEOUT_MS: '8000' }, label: 'concurrent' }));
       // Two pushes, two files: queries read the table through DuckLake and its catalog, not straight from one file.
       await pushOk(t, workspaceId, user, { table: 'app.events', records: Array.from({ length: 50 }, (_, id) => ({ id })) });
       await pushOk(t, workspaceId, user, { table: 'app.events', records: Array.from({ length: 50 }, (_, id) => ({ id: 50 + id })) });

@@ -1,25 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { resolve } from 'node:path';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { pushOk, query } from '../../support/lake';
 import { serviceEnvOf } from '../../support/service-env';
+import { withWorkspace } from '../../support/fixtures';
 
 const crashScript = resolve(import.meta.dir, '..', '..', 'support', 'crash-push.ts');
 const pushedRows = 200_000;
 
 for (const backend of backends) {
   describe(`a push killed midway on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'crash');
-      workspaceId = (await createWorkspace(t, user)).id;
-    });
+    let t: TestApp, user: TestUser, workspaceId: string;
+    beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'crash' })));
     afterAll(() => t.stop());
 
     test('leaves the table exactly as it was, and the table takes pushes afterwards', async () => {

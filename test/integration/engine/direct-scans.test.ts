@@ -1,20 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
 import { pushOk, query, runQuery, withCatalogElsewhere } from '../../support/lake';
 import { checkQuery } from '../../../src/engine/sql/check-query';
 import { DirectScans } from '../../../src/engine/sql/direct-scans';
 import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 import { runMaintenance } from '../../../src/engine/maintenance/run-maintenance';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`direct scans on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
 
     /** How the query path would run `sql` now: the text it runs and whether DuckLake still reads. */
     const plan = (sql: string) =>
@@ -28,9 +26,7 @@ for (const backend of backends) {
       );
 
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'direct');
-      workspaceId = (await createWorkspace(t, user)).id;
+      ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'direct' }));
       await pushOk(t, workspaceId, user, {
         table: 'shop.orders',
         records: [

@@ -1,3 +1,4 @@
+// npm test: alone, a wait for an instance is held to its deadline within 700 ms.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { EngineManager } from '../../../src/engine/engine-manager';
 import { catalogStoreFor } from '../../../src/engine/catalog-attachment';

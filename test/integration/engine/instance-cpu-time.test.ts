@@ -1,3 +1,4 @@
+// npm test: alone, it compares the CPU time a statement took with its wall-clock time, which waiting for a busy core inflates.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { createTestBackend, type TestBackend } from '../../support/backends';

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
 import { runMaintenance, type MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
+import { withUser } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`maintenance of appended and upserted tables on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'compactor');
-    });
+    let t: TestApp, user: TestUser;
+    beforeAll(async () => ({ t, user } = await withUser(backend, { label: 'compactor' })));
     afterAll(() => t.stop());
 
     /** The workspace's maintenance as its scheduled activity runs it: on the background lane, on a write connection. */

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { createWorkspace } from '../../support/workspaces';
 import { pushOk, query } from '../../support/lake';
 import { maintenanceScheduleId } from '../../../src/workflow-clients/workspace-maintenance';
 import type { MaintenanceReport } from '../../../src/engine/maintenance/run-maintenance';
 import { workspaceMaintenanceStatusQuery } from '../../../src/workflows/workspace-maintenance';
 import { createLakeActivities } from '../../../src/activities/lake-activities';
+import { withUser } from '../../support/fixtures';
 
 describe('lake maintenance', () => {
-  let t: TestApp;
-  let user: TestUser;
-  beforeAll(async () => {
-    t = await startTestApp('local', { worker: true });
-    user = await createVerifiedUser(t, 'maintainer');
-  });
+  let t: TestApp, user: TestUser;
+  beforeAll(async () => ({ t, user } = await withUser('local', { worker: true, label: 'maintainer' })));
   afterAll(() => t.stop());
 
   test('each workspace gets a maintenance schedule; a run merges the small files of many pushes and keeps the data', async () => {

@@ -1,26 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { pushOk, query } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 // What a push stores for each kind of value, read back through SQL.
 const texts = ['', 'a', 'exactly12chr', 'thirteen char', 'x'.repeat(40), 'é', 'café au lait', '日本語のテキストです。長い', '😀', 'a😀b'.repeat(5), 'quote " and \\ backslash', 'tab\tnew\nline'];
 
 for (const backend of backends) {
   describe(`push values on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
     let counter = 0;
     const newTable = () => `vals.t${Date.now().toString(36)}_${++counter}`;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'valuer');
-      workspaceId = (await createWorkspace(t, user)).id;
-    });
+    beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'valuer' })));
     afterAll(() => t.stop());
 
     test('texts of every length and script arrive unchanged', async () => {

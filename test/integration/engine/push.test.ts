@@ -1,24 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestUser } from '../../support/accounts';
 import { columnsOf, push, pushOk, query } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`push on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
     let counter = 0;
     const newTable = () => `raw.t${Date.now().toString(36)}_${++counter}`;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'pusher');
-      workspaceId = (await createWorkspace(t, user)).id;
-    });
+    beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'pusher' })));
     afterAll(() => t.stop());
 
     test('creates the table and infers the types', async () => {

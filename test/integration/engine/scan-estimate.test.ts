@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
 import { pushOk, runQuery } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`scan estimates on ${backend}`, () => {
@@ -12,9 +11,9 @@ for (const backend of backends) {
     const estimate = async (sql: string) => (await t.services.engine.queries.estimate(workspaceId, sql)).estimate.bytes;
 
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      const user = await createVerifiedUser(t, 'estimates');
-      workspaceId = (await createWorkspace(t, user)).id;
+      const fixture = await withWorkspace(backend, { label: 'estimates' });
+      ({ t, workspaceId } = fixture);
+      const { user } = fixture;
       const batch = (from: number) => Array.from({ length: 500 }, (_, i) => ({ id: from + i, label: `row ${from + i} ${'x'.repeat(30)}`, amount: (from + i) * 0.25 }));
       // Two pushes, two data files with disjoint id ranges; a same-named table in another schema.
       await pushOk(t, workspaceId, user, { table: 'sales.events', records: batch(0) });
@@ -58,8 +57,7 @@ for (const backend of backends) {
 
     test('an overwrite leaves only the live files in the estimate', async () => {
       const before = await estimate('SELECT * FROM archive.events');
-      const user = await createVerifiedUser(t, 'estimates-overwrite');
-      const other = (await createWorkspace(t, user)).id;
+      const { user, workspaceId: other } = await withWorkspace(t, { label: 'estimates-overwrite' });
       await pushOk(t, other, user, { table: 'main.numbers', records: Array.from({ length: 1000 }, (_, id) => ({ id })) });
       const large = (await t.services.engine.queries.estimate(other, 'SELECT * FROM numbers')).estimate.bytes;
       await t.request(`/api/v1/workspaces/${other}/push`, { method: 'POST', token: user.accessToken, json: { table: 'main.numbers', mode: 'overwrite', records: [{ id: 1 }] } });

@@ -1,24 +1,22 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
+import type { TestApp } from '../../support/test-app';
 import { bodyOf } from '../../support/http';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { addMember, createWorkspace } from '../../support/workspaces';
+import { createApiKey, createVerifiedUser, type TestUser } from '../../support/accounts';
+import { addMember } from '../../support/workspaces';
 import { pushOk, query, runQuery } from '../../support/lake';
 import { workspaceDataPrefix } from '../../../src/engine/catalog-attachment';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`tables on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
+    let t: TestApp, user: TestUser;
     let workspace: { id: string; slug: string };
     let apiKey: string;
 
     beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'tables');
-      workspace = await createWorkspace(t, user);
-      apiKey = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'tables' }, token: user.accessToken }))).key;
+      ({ t, user, workspace } = await withWorkspace(backend, { label: 'tables' }));
+      apiKey = await createApiKey(t, user, 'tables');
       await pushOk(t, workspace.id, user, { table: 'sales.orders', primary_key: ['id'], records: Array.from({ length: 120 }, (_, id) => ({ id, amount: id * 1.5, region: id % 2 ? 'eu' : 'us' })) });
       await pushOk(t, workspace.id, user, { table: 'sales.orders', primary_key: ['id'], records: [{ id: 0, amount: 0, region: 'eu', note: 'fixed' }] });
     });

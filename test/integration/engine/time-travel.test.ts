@@ -1,21 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { backends } from '../../support/backends';
-import { startTestApp, type TestApp } from '../../support/test-app';
-import { createVerifiedUser, type TestUser } from '../../support/accounts';
-import { createWorkspace } from '../../support/workspaces';
+import type { TestApp } from '../../support/test-app';
+import type { TestUser } from '../../support/accounts';
 import { pushOk, query, runQuery } from '../../support/lake';
+import { withWorkspace } from '../../support/fixtures';
 
 for (const backend of backends) {
   describe(`time travel on ${backend}`, () => {
-    let t: TestApp;
-    let user: TestUser;
-    let workspaceId: string;
+    let t: TestApp, user: TestUser, workspaceId: string;
 
-    beforeAll(async () => {
-      t = await startTestApp(backend);
-      user = await createVerifiedUser(t, 'traveller');
-      workspaceId = (await createWorkspace(t, user)).id;
-    });
+    beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'traveller' })));
     afterAll(() => t.stop());
 
     test('reading as of a time before an overwrite returns the old rows', async () => {

@@ -38,6 +38,6 @@ describe('column names that are keywords only in DuckDB', () => {
   });
 
   test('time travel keeps its AT clause and quotes a column named at', () => {
-    expect(sql("SELECT at FROM s.t FOR SYSTEM_TIME AS OF '2024-01-01'")).toBe(`SELECT "at" FROM s.t AT (TIMESTAMP => TIMESTAMP '2024-01-01')`);
+    expect(sql("SELECT at FROM s.t FOR SYSTEM_TIME AS OF '2024-01-01'")).toBe(`SELECT "at" FROM s.t AT (TIMESTAMP => TIMESTAMPTZ '2024-01-01')`);
   });
 });

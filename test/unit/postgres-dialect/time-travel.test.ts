@@ -4,24 +4,27 @@ import { translatePostgres } from '../../../src/engine/sql/postgres-dialect';
 const sql = (text: string) => translatePostgres(text).sql;
 
 describe('FOR SYSTEM_TIME AS OF', () => {
-  test('a string literal becomes a TIMESTAMP literal; without an alias AT follows the table', () => {
+  test('a string literal becomes a TIMESTAMPTZ literal, so an offset counts; without an alias AT follows the table', () => {
     expect(sql("SELECT * FROM events FOR SYSTEM_TIME AS OF '2024-05-01 12:00:00'")).toBe(
-      "SELECT * FROM events AT (TIMESTAMP => TIMESTAMP '2024-05-01 12:00:00')",
+      "SELECT * FROM events AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01 12:00:00')",
+    );
+    expect(sql("SELECT * FROM events FOR SYSTEM_TIME AS OF '2024-05-01T12:00:00.123456+02:00'")).toBe(
+      "SELECT * FROM events AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01T12:00:00.123456+02:00')",
     );
   });
 
   test('an alias after the clause moves before AT, with or without AS', () => {
     expect(sql("SELECT o.id FROM lake.raw.orders FOR SYSTEM_TIME AS OF '2024-05-01' AS o WHERE o.id > 1")).toBe(
-      "SELECT o.id FROM lake.raw.orders AS o AT (TIMESTAMP => TIMESTAMP '2024-05-01') WHERE o.id > 1",
+      "SELECT o.id FROM lake.raw.orders AS o AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01') WHERE o.id > 1",
     );
     expect(sql("SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-05-01' o JOIN u ON u.id = o.id")).toBe(
-      "SELECT * FROM t AS o AT (TIMESTAMP => TIMESTAMP '2024-05-01') JOIN u ON u.id = o.id",
+      "SELECT * FROM t AS o AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01') JOIN u ON u.id = o.id",
     );
   });
 
   test('an alias before the clause stays where it is', () => {
-    expect(sql("SELECT * FROM t AS o FOR SYSTEM_TIME AS OF '2024-05-01'")).toBe("SELECT * FROM t AS o AT (TIMESTAMP => TIMESTAMP '2024-05-01')");
-    expect(sql("SELECT * FROM t o FOR SYSTEM_TIME AS OF '2024-05-01', u")).toBe("SELECT * FROM t o AT (TIMESTAMP => TIMESTAMP '2024-05-01'), u");
+    expect(sql("SELECT * FROM t AS o FOR SYSTEM_TIME AS OF '2024-05-01'")).toBe("SELECT * FROM t AS o AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01')");
+    expect(sql("SELECT * FROM t o FOR SYSTEM_TIME AS OF '2024-05-01', u")).toBe("SELECT * FROM t o AT (TIMESTAMP => TIMESTAMPTZ '2024-05-01'), u");
   });
 
   test('timestamp expressions are kept whole', () => {
@@ -38,7 +41,7 @@ describe('FOR SYSTEM_TIME AS OF', () => {
 
   test('both sides of a join and a subquery can travel', () => {
     expect(sql("SELECT * FROM a FOR SYSTEM_TIME AS OF '2024-01-01' AS x JOIN (SELECT * FROM b FOR SYSTEM_TIME AS OF '2024-02-01') y ON true")).toBe(
-      "SELECT * FROM a AS x AT (TIMESTAMP => TIMESTAMP '2024-01-01') JOIN (SELECT * FROM b AT (TIMESTAMP => TIMESTAMP '2024-02-01')) y ON true",
+      "SELECT * FROM a AS x AT (TIMESTAMP => TIMESTAMPTZ '2024-01-01') JOIN (SELECT * FROM b AT (TIMESTAMP => TIMESTAMPTZ '2024-02-01')) y ON true",
     );
   });
 

@@ -1,12 +1,9 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import type { paths } from './schema';
-import type { PendingPaths } from './pending-contract';
 import { ApiError, apiErrorOf } from './errors';
 
-export type ApiPaths = paths & PendingPaths;
-
 /** The only way the console reaches the service: its public API, typed from /openapi.json. */
-export const api = createClient<ApiPaths>({ baseUrl: '' });
+export const api = createClient<paths>({ baseUrl: '' });
 
 /** What the client needs from the session: a current access token, and a fresh one after a 401. */
 export interface TokenSource {

@@ -27,6 +27,12 @@ export class ApiError extends Error {
   fieldMessage(field: string): string | undefined {
     return this.issues.find((issue) => issue.loc[issue.loc.length - 1] === field)?.msg;
   }
+
+  /** The message of the issue about one place of the body: `['spec', 'host']` is `loc` `['body', 'spec', 'host']`. */
+  messageAt(path: (string | number)[]): string | undefined {
+    const wanted = ['body', ...path].join('\u0000');
+    return this.issues.find((issue) => issue.loc.join('\u0000') === wanted)?.msg;
+  }
 }
 
 type Envelope = { detail?: { error?: { code?: unknown; message?: unknown; hint?: unknown; sqlstate?: unknown } } | ValidationIssue[] };

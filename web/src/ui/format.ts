@@ -27,3 +27,9 @@ export function formatDuration(ms: number | null | undefined): string {
 
 const dateTimes = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
 export const formatTime = (iso: string | null | undefined) => (iso ? `${dateTimes.format(new Date(iso))} UTC` : '—');
+
+/**
+ * A snapshot's time as the service gives it, to the microsecond, in UTC: typed or pasted into
+ * `FOR SYSTEM_TIME AS OF`, it reads that snapshot (a time shown to the second would fall before it).
+ */
+export const formatSnapshotTime = (iso: string | null | undefined) => (iso ? `${iso.replace('T', ' ').replace(/Z$/, '')} UTC` : '—');

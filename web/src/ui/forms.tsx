@@ -24,16 +24,39 @@ function useFieldError(name: string): string | undefined {
   return useContext(FieldErrors)?.fieldMessage(name);
 }
 
+/** The enclosing form's last refusal, for fields that find their own complaint in it (by a path in the body). */
+export function useFormError(): ApiError | undefined {
+  return useContext(FieldErrors);
+}
+
 /** A labelled input; its hint and error (given, or the form's 422 about it) are tied to it for screen readers. */
 export function Field({ label, hint, error: given, ...input }: InputProps) {
   const id = useId();
   const fromForm = useFieldError(input.name);
-  const error = given ?? fromForm;
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={given ?? fromForm}>
+      {(described, invalid) => <input id={id} aria-describedby={described} aria-invalid={invalid || undefined} {...(input as InputHTMLAttributes<HTMLInputElement>)} />}
+    </FieldFrame>
+  );
+}
+
+interface FrameProps {
+  /** The control's id, which the label names. */
+  id: string;
+  label: ComponentChildren;
+  hint?: ComponentChildren;
+  error?: string | undefined;
+  /** The control, given the ids that describe it and whether it is refused. */
+  children: (described: string | undefined, invalid: boolean) => ComponentChildren;
+}
+
+/** A field's frame: label, the control, its hint and its error, tied together for screen readers. */
+export function FieldFrame({ id, label, hint, error, children }: FrameProps) {
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div class="field">
       <label for={id}>{label}</label>
-      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} {...(input as InputHTMLAttributes<HTMLInputElement>)} />
+      {children(described, error !== undefined)}
       {hint ? (
         <p class="field-hint" id={`${id}-hint`}>
           {hint}

@@ -12,7 +12,8 @@ const afterTableRef = new Set([
 /**
  * `t FOR SYSTEM_TIME AS OF <ts> [AS o]` and `t [AS] o FOR SYSTEM_TIME AS OF <ts>` become DuckLake's
  * `t [AS o] AT (TIMESTAMP => <ts>)`; DuckLake wants the alias before AT. A bare string literal is
- * read as a timestamp, as the standard syntax implies.
+ * read as a timestamp with time zone, as the standard syntax implies: its offset counts (a plain
+ * TIMESTAMP literal drops it silently), and a time without one is UTC, the engine's time zone.
  */
 export const translateTimeTravel: LevelRewrite = (level, log) => {
   for (let k = 0; k + 4 < level.size; k += 1) {
@@ -20,7 +21,7 @@ export const translateTimeTravel: LevelRewrite = (level, log) => {
     const expressionEnd = timestampEnd(level, operandsOf(level), k + 4);
     if (expressionEnd === -1) continue;
     const single = expressionEnd === k + 4 && level.token(k + 4, 'string');
-    const timestamp = `${single ? 'TIMESTAMP ' : ''}${level.text(k + 4, expressionEnd)}`;
+    const timestamp = `${single ? 'TIMESTAMPTZ ' : ''}${level.text(k + 4, expressionEnd)}`;
     const alias = aliasAfter(level, expressionEnd + 1);
     const clause = `AT (TIMESTAMP => ${timestamp})`;
     const done = alias

@@ -1,5 +1,9 @@
+import { useEffect } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
 import { ApiError } from '../../api/errors';
+import { navigate } from '../../router/history';
+import { Link } from '../../router/link';
+import { pathTo } from '../../router/paths';
 import type { RoomProps } from '../../router/routes';
 import { lastWorkspace, useWorkspaces, type Workspace } from '../../session/workspaces';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
@@ -22,38 +26,34 @@ const oauthErrors: Record<string, string> = {
 /** `/connections?error=<code>`: where the OAuth callback lands when no connection came of it. */
 export function ConnectionsReturn({ search }: RoomProps) {
   const code = search.get('error');
+  const { list } = useWorkspaces();
+  const workspace = lastWorkspace(list);
   return (
     <Page title="Connections">
       {code ? <Notice kind="error">{oauthErrors[code] ?? `The connection could not be made (${code}).`}</Notice> : <p>Connections sync sources into the workspace's tables.</p>}
+      {workspace ? (
+        <p>
+          <Link href={pathTo('workspaceConnections', { workspaceId: workspace.id })}>The connections of {workspace.name}</Link>
+        </p>
+      ) : null}
     </Page>
   );
 }
 
-/** `/connections/<id>?status=connected`: the connection the OAuth flow made, found among the person's workspaces. */
+/** `/connections/<id>?status=connected`: the connection the OAuth flow made, found among the person's workspaces and opened in its own. */
 export function ConnectionReturn({ params, search }: RoomProps) {
   const connectionId = params.connectionId ?? '';
   const { list, loaded } = useWorkspaces();
   const found = useLoad(() => (loaded ? findConnection(connectionId, list) : Promise.resolve(undefined)), [connectionId, loaded, list.length]);
+  const workspaceId = found.data?.workspace.id;
+  useEffect(() => {
+    if (workspaceId) navigate(pathTo('workspaceConnection', { workspaceId, connectionId }, Object.fromEntries(search)), { replace: true });
+  }, [workspaceId]);
   return (
     <Page title="Connection">
-      {search.get('status') === 'connected' ? <Notice kind="success">The provider authorized the connection.</Notice> : null}
-      {!loaded || found.loading ? <Loading /> : null}
+      {!loaded || found.loading || found.data ? <Loading /> : null}
       <ErrorNotice error={found.error} />
       {loaded && !found.loading && !found.error && !found.data ? <Notice kind="warning">None of your workspaces has this connection.</Notice> : null}
-      {found.data ? (
-        <dl class="details">
-          <dt>Name</dt>
-          <dd>{found.data.connection.name}</dd>
-          <dt>Workspace</dt>
-          <dd>{found.data.workspace.name}</dd>
-          <dt>Type</dt>
-          <dd>{found.data.connection.connector_type}</dd>
-          <dt>Status</dt>
-          <dd>{found.data.connection.status}</dd>
-          <dt>Tables land in</dt>
-          <dd class="mono">{found.data.connection.schema_name}</dd>
-        </dl>
-      ) : null}
     </Page>
   );
 }

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Link } from '../../router/link';
 import { navigate, useLocation } from '../../router/history';
-import { matchPath, pathTo, paths } from '../../router/paths';
+import { pathTo, paths } from '../../router/paths';
 import { session } from '../../session/session';
 import { rememberWorkspace, useWorkspaces } from '../../session/workspaces';
 import { useStore } from '../../ui/store';
@@ -123,7 +123,10 @@ function currentWorkspaceId(pathname: string): string | undefined {
   return match && match[1] !== 'new' ? decodeURIComponent(match[1]!) : undefined;
 }
 
+/** A room of the workspace is current at its address and at every address under it (a table of the tables, a connection of the connections). */
 function isCurrent(name: (typeof workspaceNav)[number]['path'], pathname: string): boolean {
-  if (matchPath(paths[name], pathname)) return true;
-  return name === 'tables' && matchPath(paths.table, pathname) !== undefined;
+  const workspaceId = currentWorkspaceId(pathname);
+  if (!workspaceId) return false;
+  const base = pathTo(name, { workspaceId });
+  return pathname === base || pathname.startsWith(`${base}/`);
 }

@@ -7,5 +7,12 @@ import type { PathName } from '../../router/paths';
 export const workspaceNav: { path: PathName; label: string }[] = [
   { path: 'workbench', label: 'SQL' },
   { path: 'tables', label: 'Tables' },
+  { path: 'workspaceConnections', label: 'Connections' },
+  { path: 'transforms', label: 'Transforms' },
+  { path: 'savedQueries', label: 'Saved queries' },
+  { path: 'charts', label: 'Charts' },
+  { path: 'pages', label: 'Pages' },
+  { path: 'usage', label: 'Usage' },
+  { path: 'billing', label: 'Billing' },
   { path: 'settings', label: 'Settings' },
 ];

@@ -9,7 +9,7 @@ import { Dialog } from '../../ui/dialog';
 import { Form } from '../../ui/forms';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
-import { formatBytes, formatCount, formatTime } from '../../ui/format';
+import { formatBytes, formatCount, formatSnapshotTime } from '../../ui/format';
 import { memorySource, ResultsGrid } from '../../ui/results-grid';
 import { useLoad } from '../../ui/use-load';
 import { quoteIdentifier } from '../workbench/sql-text';
@@ -50,11 +50,11 @@ export function TableDetail({ params }: RoomProps) {
             <dt>Primary key</dt>
             <dd class="mono">{detail.data.primary_key?.join(', ') ?? '—'}</dd>
             <dt>Created</dt>
-            <dd>{formatTime(detail.data.created_at)}</dd>
+            <dd>{formatSnapshotTime(detail.data.created_at)}</dd>
             <dt>Last changed</dt>
-            <dd>{formatTime(detail.data.updated_at)}</dd>
+            <dd>{formatSnapshotTime(detail.data.updated_at)}</dd>
             <dt>Time travel reaches back to</dt>
-            <dd>{formatTime(detail.data.earliest_snapshot_at)}</dd>
+            <dd>{formatSnapshotTime(detail.data.earliest_snapshot_at)}</dd>
           </dl>
           <Section title="Columns">
             <div class="table-wrap">
@@ -102,7 +102,7 @@ export function TableDetail({ params }: RoomProps) {
                 {snapshots.data.map((snapshot) => (
                   <tr key={snapshot.snapshot_id}>
                     <td class="number">{snapshot.snapshot_id}</td>
-                    <td>{formatTime(snapshot.committed_at)}</td>
+                    <td>{formatSnapshotTime(snapshot.committed_at)}</td>
                     <td>{snapshot.changes.join(', ')}</td>
                     <td>{snapshot.message ?? '—'}</td>
                     <td class="number">{formatCount(snapshot.records_written)}</td>

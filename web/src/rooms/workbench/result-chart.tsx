@@ -1,15 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ResultColumn } from '../../ui/results-grid';
-import type { ChartKind } from './echarts-view';
-
-const kinds: { value: ChartKind; label: string }[] = [
-  { value: 'bar', label: 'Bars' },
-  { value: 'line', label: 'Line' },
-  { value: 'area', label: 'Area' },
-  { value: 'scatter', label: 'Scatter' },
-  { value: 'pie', label: 'Pie' },
-];
-const numericType = /INT|DECIMAL|DOUBLE|FLOAT|REAL|NUMERIC/i;
+import { numericType, plottedKinds as kinds, type ChartKind } from '../../ui/chart-kinds';
 /** Rows a chart draws at most: more would not be readable. */
 const chartRows = 5_000;
 

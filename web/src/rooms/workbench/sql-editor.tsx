@@ -11,15 +11,15 @@ interface Props {
   error: { position: SqlPosition; message: string } | undefined;
   /** Gets the editor's handle once it is ready (to replace or insert text, or move to an error). */
   onReady?: (handle: SqlEditorHandle | undefined) => void;
+  /** The editor's accessible name; it says what Ctrl+Enter does. */
+  label?: string;
 }
-
-const label = 'SQL query (Ctrl+Enter or Cmd+Enter runs it)';
 
 /**
  * The SQL editor. CodeMirror is a chunk of its own, loaded as the workbench opens; until it is
  * there (or if it cannot load) a plain text area does the same job.
  */
-export function SqlEditor({ value, onChange, onRun, schema, error, onReady }: Props) {
+export function SqlEditor({ value, onChange, onRun, schema, error, onReady, label = 'SQL query (Ctrl+Enter or Cmd+Enter runs it)' }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<SqlEditorHandle | undefined>(undefined);
   const [ready, setReady] = useState(false);

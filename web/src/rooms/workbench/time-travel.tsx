@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
-import { formatTime } from '../../ui/format';
+import { formatSnapshotTime } from '../../ui/format';
 import { ErrorNotice } from '../../ui/notice';
 import { useLoad } from '../../ui/use-load';
 import { quoteIdentifier } from './sql-text';
@@ -43,7 +43,7 @@ export function TimeTravelPicker({ workspaceId, tables, onInsert }: { workspaceI
           <option value="">Latest snapshot</option>
           {(snapshots.data ?? []).map((snapshot) => (
             <option key={snapshot.snapshot_id} value={snapshot.committed_at}>
-              {formatTime(snapshot.committed_at)} · {snapshot.changes.join(', ')} · snapshot {snapshot.snapshot_id}
+              {formatSnapshotTime(snapshot.committed_at)} · {snapshot.changes.join(', ')} · snapshot {snapshot.snapshot_id}
             </option>
           ))}
           <option value="custom">Another time…</option>
