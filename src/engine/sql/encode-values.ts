@@ -32,7 +32,7 @@ import {
 } from '@duckdb/node-api';
 import { dateText, intervalText, timestampText } from './temporal-text';
 import { readFlatColumn } from './flat-vectors';
-import { decimalJson, floatJson, integerJson } from './json-numbers';
+import { decimalJson, floatJson, integerJson, realJson } from './json-numbers';
 
 /** A JSON value as the query endpoints return it. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -88,7 +88,7 @@ const converters: Converters = {
   [DuckDBTypeId.HUGEINT]: integer,
   [DuckDBTypeId.UHUGEINT]: integer,
   [DuckDBTypeId.BIGNUM]: integer,
-  [DuckDBTypeId.FLOAT]: (value) => floatJson(value as number),
+  [DuckDBTypeId.FLOAT]: (value) => realJson(value as number),
   [DuckDBTypeId.DOUBLE]: (value) => floatJson(value as number),
   [DuckDBTypeId.DECIMAL]: decimal,
   [DuckDBTypeId.TIMESTAMP]: (value) => timestampText((value as DuckDBTimestampValue).micros, 'us', false),

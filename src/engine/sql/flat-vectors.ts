@@ -3,7 +3,7 @@ import { DuckDBTypeId, type DuckDBDataChunk } from '@duckdb/node-api';
 import { CString, ptr, type Pointer } from 'bun:ffi';
 import { rowIsValid } from '../duckdb/validity-bits';
 import { dateText, timestampText } from './temporal-text';
-import { decimalJson, floatJson, integerJson } from './json-numbers';
+import { decimalJson, floatJson, integerJson, realJson } from './json-numbers';
 
 /** DuckDB keeps a text as 16 bytes: its length, then the text itself when it fits in 12 bytes, else a prefix and a pointer. */
 const textEntryBytes = 16;
@@ -59,10 +59,10 @@ export function readFlatColumn(chunk: DuckDBDataChunk, column: number, rows: unk
       fillUnsignedIntegers(target, data(8));
       return true;
     case DuckDBTypeId.FLOAT:
-      fillFloats(target, view(Float32Array, data(4), rowCount));
+      fillFloats(target, view(Float32Array, data(4), rowCount), realJson);
       return true;
     case DuckDBTypeId.DOUBLE:
-      fillFloats(target, view(Float64Array, data(8), rowCount));
+      fillFloats(target, view(Float64Array, data(8), rowCount), floatJson);
       return true;
     case DuckDBTypeId.DECIMAL:
       return fillDecimals(target, data, duckdb.decimal_width(logicalType), duckdb.decimal_scale(logicalType));
@@ -117,8 +117,8 @@ function fillNumbers({ rows, column, rowCount, validity }: Target, values: Array
   for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? values[row]! : null;
 }
 
-function fillFloats({ rows, column, rowCount, validity }: Target, values: Float32Array | Float64Array): void {
-  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? floatJson(values[row]!) : null;
+function fillFloats({ rows, column, rowCount, validity }: Target, values: Float32Array | Float64Array, json: (value: number) => number | string): void {
+  for (let row = 0; row < rowCount; row++) rows[row]![column] = rowIsValid(validity, row) ? json(values[row]!) : null;
 }
 
 function fillDates({ rows, column, rowCount, validity }: Target, days: Int32Array): void {

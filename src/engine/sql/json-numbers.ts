@@ -34,3 +34,16 @@ export function decimalJson(scaled: bigint | number, width: number, scale: numbe
 export function floatJson(value: number): number | string {
   return Number.isFinite(value) ? value : String(value);
 }
+
+/**
+ * A real (single precision) as the fewest digits that read back as the same real, as Postgres
+ * shows it (`'3.14'::real` is 3.14, not the 3.140000104904175 its widening to a double spells).
+ */
+export function realJson(value: number): number | string {
+  if (!Number.isFinite(value)) return String(value);
+  for (let digits = 1; digits < 9; digits += 1) {
+    const shortest = Number(value.toPrecision(digits));
+    if (Math.fround(shortest) === value) return shortest;
+  }
+  return Number(value.toPrecision(9));
+}

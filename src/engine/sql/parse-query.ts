@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error';
+import { parserSqlstate } from './postgres-errors';
 
 /** DuckDB's own parse tree of a statement, as `json_serialize_sql` writes it. */
 export type AstNode = { [key: string]: AstValue };
@@ -38,7 +39,7 @@ export async function parseQuery(serialize: SqlSerializer, sql: string, translat
       const where = positionHint(sql, Number(parsed.position ?? Number.NaN));
       // After a Postgres rewrite the position points into the rewritten text, so that is what the hint shows.
       const hint = where && translated ? `${where}\n(in the query as translated to DuckDB SQL)` : where;
-      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint, sqlstate: '42601' });
+      throw new AppError('SYNTAX_ERROR', `Syntax error: ${parsed.error_message}`, { hint, sqlstate: parserSqlstate(parsed.error_message ?? '') });
     }
     throw new AppError('STATEMENT_NOT_ALLOWED', 'Only read queries can run here (SELECT, WITH, VALUES, TABLE, FROM …)', {
       hint: 'Write data with the push endpoint, transforms or connections.',

@@ -31,6 +31,10 @@ const rules: Readonly<Record<string, string>> = {
   '42803': 'A column outside the aggregates must be in GROUP BY, and aggregates may not appear in WHERE or inside each other.',
   '42P10': 'ORDER BY and GROUP BY positions count the select list’s columns from 1.',
   '42702': 'Qualify the column with its table’s name or alias.',
+  '42P20': 'Window functions may not appear in WHERE, GROUP BY or HAVING; compute them in a subquery and filter outside it.',
+  '21000': 'A subquery used as a value must return at most one row; add a condition, an aggregate or LIMIT 1.',
+  '22014': 'ntile takes a positive number of buckets.',
+  '0A000': 'Postgres does not support this form; the message says which part.',
 };
 
 /** The error Postgres raises, in the service's envelope: the code by the SQLSTATE's class. */
@@ -53,6 +57,8 @@ export function withSqlstate(error: AppError, type: DuckDBErrorType, detail: str
 
 /** DuckDB's error words (by error type) and the SQLSTATE Postgres raises for the same fault. */
 const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
+  // A function that is no ordered-set aggregate, given WITHIN GROUP.
+  ['Parser', /^Unknown ordered aggregate/, '42883'],
   ['Parser', /./, '42601'],
   ['Catalog', /^Table with name|^Table .* does not exist|^Referenced table/, '42P01'],
   ['Catalog', /^(Scalar |Aggregate |Table |Pragma )?Function with name/, '42883'],
@@ -67,6 +73,14 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Binder', /^Ambiguous reference/, '42702'],
   ['Binder', /^Cannot mix values of type/, '42804'],
   ['Binder', /^interval cannot be 0/, '22023'],
+  ['Binder', /^WHERE clause cannot contain window functions/, '42P20'],
+  ['Binder', /^Set operations can only apply to expressions with the same number of result columns/, '42601'],
+  // An ORDER BY of a UNION, INTERSECT or EXCEPT may name its columns only.
+  ['Binder', /^Could not ORDER BY column .*add the expression\/function to every SELECT/, '0A000'],
+  ['Invalid Input', /^More than one row returned by a subquery used as an expression/, '21000'],
+  ['Invalid Input', /^Argument for ntile must be greater than zero/, '22014'],
+  ['Conversion', /^Unimplemented type for cast/, '42846'],
+  ['Conversion', /^Type VARCHAR with value .* can't be cast to the destination type .*\[\]/, '22P02'],
   ['Not implemented', /^Unimplemented type for cast/, '42846'],
   ['Out of Range', /^Overflow in|out of range/i, '22003'],
   ['Out of Range', /factorial of a negative/, '22003'],
@@ -81,6 +95,11 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Invalid Input', /^Malformed JSON/, '22P02'],
   ['Conversion', /^Malformed JSON/, '22P02'],
 ];
+
+/** The SQLSTATE of an error of DuckDB's parser: 42601, a syntax error, unless its words say more. */
+export function parserSqlstate(message: string): string {
+  return sqlstateOf('Parser', message) ?? '42601';
+}
 
 function sqlstateOf(type: DuckDBErrorType, detail: string): string | undefined {
   return duckdbStates.find(([kind, pattern]) => kind === type && pattern.test(detail))?.[2];
@@ -101,14 +120,16 @@ export function postgresErrorOf(type: DuckDBErrorType, detail: string): AppError
   if (marked) return postgresError(marked[1]!, marked[2]!);
   if (type !== 'Conversion' && type !== 'Out of Range') return undefined;
   const text = /^Could not convert string (['"])(.*)\1 to ([A-Z][A-Z0-9]*(?: [A-Z][A-Z0-9]*)*(?:\(\d+,\d+\))?)/s.exec(detail);
-  if (text) return postgresError('22P02', `invalid input syntax for type ${postgresType(text[3]!)}: "${text[2]}"`);
+  // Dates, times and intervals have their own class of bad input.
+  if (text) return postgresError(/^(DATE|TIME|TIMESTAMP|INTERVAL)/.test(text[3]!) ? '22007' : '22P02', `invalid input syntax for type ${postgresType(text[3]!)}: "${text[2]}"`);
   const field = /^invalid (date|timestamp|time|interval) field format: "(.*?)"/.exec(detail);
   if (field) return postgresError('22007', `invalid input syntax for type ${field[1]}: "${field[2]}"`);
   const interval = /^extract specifier "(.*?)" not recognized|^Error parsing interval/.exec(detail);
   if (interval) return postgresError('22007', `invalid input syntax for type interval${interval[1] ? `: "${interval[1]}"` : ''}`);
-  const calendar = /^(?:date|time|timestamp) field value out of range: "(.*?)"|^Date out of range: (.*)/.exec(detail);
+  const calendar = /^(?:date|time|timestamp) field value out of range: "(.*?)"|^(?:Date|Time) out of range: (.*)/.exec(detail);
   if (calendar) return postgresError('22008', `date/time field value out of range: "${calendar[1] ?? calendar[2]}"`);
   if (/^Malformed JSON/.test(detail)) return postgresError('22P02', 'invalid input syntax for type json');
+  if (/^Could not cast value .* to DECIMAL/.test(detail)) return postgresError('22003', 'numeric field overflow');
   if (/out of range|^Overflow in/i.test(detail)) {
     const target = /destination type ([A-Z0-9]+)|^Overflow in \w+ of ([A-Z0-9]+)/.exec(detail);
     const name = target ? postgresType(target[1] ?? target[2]!) : undefined;

@@ -5,20 +5,27 @@ import {
   DuckDBDecimalValue,
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
+  DuckDBTypeId,
   INTEGER,
   VARCHAR,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { encodeChunkRows } from '../../../src/engine/sql/encode-values';
 import { readFlatColumn } from '../../../src/engine/sql/flat-vectors';
+import { realJson } from '../../../src/engine/sql/json-numbers';
 import { dateText, timestampText } from '../../../src/engine/sql/temporal-text';
 import { memoryDuckDB } from '../../support/memory-duckdb';
 
 const maxSafe = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** The documented JSON of a value as the bindings read it, item by item. */
-function documented(value: DuckDBValue): unknown {
+/**
+ * The documented JSON of a value of a column's type as the bindings read it, item by item. A real
+ * (FLOAT) shows as the fewest digits that read back as the same real, as Postgres shows it; a double
+ * as JavaScript's number.
+ */
+function documented(value: DuckDBValue, typeId: DuckDBTypeId): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && typeId === DuckDBTypeId.FLOAT) return realJson(value);
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (typeof value === 'bigint') return value <= maxSafe && value >= -maxSafe ? Number(value) : value.toString();
   if (value instanceof DuckDBDecimalValue) {
@@ -51,8 +58,9 @@ describe('flat columns read from DuckDB memory', () => {
       const got = Array.from({ length: chunk.rowCount }, () => new Array<unknown>(chunk.columnCount));
       for (let column = 0; column < chunk.columnCount; column++) {
         if (!readFlatColumn(chunk, column, got)) throw new Error(`column ${column} is not read flat`);
+        const { typeId } = chunk.getColumnVector(column).type;
         for (let row = 0; row < chunk.rowCount; row++) {
-          const want = documented(expected[row]![column]!);
+          const want = documented(expected[row]![column]!, typeId);
           if (!Object.is(got[row]![column], want)) wrong.push({ column, row, got: got[row]![column], want });
         }
       }
@@ -96,6 +104,13 @@ describe('flat columns read from DuckDB memory', () => {
         ('-4294967296', '1', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
         ('-1', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
       ) v(a, b, c, c6, c3, d, e, f, g, h, k)`);
+  });
+
+  test('reals as the fewest digits that read back as the same real, not their widening to a double', async () => {
+    const [chunk] = await chunksOf(`SELECT r::FLOAT FROM (VALUES ('3.14'), ('0.1'), ('-2.5'), ('16777217'), ('1e-45'), ('3.4028235e38'), ('nan'), ('-inf'), (NULL)) v(r)`);
+    const got = Array.from({ length: chunk!.rowCount }, () => [] as unknown[]);
+    expect(readFlatColumn(chunk!, 0, got)).toBe(true);
+    expect(got.map(([real]) => real)).toEqual([3.14, 0.1, -2.5, 16777216, 1e-45, 3.4028235e38, 'NaN', '-Infinity', null]);
   });
 
   test('texts: empty, around the 12 bytes held inline, multibyte, NUL inside, and long', async () => {

@@ -4,6 +4,5 @@
  * noticed, and they count as failures in the pass rate.
  */
 export const unsupported: Readonly<Record<string, string>> = {
-  'regexp_matches global': "QUERY_ERROR: Option 'g' (global replace) is only valid for regexp_replace",
   'regtype cast': 'QUERY_ERROR: Type with name regtype does not exist!',
 };

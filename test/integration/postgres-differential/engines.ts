@@ -28,9 +28,9 @@ const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
  */
 export async function openPostgres(): Promise<{ run(sql: string): Promise<Outcome>; close(): Promise<void> }> {
   const database = await createDatabase({ locale: 'C.UTF-8' });
-  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
-  await sql.unsafe("SET TimeZone = 'UTC'");
-  await sql.unsafe("SET IntervalStyle = 'iso_8601'");
+  // The session's settings go with every connection: a client is replaced after an error (below).
+  const connect = () => postgres(database.url, { max: 1, onnotice: () => {}, connection: { TimeZone: 'UTC', IntervalStyle: 'iso_8601' } });
+  let sql = connect();
   await sql.unsafe('CREATE SCHEMA shop');
   for (const table of tables) {
     const names = Object.keys(table.columns);
@@ -46,6 +46,10 @@ export async function openPostgres(): Promise<{ run(sql: string): Promise<Outcom
         const rows = result.map((row) => row.map((cell, i) => canonicalPostgres(cell === null ? null : Buffer.from(cell).toString('utf8'), oids[i]!)));
         return { kind: 'rows', names: result.columns.map((column) => column.name), kinds: oids.map(postgresKind), rows };
       } catch (error) {
+        // A statement that fails after sending rows (an overflow at the sixth row) leaves them in the
+        // client, which hands them to the next statement's result: the next one gets a new client.
+        await sql.end();
+        sql = connect();
         const failure = error as { code?: string; message?: string };
         return { kind: 'error', sqlstate: failure.code, message: failure.message ?? String(error) };
       }

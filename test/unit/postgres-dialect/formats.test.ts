@@ -39,8 +39,8 @@ describe('datetime templates', () => {
 
 describe('numeric templates', () => {
   test('digit templates translate, others do not', () => {
-    for (const template of ['999', 'FM999,990.00', '0000', '9.99', 'FM9999.9']) expect(numericToChar('x', template)).not.toBeNull();
-    for (const template of ['S999', '999PR', '9.99EEEE', 'L999', '999MI', ',999', 'YYYY', '99V9']) expect(numericToChar('x', template)).toBeNull();
+    for (const template of ['999', 'FM999,990.00', '0000', '9.99', 'FM9999.9', 'S999', '99.9S', '9G999D99']) expect(numericToChar('x', template)).not.toBeNull();
+    for (const template of ['S99S', '999PR', '9.99EEEE', 'L999', '999MI', ',999', 'YYYY', '99V9']) expect(numericToChar('x', template)).toBeNull();
   });
 
   test('overflow shows # in the shape of the template', () => {

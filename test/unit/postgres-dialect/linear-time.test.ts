@@ -30,6 +30,7 @@ const shapes: Record<string, (n: number) => string> = {
   'divisions': (n) => `SELECT ${repeat(n, () => '7', ' / ')}`,
   'time travel list': (n) => `SELECT 1 FROM ${repeat(n, (i) => `t${i} FOR SYSTEM_TIME AS OF '2020-01-01'`, ', ')}`,
   'a long IN list': (n) => `SELECT 1 IN (${repeat(n, String, ', ')})`,
+  'macro calls side by side': (n) => `SELECT ${repeat(n, (i) => `width_bucket(c${i}, 0, 10, 5)`, ', ')}`,
 };
 
 describe('the Postgres translation takes linear time', () => {
@@ -70,7 +71,7 @@ describe('the Postgres translation takes linear time', () => {
 
   test('nested rewrites that copy their arguments are stopped by the budget, quickly', () => {
     for (const sql of [
-      `SELECT ${'width_bucket('.repeat(20)}x${', 0, 10, 5)'.repeat(20)}`,
+      `SELECT ${'regexp_instr('.repeat(20)}x${", 'a')".repeat(20)}`,
       `SELECT ${'json_typeof('.repeat(20)}x${')'.repeat(20)}`,
       `SELECT ${'btrim('.repeat(100)}${repeat(12_000, (i) => `x${i}`, ' || ')}${')'.repeat(100)}`,
       // One rewrite alone: a group per parenthesis of a pattern, an expression per field of a template.

@@ -128,7 +128,7 @@ describe('set operations', () => {
 describe('the macros a statement calls', () => {
   test('with those they call in turn, in an order that creates each after its own, leaving out those created', () => {
     const needed = macrosFor(sql("SELECT justify_days(i), format('%I', s) FROM t"), new Set(), 'memory.main');
-    expect(needed.names).toEqual(['quote_ident', 'pgx_text', 'pgx_identifier', 'pgx_interval_parts', 'pgx_interval_from', 'pgx_months_of_days', 'pgx_month_sign', 'pgx_justify_days']);
+    expect(needed.names).toEqual(['quote_ident', 'pgx_array_item', 'pgx_array_text', 'pgx_text', 'pgx_identifier', 'pgx_interval_parts', 'pgx_interval_from', 'pgx_months_of_days', 'pgx_month_sign', 'pgx_justify_days']);
     expect([...needed.sql.matchAll(/CREATE OR REPLACE MACRO memory\.main\.(\w+)/g)].map((match) => match[1])).toEqual(needed.names);
     expect(macrosFor(sql("SELECT format('%I', s) FROM t"), new Set(needed.names), 'memory.main').names).toEqual([]);
     expect(macrosFor('SELECT 1', new Set(), 'memory.main').names).toEqual([]);

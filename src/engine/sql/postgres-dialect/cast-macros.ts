@@ -24,8 +24,9 @@ const timeSuffixes = [' %H:%M:%S', ' %H:%M', ' %H:%M:%S.%f', 'T%H%M%S', ' %I:%M 
 const list = (formats: readonly string[]) => `[${formats.map((format) => `'${format}'`).join(', ')}]`;
 const dateTimeFormats = list([...dateFormats.flatMap((date) => timeSuffixes.map((time) => date + time)), ...dateFormats]);
 
-/** An ISO date that is not on the calendar is out of range; anything else unreadable is bad syntax. */
-const badDate = (type: string) => `CASE WHEN regexp_matches(s, '^\\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}') THEN ${outOfRange()} ELSE ${invalid('22007', type)} END`;
+/** ISO text whose fields are numbers out of the calendar or the clock is out of range; anything else unreadable is bad syntax. */
+const badDate = (type: string) =>
+  `CASE WHEN regexp_full_match(s, '\\s*[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([ T][0-9]{1,2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]+)?)?)?\\s*([+-][0-9]{1,2}(:?[0-9]{2})?|Z)?\\s*') THEN ${outOfRange()} ELSE ${invalid('22007', type)} END`;
 
 /** `P1Y2M3DT4H5M6S` and its parts: ISO 8601 durations, with fractions carried down as Postgres does. */
 const isoDuration = `'^\\s*P(?:(-?[0-9.]+)Y)?(?:(-?[0-9.]+)M)?(?:(-?[0-9.]+)W)?(?:(-?[0-9.]+)D)?(?:T(?:(-?[0-9.]+)H)?(?:(-?[0-9.]+)M)?(?:(-?[0-9.]+)S)?)?\\s*$'`;
@@ -42,11 +43,13 @@ export const castDefinitions: readonly string[] = [
   `pgx_relative_day(s) AS CASE lower(trim(s)) WHEN 'today' THEN current_date WHEN 'tomorrow' THEN current_date + 1 WHEN 'yesterday' THEN current_date - 1 END`,
   `pgx_date_in(s) AS coalesce(TRY_CAST(s AS DATE), CAST(try_strptime(trim(s), ${dateTimeFormats}) AS DATE), pgx_relative_day(s), ${badDate('date')})`,
   fromText('pgx_date', 'DATE', 'pgx_date_in'),
-  `pgx_timestamp_in(s) AS coalesce(TRY_CAST(s AS TIMESTAMP), try_strptime(trim(s), ${dateTimeFormats}), CAST(pgx_relative_day(s) AS TIMESTAMP), ${badDate('timestamp')})`,
+  // A fraction of a second beyond microseconds is rounded, as Postgres does (DuckDB cuts it).
+  `pgx_rounded_fraction(s, t) AS t + CASE WHEN regexp_extract(s, '[0-9]:[0-9]{2}\\.[0-9]{6}([5-9])', 1) <> '' THEN INTERVAL 1 MICROSECOND ELSE INTERVAL 0 MICROSECOND END`,
+  `pgx_timestamp_in(s) AS pgx_rounded_fraction(s, coalesce(TRY_CAST(s AS TIMESTAMP), try_strptime(trim(s), ${dateTimeFormats}), CAST(pgx_relative_day(s) AS TIMESTAMP), ${badDate('timestamp')}))`,
   fromText('pgx_timestamp', 'TIMESTAMP', 'pgx_timestamp_in'),
   // DuckDB reads an offset after seconds only: `12:00+00` becomes `12:00:00+00`.
-  `pgx_timestamptz_in(s) AS coalesce(TRY_CAST(s AS TIMESTAMPTZ), TRY_CAST(regexp_replace(trim(s), '^(\\S+[ T][0-9]{1,2}:[0-9]{2})([+-][0-9])', '\\1:00\\2') AS TIMESTAMPTZ),
-    CAST(try_strptime(trim(s), ${dateTimeFormats}) AS TIMESTAMPTZ), CAST(pgx_relative_day(s) AS TIMESTAMPTZ), ${badDate('timestamp with time zone')})`,
+  `pgx_timestamptz_in(s) AS pgx_rounded_fraction(s, coalesce(TRY_CAST(s AS TIMESTAMPTZ), TRY_CAST(regexp_replace(trim(s), '^(\\S+[ T][0-9]{1,2}:[0-9]{2})([+-][0-9])', '\\1:00\\2') AS TIMESTAMPTZ),
+    CAST(try_strptime(trim(s), ${dateTimeFormats}) AS TIMESTAMPTZ), CAST(pgx_relative_day(s) AS TIMESTAMPTZ), ${badDate('timestamp with time zone')}))`,
   fromText('pgx_timestamptz', 'TIMESTAMPTZ', 'pgx_timestamptz_in'),
   // A timestamptz's time of day is the session's local time.
   `pgx_time(x) AS CASE WHEN typeof(x) = 'TIMESTAMP WITH TIME ZONE' THEN CAST(CAST(x AS TIMESTAMP) AS TIME) ELSE CAST(x AS TIME) END`,
@@ -55,7 +58,9 @@ export const castDefinitions: readonly string[] = [
     + to_microseconds(CAST(round((seconds + (days + (months - trunc(months)) * 30 - trunc(days + (months - trunc(months)) * 30)) * 86400) * 1000000) AS BIGINT))`,
   `pgx_iso_interval(p, s) AS CASE WHEN concat(p.y, p.mo, p.w, p.d, p.h, p.mi, p.s) = '' THEN ${invalid('22007', 'interval')}
     ELSE pgx_interval_of(${part('y')} * 12 + ${part('mo')}, ${part('w')} * 7 + ${part('d')}, ${part('h')} * 3600 + ${part('mi')} * 60 + ${part('s')}) END`,
-  `pgx_interval_in(s) AS CASE WHEN regexp_full_match(s, '\\s*P.*') THEN pgx_iso_interval(regexp_extract(s, ${isoDuration}, ['y', 'mo', 'w', 'd', 'h', 'mi', 's']), s) ELSE CAST(s AS INTERVAL) END`,
+  // A sign before a part (`-1 day +2 hours`, `1 month - 1 day`) is Postgres'; DuckDB reads a minus only, next to its number.
+  `pgx_interval_in(s) AS CASE WHEN regexp_full_match(s, '\\s*P.*') THEN pgx_iso_interval(regexp_extract(s, ${isoDuration}, ['y', 'mo', 'w', 'd', 'h', 'mi', 's']), s)
+    ELSE coalesce(TRY_CAST(s AS INTERVAL), TRY_CAST(regexp_replace(regexp_replace(s, '(^|\\s)([+-])\\s+([0-9])', '\\1\\2\\3', 'g'), '(^|\\s)\\+', '\\1', 'g') AS INTERVAL), CAST(s AS INTERVAL)) END`,
   fromText('pgx_interval', 'INTERVAL', 'pgx_interval_in'),
   // An explicit cast to varchar(n) or char(n) cuts the text to n characters; char(n) ignores trailing blanks.
   `pgx_varchar(x, n) AS left(CAST(x AS VARCHAR), n)`,

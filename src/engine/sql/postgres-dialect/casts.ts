@@ -1,3 +1,4 @@
+import { isArray } from './array-operators';
 import { postgresTypeName } from './figure-name';
 import { Level } from './level';
 import { stringValue } from './literals';
@@ -24,9 +25,11 @@ const macros: Readonly<Record<string, string>> = {
 /** Text DuckDB reads as Postgres does, by type: other text goes through the macro. */
 const isoText: Readonly<Record<string, RegExp>> = {
   date: /^\s*\d{4}-\d{2}-\d{2}\s*$/,
-  timestamp: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?\s*$/,
-  timestamptz: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?([+-]\d{2}(:\d{2})?|Z)?)?)?\s*$/,
-  interval: /^\s*[^\sPp]/,
+  // Beyond microseconds Postgres rounds the fraction and DuckDB cuts it.
+  timestamp: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?\s*$/,
+  timestamptz: /^\s*\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?([+-]\d{2}(:\d{2})?|Z)?)?)?\s*$/,
+  // DuckDB reads a minus before an interval's part, next to its number, and no plus.
+  interval: /^\s*(?![^+]*[+-]\s)[^\sPp+][^+]*$/,
   time: /./,
 };
 
@@ -38,9 +41,11 @@ interface Target {
 }
 
 /** The macro for the type written at `from..to`, or null when DuckDB's cast already does what Postgres' does. */
-function targetOf(level: Level, from: number, to: number): Target | null {
+function targetOf(level: Level, from: number, to: number, operand?: string): Target | null {
   if (level.group(to + 1, '[') || level.group(to, '[')) return null;
   const type = postgresTypeName(level, from, to);
+  // An array's text is Postgres' {1,2}, not DuckDB's [1, 2].
+  if (type === 'text' && operand !== undefined && isArray(operand)) return { macro: 'pgx_text', close: ')', type };
   const macro = macros[type];
   if (!macro) return null;
   if (type === 'varchar' || type === 'bpchar') {
@@ -76,7 +81,7 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
   let from = start;
   let last = -1;
   for (const cast of castsOf(level, start)) {
-    const target = targetOf(level, cast.at + 1, cast.typeLast);
+    const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? level.text(from, cast.at - 1) : undefined);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
     const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
     nodes = callNodes(target.macro, operand, target.close.slice(0, -1));

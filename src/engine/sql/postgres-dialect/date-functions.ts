@@ -1,8 +1,9 @@
 import { literalArgument, type CallRule, type CallRules } from './calls';
 import { parseDatetimeFormat, strftimeTemplate, type FormatPiece } from './datetime-format';
 import { sqlString, stringValue } from './literals';
-import { numericToChar } from './numeric-format';
+import { numericFromText, numericToChar } from './numeric-format';
 import { checkRewriteSize } from './pass';
+import { postgresError } from '../postgres-errors';
 import { isToken, meaningful, renderTrimmed, wordOf } from './token-tree';
 
 /** Pieces as one SQL string expression: strftime over runs of codes and text, `||` between. */
@@ -49,7 +50,7 @@ function parseWithTemplate(resultType: string): CallRule {
       const template = literalArgument(call, 1);
       if (call.argNodes.length !== 2 || template === null) return null;
       const pieces = parseDatetimeFormat(template);
-      const strptime = pieces && strftimeTemplate(pieces);
+      const strptime = pieces && strftimeTemplate(pieces, true);
       return strptime ? `CAST(strptime(${call.args[0]}, ${sqlString(strptime)}) AS ${resultType})` : null;
     },
   };
@@ -65,27 +66,54 @@ function fractionalField(field: string | null): number | null {
   return field === null ? null : (fractionalFields[field.toUpperCase()] ?? null);
 }
 
+/**
+ * The units Postgres reads (its unit table; a unit is read by its first ten letters), and those of a
+ * time of day, which it refuses to extract from a date. A unit DuckDB does not know either raises
+ * DuckDB's own error, whose words say the same as an interval's.
+ */
+const units = new Set(['c', 'cent', 'centuries', 'century', 'd', 'day', 'days', 'dec', 'decade', 'decades', 'decs', 'h', 'hour', 'hours', 'hr', 'hrs', 'microsecon', 'mil', 'millennia',
+  'millennium', 'millisecon', 'mils', 'min', 'mins', 'minute', 'minutes', 'mon', 'mons', 'month', 'months', 'ms', 'msec', 'msecond', 'mseconds', 'msecs', 'qtr', 'quarter', 's', 'sec',
+  'second', 'seconds', 'secs', 'timezone', 'timezone_h', 'timezone_m', 'us', 'usec', 'usecond', 'useconds', 'usecs', 'w', 'week', 'weeks', 'y', 'year', 'years', 'yr', 'yrs',
+  'dow', 'doy', 'epoch', 'isodow', 'isoyear', 'julian']);
+const timeOfDay = new Set(['h', 'hour', 'hours', 'hr', 'hrs', 'microsecon', 'millisecon', 'min', 'mins', 'minute', 'minutes', 'ms', 'msec', 'msecond', 'mseconds', 'msecs', 's', 'sec',
+  'second', 'seconds', 'secs', 'timezone', 'timezone_h', 'timezone_m', 'us', 'usec', 'usecond', 'useconds', 'usecs']);
+
+/** A unit as Postgres reads it, raising 22023 for one it does not know. */
+function checkedUnit(unit: string): string {
+  const key = unit.toLowerCase().slice(0, 10);
+  if (!units.has(key)) throw postgresError('22023', `unit "${unit.toLowerCase()}" not recognized`);
+  return key;
+}
+
+/** extract(field FROM x): a time field of a date is refused (0A000), second and millisecond keep the fraction. */
 const extract: CallRule = {
-  label: 'extract(second | millisecond …) keeps the fraction',
+  label: 'extract: Postgres units, second | millisecond keep the fraction',
   rewrite(call) {
     const nodes = meaningful(call.argNodes[0] ?? []);
     if (call.argNodes.length !== 1 || !isToken(nodes[1], 'word') || wordOf(nodes[1]) !== 'FROM') return null;
     const first = nodes[0];
     const field = first?.type === 'token' ? (first.token.kind === 'string' ? stringValue(first.token.text) : wordOf(first)) : null;
+    if (field === null) return null;
+    const unit = checkedUnit(field);
     const scale = fractionalField(field);
-    if (scale === null) return null;
+    // Most fields (year, month, epoch…) need nothing more: the source is rendered only for the others.
+    if (!timeOfDay.has(unit) && scale === null) return null;
     const argument = call.argNodes[0]!;
-    const source = renderTrimmed(argument.slice(argument.indexOf(nodes[1]!) + 1));
-    return `(extract(microseconds FROM ${source}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
+    const written = renderTrimmed(argument.slice(argument.indexOf(nodes[1]!) + 1));
+    const source = timeOfDay.has(unit) && !/^pgx_time_field_of\(/i.test(written) ? `pgx_time_field_of(${written}, '${field.toLowerCase()}')` : written;
+    if (scale !== null) return `(extract(microseconds FROM ${source}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
+    return source === written ? null : `extract(${field} FROM ${source})`;
   },
 };
 
 const datePart: CallRule = {
-  label: "date_part('second' | 'millisecond', …) keeps the fraction",
+  label: "date_part: Postgres units, 'second' | 'millisecond' keep the fraction",
   rewrite(call) {
-    const scale = fractionalField(literalArgument(call, 0));
-    if (call.argNodes.length !== 2 || scale === null) return null;
-    return `(date_part('microseconds', ${call.args[1]}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
+    const unit = literalArgument(call, 0);
+    if (call.argNodes.length !== 2 || unit === null) return null;
+    checkedUnit(unit);
+    const scale = fractionalField(unit);
+    return scale === null ? null : `(date_part('microseconds', ${call.args[1]}) / ${scale === 1e6 ? '1e6' : '1e3'})`;
   },
 };
 
@@ -117,6 +145,13 @@ const makeInterval: CallRule = {
 };
 
 export const dateFunctionRules: CallRules = {
+  to_number: {
+    label: 'to_number → the digits as numeric',
+    rewrite(call) {
+      const template = literalArgument(call, 1);
+      return call.argNodes.length === 2 && template !== null ? numericFromText(call.args[0]!, template) : null;
+    },
+  },
   make_interval: makeInterval,
   to_char: toChar,
   to_timestamp: parseWithTemplate('TIMESTAMPTZ'),

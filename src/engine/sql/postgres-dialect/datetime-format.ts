@@ -7,20 +7,24 @@
 export type FormatPiece =
   | { kind: 'text'; text: string }
   | { kind: 'code'; code: string }
-  /** An expression over the formatted value, given as SQL text. */
-  | { kind: 'expr'; build(value: string): string };
+  /** An expression over the formatted value, given as SQL text; the strptime code that reads it back, if any. */
+  | { kind: 'expr'; build(value: string): string; parse?: string };
 
 type Field = (fillMode: boolean) => FormatPiece;
 
 const code = (padded: string, unpadded = padded): Field => (fill) => ({ kind: 'code', code: fill ? unpadded : padded });
 const expr = (build: (value: string, fill: boolean) => string): Field => (fill) => ({ kind: 'expr', build: (value) => build(value, fill) });
 // Postgres pads month and day names to the longest name (9 characters) unless FM is given.
-const named = (strftimeCode: string, casing: 'upper' | 'lower' | null, pad: boolean): Field =>
-  expr((value, fill) => {
+const named = (strftimeCode: string, casing: 'upper' | 'lower' | null, pad: boolean): Field => (fill) => ({
+  kind: 'expr',
+  build: (value) => {
     const name = `strftime(${value}, '${strftimeCode}')`;
     const cased = casing ? `${casing}(${name})` : name;
     return pad && !fill ? `rpad(${cased}, 9, ' ')` : cased;
-  });
+  },
+  // Names are read back whatever their case and padding.
+  parse: strftimeCode,
+});
 /** A numeric field zero-padded to `width` digits unless FM is given. */
 const number = (sql: (value: string) => string, width: number): Field =>
   expr((value, fill) => (fill || width === 1 ? `CAST(${sql(value)} AS VARCHAR)` : `lpad(CAST(${sql(value)} AS VARCHAR), ${width}, '0')`));
@@ -49,7 +53,9 @@ const patterns: readonly Pattern[] = [
   insensitive('WW', number((v) => `((dayofyear(${v}) - 1) // 7 + 1)`, 2)), insensitive('W', number((v) => `((day(${v}) - 1) // 7 + 1)`, 1)),
   insensitive('CC', number((v) => `century(${v})`, 2)), insensitive('Q', number((v) => `quarter(${v})`, 1)),
   insensitive('D', number((v) => `(dayofweek(${v}) + 1)`, 1)),
-  ...['Y,YYY', 'YYY', 'IYY', 'IY', 'I', 'Y', 'RM', 'J', 'TZH', 'TZM', 'TZ', 'OF', 'BC', 'AD', 'B.C.', 'A.D.', 'A.M.', 'P.M.', 'FF1', 'FF2', 'FF4', 'FF5', 'TH', 'TM', 'FX', 'IDDD'].map(
+  // The offset from UTC in the session's time zone: +00, +05:30.
+  insensitive('OF', code('%z')),
+  ...['Y,YYY', 'YYY', 'IYY', 'IY', 'I', 'Y', 'RM', 'J', 'TZH', 'TZM', 'TZ', 'BC', 'AD', 'B.C.', 'A.D.', 'A.M.', 'P.M.', 'FF1', 'FF2', 'FF4', 'FF5', 'TH', 'TM', 'FX', 'IDDD'].map(
     (spelling) => insensitive(spelling, null),
   ),
 ];
@@ -106,12 +112,15 @@ function quotedTextEnd(template: string, open: number): number {
   return template.length;
 }
 
-/** A strftime template for a run of code and text pieces; `%` in text is escaped. */
-export function strftimeTemplate(pieces: readonly FormatPiece[]): string | null {
+/**
+ * A strftime template for a run of code and text pieces; `%` in text is escaped. For reading text
+ * (strptime), a piece that is an expression in output may have a code of its own (a month's name).
+ */
+export function strftimeTemplate(pieces: readonly FormatPiece[], reading = false): string | null {
   let out = '';
   for (const piece of pieces) {
-    if (piece.kind === 'expr') return null;
-    out += piece.kind === 'code' ? piece.code : piece.text.replaceAll('%', '%%');
+    if (piece.kind === 'expr' && !(reading && piece.parse)) return null;
+    out += piece.kind === 'code' ? piece.code : piece.kind === 'expr' ? piece.parse : piece.text.replaceAll('%', '%%');
   }
   return out;
 }

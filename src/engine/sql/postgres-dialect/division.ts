@@ -24,8 +24,8 @@ const needsNoCheck = (operand: string) => (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/i.t
  * gives a fraction. DuckDB's `//` divides integers the Postgres way and other numbers exactly like
  * `/`, so `/` becomes `//` unless an operand is visibly an interval (which `//` refuses) or visibly
  * not an integer (where both agree). The divisor of a `/` or `%` goes through `pgx_divisor`, which
- * raises Postgres' division by zero where DuckDB answers NULL or Infinity. An interval divided is
- * left alone; so is a division whose operands it cannot delimit.
+ * raises Postgres' division by zero where DuckDB answers NULL or Infinity, an interval's too. A
+ * division whose operands it cannot delimit is left alone.
  */
 export const translateDivision: LevelRewrite = (level, log) => {
   for (let k = 1; k + 1 < level.size; k += 1) {
@@ -37,10 +37,14 @@ export const translateDivision: LevelRewrite = (level, log) => {
     if (start === -1 || end === -1) continue;
     const left = level.text(start, k - 1);
     const right = level.text(k + 1, end);
-    if (isInterval(left) || isInterval(right)) continue;
-    const operator = modulo || isFractional(left) || isFractional(right) ? level.text(k, k) : '//';
+    if (isInterval(right)) continue;
+    // An interval is divided by `/` (DuckDB's `//` has no interval form), its divisor checked all the same.
+    const operator = modulo || isInterval(left) || isFractional(left) || isFractional(right) ? level.text(k, k) : '//';
     const divisor = needsNoCheck(right) ? right : `pgx_divisor(${right})`;
-    if (operator === level.text(k, k) && divisor === right) continue;
-    if (level.canReplace(k, end) && level.replace(k, end, `${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
+    // Postgres has no % of doubles; a number literal is an integer or a numeric.
+    const dividend = modulo && !/^[0-9.]+$/.test(left) ? `pgx_modulo_of(${left})` : left;
+    if (operator === level.text(k, k) && divisor === right && dividend === left) continue;
+    if (!level.canReplace(start, end)) continue;
+    if (level.replace(start, end, `${dividend} ${operator} ${divisor}`)) log.add('division: integers as integers (/ → //), division by zero raised');
   }
 };

@@ -13,10 +13,27 @@ export const functionDefinitions: readonly string[] = [
   // overload is chosen, so the aggregates are inside).
   `pgx_avg_of(s, c) AS CAST((s * 10000000000000000 + CASE WHEN s < 0 THEN -(c // 2) ELSE c // 2 END) // c AS DECIMAL(38, 0)) * 0.0000000000000001`,
   `pgx_avg_check(x) AS CASE WHEN typeof(x) IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIME', 'BOOLEAN') THEN error('[42883] function avg(' || pgx_typeof(x) || ') does not exist') ELSE x END`,
+  // An interval's months, days and microseconds of time, which Postgres keeps apart.
+  `pgx_interval_months(x) AS datepart('year', x) * 12 + datepart('month', x)`,
+  `pgx_interval_time(x) AS datepart('hour', x) * 3600000000 + datepart('minute', x) * 60000000 + datepart('microseconds', x)`,
+  // An interval's parts divided as Postgres divides them: fractions of a month carried down as days of 30, of a day as seconds (to the microsecond).
+  `pgx_interval_div(m, d, t, f) AS list_transform([{'m': m / f, 'd': d / f}], lambda __q: list_transform([{'m': trunc(__q.m), 'd': trunc(__q.d), 'carried': (__q.m - trunc(__q.m)) * 30, 'rest': __q.d - trunc(__q.d)}],
+    lambda __r: list_transform([round((__r.rest + __r.carried - trunc(__r.carried)) * 86400000000) / 1000000], lambda __s: to_months(CAST(__r.m AS INTEGER))
+      + to_days(CAST(__r.d + trunc(__s / 86400) + trunc(__r.carried) AS INTEGER)) + to_microseconds(CAST(round(t / f + (__s - trunc(__s / 86400) * 86400) * 1000000) AS BIGINT)))[1])[1])[1]`,
   ...['', '_distinct'].map((kind) => {
     const q = kind === '' ? '' : 'DISTINCT ';
     const exact = `pgx_avg_of(sum(${q}CAST(x AS HUGEINT)), count(${q}x))`;
-    return `pgx_avg${kind}(x TINYINT) AS ${exact}, (x SMALLINT) AS ${exact}, (x INTEGER) AS ${exact}, (x BIGINT) AS ${exact}, (x) AS avg(${q}pgx_avg_check(x))`;
+    const intervals = `pgx_interval_div(sum(${q}pgx_interval_months(x)), sum(${q}datepart('day', x)), sum(${q}pgx_interval_time(x)), count(${q}x))`;
+    return `pgx_avg${kind}(x TINYINT) AS ${exact}, (x SMALLINT) AS ${exact}, (x INTEGER) AS ${exact}, (x BIGINT) AS ${exact}, (x INTERVAL) AS ${intervals}, (x) AS avg(${q}pgx_avg_check(x))`;
+  }),
+  // sum() of integers is numeric (see pgx_sum_arg); of intervals each part summed apart, as Postgres keeps them.
+  ...['', '_distinct'].map((kind) => {
+    const q = kind === '' ? '' : 'DISTINCT ';
+    const intervals = `to_months(CAST(sum(${q}pgx_interval_months(x)) AS INTEGER)) + to_days(CAST(sum(${q}datepart('day', x)) AS INTEGER)) + to_microseconds(CAST(sum(${q}pgx_interval_time(x)) AS BIGINT))`;
+    // The overloads of pgx_sum_arg, written out: a macro's own argument has no type for another macro's overloads.
+    const integers = ['TINYINT', 'SMALLINT', 'INTEGER'].map((type) => `(x ${type}) AS sum(${q}x)`).join(', ');
+    return `pgx_sum${kind}(x INTERVAL) AS ${intervals}, ${integers}, (x BIGINT) AS sum(${q}CAST(x AS DECIMAL(38, 0))),
+      (x) AS sum(${q}CASE WHEN typeof(x) = 'BOOLEAN' THEN error('[42883] function sum(boolean) does not exist') ELSE x END)`;
   }),
   // round(x, n) and trunc(x, n) take numeric only: Postgres has no such function for double precision.
   `pgx_round_to(x, n) AS CASE WHEN ${floats} THEN error('[42883] function round(double precision, integer) does not exist') ELSE round(x, n) END`,
@@ -34,6 +51,20 @@ export const functionDefinitions: readonly string[] = [
   `pgx_to_hex(x) AS lower(hex(CASE WHEN typeof(x) IN ('INTEGER', 'SMALLINT', 'TINYINT') AND x < 0 THEN CAST(x AS BIGINT) + 4294967296 ELSE CAST(x AS BIGINT) END))`,
   // upper() leaves ß as it is, as a UTF-8 Postgres does (DuckDB writes ẞ).
   `pgx_upper(x) AS CASE WHEN contains(x, 'ß') THEN array_to_string(list_transform(string_split(x, 'ß'), lambda __p: upper(__p)), 'ß') ELSE upper(x) END`,
+  `pgx_array_contains(a, b) AS list_has_all(a, b) AND len(list_filter(b, lambda __e: __e IS NULL)) = 0`,
+  `pgx_trim_array(a, n) AS CASE WHEN n < 0 OR n > len(a) THEN error('[2202E] number of elements to trim must be between 0 and ' || len(a)) ELSE a[1:len(a) - n] END`,
+  // to_char of a number: a double rounds as printf does (its exact value, half to even), a numeric half away from zero.
+  `pgx_to_char_value(x, n) AS CASE WHEN ${floats} THEN CAST(x AS DOUBLE) ELSE CAST(round(x, n) AS DOUBLE) END`,
+  // width_bucket: equal buckets between two bounds in either order, or the thresholds an array holds.
+  `pgx_width_bucket(x, lo, hi, n) AS CASE WHEN n <= 0 THEN error('[2201G] count must be greater than zero') WHEN lo = hi THEN error('[2201G] lower bound cannot equal upper bound')
+    WHEN lo < hi THEN CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1 ELSE CAST(floor(CAST(x - lo AS DOUBLE) * n / CAST(hi - lo AS DOUBLE)) AS INTEGER) + 1 END
+    ELSE CASE WHEN x > lo THEN 0 WHEN x <= hi THEN n + 1 ELSE CAST(floor(CAST(lo - x AS DOUBLE) * n / CAST(lo - hi AS DOUBLE)) AS INTEGER) + 1 END END`,
+  `pgx_width_bucket_of(x, t) AS CAST(len(list_filter(t, lambda __b: __b <= x)) AS INTEGER)`,
+  // lpad/rpad with an empty fill cut the text to the length and never pad.
+  `pgx_lpad(s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE lpad(s, n, f) END`,
+  `pgx_rpad(s, n, f) AS CASE WHEN f = '' THEN left(s, greatest(n, 0)) ELSE rpad(s, n, f) END`,
+  `pgx_split_part(s, d, n) AS CASE WHEN n = 0 THEN error('[22023] field position must not be zero') WHEN d = '' THEN CASE WHEN n IN (1, -1) THEN s ELSE '' END ELSE split_part(s, d, n) END`,
+  `pgx_string_to_array(s, d) AS CASE WHEN s = '' THEN CAST([] AS VARCHAR[]) WHEN d IS NULL THEN string_split(s, '') WHEN d = '' THEN [s] ELSE string_split(s, d) END`,
   `pgx_substr_length(n) AS CASE WHEN n < 0 THEN error('[22011] negative substring length not allowed') ELSE n END`,
   // length(bytea) counts bytes.
   `pgx_length(x BLOB) AS octet_length(x), (x) AS length(x)`,
@@ -41,7 +72,12 @@ export const functionDefinitions: readonly string[] = [
   `pgx_pad(s, w) AS CASE WHEN w < 0 THEN rpad(coalesce(s, ''), CAST(greatest(length(coalesce(s, '')), -w) AS INTEGER), ' ')
     ELSE lpad(coalesce(s, ''), CAST(greatest(length(coalesce(s, '')), w) AS INTEGER), ' ') END`,
   // A value as format's %s shows it: Postgres' output text (a boolean is t or f), NULL as nothing.
-  `pgx_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS VARCHAR) = 'true' THEN 't' WHEN CAST(x AS VARCHAR) = 'false' THEN 'f' END ELSE CAST(x AS VARCHAR) END`,
+  // An array's text: {1,2}, elements quoted where Postgres quotes them, NULL for a NULL, t and f for booleans; a list of lists as its nested braces.
+  `pgx_array_item(e) AS CASE WHEN e IS NULL THEN 'NULL' WHEN e = '' OR lower(e) = 'null' OR regexp_matches(e, '[{}",\\\\\\s]') THEN '"' || replace(replace(e, '\\', '\\\\'), '"', '\\"') || '"' ELSE e END`,
+  `pgx_array_text(x) AS CASE WHEN typeof(x) LIKE '%[][]' THEN translate(CAST(to_json(x) AS VARCHAR), '[]', '{}')
+    ELSE '{' || array_to_string(list_transform(CAST(json_extract_string(CAST(to_json(x) AS JSON), '$[*]') AS VARCHAR[]), lambda __e: pgx_array_item(CASE WHEN typeof(x) = 'BOOLEAN[]' THEN left(__e, 1) ELSE __e END)), ',') || '}' END`,
+  `pgx_text(x) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN CASE WHEN CAST(x AS VARCHAR) = 'true' THEN 't' WHEN CAST(x AS VARCHAR) = 'false' THEN 'f' END
+    WHEN typeof(x) LIKE '%[]' THEN pgx_array_text(x) ELSE CAST(x AS VARCHAR) END`,
   // A record's text: each field as its output text, quoted when empty or holding a quote, backslash, parenthesis, comma or blank; NULL as nothing.
   `pgx_record_field(x) AS CASE WHEN x IS NULL THEN '' ELSE pgx_record_quote(pgx_text(x)) END`,
   `pgx_record_quote(t) AS CASE WHEN t = '' OR regexp_matches(t, '["\\\\(),\\s]') THEN '"' || replace(replace(t, '\\', '\\\\'), '"', '""') || '"' ELSE t END`,
@@ -52,6 +88,8 @@ export const functionDefinitions: readonly string[] = [
   `pgx_array_ndims(a) AS CASE WHEN len(a) > 0 THEN (length(typeof(a)) - length(replace(typeof(a), '[]', ''))) // 2 END`,
   `pgx_array_length(a, d) AS CASE WHEN d BETWEEN 1 AND pgx_array_ndims(a) THEN CAST(json_array_length(to_json(a), '$' || repeat('[0]', d - 1)) AS INTEGER) END`,
   `pgx_array_dims(a) AS CASE WHEN len(a) > 0 THEN array_to_string(list_transform(range(1, pgx_array_ndims(a) + 1), lambda __d: '[1:' || pgx_array_length(a, __d) || ']'), '') END`,
+  // Every element of every dimension.
+  `pgx_cardinality(a) AS CASE WHEN pgx_array_ndims(a) > 1 THEN len(json_extract(to_json(a), '$' || repeat('[*]', pgx_array_ndims(a)))) ELSE len(a) END`,
   // An interval's months, days and microseconds, and one made of them.
   `pgx_interval_parts(i) AS {'m': datepart('year', i) * 12 + datepart('month', i), 'd': datepart('day', i), 't': datepart('hour', i) * 3600000000 + datepart('minute', i) * 60000000 + datepart('microseconds', i)}`,
   `pgx_interval_from(p) AS list_transform([p], lambda __q: to_months(CAST(__q.m AS INTEGER)) + to_days(CAST(__q.d AS INTEGER)) + to_microseconds(__q.t))[1]`,

@@ -1,4 +1,5 @@
 import { nameResultColumns } from './column-names';
+import { refuseJsonRowComparison } from './json-set-operations';
 import { setOperationOf, type SetOperation } from './set-operations';
 import { translatePostgres, type Translation } from './translate';
 
@@ -11,6 +12,7 @@ export { translatePostgres } from './translate';
  */
 export function translatePostgresStatement(sql: string): Translation & { setOperation?: SetOperation } {
   const named = nameResultColumns(sql);
+  refuseJsonRowComparison(named.sql);
   const translated = translatePostgres(named.sql);
   const setOperation = setOperationOf(translated.sql);
   const rewrites = named.named ? ['result column names: Postgres rules', ...translated.rewrites] : translated.rewrites;

@@ -39,10 +39,10 @@ function pathDeletion(json: string, keys: readonly string[]): string {
 }
 
 /** `jsonb_set(j, '{a,0}', v, create)`: each step descends one level, the last sets. */
-function pathSet(json: string, keys: readonly string[], value: string, create: string): string {
+function pathSet(json: string, keys: readonly string[], value: string, create: string, last = 'pgx_jsonb_put'): string {
   const [first, ...rest] = keys.map(sqlString) as [string, ...string[]];
-  if (rest.length === 0) return `pgx_jsonb_put(${json}, ${first}, ${value}, ${create})`;
-  return `pgx_jsonb_descend(${json}, ${first}, ${pathSet(`pgx_jsonb_step(${json}, ${first})`, keys.slice(1), value, create)})`;
+  if (rest.length === 0) return `${last}(${json}, ${first}, ${value}, ${create})`;
+  return `pgx_jsonb_descend(${json}, ${first}, ${pathSet(`pgx_jsonb_step(${json}, ${first})`, keys.slice(1), value, create, last)})`;
 }
 
 /** The end of the run of `||` operands starting at `start`, with every operand's bounds. */
@@ -121,17 +121,24 @@ function unary(name: string, label: string): CallRule {
   return { label, rewrite: (call) => (call.argNodes.length === 1 ? `${name}(${macroArgument(call.args[0]!)})` : null) };
 }
 
-/** jsonb functions that edit a value. */
-export const jsonEditingRules: CallRules = {
-  jsonb_set: {
-    label: 'jsonb_set → path steps',
+/** `name(j, '{a,0}', v [, flag])` at a literal path: the inner steps walked, the last one `last`. */
+function pathEdit(name: string, flag: string, last: string): CallRule {
+  return {
+    label: `${name} → path steps`,
     rewrite(call) {
       if (call.argNodes.length < 3 || call.argNodes.length > 4) return null;
       const keys = pathKeys(literalArgument(call, 1) ?? '');
       if (keys === null || keys.length === 0) return null;
-      return pathSet(macroArgument(call.args[0]!), keys, `CAST(${call.args[2]!} AS JSON)`, call.args[3] ?? 'true');
+      return pathSet(macroArgument(call.args[0]!), keys, `CAST(${call.args[2]!} AS JSON)`, call.args[3] ?? flag, last);
     },
-  },
+  };
+}
+
+/** jsonb functions that edit a value. */
+export const jsonEditingRules: CallRules = {
+  jsonb_set: pathEdit('jsonb_set', 'true', 'pgx_jsonb_put'),
+  // jsonb_insert: a new array element before (or after) the position, or a new key, which may not exist yet.
+  jsonb_insert: pathEdit('jsonb_insert', 'false', 'pgx_jsonb_insert'),
   jsonb_strip_nulls: unary('pgx_jsonb_strip_nulls', 'jsonb_strip_nulls → merge patch'),
   json_strip_nulls: unary('pgx_jsonb_strip_nulls', 'jsonb_strip_nulls → merge patch'),
   jsonb_pretty: unary('json_pretty', 'jsonb_pretty → json_pretty'),

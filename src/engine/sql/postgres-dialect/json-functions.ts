@@ -2,6 +2,7 @@ import { literalArgument, rename, renderArgs, type Call, type CallRule, type Cal
 import { jsonPath } from './json-path';
 import { sqlString } from './literals';
 import { callEnd } from './operands';
+import { distinctOrdered } from './other-functions';
 
 /**
  * `json_agg(x …)` collects like DuckDB's list aggregate, which keeps ORDER BY, DISTINCT, FILTER
@@ -12,7 +13,7 @@ const jsonAgg: CallRule = {
   rewrite(call) {
     const end = callEnd(call.level, call.at + 1);
     const suffix = end > call.at + 1 ? ` ${call.level.text(call.at + 2, end)}` : '';
-    return { sql: `to_json(list(${renderArgs(call)})${suffix})`, through: end };
+    return { sql: `to_json(list(${distinctOrdered(renderArgs(call))})${suffix})`, through: end };
   },
 };
 

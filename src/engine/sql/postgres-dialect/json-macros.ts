@@ -42,6 +42,12 @@ export const jsonDefinitions: readonly string[] = [
     WHEN json_type(__a.j) = 'OBJECT' THEN CASE WHEN missing OR list_contains(json_keys(__a.j), k) THEN pgx_jsonb_object(json_keys(__a.j) || [k], __a.j, json_object(k, __a.v)) ELSE __a.j END
     WHEN json_type(__a.j) = 'ARRAY' THEN pgx_jsonb_put_item(json_extract(__a.j, '$[*]'), pgx_jsonb_index(__a.j, pgx_jsonb_position(k)), __a.v, missing)
     ELSE error('[22023] cannot set path in scalar') END)[1]`,
+  // jsonb_insert's last step: an element put before (or after) a position, a key that is not there yet.
+  `pgx_jsonb_insert_item(items, n, v) AS pgx_jsonb_array(items[1:least(greatest(n, 1), len(items) + 1) - 1] || [v] || items[least(greatest(n, 1), len(items) + 1):])`,
+  `pgx_jsonb_insert(j, k, v, after) AS list_transform([{'j': CAST(j AS JSON), 'v': CAST(v AS JSON)}], lambda __a: CASE WHEN __a.j IS NULL OR __a.v IS NULL THEN NULL
+    WHEN json_type(__a.j) = 'OBJECT' THEN CASE WHEN list_contains(json_keys(__a.j), k) THEN error('[22023] cannot replace existing key') ELSE pgx_jsonb_object(json_keys(__a.j) || [k], __a.j, json_object(k, __a.v)) END
+    WHEN json_type(__a.j) = 'ARRAY' THEN pgx_jsonb_insert_item(json_extract(__a.j, '$[*]'), pgx_jsonb_index(__a.j, pgx_jsonb_position(k)) + CASE WHEN after THEN 1 ELSE 0 END, __a.v)
+    ELSE error('[22023] cannot set path in scalar') END)[1]`,
   // The value at a last step removed.
   `pgx_jsonb_remove(j, k) AS list_transform([CAST(j AS JSON)], lambda __j: CASE json_type(__j) WHEN 'OBJECT' THEN pgx_jsonb_delete_key(__j, k)
     WHEN 'ARRAY' THEN pgx_jsonb_delete_index(__j, pgx_jsonb_position(k)) ELSE __j END)[1]`,
@@ -59,6 +65,14 @@ export const jsonDefinitions: readonly string[] = [
   `pgx_jsonb_element_text(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN json_extract_string(__j, '$') WHEN json_type(__j) = 'ARRAY' THEN json_extract_string(__j, pgx_jsonb_element_path(n)) END)[1]`,
   `pgx_jsonb_exists_any(j, ks) AS list_bool_or(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
   `pgx_jsonb_exists_all(j, ks) AS list_bool_and(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
+  // jsonb's text: a blank after each colon and comma between members and elements, an object's keys in jsonb's order (those of nested objects as they are); a scalar as its text.
+  `pgx_jsonb_spaced(j) AS regexp_replace(regexp_replace(json_pretty(j), ',\\n\\s*', ', ', 'g'), '\\n\\s*', '', 'g')`,
+  `pgx_jsonb_text(j) AS CASE json_type(j) WHEN 'OBJECT' THEN pgx_jsonb_spaced(pgx_jsonb_object(json_keys(j), j, NULL)) WHEN 'ARRAY' THEN pgx_jsonb_spaced(j) ELSE json_extract_string(j, '$') END`,
+  // jsonb_object_keys and its kin take an object.
+  `pgx_json_object(j, name) AS CASE WHEN json_type(j) = 'ARRAY' THEN error('[22023] cannot call ' || name || ' on an array')
+    WHEN json_type(j) <> 'OBJECT' THEN error('[22023] cannot call ' || name || ' on a scalar') ELSE j END`,
+  `pgx_json_array(j) AS CASE WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot extract elements from an object')
+    WHEN json_type(j) <> 'ARRAY' THEN error('[22023] cannot extract elements from a scalar') ELSE j END`,
   `pgx_jsonb_array_length(j) AS CASE WHEN j IS NULL THEN NULL WHEN json_type(j) = 'ARRAY' THEN json_array_length(j)
     WHEN json_type(j) = 'OBJECT' THEN error('[22023] cannot get array length of a non-array') ELSE error('[22023] cannot get array length of a scalar') END`,
   // jsonb equality is by value: every node's path, kind and value, numbers as numbers, key order aside.

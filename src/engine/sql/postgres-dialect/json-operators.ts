@@ -1,9 +1,12 @@
+import { postgresError } from '../postgres-errors';
 import { jsonPath, pathKeys } from './json-path';
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
 import { macroArgument, operandsOf } from './operands';
-import type { LevelRewrite } from './pass';
-import { arrayTextToList } from './pg-array-literal';
+import { isArray } from './array-operators';
+import type { LevelRewrite, RewriteLog } from './pass';
+import { listLiteral } from './literal-inputs';
+import { arrayTextToList, parseArrayText } from './pg-array-literal';
 
 /** `j #> '{a,0}'` and `j #>> '{a,0}'`: DuckDB has no path operators, but `->` takes a JSONPath. */
 export const translateJsonPathOperators: LevelRewrite = (level, log) => {
@@ -56,7 +59,10 @@ export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
     const start = operands.leftOf(k);
     const end = operands.rightOf(k);
     if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
-    if (isContainment && !looksLikeJson(level, start, k - 1) && !looksLikeJson(level, k + 1, end)) continue;
+    if (isContainment && !looksLikeJson(level, start, k - 1) && !looksLikeJson(level, k + 1, end)) {
+      arrayContainment(level, k, start, end, log);
+      continue;
+    }
     const left = macroArgument(level.text(start, k - 1));
     const right = level.text(k + 1, end);
     let sql: string | null = null;
@@ -69,26 +75,76 @@ export const translateJsonKeyOperators: LevelRewrite = (level, log) => {
 };
 
 /**
+ * `a @> b` of arrays: Postgres never finds a NULL element (no NULL equals another), DuckDB's list
+ * containment does. Rewritten where an operand is visibly an array and the contained one visibly
+ * holds a NULL; other containments stay DuckDB's.
+ */
+function arrayContainment(level: Level, k: number, start: number, end: number, log: RewriteLog): void {
+  // `(a @> b) @> c`: a chain on the left is no array; its text is never read.
+  if (operandsOf(level).startOf(k - 1) !== start) return;
+  // Beside an array, an untyped text literal is array text.
+  const [left, right] = [listOf(level.text(start, k - 1)), listOf(level.text(k + 1, end))];
+  if ((left !== level.text(start, k - 1) && isArray(right)) || (right !== level.text(k + 1, end) && isArray(left))) {
+    if (level.replace(start, end, `${left} ${level.text(k, k)} ${right}`)) log.add('array @> / <@: array text read as a list');
+    return;
+  }
+  const contained = level.op(k, '@>') ? right : left;
+  if ((!isArray(left) && !isArray(right)) || !/\bnull\b/i.test(contained)) return;
+  const container = level.op(k, '@>') ? left : right;
+  if (level.replace(start, end, `pgx_array_contains(${container}, ${contained})`)) log.add('array @> / <@: NULL elements are never contained');
+}
+
+/** A text literal that is array text as a list literal; any other operand as it is. */
+function listOf(operand: string): string {
+  const value = /^'(?:[^']|'')*'$/.test(operand) ? stringValue(operand) : null;
+  const items = value === null ? null : parseArrayText(value);
+  return items === null ? operand : listLiteral(items);
+}
+
+/**
  * DuckDB parses `->` with the low precedence of its lambda arrow, so `j -> 'a' IS NULL` would read
  * as `j -> ('a' IS NULL)`. A chain of `->` / `->>` with literal keys is parenthesised unless it is
- * already delimited on both sides.
+ * already delimited on both sides. A chain compared with a number or boolean literal is refused as
+ * Postgres refuses it (jsonb or text against an integer: 42883); DuckDB would cast one side.
  */
 export const translateJsonArrows: LevelRewrite = (level, log) => {
   for (let k = 1; k + 1 < level.size; k += 1) {
-    if (!level.op(k, '->') || !isKeyLiteral(level, k + 1)) continue;
+    if (!level.op(k, '->', '->>') || !isKeyLiteral(level, k + 1)) continue;
     const operands = operandsOf(level);
     const start = operands.leftOf(k);
     if (start === -1) continue;
+    let last = k;
     let end = operands.endOf(k + 1);
-    while (level.op(end + 1, '->', '->>') && isKeyLiteral(level, end + 2)) end = operands.endOf(end + 2);
+    while (level.op(end + 1, '->', '->>') && isKeyLiteral(level, end + 2)) {
+      last = end + 1;
+      end = operands.endOf(end + 2);
+    }
+    if (end === -1) continue;
+    refuseLiteralComparison(level, start, end, level.op(last, '->') ? 'jsonb' : 'text');
     const delimitedBefore = start === 0 || level.punct(start - 1, ',') || level.is(start - 1, 'SELECT');
     const delimitedAfter = end === level.size - 1 || level.punct(end + 1, ',') || level.is(end + 1, 'AS', 'FROM');
-    if (!(delimitedBefore && delimitedAfter) && level.canReplace(start, end) && level.replace(start, end, `(${level.text(start, end)})`)) {
+    if (level.op(k, '->') && !(delimitedBefore && delimitedAfter) && level.canReplace(start, end) && level.replace(start, end, `(${level.text(start, end)})`)) {
       log.add('-> chains parenthesised (DuckDB gives -> lambda precedence)');
     }
     k = end;
   }
 };
+
+const comparisons = ['=', '<>', '!=', '<', '>', '<=', '>='];
+
+/** The type Postgres gives a literal a comparison cannot read as jsonb or text, or null. */
+function literalType(level: Level, k: number): string | null {
+  const signed = level.op(k, '-', '+') ? k + 1 : k;
+  if (level.token(signed, 'number')) return /[.e]/i.test(level.text(signed, signed)) ? 'numeric' : 'integer';
+  return level.is(k, 'TRUE', 'FALSE') ? 'boolean' : null;
+}
+
+function refuseLiteralComparison(level: Level, start: number, end: number, type: string): void {
+  const after = level.op(end + 1, ...comparisons) ? literalType(level, end + 2) : null;
+  const before = start >= 2 && level.op(start - 1, ...comparisons) && !level.op(start - 3, '-', '+') ? literalType(level, start - 2) : null;
+  if (after !== null) throw postgresError('42883', `operator does not exist: ${type} ${level.text(end + 1, end + 1)} ${after}`);
+  if (before !== null) throw postgresError('42883', `operator does not exist: ${before} ${level.text(start - 1, start - 1)} ${type}`);
+}
 
 function isKeyLiteral(level: Level, k: number): boolean {
   return level.token(k, 'string') || level.token(k, 'number') || (level.op(k, '-') && level.token(k + 1, 'number'));

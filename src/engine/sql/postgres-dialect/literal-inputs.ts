@@ -1,5 +1,6 @@
 import { postgresError } from '../postgres-errors';
 import type { Level } from './level';
+import { operandsOf } from './operands';
 import { sqlString, stringValue } from './literals';
 import type { LevelRewrite, RewriteLog } from './pass';
 import { parseArrayText, type ArrayItem } from './pg-array-literal';
@@ -15,7 +16,9 @@ export const translateLiteralInputs: LevelRewrite = (level, log) => {
     if (level.token(k, 'number')) {
       readSmallestInteger(level, k, log);
       readRealOperand(level, k, log);
+      checkFloatProduct(level, k);
     }
+    if (isReal(level, k)) widenReal(level, k, log);
     if (!level.token(k, 'string')) continue;
     const text = stringValue(level.text(k, k));
     if (text === null) continue;
@@ -36,7 +39,8 @@ function isArrayOperand(level: Level, k: number): boolean {
   return k === 0 && level.size === 1;
 }
 
-function listLiteral(items: readonly ArrayItem[]): string {
+/** Array text's items as a list literal, numbers unquoted (Postgres gives them the other side's type). */
+export function listLiteral(items: readonly ArrayItem[]): string {
   const numeric = items.every((item) => item === null || (typeof item === 'string' && /^[+-]?[0-9]+(\.[0-9]+)?$/.test(item)));
   return `[${items.map((item) => (item === null ? 'NULL' : Array.isArray(item) ? listLiteral(item) : numeric ? item : sqlString(item))).join(', ')}]`;
 }
@@ -55,6 +59,9 @@ function readLiteral(text: string, type: string): string | null {
     // Postgres refuses a number its type cannot hold; DuckDB makes it infinite.
     const value = Number(text.trim());
     if (!Number.isNaN(value) && !Number.isFinite(value) && !/inf/i.test(text)) throw postgresError('22003', `"${text}" is out of range for type ${float}`);
+    // …and a number too small for it to hold, which would become zero.
+    const underflows = (float === 'real' ? Math.fround(value) : value) === 0 && /^\s*[+-]?(0*[1-9]|0*\.0*[1-9])/.test(text);
+    if (underflows) throw postgresError('22003', `"${text}" is out of range for type ${float}`);
     if (float === 'real' && Number.isFinite(value) && Math.abs(value) > 3.4028234663852886e38) throw postgresError('22003', `"${text}" is out of range for type real`);
     return null;
   }
@@ -112,6 +119,34 @@ function readRealOperand(level: Level, k: number, log: RewriteLog): void {
   if (!/[.e]/i.test(level.text(k, k))) return;
   const real = (level.op(k - 1, ...comparisons) && isReal(level, k - 2)) || (level.op(k + 1, ...comparisons) && isReal(level, k + 4) && level.op(k + 3, '::'));
   if (real && level.replace(k, k, `CAST(${level.text(k, k)} AS DOUBLE)`)) log.add('text literals read in Postgres input syntax');
+}
+
+/**
+ * `a::real / 3`: Postgres computes a real with an integer or a numeric as two doubles (float48
+ * operators), a real with a real as reals; DuckDB keeps a real. The real beside another type is
+ * widened to a double, as Postgres widens it.
+ */
+function widenReal(level: Level, k: number, log: RewriteLog): void {
+  const operands = operandsOf(level);
+  const after = level.op(k + 1, '+', '-', '*', '/', '%') ? operands.endOf(k + 2) : -1;
+  const start = operands.startOf(k);
+  const before = start >= 2 && level.op(start - 1, '+', '-', '*', '/', '%') ? start - 2 : -1;
+  const widens = (after !== -1 && !isReal(level, after)) || (before !== -1 && !isReal(level, before));
+  if (widens && level.replace(k, k, `${level.text(k, k)}::DOUBLE`)) log.add('real beside another number: a double');
+}
+
+/**
+ * `1e308::float8 * 10`: arithmetic of a double that overflows raises 22003 in Postgres; DuckDB makes
+ * it infinite. Read where the statement shows it: a number cast to a double times (or plus) a number.
+ */
+function checkFloatProduct(level: Level, k: number): void {
+  const type = level.op(k + 1, '::') ? level.word(k + 2) : null;
+  if (type === null || !['FLOAT8', 'FLOAT', 'DOUBLE'].includes(type)) return;
+  const operator = level.is(k + 2, 'DOUBLE') && level.is(k + 3, 'PRECISION') ? k + 4 : k + 3;
+  if (!level.op(operator, '*', '+', '-') || !level.token(operator + 1, 'number') || level.op(k - 1, '*', '/', '^', '-')) return;
+  const [a, b] = [Number(level.text(k, k)), Number(level.text(operator + 1, operator + 1))];
+  const result = level.op(operator, '*') ? a * b : level.op(operator, '+') ? a + b : a - b;
+  if (Number.isFinite(a) && Number.isFinite(b) && !Number.isFinite(result)) throw postgresError('22003', 'value out of range: overflow');
 }
 
 function readBoolean(text: string): boolean {

@@ -37,12 +37,18 @@ const definitions: readonly string[] = [
   `pgx_ordered(x, name) AS CASE WHEN typeof(x) = 'BOOLEAN' THEN error('[42883] function ' || name || '(boolean) does not exist') ELSE x END`,
   // date_trunc() of a date is a timestamp with time zone in Postgres (the date is read as one).
   `pgx_date_trunc(field, x DATE) AS date_trunc(field, CAST(x AS TIMESTAMPTZ)), (field, x) AS date_trunc(field, x)`,
+  // Centuries and millennia begin with their year 1: DuckDB truncates 2024 to 2000, Postgres to 2001.
+  `pgx_date_trunc_from_one(x, n) AS pgx_date_trunc('year', x) + to_years(CAST(((year(x) + n - 1) // n) * n - (n - 1) - year(x) AS INTEGER))`,
+  // extract() of a time-of-day field refuses a date.
+  `pgx_time_field_of(x DATE, unit) AS CAST(error('[0A000] unit "' || unit || '" not supported for type date') AS TIMESTAMP), (x, unit) AS x`,
   // Postgres' quoting functions: an identifier stays bare only when it is a lower-case name that is no reserved word.
   `quote_ident(x) AS CAST(CASE WHEN regexp_full_match(CAST(x AS VARCHAR), '[a-z_][a-z0-9_$]*') AND CAST(x AS VARCHAR) NOT IN (${reservedWords}) THEN CAST(x AS VARCHAR) ELSE '"' || replace(CAST(x AS VARCHAR), '"', '""') || '"' END AS VARCHAR)`,
   `quote_literal(x) AS CAST(CASE WHEN contains(CAST(x AS VARCHAR), '\\') THEN 'E''' || replace(replace(CAST(x AS VARCHAR), '\\', '\\\\'), '''', '''''') || '''' ELSE '''' || replace(CAST(x AS VARCHAR), '''', '''''') || '''' END AS VARCHAR)`,
   `quote_nullable(x) AS CAST(coalesce(quote_literal(x), 'NULL') AS VARCHAR)`,
   // pg_typeof names Postgres' types (DuckDB's names its own).
   `pgx_typeof(x) AS ${postgresTypeNames}`,
+  // % takes integers and numeric: of a double Postgres has no operator.
+  `pgx_modulo_of(x) AS CASE WHEN ${floatTypes} THEN error('[42883] operator does not exist: ' || pgx_typeof(x) || ' % integer') ELSE x END`,
   // WHERE takes a boolean (or NULL) and nothing else.
   `pgx_where(x) AS CASE WHEN typeof(x) IN ('BOOLEAN', '"NULL"') THEN x ELSE error('[42804] argument of WHERE must be type boolean, not type ' || pgx_typeof(x)) END`,
   // generate_series' step may not be zero.
@@ -51,11 +57,11 @@ const definitions: readonly string[] = [
 
 const allDefinitions = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions];
 /** Each macro's name and definition, in an order where every macro comes after those it calls. */
-const byName = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
-const called = new RegExp(`\\b(${[...byName.keys()].join('|')})\\s*\\(`, 'gi');
+export const macroDefinitions: ReadonlyMap<string, string> = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
+const called = new RegExp(`\\b(${[...macroDefinitions.keys()].join('|')})\\s*\\(`, 'gi');
 /** The macros a text calls, by name. */
 const callsIn = (text: string) => new Set([...text.matchAll(called)].map((match) => match[1]!.toLowerCase()));
-const dependencies = new Map([...byName].map(([name, definition]) => [name, callsIn(definition.slice(name.length))]));
+const dependencies = new Map([...macroDefinitions].map(([name, definition]) => [name, callsIn(definition.slice(name.length))]));
 
 /**
  * The statements that create, in a schema (`memory.main`), the macros a statement calls and those
@@ -71,6 +77,6 @@ export function macrosFor(sql: string, created: ReadonlySet<string>, schema: str
     needed.add(name);
     pending.push(...dependencies.get(name)!);
   }
-  const names = [...byName.keys()].filter((name) => needed.has(name));
-  return { names, sql: names.map((name) => `CREATE OR REPLACE MACRO ${schema}.${byName.get(name)!};`).join('\n') };
+  const names = [...macroDefinitions.keys()].filter((name) => needed.has(name));
+  return { names, sql: names.map((name) => `CREATE OR REPLACE MACRO ${schema}.${macroDefinitions.get(name)!};`).join('\n') };
 }

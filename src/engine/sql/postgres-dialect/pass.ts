@@ -1,14 +1,16 @@
 import { AppError } from '../../../errors/app-error';
 import { Level, type EditSink } from './level';
-import { isToken, type SqlNode } from './token-tree';
+import type { SqlNode } from './token-tree';
 import { isSignificant } from './tokenizer';
+import { addMarks } from './vocabulary-marks';
 
 /**
  * Names what a translation changed, once each, in the order first seen. It also keeps the words and
  * operators the statement holds, including those its rewrites wrote, so that a pass with nothing to
  * look for is skipped, and the translation's budget: rewrites copy their arguments, some of them
- * more than once (width_bucket three times, to_char once per template field), and nested calls
- * multiply the copies; the budget stops a translation that would grow far beyond its input.
+ * more than once (regexp_instr twice, to_char once per template field), and nested calls multiply
+ * the copies; the budget stops a translation that would grow far beyond its input. (The copies
+ * DuckDB makes as it expands a macro are counted in macro-expansion.ts.)
  */
 export class RewriteLog implements EditSink {
   private readonly names: string[] = [];
@@ -24,37 +26,25 @@ export class RewriteLog implements EditSink {
   }
 
   /**
-   * Adds the words (upper case), operators, parameter markers and `[` brackets of the nodes to the
-   * vocabulary; and marks for what only a pair of tokens tells: `-'` for a text literal or an array
-   * subtracted (which removes jsonb keys), `'±` for a text literal beside any arithmetic operator (which
-   * Postgres types after the other operand), `MININT` for the number of the smallest integer.
+   * Adds the words (upper case), operators and parameter markers of the nodes to the vocabulary, and
+   * the marks for what neighbouring tokens tell (vocabulary-marks.ts).
    */
   learn(nodes: readonly SqlNode[]): void {
     const pending = [nodes];
     for (let group = pending.pop(); group; group = pending.pop()) {
       let previous: SqlNode | undefined;
+      let before: SqlNode | undefined;
       for (const node of group) {
-        if (node.type === 'group') {
-          pending.push(node.children);
-          if (node.open === '[') this.vocabulary.add('[');
-          if (node.open === '[' && isToken(previous, 'op', '-')) this.vocabulary.add("-'");
-        } else if (!isSignificant(node.token)) {
-          continue;
-        } else if (node.token.kind === 'word') {
-          this.vocabulary.add(node.token.text.toUpperCase());
-          if (isToken(previous, 'op', '-') && node.token.text.toUpperCase() === 'ARRAY') this.vocabulary.add("-'");
-        } else if (node.token.kind === 'op' || node.token.kind === 'param') {
-          this.vocabulary.add(node.token.text);
-          if (isArithmetic(node) && isText(previous)) this.vocabulary.add("'±");
-        } else if (node.token.kind === 'string' && isArithmetic(previous)) {
-          if (isToken(previous, 'op', '-')) this.vocabulary.add("-'");
-          this.vocabulary.add("'±");
-        } else if (node.token.kind === 'number' && (node.token.text === '2147483648' || node.token.text === '9223372036854775808')) {
-          this.vocabulary.add('MININT');
-        }
+        if (node.type === 'group') pending.push(node.children);
+        else if (!isSignificant(node.token)) continue;
+        else if (node.token.kind === 'word') this.vocabulary.add((node.token.upper ??= node.token.text.toUpperCase()));
+        else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
+        addMarks(this.vocabulary, node, previous, before);
+        before = previous;
         previous = node;
       }
     }
+    if (this.vocabulary.has("THEN'") && this.vocabulary.has('THEN#')) this.vocabulary.add("CASE'#");
   }
 
   mentionsAny(words: readonly string[]): boolean {
@@ -70,8 +60,6 @@ export class RewriteLog implements EditSink {
   }
 }
 
-const isArithmetic = (node: SqlNode | undefined) => isToken(node, 'op', '+', '-', '*', '/', '%');
-const isText = (node: SqlNode | undefined) => isToken(node, 'string');
 
 /** A rewrite of one bracket level; it queues edits on the level and names them in the log. */
 export type LevelRewrite = (level: Level, log: RewriteLog) => void;
@@ -91,7 +79,12 @@ export function applyEverywhere(nodes: readonly SqlNode[], rewrite: LevelRewrite
 export const rewriteBudget = 1_000_000;
 
 function rewriteTooLarge(limit: number): AppError {
-  return new AppError('QUERY_TOO_COMPLEX', `Translating the query to DuckDB SQL would write more than ${limit} characters`, {
+  return translationTooComplex(`Translating the query to DuckDB SQL would write more than ${limit} characters`);
+}
+
+/** A translation that would grow far beyond its input (see also macro-expansion.ts). */
+export function translationTooComplex(message: string): AppError {
+  return new AppError('QUERY_TOO_COMPLEX', message, {
     hint: 'Nested calls that Postgres and DuckDB spell differently copy their arguments at every level: name the inner results once in a CTE.',
   });
 }

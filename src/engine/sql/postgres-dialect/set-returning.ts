@@ -1,5 +1,7 @@
 import { clauseAt } from './clause';
 import type { Call, CallRule, CallRules, Replacement } from './calls';
+import { pathMatches } from './json-path-functions';
+import { captureGroups } from './regex-pattern';
 import type { Level } from './level';
 
 /**
@@ -20,14 +22,34 @@ interface SetFunction {
   record?: boolean | ((args: string[]) => boolean);
 }
 
-const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(${args[0]}, '$[*]'))` : null);
+const elements = (args: string[], extract: string) => (args.length === 1 ? `unnest(${extract}(pgx_json_array(${args[0]}), '$[*]'))` : null);
 const jsonElements: SetFunction = { table: (a) => elements(a, 'json_extract'), select: (a) => elements(a, 'json_extract'), column: 'value' };
 const jsonTextElements: SetFunction = { table: (a) => elements(a, 'json_extract_string'), select: (a) => elements(a, 'json_extract_string'), column: 'value' };
+/** The keys of an object; of an array or a scalar Postgres raises 22023. */
 const objectKeys = (name: string): SetFunction => ({
-  table: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
-  select: (a) => (a.length === 1 ? `unnest(json_keys(${a[0]}))` : null),
+  table: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
+  select: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
   column: name,
 });
+
+/** The rows of regexp_matches(s, p, 'g') as unnest over a list of the matches' groups; null for a pattern or flags it cannot read. */
+function regexpMatches(args: string[]): string | null {
+  const pattern = args.length >= 2 && /^'[^']*'$/.test(args[1]!) ? args[1]!.slice(1, -1) : null;
+  // Without g the call is DuckDB's boolean regexp_matches, which the ~ operators are written as.
+  const flags = args.length === 3 ? (/^'([gic]*)'$/.exec(args[2]!)?.[1] ?? null) : null;
+  if (pattern === null || flags === null || !flags.includes('g')) return null;
+  const options = flags.replace('g', '') === '' ? '' : `, '${flags.replace('g', '')}'`;
+  const groups = captureGroups(pattern);
+  const all = (group: number) => `regexp_extract_all(${args[0]}, ${args[1]}, ${group}${options})`;
+  const matches =
+    groups === 0 ? `list_transform(${all(0)}, lambda __m: [__m])` : `list_transform(list_zip(${Array.from({ length: groups }, (_, i) => all(i + 1)).join(', ')}), lambda __t: [${Array.from({ length: groups }, (_, i) => `__t[${i + 1}]`).join(', ')}])`;
+  return `unnest(${matches})`;
+}
+
+const unnested = (list: string | null) => (list === null ? null : `unnest(${list})`);
+
+/** One array argument that is visibly an array of arrays (`ARRAY[[1, 2], [3, 4]]`, `'{{1,2}}'::int[]` as translated). */
+const nested = (args: string[]) => args.length === 1 && /^(ARRAY\s*\[\s*(\[|ARRAY\b)|\[\s*\[)/i.test(args[0]!);
 const each = (value: string): SetFunction => ({
   table: (a) => (a.length === 1 ? `(SELECT key, ${value} AS value FROM json_each(${a[0]}))` : null),
   select: () => null,
@@ -43,14 +65,32 @@ const numericSeries = (a: string[]) => (a.length >= 2 && a.length <= 3 && fracti
 const stepOf = (step: string) => (/^'[^']*'$/.test(step) && !/^'\s*[+-]?[0-9.]+\s*'$/.test(step) ? `CAST(${step} AS INTERVAL)` : step);
 const intervalStep = (a: string[]) => (a.length === 3 && stepOf(a[2]!) !== a[2] ? `generate_series(${a[0]}, ${a[1]}, ${stepOf(a[2]!)})` : null);
 
+/** The arguments with the step checked (a zero step raises 22023). */
+const stepped = (a: string[]) => (a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${stepOf(a[2]!)})` : a.join(', '));
+
+/** Bounds and step that are integers (int4) as written: Postgres' series is then integer, DuckDB's bigint. */
+const integers = (args: string[]) => args.every((arg) => /^-?[0-9]{1,9}$/.test(arg));
+
 const setFunctions: Readonly<Record<string, SetFunction>> = {
   generate_series: {
-    table: (a) => numericSeries(a) ?? intervalStep(a),
-    select: (a) => numericSeries(a) ?? `unnest(generate_series(${a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${stepOf(a[2]!)})` : a.join(', ')}))`,
+    table: (a) => numericSeries(a) ?? intervalStep(a) ?? (integers(a) ? `unnest(CAST(generate_series(${stepped(a)}) AS INTEGER[]))` : null),
+    select: (a) => {
+      const series = numericSeries(a) ?? `unnest(generate_series(${stepped(a)}))`;
+      // INT32: DuckDB's name for integer, which no Postgres cast rule reads again.
+      return integers(a) ? `CAST(${series} AS INT32)` : series;
+    },
     column: 'generate_series',
   },
+  // regexp_matches(s, p, 'g') is a set of rows in Postgres, each a match's groups.
+  regexp_matches: { table: (a) => regexpMatches(a), select: (a) => regexpMatches(a), column: 'regexp_matches' },
   // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.
-  unnest: { table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : null), select: () => null, column: 'unnest', record: (a) => a.length > 1 },
+  // A multi-dimensional array unnests to its elements in Postgres; DuckDB's unnest takes the outer list apart.
+  unnest: {
+    table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : nested(a) ? `(SELECT unnest(${a[0]}, recursive := true) AS "unnest")` : null),
+    select: (a) => (nested(a) ? `unnest(${a[0]}, recursive := true)` : null),
+    column: 'unnest',
+    record: (a) => a.length > 1,
+  },
   regexp_split_to_table: {
     table: (a) => (a.length === 2 ? `unnest(string_split_regex(${a.join(', ')}))` : null),
     select: () => null,
@@ -62,9 +102,15 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
   jsonb_array_elements_text: jsonTextElements,
   json_object_keys: objectKeys('json_object_keys'),
   jsonb_object_keys: objectKeys('jsonb_object_keys'),
+  // A path's matches (see json-path-functions.ts); the arguments are the call's, rendered again here.
+  jsonb_path_query: {
+    table: (a) => unnested(pathMatches(a)),
+    select: (a) => unnested(pathMatches(a)),
+    column: 'jsonb_path_query',
+  },
   jsonb_each: each('value'),
-  jsonb_each_text: each("json_extract_string(value, '$')"),
-  json_each_text: each("json_extract_string(value, '$')"),
+  jsonb_each_text: each('pgx_jsonb_text(value)'),
+  json_each_text: each('pgx_jsonb_text(value)'),
 };
 
 /** Words that end a FROM item and so cannot be its alias. */
@@ -96,7 +142,9 @@ function aliasAfter(level: Level, groupAt: number): FromAlias {
 
 function fromItem(fn: SetFunction, call: Call): Replacement | null {
   const alias = aliasAfter(call.level, call.at + 1);
-  const table = fn.table(call.args);
+  // A subquery takes no WITH ORDINALITY: the call stays as written then.
+  const written = fn.table(call.args);
+  const table = alias.ordinality && written?.startsWith('(SELECT') ? null : written;
   // A named scalar function without a column list is the one case DuckDB reads differently.
   const record = typeof fn.record === 'function' ? fn.record(call.args) : (fn.record ?? false);
   const needsColumns = !record && alias.name !== null && alias.columns === null;

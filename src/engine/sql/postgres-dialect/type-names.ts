@@ -1,5 +1,5 @@
 import { Level } from './level';
-import { stringValue } from './literals';
+import { sqlString, stringValue } from './literals';
 import { typeEnd } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
 import { arrayTextToList } from './pg-array-literal';
@@ -39,7 +39,37 @@ function rewriteArrayText(level: Level, castAt: number, log: RewriteLog): void {
   if (end === -1 || !level.group(end, '[')) return;
   const value = stringValue(literal.token.text);
   const list = value === null ? null : arrayTextToList(value);
-  if (list !== null && level.replace(castAt - 1, castAt - 1, list)) log.add("array text '{…}' → list literal");
+  if (list === null) return;
+  // `int[]` is an array of any dimensions in Postgres; a DuckDB list of lists is `INTEGER[][]`.
+  const depth = /^\[*/.exec(list)![0].length;
+  let written = 0;
+  for (let j = castAt + 1; j <= end; j += 1) if (level.group(j, '[')) written += 1;
+  const replaced = depth > written && level.canReplace(castAt - 1, end) ? level.replace(castAt - 1, end, `${list}::${level.text(castAt + 1, end)}${'[]'.repeat(depth - written)}`) : level.replace(castAt - 1, castAt - 1, list);
+  if (replaced) log.add("array text '{…}' → list literal");
+}
+
+/**
+ * `'{"a": 1, "a": 2}'::jsonb`: a key written twice keeps its last value in Postgres (jsonb keeps
+ * that one, and json's operators find it); DuckDB's JSON functions find the first. The literal is
+ * written once more without the repeated keys.
+ */
+function lastKeysWin(level: Level, k: number, log: RewriteLog): void {
+  const value = level.token(k, 'string') ? stringValue(level.text(k, k)) : null;
+  if (value === null || !value.includes('{')) return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return;
+  }
+  const written = value.match(/"(?:[^"\\]|\\.)*"\s*:/g)?.length ?? 0;
+  if (written !== keyCount(parsed) && level.replace(k, k, sqlString(JSON.stringify(parsed)))) log.add('jsonb literal: the last of a repeated key');
+}
+
+function keyCount(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((total: number, item) => total + keyCount(item), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  return Object.values(value).reduce((total: number, item) => total + 1 + keyCount(item), 0);
 }
 
 /** The nodes of a CAST group with the type after its last top-level AS rewritten. */
@@ -59,6 +89,7 @@ export const translateTypeNames: LevelRewrite = (level, log) => {
   for (let k = 0; k < level.size; k += 1) {
     if (level.op(k, '::')) {
       rewriteArrayText(level, k, log);
+      if (level.is(k + 1, 'JSON', 'JSONB')) lastKeysWin(level, k - 1, log);
       rewriteTypeAt(level, k + 1, log);
     } else if (level.is(k, 'JSONB') && level.token(k + 1, 'string') && !level.op(k - 1, '::')) {
       // A typed literal: jsonb '{"a": 1}'.

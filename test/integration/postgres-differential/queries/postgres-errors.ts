@@ -1,0 +1,33 @@
+import { category, scalars } from './entry';
+
+/** Faults Postgres raises, each with its SQLSTATE: division by zero, bad input, overflow, undefined names, grouping and subquery rules. */
+export const postgresErrors = category('postgres errors', [
+  ...scalars(['1::bigint / 0', '1::smallint / 0', '1::numeric / 0', '1::float8 / 0.0', '1::real / 0', '5 % 0.0', '5.5 % 0', 'mod(5::numeric, 0)', 'div(5.0, 0)', "interval '1 day' / 0",
+    "'x'::bigint", "'1.5'::bigint", "'12abc'::numeric", "'yes please'::boolean", "'2024-13-01'::date", "'2024-01-01 25:00'::timestamp", "'abc'::interval", "'{1,2'::int[]", "'{\"a\":}'::jsonb",
+    "'abc'::float8", "''::numeric", "'2024-02-29 10:00 XYZ'::timestamptz", "'12:61'::time", '32768::smallint', '(2147483647 + 1::bigint)::int', "'9223372036854775808'::bigint", '1e20::bigint',
+    '(2 ^ 63)::bigint', "'NaN'::float8::int", '12345::numeric(4, 2)', 'make_date(2024, 2, 30)', 'make_date(2024, 13, 1)', "make_time(25, 0, 0)", '2147483647 * 2', '46341 * 46341',
+    '(-2147483648)::int / -1', '9223372036854775807 * 2', '32767::smallint + 1::smallint', '1e308::float8 * 10', "'1e-400'::float8", 'nosuchfunc(1)', 'upper(1, 2)', "'a' + 'b'",
+    '1 + true', "date '2024-01-01' + date '2024-01-02'", "ARRAY[1] || 'x'", "'{\"a\": 1}'::jsonb + 1", "'a' ~ '['", "regexp_replace('a', '(', 'x')", "regexp_match('abc', '*')",
+    "substring('abc' FROM 1 FOR -1)", "split_part('a,b', ',', 0)", "chr(0)", "generate_series(timestamp '2024-01-01', timestamp '2024-01-02', interval '0 hours')", 'sqrt(-4.0)', 'ln(-1)',
+    'log(0)', 'power(-8, 1.0 / 3)', '0 ^ -1', 'width_bucket(5, 0, 10, 0)', 'width_bucket(5, 10, 10, 3)', "format('%s, %s', 'a')", "format('%z', 1)", "to_date('2024-02-30', 'YYYY-MM-DD')",
+    'factorial(-3)', "lpad('x', 3, '') || 1 / 0", '(SELECT 1, 2)', "repeat('x', 3)::int", "jsonb_array_length('{\"a\": 1}')", "jsonb_object_keys('[1]')", "'[1]'::jsonb -> 'a' -> 0 ->> nosuch"]),
+  'SELECT x / 0 FROM shop.numbers', 'SELECT a % 0 FROM shop.numbers', 'SELECT sum(a) / count(*) FILTER (WHERE false) FROM shop.numbers', 'SELECT a * 9223372036854775807 FROM shop.numbers',
+  'SELECT max(a) * 10000000000000 FROM shop.numbers', 'SELECT sum(a * 1000000000000000) FROM shop.numbers', 'SELECT a::int * 1000000 FROM shop.numbers', 'SELECT label::numeric FROM shop.numbers',
+  'SELECT (2 ^ 31)::int', 'SELECT 5000000000::int', 'SELECT round(total * 1.2, 2) FROM shop.orders', 'SELECT nosuch FROM shop.numbers', 'SELECT * FROM shop.nosuchtable',
+  'SELECT o.nosuch FROM shop.orders o', 'SELECT x.id FROM shop.orders o', 'SELECT id FROM shop.orders o JOIN shop.customers c ON c.id = o.customer_id', 'SELECT status, total FROM shop.orders GROUP BY status',
+  'SELECT count(*) FROM shop.orders ORDER BY total', 'SELECT id FROM shop.orders WHERE sum(total) > 10', 'SELECT sum(count(*)) FROM shop.orders',
+  'SELECT id FROM shop.orders WHERE row_number() OVER () = 1', 'SELECT total FROM shop.orders HAVING total > 1', 'SELECT DISTINCT ON (status) id FROM shop.orders ORDER BY id, status',
+  'SELECT id FROM shop.orders LIMIT -1', 'SELECT id FROM shop.orders OFFSET -1', 'SELECT (SELECT id FROM shop.orders)', 'SELECT id FROM shop.orders WHERE id = (SELECT customer_id FROM shop.orders)',
+  'SELECT (SELECT id, total FROM shop.orders LIMIT 1)', 'SELECT * FROM (SELECT 1)', 'SELECT 1 UNION SELECT 1, 2', 'SELECT count(*) FROM shop.orders GROUP BY 5',
+  'SELECT sum(status) FROM shop.orders', 'SELECT avg(ordered_at) FROM shop.orders', 'SELECT now() - 1', 'SELECT total::date FROM shop.orders', 'SELECT ordered_at::int FROM shop.orders',
+  "SELECT status -> 'a' FROM shop.orders", 'SELECT id FROM shop.orders WHERE status = 1', "SELECT id FROM shop.orders WHERE qty = 'abc'", "SELECT id FROM shop.orders WHERE qty LIKE '1%'",
+  "SELECT CASE WHEN true THEN 1 ELSE 'no' END", "SELECT coalesce(qty, 'none') FROM shop.orders", 'SELECT coalesce(status, 0) FROM shop.orders', "SELECT CASE WHEN qty > 1 THEN status ELSE qty END FROM shop.orders",
+  "SELECT greatest(qty, 'x') FROM shop.orders", 'SELECT nullif(status, 1) FROM shop.orders', 'SELECT id, ntile(0) OVER (ORDER BY id) FROM shop.orders', 'SELECT nth_value(id, 0) OVER (ORDER BY id) FROM shop.orders',
+  'SELECT sum(qty) OVER (ORDER BY id ROWS BETWEEN -1 PRECEDING AND CURRENT ROW) FROM shop.orders', 'SELECT count(DISTINCT id) OVER () FROM shop.orders',
+  'SELECT lag(total, 1, \'x\') OVER (ORDER BY id) FROM shop.orders', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 0.5 FROM r WHERE n < 2) SELECT * FROM r',
+  'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n * 2 FROM r WHERE n < 4000000000) SELECT max(n) FROM r',
+  "SELECT '{\"a\": 1}'::json UNION SELECT '{\"a\": 1}'::json", 'SELECT id FROM shop.orders UNION SELECT id FROM shop.events ORDER BY id + 1', 'SELECT 1 INTERSECT SELECT now()',
+  "SELECT * FROM generate_series(1, 3) WHERE generate_series > 'x'", 'SELECT id FROM shop.orders ORDER BY nosuch', "SELECT id FROM shop.customers WHERE profile -> 'age' > 30",
+  "SELECT jsonb_array_length(profile) FROM shop.customers", "SELECT (profile ->> 'langs')::int FROM shop.customers", "SELECT to_timestamp(status, 'YYYY') FROM shop.orders",
+  "SELECT email::int FROM shop.customers WHERE email IS NOT NULL", "SELECT name::date FROM shop.customers", "SELECT extract(hour FROM signup) FROM shop.customers", "SELECT date_trunc('fortnight', signup) FROM shop.customers",
+]);
