@@ -33,6 +33,15 @@ const shapes: Record<string, (n: number) => string> = {
   'macro calls side by side': (n) => `SELECT ${repeat(n, (i) => `width_bucket(c${i}, 0, 10, 5)`, ', ')}`,
 };
 
+/** Translates, or refuses as too complex (macro calls that DuckDB would expand too far): either way in linear time. */
+function translatedOrTooComplex(sql: string): void {
+  try {
+    translatePostgres(sql);
+  } catch (error) {
+    if (!(error instanceof AppError && error.code === 'QUERY_TOO_COMPLEX')) throw error;
+  }
+}
+
 describe('the Postgres translation takes linear time', () => {
   for (const [name, shape] of Object.entries(shapes)) {
     test(name, () => {
@@ -45,7 +54,7 @@ describe('the Postgres translation takes linear time', () => {
       while (count < 1_000_000 && fits(shape(count * 2))) count *= 2;
       const sql = shape(count);
       const startedAt = performance.now();
-      translatePostgres(sql);
+      translatedOrTooComplex(sql);
       expect(performance.now() - startedAt).toBeLessThan(10_000);
     });
   }
