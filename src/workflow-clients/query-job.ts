@@ -93,7 +93,7 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
   }
 
   async waitForEnd(jobId: string, ms: number): Promise<boolean> {
-    // No time left (the submit took it all): a call with a deadline already past fails in ways other than a deadline.
+    // The submit took all the time there was: nothing to wait for.
     if (ms <= 0) return false;
     try {
       await this.temporal.connection.withDeadline(Date.now() + ms, () => this.temporal.client.workflow.getHandle(jobId).result());
