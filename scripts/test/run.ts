@@ -53,7 +53,12 @@ const runStartedAt = performance.now();
 // unused export or dependency fails the run at once; the tests that need no service run meanwhile.
 const [checksPassed] = await Promise.all([
   runChecks(),
-  plan && plan.withoutServices.length > 0 && runBunTest('without services', [...randomOrder, ...timeout, ...plan.withoutServices.map((file) => `./${file}`)], { cwd: projectRoot, env: process.env }).then((outcome) => outcomes.push(outcome)),
+  plan &&
+    plan.withoutServices.length > 0 &&
+    runBunTest('without services', [...randomOrder, ...timeout, ...plan.withoutServices.map((file) => `./${file}`)], {
+      cwd: projectRoot,
+      env: process.env,
+    }).then((outcome) => outcomes.push(outcome)),
 ]);
 if (!checksPassed) {
   await stopServices();
@@ -69,11 +74,18 @@ try {
   if (!plan) {
     outcomes.push(await runBunTest('tests', [...timeout, ...randomOrder, ...bunArgs], { cwd: projectRoot, env }));
   } else {
-    const runFiles = (files: string[]) => runBunTest(files.join(' '), [...timeout, ...randomOrder, ...files.map((file) => `./${file}`)], { cwd: projectRoot, env, keepOutput: true });
+    const runFiles = (files: string[]) =>
+      runBunTest(files.join(' '), [...timeout, ...randomOrder, ...files.map((file) => `./${file}`)], { cwd: projectRoot, env, keepOutput: true });
     const sideBySide = [...plan.shared.map((path) => ({ path, heavy: false })), ...plan.heavy.map((path) => ({ path, heavy: true }))];
     outcomes.push(await runFilePool(`side by side (${parallelism} at once)`, sideBySide, { workers: parallelism, run: runFiles, timings }));
     // Each in a process of its own: what one leaves running (DuckDB's threads, timers) must not weigh on another's bounds.
-    outcomes.push(await runFilePool('alone', plan.alone.map((path) => ({ path, heavy: true })), { workers: 1, run: runFiles, timings }));
+    outcomes.push(
+      await runFilePool(
+        'alone',
+        plan.alone.map((path) => ({ path, heavy: true })),
+        { workers: 1, run: runFiles, timings },
+      ),
+    );
     timings.save();
   }
 } catch (error) {
@@ -87,7 +99,9 @@ const total = outcomes.reduce((sum, outcome) => addCounts(sum, outcome.counts), 
 console.log('');
 for (const { name, counts, seconds, cpuSeconds, exitCode } of outcomes) {
   const cpu = cpuSeconds === undefined ? '' : ` (${cpuSeconds.toFixed(0)} s of CPU)`;
-  console.log(`[test] ${name}: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip in ${counts.files} files, ${seconds.toFixed(1)} s${cpu}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`);
+  console.log(
+    `[test] ${name}: ${counts.pass} pass, ${counts.fail} fail, ${counts.skip} skip in ${counts.files} files, ${seconds.toFixed(1)} s${cpu}${exitCode === 0 ? '' : ` (exit ${exitCode})`}`,
+  );
 }
 console.log(`[test] ${total.files} files in ${((performance.now() - runStartedAt) / 1000).toFixed(1)} s`);
 console.log(`${total.pass} passed, ${total.fail} failed, ${total.skip} skipped`);
@@ -96,11 +110,14 @@ process.exit(outcomes.every((outcome) => outcome.exitCode === 0) ? 0 : 1);
 /** The type check, the lint and the unused-export check side by side; their output is shown once each ends. */
 async function runChecks(): Promise<boolean> {
   const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+  /** What the formatter keeps formatted (`npm run format` writes it): the code, not data or documents. */
+  const formattedFiles = ['src/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}', 'bench/**/*.ts', 'scripts/**/*.{ts,mjs}', 'cli/**/*.ts', 'web/src/**/*.{ts,tsx}'];
   const checks: [string, string[]][] = [
     ['type check', [bin('tsc'), '--noEmit', '-p', projectRoot]],
     ['type check of the web console', [bin('tsc'), '--noEmit', '-p', join(projectRoot, 'web')]],
     ['lint', [bin('oxlint'), '--type-aware', '--deny-warnings', '-c', join(projectRoot, '.oxlintrc.json'), 'src', 'test', 'bench', 'scripts', 'cli', 'web']],
     ['unused exports and dependencies', [bin('knip'), '--no-progress']],
+    ['format', [bin('oxfmt'), '--check', ...formattedFiles]],
   ];
   const results = await Promise.all(
     checks.map(async ([name, argv]) => {
