@@ -59,7 +59,11 @@ const row = (measure: string, values: number[]) => ({
 });
 report(
   'catalog-contention',
-  [row(`push of 1 record (${pushes} in a row)`, pushMs), row('catalog read (storage check) meanwhile', readMs), { measure: 'write-ahead log removed', p50_ms: '', p99_ms: '', max_ms: '', 'at least 0.9 s': `${walRemoved} times` }],
+  [
+    row(`push of 1 record (${pushes} in a row)`, pushMs),
+    row('catalog read (storage check) meanwhile', readMs),
+    { measure: 'write-ahead log removed', p50_ms: '', p99_ms: '', max_ms: '', 'at least 0.9 s': `${walRemoved} times` },
+  ],
   { push_ms: pushMs },
 );
 

@@ -27,22 +27,28 @@ async function visit(page: Page, url: string, ready: (page: Page) => Promise<unk
   await ready(page);
   const interactiveMs = performance.now() - startedAt;
   // Resource timing from the page itself: encodedBodySize is what came over the wire, gzip included.
-  const jsBytes = await page.evaluate<number>(`performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js')).reduce((sum, r) => sum + r.encodedBodySize, 0)`);
+  const jsBytes = await page.evaluate<number>(
+    `performance.getEntriesByType('resource').filter((r) => r.name.endsWith('.js')).reduce((sum, r) => sum + r.encodedBodySize, 0)`,
+  );
   return { jsBytes, interactiveMs };
 }
 
 /** A fresh browser context (an empty cache) holding a console session cookie, as a returning visitor's browser would. */
 async function signedInPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const login = await context.request.post(`${server.url}/api/v1/auth/console/login`, { headers: { 'x-oxbow-console': '1' }, data: { email: user.email, password: user.password } });
+  const login = await context.request.post(`${server.url}/api/v1/auth/console/login`, {
+    headers: { 'x-oxbow-console': '1' },
+    data: { email: user.email, password: user.password },
+  });
   if (login.status() !== 200) throw new Error(`console login: ${login.status()}`);
   return context.newPage();
 }
 
-
 /** Milliseconds until the text shows, and the longest task the page ran meanwhile. */
 async function until(page: Page, act: () => Promise<void>, text: string): Promise<{ ms: number; longestTaskMs: number }> {
-  await page.evaluate(`window.__longest = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' })`);
+  await page.evaluate(
+    `window.__longest = 0; new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask' })`,
+  );
   const startedAt = performance.now();
   await act();
   await page.getByText(text).waitFor({ timeout: 60_000 });
@@ -77,13 +83,17 @@ try {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const ms = (value: number) => value.toFixed(0);
-report('console', [
-  { measure: 'first load, login page: compressed JS (KB)', median: kb(median(login.map((v) => v.jsBytes))), budget: '≤ 300' },
-  { measure: 'first load, login page: usable after (ms)', median: ms(median(login.map((v) => v.interactiveMs))), budget: '≤ 1000' },
-  { measure: 'workbench with its editor: compressed JS (KB)', median: kb(median(workbench.map((v) => v.jsBytes))), budget: '—' },
-  { measure: 'workbench with its editor: usable after (ms)', median: ms(median(workbench.map((v) => v.interactiveMs))), budget: '—' },
-  { measure: '10,000 rows: run to first page shown (ms)', median: ms(median(grid.map((g) => g.run))), budget: '—' },
-  { measure: '10,000 rows: 500 rows a page (ms)', median: ms(median(grid.map((g) => g.thousand))), budget: '—' },
-  { measure: '10,000 rows: last page (ms)', median: ms(median(grid.map((g) => g.last))), budget: '—' },
-  { measure: '10,000 rows: longest task meanwhile (ms)', median: ms(median(grid.map((g) => g.longest))), budget: 'no freeze' },
-], { rounds });
+report(
+  'console',
+  [
+    { measure: 'first load, login page: compressed JS (KB)', median: kb(median(login.map((v) => v.jsBytes))), budget: '≤ 300' },
+    { measure: 'first load, login page: usable after (ms)', median: ms(median(login.map((v) => v.interactiveMs))), budget: '≤ 1000' },
+    { measure: 'workbench with its editor: compressed JS (KB)', median: kb(median(workbench.map((v) => v.jsBytes))), budget: '—' },
+    { measure: 'workbench with its editor: usable after (ms)', median: ms(median(workbench.map((v) => v.interactiveMs))), budget: '—' },
+    { measure: '10,000 rows: run to first page shown (ms)', median: ms(median(grid.map((g) => g.run))), budget: '—' },
+    { measure: '10,000 rows: 500 rows a page (ms)', median: ms(median(grid.map((g) => g.thousand))), budget: '—' },
+    { measure: '10,000 rows: last page (ms)', median: ms(median(grid.map((g) => g.last))), budget: '—' },
+    { measure: '10,000 rows: longest task meanwhile (ms)', median: ms(median(grid.map((g) => g.longest))), budget: 'no freeze' },
+  ],
+  { rounds },
+);

@@ -39,7 +39,9 @@ async function submit(sql: string, options: { workspaceId?: string; token?: stri
 
 async function waitSucceeded(jobId: string, interval = pollMs): Promise<void> {
   for (;;) {
-    const status = ((await (await fetch(`${server.url}/api/v1/query/jobs/${jobId}?limit=1`, { headers: headersOf(user.accessToken) })).json()) as { status: string }).status;
+    const status = (
+      (await (await fetch(`${server.url}/api/v1/query/jobs/${jobId}?limit=1`, { headers: headersOf(user.accessToken) })).json()) as { status: string }
+    ).status;
     if (status === 'succeeded') return;
     if (status === 'failed' || status === 'cancelled') throw new Error(`job ${jobId} ended ${status}`);
     await Bun.sleep(interval);
@@ -73,7 +75,10 @@ await Promise.all(ids.map((id) => waitSucceeded(id, sustainedPollMs)));
 const seconds = (performance.now() - startedAt) / 1000;
 
 report('jobs', [
-  { measure: `trivial job, submit → succeeded, p50 (${latencyRuns} jobs, status polled every ${pollMs} ms; target ≤ 100 ms)`, value: `${median(idle).toFixed(1)} ms` },
+  {
+    measure: `trivial job, submit → succeeded, p50 (${latencyRuns} jobs, status polled every ${pollMs} ms; target ≤ 100 ms)`,
+    value: `${median(idle).toFixed(1)} ms`,
+  },
   { measure: 'trivial job, submit → succeeded, p99', value: `${percentile(idle, 99).toFixed(1)} ms` },
   {
     measure: `B's trivial priority-1 job while A keeps ${backlogJobs} long priority-10 jobs (${share} running), submit → succeeded, p50 (${fairnessRuns} jobs)`,

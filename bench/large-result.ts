@@ -30,7 +30,11 @@ const authorization = `Bearer ${user.accessToken}`;
 const batchSize = rows / batches;
 for (let batch = 0; batch < batches; batch++) {
   const body = JSON.stringify({ table: 'bench.wide', records: records.slice(batch * batchSize, (batch + 1) * batchSize) });
-  const response = await fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization } });
+  const response = await fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', authorization },
+  });
   if (response.status !== 200) throw new Error(`push failed: ${response.status} ${await response.text()}`);
 }
 
@@ -83,8 +87,16 @@ report(
   'large-result',
   [
     { measure: `raw DuckDB in process: ${rows} rows to JSON text (median of ${runs})`, ms: median(raw).toFixed(1), rows_per_s: rate(raw) },
-    { measure: `POST …/query over HTTP, JSON, ${(jsonChars / 1e6).toFixed(1)} M characters (median of ${runs})`, ms: median(json).toFixed(1), rows_per_s: rate(json) },
-    { measure: `POST …/query over HTTP, CSV, ${(csvChars / 1e6).toFixed(1)} M characters (median of ${runs})`, ms: median(csv).toFixed(1), rows_per_s: rate(csv) },
+    {
+      measure: `POST …/query over HTTP, JSON, ${(jsonChars / 1e6).toFixed(1)} M characters (median of ${runs})`,
+      ms: median(json).toFixed(1),
+      rows_per_s: rate(json),
+    },
+    {
+      measure: `POST …/query over HTTP, CSV, ${(csvChars / 1e6).toFixed(1)} M characters (median of ${runs})`,
+      ms: median(csv).toFixed(1),
+      rows_per_s: rate(csv),
+    },
     { measure: 'JSON over HTTP ÷ raw', ms: (median(json) / median(raw)).toFixed(2), rows_per_s: '' },
   ],
   { columns },

@@ -12,7 +12,18 @@ const body = new ReadableStream<Uint8Array>({
     if (sent >= target) return controller.close();
     const lines: string[] = [];
     for (let i = 0; i < 2_000; i++, records++) {
-      lines.push(JSON.stringify({ id: records, quantity: records % 1000, price: records * 0.25, name: `customer ${records}`, active: records % 3 === 0, ordered_at: '2026-11-21T10:00:00Z', city: `city ${records % 500}`, note: 'x'.repeat(40) }));
+      lines.push(
+        JSON.stringify({
+          id: records,
+          quantity: records % 1000,
+          price: records * 0.25,
+          name: `customer ${records}`,
+          active: records % 3 === 0,
+          ordered_at: '2026-11-21T10:00:00Z',
+          city: `city ${records % 500}`,
+          note: 'x'.repeat(40),
+        }),
+      );
     }
     const chunk = encoder.encode(`${lines.join('\n')}\n`);
     sent += chunk.byteLength;

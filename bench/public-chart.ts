@@ -14,19 +14,32 @@ const viewers = 200;
 const cachedRounds = 10;
 const dataChanges = 5;
 
-const chartRuns = namedQuery<{ workspace_id: string }, { n: number }>('bench.chart_runs', "SELECT count(*) AS n FROM query_usage WHERE workspace_id = :workspace_id AND source = 'chart'");
+const chartRuns = namedQuery<{ workspace_id: string }, { n: number }>(
+  'bench.chart_runs',
+  "SELECT count(*) AS n FROM query_usage WHERE workspace_id = :workspace_id AND source = 'chart'",
+);
 
 const t = await startTestApp('local', { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000000', PUBLIC_VIEWS_PER_LINK: '1000000' } });
 const { user, workspace, server } = await openBenchWorkspace(t, 'public-chart');
 const api = `/api/v1/workspaces/${workspace.id}`;
 await pushOk(t, workspace.id, user, {
   table: 'shop.sales',
-  records: Array.from({ length: 5_000 }, (_, i) => ({ day: `2026-${String((i % 12) + 1).padStart(2, '0')}-01`, region: ['north', 'south', 'east', 'west'][i % 4], revenue: (i * 37) % 1000 })),
+  records: Array.from({ length: 5_000 }, (_, i) => ({
+    day: `2026-${String((i % 12) + 1).padStart(2, '0')}-01`,
+    region: ['north', 'south', 'east', 'west'][i % 4],
+    revenue: (i * 37) % 1000,
+  })),
 });
 const created = await t.request(`${api}/charts`, {
   method: 'POST',
   token: user.accessToken,
-  json: { name: 'revenue', title: 'Revenue by month', sql: 'SELECT day, region, sum(revenue) AS revenue FROM shop.sales GROUP BY ALL ORDER BY day', chart_type: 'bar', config: { x: 'day', y: ['revenue'], series: 'region', stacked: true } },
+  json: {
+    name: 'revenue',
+    title: 'Revenue by month',
+    sql: 'SELECT day, region, sum(revenue) AS revenue FROM shop.sales GROUP BY ALL ORDER BY day',
+    chart_type: 'bar',
+    config: { x: 'day', y: ['revenue'], series: 'region', stacked: true },
+  },
 });
 if (created.status !== 201) throw new Error(`chart: ${created.status} ${await created.text()}`);
 const token = (await bodyOf(await t.request(`${api}/charts/revenue/publish`, { method: 'POST', token: user.accessToken, json: {} }))).token as string;
@@ -38,7 +51,10 @@ const runs = async () => (await t.infra.store.first(chartRuns, { workspace_id: w
  * event loop to itself, as it would behind real clients); returns each view's latency.
  */
 async function views(mode: 'together' | 'one-by-one', at = url): Promise<number[]> {
-  const viewersProcess = Bun.spawn([process.execPath, join(import.meta.dir, 'public-chart-viewers.ts'), at, String(viewers), mode], { stdout: 'pipe', stderr: 'inherit' });
+  const viewersProcess = Bun.spawn([process.execPath, join(import.meta.dir, 'public-chart-viewers.ts'), at, String(viewers), mode], {
+    stdout: 'pipe',
+    stderr: 'inherit',
+  });
   const output = await new Response(viewersProcess.stdout).text();
   if ((await viewersProcess.exited) !== 0) throw new Error('the viewers failed');
   return JSON.parse(output) as number[];
@@ -59,7 +75,9 @@ for (let round = 0; round < cachedRounds; round++) {
     ...(await Promise.all(
       Array.from({ length: viewers }, async (_, viewer) => {
         const startedAt = performance.now();
-        const response = await t.app.handle(new Request(`http://localhost/c/${token}`, { headers: { 'x-forwarded-for': `10.${viewer >> 8}.${viewer & 255}.2` } }));
+        const response = await t.app.handle(
+          new Request(`http://localhost/c/${token}`, { headers: { 'x-forwarded-for': `10.${viewer >> 8}.${viewer & 255}.2` } }),
+        );
         if (response.status !== 200 || !(await response.text()).includes('<svg')) throw new Error(`view failed: ${response.status}`);
         return performance.now() - startedAt;
       }),

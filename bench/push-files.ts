@@ -12,21 +12,40 @@ import { median, report, timed } from './support';
 
 const rows = Number(process.env.BENCH_ROWS ?? 100_000);
 const runs = 3;
-const columns = 'id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR';
+const columns =
+  'id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR';
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-bench-files-'));
 const ndjson = join(scratch, 'records.ndjson');
 const parquet = join(scratch, 'records.parquet');
 const lines: string[] = [];
 for (let i = 0; i < rows; i++) {
-  lines.push(JSON.stringify({ id: i, quantity: i % 1000, price: i * 0.25, name: `customer ${i}`, active: i % 3 === 0, ordered_at: '2026-11-21T10:00:00Z', city: `city ${i % 500}`, segment: i % 7, discount: 0.05, channel: 'web' }));
+  lines.push(
+    JSON.stringify({
+      id: i,
+      quantity: i % 1000,
+      price: i * 0.25,
+      name: `customer ${i}`,
+      active: i % 3 === 0,
+      ordered_at: '2026-11-21T10:00:00Z',
+      city: `city ${i % 500}`,
+      segment: i % 7,
+      discount: 0.05,
+      channel: 'web',
+    }),
+  );
 }
 await Bun.write(ndjson, `${lines.join('\n')}\n`);
 {
   // The Parquet file holds the same rows with the table's own types.
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  await connection.run(`COPY (SELECT * FROM read_json('${ndjson}', columns = {${columns.split(', ').map((c) => `'${c.split(' ')[0]}': '${c.split(' ')[1]}'`).join(', ')}})) TO '${parquet}' (FORMAT parquet)`);
+  await connection.run(
+    `COPY (SELECT * FROM read_json('${ndjson}', columns = {${columns
+      .split(', ')
+      .map((c) => `'${c.split(' ')[0]}': '${c.split(' ')[1]}'`)
+      .join(', ')}})) TO '${parquet}' (FORMAT parquet)`,
+  );
   connection.closeSync();
   instance.closeSync();
 }
@@ -36,7 +55,11 @@ const { user, workspace, server } = await openBenchWorkspace(t, 'bench-files');
 
 async function upload(file: string, contentType: string, table: string): Promise<number> {
   const { ms, value } = await timed(() =>
-    fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push?table=${table}`, { method: 'POST', body: Bun.file(file), headers: { 'content-type': contentType, authorization: `Bearer ${user.accessToken}` } }),
+    fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push?table=${table}`, {
+      method: 'POST',
+      body: Bun.file(file),
+      headers: { 'content-type': contentType, authorization: `Bearer ${user.accessToken}` },
+    }),
   );
   if (value.status !== 200) throw new Error(`upload failed: ${value.status} ${await value.text()}`);
   return ms;
@@ -48,7 +71,7 @@ async function ownInsert(file: string, reader: string, table: string): Promise<n
     engine.writeCatalog(async (connection) => {
       const local = join(engine.stagingDir, basename(file));
       copyFileSync(file, local);
-      await connection.run("CREATE SCHEMA IF NOT EXISTS bench");
+      await connection.run('CREATE SCHEMA IF NOT EXISTS bench');
       await connection.run(`CREATE TABLE bench.${table} (${columns})`);
       const { ms } = await timed(() => connection.run(`INSERT INTO bench.${table} SELECT * FROM system.main.${reader}('${local}')`));
       rmSync(local, { force: true });
@@ -67,14 +90,34 @@ for (let run = 0; run < runs; run++) {
 }
 
 const rate = (ms: number[]) => rows / (median(ms) / 1000);
-report('push-files', [
-  { measure: `NDJSON upload of ${rows} records × 10 columns over HTTP (median of ${runs})`, value: `${Math.round(rate(results.ndjsonHttp))} rows/s`, ms: Math.round(median(results.ndjsonHttp)) },
-  { measure: `DuckDB's own INSERT … FROM read_json of the same file (median of ${runs})`, value: `${Math.round(rate(results.ndjsonOwn))} rows/s`, ms: Math.round(median(results.ndjsonOwn)) },
-  { measure: 'NDJSON upload ÷ read_json (target ≥ 0.8)', value: (rate(results.ndjsonHttp) / rate(results.ndjsonOwn)).toFixed(2), ms: '' },
-  { measure: `Parquet upload over HTTP (median of ${runs})`, value: `${Math.round(rate(results.parquetHttp))} rows/s`, ms: Math.round(median(results.parquetHttp)) },
-  { measure: `DuckDB's own INSERT … FROM read_parquet of the same file (median of ${runs})`, value: `${Math.round(rate(results.parquetOwn))} rows/s`, ms: Math.round(median(results.parquetOwn)) },
-  { measure: 'Parquet upload ÷ read_parquet (target ≥ 0.8)', value: (rate(results.parquetHttp) / rate(results.parquetOwn)).toFixed(2), ms: '' },
-], { ...results, rows, ndjson_bytes: Bun.file(ndjson).size, parquet_bytes: Bun.file(parquet).size });
+report(
+  'push-files',
+  [
+    {
+      measure: `NDJSON upload of ${rows} records × 10 columns over HTTP (median of ${runs})`,
+      value: `${Math.round(rate(results.ndjsonHttp))} rows/s`,
+      ms: Math.round(median(results.ndjsonHttp)),
+    },
+    {
+      measure: `DuckDB's own INSERT … FROM read_json of the same file (median of ${runs})`,
+      value: `${Math.round(rate(results.ndjsonOwn))} rows/s`,
+      ms: Math.round(median(results.ndjsonOwn)),
+    },
+    { measure: 'NDJSON upload ÷ read_json (target ≥ 0.8)', value: (rate(results.ndjsonHttp) / rate(results.ndjsonOwn)).toFixed(2), ms: '' },
+    {
+      measure: `Parquet upload over HTTP (median of ${runs})`,
+      value: `${Math.round(rate(results.parquetHttp))} rows/s`,
+      ms: Math.round(median(results.parquetHttp)),
+    },
+    {
+      measure: `DuckDB's own INSERT … FROM read_parquet of the same file (median of ${runs})`,
+      value: `${Math.round(rate(results.parquetOwn))} rows/s`,
+      ms: Math.round(median(results.parquetOwn)),
+    },
+    { measure: 'Parquet upload ÷ read_parquet (target ≥ 0.8)', value: (rate(results.parquetHttp) / rate(results.parquetOwn)).toFixed(2), ms: '' },
+  ],
+  { ...results, rows, ndjson_bytes: Bun.file(ndjson).size, parquet_bytes: Bun.file(parquet).size },
+);
 
 await server.stop();
 await t.stop();

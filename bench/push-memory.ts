@@ -16,7 +16,11 @@ const { user, workspace, server } = await openBenchWorkspace(t, 'bench-memory');
 const pushUrl = (table: string) => `${server.url}/api/v1/workspaces/${workspace.id}/push?table=${table}`;
 
 // A small push first: the workspace's engine is open and warm before the baseline is taken.
-const warm = await fetch(pushUrl('bench.warm'), { method: 'POST', body: '{"id":0,"name":"warm"}\n', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` } });
+const warm = await fetch(pushUrl('bench.warm'), {
+  method: 'POST',
+  body: '{"id":0,"name":"warm"}\n',
+  headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` },
+});
 if (warm.status !== 200) throw new Error(`warm-up push failed: ${warm.status}`);
 Bun.gc(true);
 const baseline = rss();
@@ -29,7 +33,10 @@ const sampler = setInterval(() => {
   peak = Math.max(peak, now);
   trace.push([Math.round((performance.now() - started) / 100) / 10, mb(now)]);
 }, 100);
-const client = Bun.spawn([process.execPath, join(import.meta.dir, 'ndjson-upload-client.ts'), pushUrl('bench.large'), user.accessToken, String(targetBytes)], { stdout: 'pipe', stderr: 'inherit' });
+const client = Bun.spawn([process.execPath, join(import.meta.dir, 'ndjson-upload-client.ts'), pushUrl('bench.large'), user.accessToken, String(targetBytes)], {
+  stdout: 'pipe',
+  stderr: 'inherit',
+});
 const output = await new Response(client.stdout).text();
 await client.exited;
 const seconds = (performance.now() - started) / 1000;
@@ -40,12 +47,20 @@ if (status !== 200) throw new Error(`upload failed: ${status} ${answer}`);
 const written = (JSON.parse(answer) as { records_written: number }).records_written;
 if (written !== records) throw new Error(`${written} records written of ${records}`);
 
-report('push-memory', [
-  { measure: `NDJSON upload of ${mb(sent)} MB (${records} records)`, value: `${seconds.toFixed(1)} s, ${(sent / 1_000_000 / seconds).toFixed(1)} MB/s`, ms: Math.round(seconds * 1000) },
-  { measure: 'resident memory of the service before the upload', value: `${mb(baseline)} MB`, ms: '' },
-  { measure: 'resident memory at its highest during the upload', value: `${mb(peak)} MB`, ms: '' },
-  { measure: 'growth (target < 256 MB)', value: `${mb(peak - baseline)} MB`, ms: '' },
-], { bytes: sent, records, baseline_rss: baseline, peak_rss: peak, seconds, rss_trace_mb: trace });
+report(
+  'push-memory',
+  [
+    {
+      measure: `NDJSON upload of ${mb(sent)} MB (${records} records)`,
+      value: `${seconds.toFixed(1)} s, ${(sent / 1_000_000 / seconds).toFixed(1)} MB/s`,
+      ms: Math.round(seconds * 1000),
+    },
+    { measure: 'resident memory of the service before the upload', value: `${mb(baseline)} MB`, ms: '' },
+    { measure: 'resident memory at its highest during the upload', value: `${mb(peak)} MB`, ms: '' },
+    { measure: 'growth (target < 256 MB)', value: `${mb(peak - baseline)} MB`, ms: '' },
+  ],
+  { bytes: sent, records, baseline_rss: baseline, peak_rss: peak, seconds, rss_trace_mb: trace },
+);
 
 await server.stop();
 await t.stop();

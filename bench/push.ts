@@ -9,8 +9,16 @@ import { median, report, timed } from './support';
 const rows = 100_000;
 const runs = 5;
 const records = Array.from({ length: rows }, (_, i) => ({
-  id: i, quantity: i % 1000, price: i * 0.25, name: `customer ${i}`, active: i % 3 === 0,
-  ordered_at: '2026-11-21T10:00:00Z', city: `city ${i % 500}`, segment: i % 7, discount: 0.05, channel: 'web',
+  id: i,
+  quantity: i % 1000,
+  price: i * 0.25,
+  name: `customer ${i}`,
+  active: i % 3 === 0,
+  ordered_at: '2026-11-21T10:00:00Z',
+  city: `city ${i % 500}`,
+  segment: i % 7,
+  discount: 0.05,
+  channel: 'web',
 }));
 
 const t = await startTestApp('local');
@@ -21,7 +29,11 @@ const { user, workspace, server } = await openBenchWorkspace(t, 'bench');
 async function pushOverHttp(run: number): Promise<number> {
   const body = JSON.stringify({ table: `bench.http_${run}`, records });
   const { ms, value } = await timed(() =>
-    fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push`, { method: 'POST', body, headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } }),
+    fetch(`${server.url}/api/v1/workspaces/${workspace.id}/push`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+    }),
   );
   if (value.status !== 200) throw new Error(`push failed: ${value.status} ${await value.text()}`);
   return ms;
@@ -30,7 +42,9 @@ async function pushOverHttp(run: number): Promise<number> {
 function rawAppender(run: number): Promise<number> {
   return t.services.engine.engines.with(workspace.id, (engine) =>
     engine.writeCatalog(async (connection) => {
-      await connection.run(`CREATE TABLE bench.raw_${run} (id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR)`);
+      await connection.run(
+        `CREATE TABLE bench.raw_${run} (id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR)`,
+      );
       const { ms } = await timed(async () => {
         const appender = await connection.createAppender(`raw_${run}`, 'bench', 'lake');
         for (const r of records) {
@@ -78,7 +92,11 @@ const smallPushes = 200;
 const small: number[] = [];
 for (let i = 0; i < smallPushes; i++) {
   const started = performance.now();
-  await t.request(`/api/v1/workspaces/${workspace.id}/push`, { method: 'POST', token: user.accessToken, json: { table: 'bench.trickle', records: Array.from({ length: 10 }, (_, j) => ({ i, j, v: i * j })) } });
+  await t.request(`/api/v1/workspaces/${workspace.id}/push`, {
+    method: 'POST',
+    token: user.accessToken,
+    json: { table: 'bench.trickle', records: Array.from({ length: 10 }, (_, j) => ({ i, j, v: i * j })) },
+  });
   small.push(performance.now() - started);
 }
 const scan = async () => {
@@ -92,14 +110,26 @@ const maintenance = await t.services.engine.engines.with(workspace.id, (engine) 
 );
 const scanAfter = await scan();
 
-report('push', [
-  { measure: `push ${rows} records × 10 columns over HTTP (median of ${runs})`, value: `${Math.round(httpRate)} rows/s`, ms: Math.round(median(http)) },
-  { measure: `raw DuckDB appender into a DuckLake table (median of ${runs})`, value: `${Math.round(rawRate)} rows/s`, ms: Math.round(median(raw)) },
-  { measure: 'HTTP ÷ raw (target ≥ 1.0)', value: (httpRate / rawRate).toFixed(2), ms: '' },
-  { measure: `push of 10 records into an existing table, in process (median of ${smallPushes})`, value: `${median(small).toFixed(1)} ms`, ms: Math.round(median(small)) },
-  { measure: `scan after ${smallPushes} pushes of 10 rows (${maintenance.dataFilesBefore} files)`, value: `${scanBefore.toFixed(1)} ms`, ms: Math.round(scanBefore) },
-  { measure: `scan after maintenance (${maintenance.dataFilesAfter} files)`, value: `${scanAfter.toFixed(1)} ms`, ms: Math.round(scanAfter) },
-], { http_ms: http, raw_ms: raw, small_push_ms: small, maintenance });
+report(
+  'push',
+  [
+    { measure: `push ${rows} records × 10 columns over HTTP (median of ${runs})`, value: `${Math.round(httpRate)} rows/s`, ms: Math.round(median(http)) },
+    { measure: `raw DuckDB appender into a DuckLake table (median of ${runs})`, value: `${Math.round(rawRate)} rows/s`, ms: Math.round(median(raw)) },
+    { measure: 'HTTP ÷ raw (target ≥ 1.0)', value: (httpRate / rawRate).toFixed(2), ms: '' },
+    {
+      measure: `push of 10 records into an existing table, in process (median of ${smallPushes})`,
+      value: `${median(small).toFixed(1)} ms`,
+      ms: Math.round(median(small)),
+    },
+    {
+      measure: `scan after ${smallPushes} pushes of 10 rows (${maintenance.dataFilesBefore} files)`,
+      value: `${scanBefore.toFixed(1)} ms`,
+      ms: Math.round(scanBefore),
+    },
+    { measure: `scan after maintenance (${maintenance.dataFilesAfter} files)`, value: `${scanAfter.toFixed(1)} ms`, ms: Math.round(scanAfter) },
+  ],
+  { http_ms: http, raw_ms: raw, small_push_ms: small, maintenance },
+);
 
 await server.stop();
 await t.stop();

@@ -31,9 +31,17 @@ const setup = await startTestApp('postgres-s3');
 const { user, workspace, server } = await openBenchWorkspace(setup, 'rolling');
 await server.stop();
 await setup.infra.store.run(roomyPlan, {});
-await pushOk(setup, workspace.id, user, { table: 'bench.events', records: Array.from({ length: 1_000 }, (_, i) => ({ id: i, kind: ['a', 'b', 'c'][i % 3], amount: i % 97 })) });
-for (let table = 0; table < pushTables; table++) await pushOk(setup, workspace.id, user, { table: `bench.pushed_${table}`, records: [{ id: 0, kind: 'seed', amount: 0 }] });
-const jobIds = await Promise.all(Array.from({ length: 5 }, (_, i) => submitJobOk(setup, user, { sql: `SELECT kind, sum(amount) + ${i} AS total FROM bench.events GROUP BY kind`, workspace_id: workspace.id })));
+await pushOk(setup, workspace.id, user, {
+  table: 'bench.events',
+  records: Array.from({ length: 1_000 }, (_, i) => ({ id: i, kind: ['a', 'b', 'c'][i % 3], amount: i % 97 })),
+});
+for (let table = 0; table < pushTables; table++)
+  await pushOk(setup, workspace.id, user, { table: `bench.pushed_${table}`, records: [{ id: 0, kind: 'seed', amount: 0 }] });
+const jobIds = await Promise.all(
+  Array.from({ length: 5 }, (_, i) =>
+    submitJobOk(setup, user, { sql: `SELECT kind, sum(amount) + ${i} AS total FROM bench.events GROUP BY kind`, workspace_id: workspace.id }),
+  ),
+);
 const sharedEnv: Record<string, string> = { ...serviceEnvOf(setup), SHUTDOWN_DRAIN: drain, SHUTDOWN_GRACE: '30s' };
 if (!sharedEnv.DATABASE_URL || !sharedEnv.LAKE_URL) throw new Error('the replicas need Postgres and S3');
 // The in-process app only set things up: from here on the two replicas alone serve the deployment.
@@ -52,7 +60,15 @@ async function startReplica(replica: Replica): Promise<void> {
   replica.process = await startServiceProcess('serve', { ...sharedEnv, DATA_DIR: replica.dataDir, PORT: String(replica.port) });
 }
 
-const replicas: Replica[] = await Promise.all(['a', 'b'].map(async (name) => ({ name, port: await freePort(), dataDir: mkdtempSync(join(tmpdir(), `oxbow-rolling-${name}-`)), process: undefined, ready: false })));
+const replicas: Replica[] = await Promise.all(
+  ['a', 'b'].map(async (name) => ({
+    name,
+    port: await freePort(),
+    dataDir: mkdtempSync(join(tmpdir(), `oxbow-rolling-${name}-`)),
+    process: undefined,
+    ready: false,
+  })),
+);
 const baseUrl = (replica: Replica) => `http://127.0.0.1:${replica.port}`;
 
 let probing = true;
@@ -87,9 +103,14 @@ function requestOf(kind: Kind, sequence: number): { path: string; init: RequestI
   const post = (path: string, body: unknown) => ({ path, init: { method: 'POST', headers, body: JSON.stringify(body) } });
   switch (kind) {
     case 'query':
-      return post(`/api/v1/workspaces/${workspace.id}/query`, { sql: `SELECT kind, count(*) AS n, sum(amount) AS total FROM bench.events WHERE id % 7 <> ${sequence % 7} GROUP BY kind ORDER BY kind` });
+      return post(`/api/v1/workspaces/${workspace.id}/query`, {
+        sql: `SELECT kind, count(*) AS n, sum(amount) AS total FROM bench.events WHERE id % 7 <> ${sequence % 7} GROUP BY kind ORDER BY kind`,
+      });
     case 'push':
-      return post(`/api/v1/workspaces/${workspace.id}/push`, { table: `bench.pushed_${sequence % pushTables}`, records: [{ id: sequence, kind: 'live', amount: sequence % 97 }] });
+      return post(`/api/v1/workspaces/${workspace.id}/push`, {
+        table: `bench.pushed_${sequence % pushTables}`,
+        records: [{ id: sequence, kind: 'live', amount: sequence % 97 }],
+      });
     case 'job_submit':
       return post('/api/v1/query/jobs', { sql: `SELECT count(*) + ${sequence} AS n FROM bench.events`, workspace_id: workspace.id });
     case 'job_poll':
@@ -118,7 +139,14 @@ async function send(kind: Kind, sequence: number): Promise<Outcome> {
     }
     const body = await response.text();
     const ok = response.status >= 200 && response.status < 300;
-    return { kind, startedAt, ms: performance.now() - startedAt, ok, retried, ...(ok ? {} : { detail: `${replica.name}: ${response.status} ${body.slice(0, 200)}` }) };
+    return {
+      kind,
+      startedAt,
+      ms: performance.now() - startedAt,
+      ok,
+      retried,
+      ...(ok ? {} : { detail: `${replica.name}: ${response.status} ${body.slice(0, 200)}` }),
+    };
   }
   return { kind, startedAt, ms: performance.now() - startedAt, ok: false, retried, detail: 'unreachable' };
 }
@@ -177,12 +205,37 @@ const row = (label: string, set: Outcome[]) => ({
   count: set.length,
   failed: set.filter((outcome) => !outcome.ok).length,
   'retried (503 + Retry-After)': set.filter((outcome) => outcome.retried).length,
-  'p50 ms': set.length ? Math.round(percentile(set.map((outcome) => outcome.ms), 50)) : 0,
-  'p99 ms': set.length ? Math.round(percentile(set.map((outcome) => outcome.ms), 99)) : 0,
+  'p50 ms': set.length
+    ? Math.round(
+        percentile(
+          set.map((outcome) => outcome.ms),
+          50,
+        ),
+      )
+    : 0,
+  'p99 ms': set.length
+    ? Math.round(
+        percentile(
+          set.map((outcome) => outcome.ms),
+          99,
+        ),
+      )
+    : 0,
 });
 report(
   'rolling-restart',
-  [row('all', finished), row('during the restart', during), ...mix.filter((kind, index) => mix.indexOf(kind) === index).map((kind) => row(kind, finished.filter((outcome) => outcome.kind === kind)))],
+  [
+    row('all', finished),
+    row('during the restart', during),
+    ...mix
+      .filter((kind, index) => mix.indexOf(kind) === index)
+      .map((kind) =>
+        row(
+          kind,
+          finished.filter((outcome) => outcome.kind === kind),
+        ),
+      ),
+  ],
   {
     seconds,
     rate_per_second: ratePerSecond,
@@ -192,7 +245,9 @@ report(
     failures: failed.slice(0, 20).map((outcome) => `${outcome.kind}: ${outcome.detail}`),
   },
 );
-console.log(`replica b: SIGTERM → exit ${exitCode} in ${Math.round(stoppedAt - restartStartedAt)} ms; back and ready ${Math.round(restartEndedAt - restartStartedAt)} ms after the signal`);
+console.log(
+  `replica b: SIGTERM → exit ${exitCode} in ${Math.round(stoppedAt - restartStartedAt)} ms; back and ready ${Math.round(restartEndedAt - restartStartedAt)} ms after the signal`,
+);
 if (failed.length) {
   // The failures by kind and answer (the first 120 characters of each), most frequent first.
   const byAnswer = new Map<string, number>();

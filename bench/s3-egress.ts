@@ -26,7 +26,13 @@ const proxy = new EgressProxy({ reserved: { endpoints: [] }, allowPrivate: true 
 
 /** A sync instance's engine with a secret for the bucket, through the proxy or not. */
 async function engine(throughProxy: boolean): Promise<{ connection: EngineConnection; close: () => void }> {
-  const instance = await createDuckDBInstance({ extensionDir: config.duckdb.extensionDir, memoryLimit: config.syncs.memoryLimit, threads: config.duckdb.threads, tempDirectory: scratch, extensions: ['httpfs'] });
+  const instance = await createDuckDBInstance({
+    extensionDir: config.duckdb.extensionDir,
+    memoryLimit: config.syncs.memoryLimit,
+    threads: config.duckdb.threads,
+    tempDirectory: scratch,
+    extensions: ['httpfs'],
+  });
   const connection = new EngineConnection(await instance.connect());
   const route = throughProxy ? await proxy.route() : undefined;
   await createS3SourceSecret(connection, 'source_s3', {
@@ -53,14 +59,18 @@ async function engine(throughProxy: boolean): Promise<{ connection: EngineConnec
 const writer = await engine(false);
 const rowsPerFile = Math.round((megabytes * 1024 * 1024) / files / 16);
 for (let file = 0; file < files; file++) {
-  await writer.connection.run(`COPY (SELECT random() AS a, random() AS b FROM range(${rowsPerFile})) TO ${sqlString(`s3://${s3.bucket}/${prefix}/part-${file}.parquet`)} (FORMAT parquet)`);
+  await writer.connection.run(
+    `COPY (SELECT random() AS a, random() AS b FROM range(${rowsPerFile})) TO ${sqlString(`s3://${s3.bucket}/${prefix}/part-${file}.parquet`)} (FORMAT parquet)`,
+  );
 }
 writer.close();
 
 async function read(throughProxy: boolean): Promise<number> {
   const { connection, close } = await engine(throughProxy);
   try {
-    const { ms, value } = await timed(() => connection.read(`SELECT count(*), sum(a) FROM read_parquet(${sqlString(`s3://${s3.bucket}/${prefix}/*.parquet`)})`));
+    const { ms, value } = await timed(() =>
+      connection.read(`SELECT count(*), sum(a) FROM read_parquet(${sqlString(`s3://${s3.bucket}/${prefix}/*.parquet`)})`),
+    );
     if (Number(value.getRows()[0]![0]) !== rowsPerFile * files) throw new Error('a read missed rows');
     return ms;
   } finally {
@@ -81,7 +91,11 @@ rmSync(scratch, { recursive: true, force: true });
 
 const rate = (ms: number) => `${Math.round(megabytes / (ms / 1000))} MB/s`;
 report('s3-egress', [
-  { measure: `${megabytes} MB of Parquet in ${files} files on MinIO, read by DuckDB directly (median of ${runs})`, value: rate(median(direct)), ms: Math.round(median(direct)) },
+  {
+    measure: `${megabytes} MB of Parquet in ${files} files on MinIO, read by DuckDB directly (median of ${runs})`,
+    value: rate(median(direct)),
+    ms: Math.round(median(direct)),
+  },
   { measure: '… through the egress proxy', value: rate(median(proxied)), ms: Math.round(median(proxied)) },
   { measure: 'proxied ÷ direct time', value: (median(proxied) / median(direct)).toFixed(2), ms: '' },
 ]);

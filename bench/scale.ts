@@ -23,7 +23,10 @@ const workerCount = size('SCALE_WORKERS', 2);
 const overheadRounds = size('SCALE_OVERHEAD_ROUNDS', 200);
 
 const useTeam = namedQuery<{ id: string }>('bench.scale_team', "UPDATE workspaces SET plan_id = 'team' WHERE id = :id");
-const connections = namedQuery<Record<never, never>, { n: number }>('bench.scale_connections', 'SELECT CAST(count(*) AS INTEGER) AS n FROM pg_stat_activity WHERE datname = current_database()');
+const connections = namedQuery<Record<never, never>, { n: number }>(
+  'bench.scale_connections',
+  'SELECT CAST(count(*) AS INTEGER) AS n FROM pg_stat_activity WHERE datname = current_database()',
+);
 const aggregate = 'SELECT id % 10 AS k, count(*) AS n, sum(v) AS total FROM app.events GROUP BY 1 ORDER BY 1';
 
 /** Resident memory (MiB) and threads of a process, from /proc. */
@@ -63,7 +66,9 @@ try {
   const api = (i: number) => replicas.apis[i % replicas.apis.length]!;
   const workspaces: string[] = [];
   for (let i = 0; i < workspaceCount; i += 10) {
-    workspaces.push(...(await Promise.all(Array.from({ length: Math.min(10, workspaceCount - i) }, (_, j) => replicas.workspace(api(i + j), token, `scale${i + j}`)))));
+    workspaces.push(
+      ...(await Promise.all(Array.from({ length: Math.min(10, workspaceCount - i) }, (_, j) => replicas.workspace(api(i + j), token, `scale${i + j}`)))),
+    );
   }
   for (const workspaceId of workspaces) await replicas.store.run(useTeam, { id: workspaceId });
   // SELECT 1's overhead is timed in a workspace of its own, on a plan whose per-minute limit its rounds cannot reach.
@@ -71,17 +76,24 @@ try {
   await moveToBenchPlan(replicas.store, probe);
   const rows = Array.from({ length: 1_000 }, (_, id) => ({ id, v: id % 97 }));
   for (let i = 0; i < workspaces.length; i += 10) {
-    await Promise.all(workspaces.slice(i, i + 10).map((workspaceId, j) => replicas.call(api(i + j), `/api/v1/workspaces/${workspaceId}/push`, { token, json: { table: 'app.events', records: rows } })));
+    await Promise.all(
+      workspaces
+        .slice(i, i + 10)
+        .map((workspaceId, j) => replicas.call(api(i + j), `/api/v1/workspaces/${workspaceId}/push`, { token, json: { table: 'app.events', records: rows } })),
+    );
   }
   // Every workspace answered once, so that its owner has its instance open (as much as DUCKDB_MAX_INSTANCES lets it).
-  for (let i = 0; i < workspaces.length; i += 10) await Promise.all(workspaces.slice(i, i + 10).map((workspaceId, j) => timedQuery(replicas, api(i + j), token, workspaceId, aggregate)));
+  for (let i = 0; i < workspaces.length; i += 10)
+    await Promise.all(workspaces.slice(i, i + 10).map((workspaceId, j) => timedQuery(replicas, api(i + j), token, workspaceId, aggregate)));
   const ownerOf = new Map(workspaces.map((workspaceId) => [workspaceId, replicas.ownerOf(workspaceId)]));
 
   const load = (via: (i: number, workspaceId: string) => ServiceProcess) =>
-    Promise.all(Array.from({ length: queryCount }, (_, i) => {
-      const workspaceId = workspaces[i % workspaces.length]!;
-      return timedQuery(replicas, via(i, workspaceId), token, workspaceId, aggregate);
-    }));
+    Promise.all(
+      Array.from({ length: queryCount }, (_, i) => {
+        const workspaceId = workspaces[i % workspaces.length]!;
+        return timedQuery(replicas, via(i, workspaceId), token, workspaceId, aggregate);
+      }),
+    );
   const roundRobin = await load((i) => api(i));
   const owners = await load((_, workspaceId) => ownerOf.get(workspaceId)!);
 
@@ -112,7 +124,12 @@ try {
       { measure: 'added by forwarding, p50 (target ≤ 1 ms)', answered: '', p50_ms: addedP50.toFixed(2), p99_ms: '' },
       ...[...replicas.apis, ...replicas.workers].map((process, i) => {
         const { rssMiB, threads } = footprint(process);
-        return { measure: `${i < replicas.apis.length ? 'api' : 'worker'} process ${i + 1}: memory MiB / threads`, answered: '', p50_ms: String(rssMiB), p99_ms: String(threads) };
+        return {
+          measure: `${i < replicas.apis.length ? 'api' : 'worker'} process ${i + 1}: memory MiB / threads`,
+          answered: '',
+          p50_ms: String(rssMiB),
+          p99_ms: String(threads),
+        };
       }),
       { measure: 'Postgres connections, before / after', answered: '', p50_ms: String(before), p99_ms: String(after) },
     ],

@@ -38,7 +38,11 @@ const row = (name: string, times: number[]) => ({ measure: name, p50_ms: median(
 report('select-overhead', [
   row(`raw DuckDB in process (${runs} runs)`, raw),
   row(`POST /api/v1/execute over HTTP (${runs} runs)`, oxbow),
-  { measure: 'overhead (target p50 ≤ 3 ms)', p50_ms: (median(oxbow) - median(raw)).toFixed(3), p99_ms: (percentile(oxbow, 99) - percentile(raw, 99)).toFixed(3) },
+  {
+    measure: 'overhead (target p50 ≤ 3 ms)',
+    p50_ms: (median(oxbow) - median(raw)).toFixed(3),
+    p99_ms: (percentile(oxbow, 99) - percentile(raw, 99)).toFixed(3),
+  },
 ]);
 
 await server.stop();

@@ -21,7 +21,11 @@ export async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; va
 /** Prints a markdown table and keeps the numbers as JSON next to the benchmarks. */
 export function report(name: string, rows: Record<string, string | number>[], extra: Record<string, unknown> = {}): void {
   const headers = Object.keys(rows[0] ?? {});
-  const lines = [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${headers.map((header) => row[header]).join(' | ')} |`)];
+  const lines = [
+    `| ${headers.join(' | ')} |`,
+    `|${headers.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${headers.map((header) => row[header]).join(' | ')} |`),
+  ];
   console.log(lines.join('\n'));
   const dir = join(import.meta.dir, 'results');
   mkdirSync(dir, { recursive: true });

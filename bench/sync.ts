@@ -41,7 +41,11 @@ const headers = { 'content-type': 'application/json', authorization: `Bearer ${u
 const base = `${server.url}/api/v1/workspaces/${workspace.id}/connections`;
 
 async function createConnection(name: string, stream: Record<string, unknown>, spec: Record<string, unknown> = {}): Promise<string> {
-  const response = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ name, connector_type: 'postgres', spec: postgresSpec(source, spec), streams: [stream] }) });
+  const response = await fetch(base, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ name, connector_type: 'postgres', spec: postgresSpec(source, spec), streams: [stream] }),
+  });
   if (response.status !== 201) throw new Error(`create failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
@@ -52,8 +56,18 @@ async function sync(connectionId: string): Promise<{ records_written: number; re
   if (started.status !== 202) throw new Error(`sync failed to start: ${started.status} ${await started.text()}`);
   const jobId = ((await started.json()) as { job_id: string }).job_id;
   for (;;) {
-    const job = (await (await fetch(`${base}/${connectionId}/sync-jobs/${jobId}`, { headers })).json()) as { status: string; records_written: number; records_read: number; error: unknown };
-    if (job.status === 'succeeded') return { records_written: job.records_written, records_read: job.records_read, engine_ms: Number((await t.infra.store.first(jobEngineMs, { id: jobId }))?.engine_ms) };
+    const job = (await (await fetch(`${base}/${connectionId}/sync-jobs/${jobId}`, { headers })).json()) as {
+      status: string;
+      records_written: number;
+      records_read: number;
+      error: unknown;
+    };
+    if (job.status === 'succeeded')
+      return {
+        records_written: job.records_written,
+        records_read: job.records_read,
+        engine_ms: Number((await t.infra.store.first(jobEngineMs, { id: jobId }))?.engine_ms),
+      };
     if (job.status === 'failed' || job.status === 'cancelled') throw new Error(`sync ${jobId} ended ${job.status}: ${JSON.stringify(job.error)}`);
     await Bun.sleep(pollMs);
   }
@@ -74,7 +88,11 @@ async function duckdbCopy(dir: string, run: number | 'warm-up'): Promise<number>
   try {
     const url = new URL(source.url);
     const dsn = `host=${url.hostname} port=${url.port} dbname=${source.name} user=${decodeURIComponent(url.username)}`;
-    const { ms } = await timed(() => connection.run(`COPY (FROM postgres_scan(${sqlString(dsn)}, 'public', 'measurements')) TO ${sqlString(join(dir, `copy-${run}.parquet`))} (FORMAT parquet)`));
+    const { ms } = await timed(() =>
+      connection.run(
+        `COPY (FROM postgres_scan(${sqlString(dsn)}, 'public', 'measurements')) TO ${sqlString(join(dir, `copy-${run}.parquet`))} (FORMAT parquet)`,
+      ),
+    );
     return ms;
   } finally {
     connection.closeSync();
@@ -100,13 +118,20 @@ for (let run = 0; run < runs; run++) {
   fullEngineMs.push(value.engine_ms);
 }
 
-const incremental = await createConnection('bench_incremental', { name: 'measurements', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at', primary_key: ['id'] });
+const incremental = await createConnection('bench_incremental', {
+  name: 'measurements',
+  sync_mode: 'incremental_append_deduped',
+  cursor_field: 'updated_at',
+  primary_key: ['id'],
+});
 const initial = await timed(() => sync(incremental));
 const incrementalMs: number[] = [];
 const incrementalEngineMs: number[] = [];
 for (let run = 0; run < runs; run++) {
   const first = 1 + run * Math.floor(rows / runs);
-  await source.sql.unsafe(`UPDATE measurements SET reading = reading + 1, updated_at = now() + interval '1 day' * ${run + 1} WHERE id BETWEEN ${first} AND ${first + changedRows - 1}`);
+  await source.sql.unsafe(
+    `UPDATE measurements SET reading = reading + 1, updated_at = now() + interval '1 day' * ${run + 1} WHERE id BETWEEN ${first} AND ${first + changedRows - 1}`,
+  );
   const { ms, value } = await timed(() => sync(incremental));
   if (value.records_written !== changedRows) throw new Error(`incremental sync wrote ${value.records_written} rows`);
   incrementalMs.push(ms);
@@ -123,7 +148,9 @@ const changeCount = capturedChanges.updates + capturedChanges.inserts + captured
 for (let run = 0; run < runs; run++) {
   const first = Math.floor(rows / 2) + 1 + run * 20_000;
   const inserted = rows + 1 + run * capturedChanges.inserts;
-  await source.sql.unsafe(`UPDATE measurements SET reading = reading + 1, updated_at = now() WHERE id BETWEEN ${first} AND ${first + capturedChanges.updates - 1}`);
+  await source.sql.unsafe(
+    `UPDATE measurements SET reading = reading + 1, updated_at = now() WHERE id BETWEEN ${first} AND ${first + capturedChanges.updates - 1}`,
+  );
   await source.sql.unsafe(`INSERT INTO measurements SELECT g, 'device-new', 'site-new', g * 0.37, 1, false, md5(g::text), 1.5, date '2025-01-01', now()
     FROM generate_series(${inserted}, ${inserted + capturedChanges.inserts - 1}) g`);
   await source.sql.unsafe(`DELETE FROM measurements WHERE id BETWEEN ${first + 10_000} AND ${first + 10_000 + capturedChanges.deletes - 1}`);
@@ -135,17 +162,53 @@ for (let run = 0; run < runs; run++) {
 
 const copyRate = rows / (median(copyMs) / 1000);
 const fullRate = rows / (median(fullMs) / 1000);
-report('sync', [
-  { measure: `DuckDB's own copy, COPY (FROM postgres_scan(...)) TO Parquet, ${rows} rows × 10 columns (median of ${runs})`, value: `${Math.round(copyRate)} rows/s`, ms: Math.round(median(copyMs)) },
-  { measure: `full sync through the API, full_refresh_overwrite (median of ${runs})`, value: `${Math.round(fullRate)} rows/s`, ms: Math.round(median(fullMs)) },
-  { measure: '… of which the stream activity (sync instance, reads, writes, swap)', value: `${Math.round(rows / (median(fullEngineMs) / 1000))} rows/s`, ms: Math.round(median(fullEngineMs)) },
-  { measure: 'full sync ÷ DuckDB copy (target ≥ 0.7)', value: (fullRate / copyRate).toFixed(2), ms: '' },
-  { measure: 'first incremental_append_deduped sync (every row)', value: `${Math.round(rows / (initial.ms / 1000))} rows/s`, ms: Math.round(initial.ms) },
-  { measure: `incremental sync of ${changedRows} changed rows, end to end (median of ${runs}; target ≤ 2 s)`, value: `${(median(incrementalMs) / 1000).toFixed(2)} s`, ms: Math.round(median(incrementalMs)) },
-  { measure: '… of which the stream activity', value: `${(median(incrementalEngineMs) / 1000).toFixed(2)} s`, ms: Math.round(median(incrementalEngineMs)) },
-  { measure: `change data capture of ${changeCount} changes (${capturedChanges.updates} updates, ${capturedChanges.inserts} inserts, ${capturedChanges.deletes} deletes) from the WAL, end to end (p50 of ${runs})`, value: `${(median(cdcMs) / 1000).toFixed(2)} s`, ms: Math.round(median(cdcMs)) },
-  { measure: '… of which the change log activity (slot, rows read back by key, writes)', value: `${(median(cdcEngineMs) / 1000).toFixed(2)} s`, ms: Math.round(median(cdcEngineMs)) },
-], { copy_ms: copyMs, full_ms: fullMs, full_engine_ms: fullEngineMs, incremental_ms: incrementalMs, incremental_engine_ms: incrementalEngineMs, cdc_ms: cdcMs, cdc_engine_ms: cdcEngineMs });
+report(
+  'sync',
+  [
+    {
+      measure: `DuckDB's own copy, COPY (FROM postgres_scan(...)) TO Parquet, ${rows} rows × 10 columns (median of ${runs})`,
+      value: `${Math.round(copyRate)} rows/s`,
+      ms: Math.round(median(copyMs)),
+    },
+    {
+      measure: `full sync through the API, full_refresh_overwrite (median of ${runs})`,
+      value: `${Math.round(fullRate)} rows/s`,
+      ms: Math.round(median(fullMs)),
+    },
+    {
+      measure: '… of which the stream activity (sync instance, reads, writes, swap)',
+      value: `${Math.round(rows / (median(fullEngineMs) / 1000))} rows/s`,
+      ms: Math.round(median(fullEngineMs)),
+    },
+    { measure: 'full sync ÷ DuckDB copy (target ≥ 0.7)', value: (fullRate / copyRate).toFixed(2), ms: '' },
+    { measure: 'first incremental_append_deduped sync (every row)', value: `${Math.round(rows / (initial.ms / 1000))} rows/s`, ms: Math.round(initial.ms) },
+    {
+      measure: `incremental sync of ${changedRows} changed rows, end to end (median of ${runs}; target ≤ 2 s)`,
+      value: `${(median(incrementalMs) / 1000).toFixed(2)} s`,
+      ms: Math.round(median(incrementalMs)),
+    },
+    { measure: '… of which the stream activity', value: `${(median(incrementalEngineMs) / 1000).toFixed(2)} s`, ms: Math.round(median(incrementalEngineMs)) },
+    {
+      measure: `change data capture of ${changeCount} changes (${capturedChanges.updates} updates, ${capturedChanges.inserts} inserts, ${capturedChanges.deletes} deletes) from the WAL, end to end (p50 of ${runs})`,
+      value: `${(median(cdcMs) / 1000).toFixed(2)} s`,
+      ms: Math.round(median(cdcMs)),
+    },
+    {
+      measure: '… of which the change log activity (slot, rows read back by key, writes)',
+      value: `${(median(cdcEngineMs) / 1000).toFixed(2)} s`,
+      ms: Math.round(median(cdcEngineMs)),
+    },
+  ],
+  {
+    copy_ms: copyMs,
+    full_ms: fullMs,
+    full_engine_ms: fullEngineMs,
+    incremental_ms: incrementalMs,
+    incremental_engine_ms: incrementalEngineMs,
+    cdc_ms: cdcMs,
+    cdc_engine_ms: cdcEngineMs,
+  },
+);
 
 rmSync(scratch, { recursive: true, force: true });
 await server.stop();

@@ -37,7 +37,9 @@ try {
   const raw = await openRawDuckDB(data);
   engines.push(raw);
   service = await openOxbow(data, { [oneFileSchema]: oneFile, [appendedSchema]: appended });
-  console.log(`[tpch] loaded into the workspace's lake tables in ${seconds(service.loadMs[oneFileSchema]!)} (one file each), ${seconds(service.loadMs[appendedSchema]!)} (appended and upserted)`);
+  console.log(
+    `[tpch] loaded into the workspace's lake tables in ${seconds(service.loadMs[oneFileSchema]!)} (one file each), ${seconds(service.loadMs[appendedSchema]!)} (appended and upserted)`,
+  );
   const oxbow = service.engine('Oxbow', oneFileSchema);
   const ducklake = await openDuckLakeDirect(service.config, service.workspaceId, oneFileSchema, 'DuckLake direct');
   const oxbowAppended = service.engine('Oxbow, appended', appendedSchema);
@@ -50,7 +52,12 @@ try {
   }
 
   const measured = await measureSideBySide([raw, oxbow, ducklake, oxbowAppended, ducklakeAppended, ...(postgres ? [postgres] : [])], data.queries, options);
-  const oneFileRun = { raw: measured.get(raw.name)!, ducklake: measured.get(ducklake.name)!, oxbow: measured.get(oxbow.name)!, postgres: postgres && measured.get(postgres.name)! };
+  const oneFileRun = {
+    raw: measured.get(raw.name)!,
+    ducklake: measured.get(ducklake.name)!,
+    oxbow: measured.get(oxbow.name)!,
+    postgres: postgres && measured.get(postgres.name)!,
+  };
   const beforeRun = { raw: measured.get(raw.name)!, ducklake: measured.get(ducklakeAppended.name)!, oxbow: measured.get(oxbowAppended.name)! };
 
   const maintenance = await timed(() => maintain(service!));
@@ -58,7 +65,10 @@ try {
   const after = await measureSideBySide([raw, oxbowAppended, ducklakeAppended], data.queries, options);
   const afterRun = { raw: after.get(raw.name)!, ducklake: after.get(ducklakeAppended.name)!, oxbow: after.get(oxbowAppended.name)! };
 
-  const extra = { scale_factor: scaleFactor, runs: `median of ${options.runs} after one warm-up, the engines taking turns run by run; one run after a warm-up over ${options.slowMs / 1000} s` };
+  const extra = {
+    scale_factor: scaleFactor,
+    runs: `median of ${options.runs} after one warm-up, the engines taking turns run by run; one run after a warm-up over ${options.slowMs / 1000} s`,
+  };
   publish('tpch', data.queries, oneFileRun, {
     ...extra,
     postgres_statement_timeout_ms: postgresTimeoutMs,
@@ -66,7 +76,12 @@ try {
     oxbow_load_ms: service.loadMs[oneFileSchema],
     postgres_load_ms: postgres?.loadMs,
   });
-  publish('tpch-appended', data.queries, beforeRun, { ...extra, shape: appended, load_ms: service.loadMs[appendedSchema], files: maintenance.value.dataFilesBefore });
+  publish('tpch-appended', data.queries, beforeRun, {
+    ...extra,
+    shape: appended,
+    load_ms: service.loadMs[appendedSchema],
+    files: maintenance.value.dataFilesBefore,
+  });
   publish('tpch-appended-maintained', data.queries, afterRun, { ...extra, shape: appended, maintenance_ms: maintenance.ms, maintenance: maintenance.value });
 } finally {
   for (const engine of engines) await engine.close();

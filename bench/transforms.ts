@@ -19,11 +19,23 @@ const runs = 3;
 
 /** The DAG: `{src}` is the schema of the TPC-H tables, `{out}` the schema the transforms write. */
 const nodes: { name: string; sql: string }[] = [
-  { name: 'order_revenue', sql: 'SELECT l_orderkey, sum(l_extendedprice * (1 - l_discount)) AS revenue, count(*) AS items FROM {src}.lineitem GROUP BY l_orderkey' },
-  { name: 'orders_enriched', sql: 'SELECT o_orderkey, o_custkey, o_orderdate, o_orderpriority, r.revenue, r.items FROM {src}.orders o JOIN {out}.order_revenue r ON r.l_orderkey = o.o_orderkey' },
+  {
+    name: 'order_revenue',
+    sql: 'SELECT l_orderkey, sum(l_extendedprice * (1 - l_discount)) AS revenue, count(*) AS items FROM {src}.lineitem GROUP BY l_orderkey',
+  },
+  {
+    name: 'orders_enriched',
+    sql: 'SELECT o_orderkey, o_custkey, o_orderdate, o_orderpriority, r.revenue, r.items FROM {src}.orders o JOIN {out}.order_revenue r ON r.l_orderkey = o.o_orderkey',
+  },
   { name: 'customer_revenue', sql: 'SELECT o_custkey, sum(revenue) AS revenue, count(*) AS orders FROM {out}.orders_enriched GROUP BY o_custkey' },
-  { name: 'customer_nation', sql: 'SELECT c_custkey, c_name, n_name, r_name FROM {src}.customer JOIN {src}.nation ON c_nationkey = n_nationkey JOIN {src}.region ON n_regionkey = r_regionkey' },
-  { name: 'revenue_by_nation', sql: 'SELECT n_name, sum(revenue) AS revenue FROM {out}.customer_revenue JOIN {out}.customer_nation ON c_custkey = o_custkey GROUP BY n_name' },
+  {
+    name: 'customer_nation',
+    sql: 'SELECT c_custkey, c_name, n_name, r_name FROM {src}.customer JOIN {src}.nation ON c_nationkey = n_nationkey JOIN {src}.region ON n_regionkey = r_regionkey',
+  },
+  {
+    name: 'revenue_by_nation',
+    sql: 'SELECT n_name, sum(revenue) AS revenue FROM {out}.customer_revenue JOIN {out}.customer_nation ON c_custkey = o_custkey GROUP BY n_name',
+  },
   { name: 'monthly_revenue', sql: "SELECT date_trunc('month', o_orderdate) AS month, sum(revenue) AS revenue FROM {out}.orders_enriched GROUP BY 1" },
   { name: 'ship_modes', sql: 'SELECT l_shipmode, count(*) AS lines, sum(l_quantity) AS quantity FROM {src}.lineitem GROUP BY l_shipmode' },
   {
@@ -34,14 +46,26 @@ const nodes: { name: string; sql: string }[] = [
   { name: 'part_enriched', sql: 'SELECT p_partkey, p_brand, p_type, s.qty, s.value FROM {src}.part JOIN {out}.part_sales s ON s.l_partkey = p_partkey' },
   { name: 'brand_sales', sql: 'SELECT p_brand, sum(value) AS value, sum(qty) AS qty FROM {out}.part_enriched GROUP BY p_brand' },
   { name: 'supplier_stock', sql: 'SELECT ps_suppkey, sum(ps_supplycost * ps_availqty) AS stock_value FROM {src}.partsupp GROUP BY ps_suppkey' },
-  { name: 'supplier_nation', sql: 'SELECT s_suppkey, s_name, n_name, st.stock_value FROM {src}.supplier JOIN {src}.nation ON s_nationkey = n_nationkey JOIN {out}.supplier_stock st ON st.ps_suppkey = s_suppkey' },
+  {
+    name: 'supplier_nation',
+    sql: 'SELECT s_suppkey, s_name, n_name, st.stock_value FROM {src}.supplier JOIN {src}.nation ON s_nationkey = n_nationkey JOIN {out}.supplier_stock st ON st.ps_suppkey = s_suppkey',
+  },
   { name: 'stock_by_nation', sql: 'SELECT n_name, sum(stock_value) AS stock_value FROM {out}.supplier_nation GROUP BY n_name' },
-  { name: 'nation_summary', sql: 'SELECT r.n_name, r.revenue, s.stock_value FROM {out}.revenue_by_nation r JOIN {out}.stock_by_nation s ON s.n_name = r.n_name' },
+  {
+    name: 'nation_summary',
+    sql: 'SELECT r.n_name, r.revenue, s.stock_value FROM {out}.revenue_by_nation r JOIN {out}.stock_by_nation s ON s.n_name = r.n_name',
+  },
   { name: 'top_customers', sql: 'SELECT o_custkey, revenue, orders FROM {out}.customer_revenue ORDER BY revenue DESC LIMIT 1000' },
-  { name: 'top_customer_details', sql: 'SELECT t.o_custkey, t.revenue, c.c_name, c.n_name FROM {out}.top_customers t JOIN {out}.customer_nation c ON c.c_custkey = t.o_custkey' },
+  {
+    name: 'top_customer_details',
+    sql: 'SELECT t.o_custkey, t.revenue, c.c_name, c.n_name FROM {out}.top_customers t JOIN {out}.customer_nation c ON c.c_custkey = t.o_custkey',
+  },
   { name: 'priority_revenue', sql: 'SELECT o_orderpriority, count(*) AS orders, sum(revenue) AS revenue FROM {out}.orders_enriched GROUP BY o_orderpriority' },
   { name: 'late_lines', sql: 'SELECT l_orderkey, count(*) AS late FROM {src}.lineitem WHERE l_receiptdate > l_commitdate GROUP BY l_orderkey' },
-  { name: 'late_by_month', sql: "SELECT date_trunc('month', o_orderdate) AS month, sum(late) AS late FROM {out}.late_lines JOIN {src}.orders ON o_orderkey = l_orderkey GROUP BY 1" },
+  {
+    name: 'late_by_month',
+    sql: "SELECT date_trunc('month', o_orderdate) AS month, sum(late) AS late FROM {out}.late_lines JOIN {src}.orders ON o_orderkey = l_orderkey GROUP BY 1",
+  },
 ];
 
 const sqlIn = (sql: string, src: string, out: string) => sql.replaceAll('{src}', src).replaceAll('{out}', out);
@@ -101,7 +125,9 @@ try {
     const final = (await store.first(findDagRun, { id: run.dag_run_id }))!.status;
     if (final !== 'succeeded') {
       const failed = (await store.all(listDagRunRuns, { dag_run_id: run.dag_run_id })).filter((entry) => entry.status !== 'succeeded');
-      throw new Error(`the DAG run ${run.dag_run_id} ${final}: ${failed.map((entry) => `${entry.transform_name} ${entry.status} ${entry.error_message} ${entry.error_hint ?? ''}`).join('; ')}`);
+      throw new Error(
+        `the DAG run ${run.dag_run_id} ${final}: ${failed.map((entry) => `${entry.transform_name} ${entry.status} ${entry.error_message} ${entry.error_hint ?? ''}`).join('; ')}`,
+      );
     }
     const elapsed = performance.now() - startedAt;
     const nodeRuns = await store.all(listDagRunRuns, { dag_run_id: run.dag_run_id });
@@ -142,15 +168,31 @@ try {
     'transforms',
     [
       { what: '20 CREATE TABLE … AS one after another, raw DuckDB, tables in its own storage', 'median ms': ms(raw20), runs: rawMs.map(ms).join(', ') },
-      { what: '20 CREATE TABLE … AS one after another, raw DuckDB, tables as views over the Parquet files', 'median ms': ms(parquet20), runs: parquetMs.map(ms).join(', ') },
+      {
+        what: '20 CREATE TABLE … AS one after another, raw DuckDB, tables as views over the Parquet files',
+        'median ms': ms(parquet20),
+        runs: parquetMs.map(ms).join(', '),
+      },
       { what: '20-node DAG through the service (HTTP → Temporal → DuckLake tables)', 'median ms': ms(service20), runs: serviceMs.map(ms).join(', ') },
       { what: 'service ÷ raw over Parquet, medians', 'median ms': `${(service20 / parquet20).toFixed(2)} (target ≤ 1.3)`, runs: '' },
-      { what: 'service ÷ raw over Parquet, each run against the raw run just before it', 'median ms': ratios(serviceMs, parquetMs), runs: pairs(serviceMs, parquetMs) },
+      {
+        what: 'service ÷ raw over Parquet, each run against the raw run just before it',
+        'median ms': ratios(serviceMs, parquetMs),
+        runs: pairs(serviceMs, parquetMs),
+      },
       { what: 'service ÷ raw in its own storage, medians', 'median ms': (service20 / raw20).toFixed(2), runs: '' },
-      { what: 'service ÷ raw in its own storage, each run against the raw run just before it', 'median ms': ratios(serviceMs, rawMs), runs: pairs(serviceMs, rawMs) },
+      {
+        what: 'service ÷ raw in its own storage, each run against the raw run just before it',
+        'median ms': ratios(serviceMs, rawMs),
+        runs: pairs(serviceMs, rawMs),
+      },
       { what: 'chain of 20 empty transforms', 'median ms': ms(empty20), runs: emptyMs.map(ms).join(', ') },
       { what: 'orchestration per node (chain ÷ 20)', 'median ms': ms(empty20 / 20), runs: '' },
-      { what: 'an empty node’s activity (claim to record, materialisation included)', 'median ms': ms(median(emptyNodeMs)), runs: emptyNodeMs.map(ms).join(', ') },
+      {
+        what: 'an empty node’s activity (claim to record, materialisation included)',
+        'median ms': ms(median(emptyNodeMs)),
+        runs: emptyNodeMs.map(ms).join(', '),
+      },
       { what: 'a TPC-H node’s activity, mean over the 20', 'median ms': ms(median(realNodeMs)), runs: realNodeMs.map(ms).join(', ') },
       { what: 'a raw statement (own storage), mean over the 20', 'median ms': ms(raw20 / 20), runs: '' },
     ],

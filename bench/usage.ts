@@ -15,7 +15,21 @@ const batch = 1_000;
 const runs = 200;
 const warmup = 20;
 const kinds = ['query', 'execute', 'job', 'saved_query', 'chart'];
-const columns = ['id', 'workspace_id', 'user_id', 'source', 'status', 'error_code', 'statement_hash', 'bytes_scanned', 'cpu_ms', 'rows_returned', 'duration_ms', 'cost_eur', 'created_at'];
+const columns = [
+  'id',
+  'workspace_id',
+  'user_id',
+  'source',
+  'status',
+  'error_code',
+  'statement_hash',
+  'bytes_scanned',
+  'cpu_ms',
+  'rows_returned',
+  'duration_ms',
+  'cost_eur',
+  'created_at',
+];
 
 const insertBatch = namedQuery<SqlParams>(
   'bench.usage_batch',
@@ -84,17 +98,24 @@ async function measure(backend: Backend) {
   await pushOk(t, workspace.id, user, { table: 'raw.events', records: Array.from({ length: 1_000 }, (_, id) => ({ id, note: `event ${id}` })) });
   const seeded = await timed(() => seed(t, workspace.id, user.userId));
   const base = `${server.url}/api/v1/workspaces/${workspace.id}/usage`;
-  const summary = (await (await fetch(base, { headers: { authorization: `Bearer ${user.accessToken}` } })).json()) as { period_start: string; query_count: number; total_bytes_scanned: number };
+  const summary = (await (await fetch(base, { headers: { authorization: `Bearer ${user.accessToken}` } })).json()) as {
+    period_start: string;
+    query_count: number;
+    total_bytes_scanned: number;
+  };
   const monthStart = `${summary.period_start}T00:00:00.000Z`;
   const scanned = await t.infra.store.first(scanMonth, { workspace_id: workspace.id, from: monthStart });
   if (!scanned || scanned.queries !== summary.query_count || scanned.bytes !== summary.total_bytes_scanned) {
-    throw new Error(`the roll-ups disagree with the records: ${JSON.stringify(scanned)} vs ${summary.query_count} queries, ${summary.total_bytes_scanned} bytes`);
+    throw new Error(
+      `the roll-ups disagree with the records: ${JSON.stringify(scanned)} vs ${summary.query_count} queries, ${summary.total_bytes_scanned} bytes`,
+    );
   }
   const scanTimes: number[] = [];
   for (let i = 0; i < 10; i++) scanTimes.push((await timed(() => t.infra.store.first(scanMonth, { workspace_id: workspace.id, from: monthStart }))).ms);
 
   const rows: Record<string, string | number>[] = [];
-  const row = (name: string, times: number[]) => rows.push({ backend, measure: name, p50: `${median(times).toFixed(2)} ms`, p99: `${percentile(times, 99).toFixed(2)} ms` });
+  const row = (name: string, times: number[]) =>
+    rows.push({ backend, measure: name, p50: `${median(times).toFixed(2)} ms`, p99: `${percentile(times, 99).toFixed(2)} ms` });
   row('GET …/usage/dashboard (target p50 ≤ 50 ms)', await latencies(`${base}/dashboard`, user.accessToken));
   row('GET …/usage, the month so far (target p50 ≤ 50 ms)', await latencies(base, user.accessToken));
   row('GET …/usage/daily, 30 days', await latencies(`${base}/daily`, user.accessToken));
@@ -105,7 +126,10 @@ async function measure(backend: Backend) {
   // Both bounds for the 90 days: with a start only, the period ends with the start's month.
   const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   const everyDay = `?start_date=${day(t.clock.now().getTime() - days * 86_400_000)}&end_date=${day(t.clock.now().getTime())}`;
-  for (const [label, query] of [['the month', ''], [`all ${days} days`, everyDay]] as const) {
+  for (const [label, query] of [
+    ['the month', ''],
+    [`all ${days} days`, everyDay],
+  ] as const) {
     Bun.gc(true);
     const rssBefore = process.memoryUsage().rss;
     let peakRss = rssBefore;
@@ -121,7 +145,12 @@ async function measure(backend: Backend) {
       return { bytes, records: lines - 1 };
     });
     clearInterval(sampler);
-    rows.push({ backend, measure: `GET …/usage/export, ${label} as CSV (${exported.value.records} records, ${(exported.value.bytes / 1e6).toFixed(0)} MB), one run`, p50: `${exported.ms.toFixed(0)} ms`, p99: '' });
+    rows.push({
+      backend,
+      measure: `GET …/usage/export, ${label} as CSV (${exported.value.records} records, ${(exported.value.bytes / 1e6).toFixed(0)} MB), one run`,
+      p50: `${exported.ms.toFixed(0)} ms`,
+      p99: '',
+    });
     rows.push({ backend, measure: `the process's peak RSS growth during that export`, p50: `${((peakRss - rssBefore) / 1e6).toFixed(0)} MB`, p99: '' });
   }
   rows.push({ backend, measure: `seeding ${records} records and their roll-ups`, p50: `${seeded.ms.toFixed(0)} ms`, p99: '' });

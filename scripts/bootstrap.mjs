@@ -31,11 +31,7 @@ function ensureBun() {
   const prefix = join(toolsDir, 'bun');
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
-  const npm = spawnSync(
-    'npm',
-    ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `bun@${bunVersion}`],
-    { stdio: 'inherit' },
-  );
+  const npm = spawnSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', `bun@${bunVersion}`], { stdio: 'inherit' });
   if (npm.status !== 0) fail(`npm could not install bun@${bunVersion}.`, 'check access to the npm registry, then run the same npm command again');
 
   // The package's postinstall links the platform binary into bin/; fall back to the platform package itself.

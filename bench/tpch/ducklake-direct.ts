@@ -13,7 +13,11 @@ import { EngineConnection } from '../../src/engine/duckdb/engine-connection';
  * Oxbow ÷ this is the service's own share of the difference to raw DuckDB.
  */
 export async function openDuckLakeDirect(config: Config, workspaceId: string, schema: string, name: string): Promise<QueryEngine> {
-  const instance = await createDuckDBInstance({ extensionDir: config.duckdb.extensionDir, memoryLimit: config.duckdb.memoryLimit, threads: config.duckdb.threads });
+  const instance = await createDuckDBInstance({
+    extensionDir: config.duckdb.extensionDir,
+    memoryLimit: config.duckdb.memoryLimit,
+    threads: config.duckdb.threads,
+  });
   const connection = await instance.connect();
   await attachCatalog(new EngineConnection(connection), { workspaceId, catalog: catalogStoreFor(config.metadata, config.dataDir), lake: config.lake }, 'lake');
   await connection.run('USE lake');

@@ -38,7 +38,9 @@ export async function generateTpch(extensionDir: string, scaleFactor: number): P
       await connection.run(`COPY ${table} TO ${sqlString(parquet[table])} (FORMAT parquet)`);
       rowCounts[table] = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRows()[0]![0]);
     }
-    const queries = (await connection.runAndReadAll('SELECT query_nr, query FROM tpch_queries() ORDER BY query_nr')).getRows().map(([nr, sql]) => ({ nr: Number(nr), sql: String(sql) }));
+    const queries = (await connection.runAndReadAll('SELECT query_nr, query FROM tpch_queries() ORDER BY query_nr'))
+      .getRows()
+      .map(([nr, sql]) => ({ nr: Number(nr), sql: String(sql) }));
     return { scaleFactor, parquet, rowCounts, queries, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,11 @@ export async function openOxbow(data: TpchData, shapes: Record<string, LoadShape
   const renewEvery = 5 * 60_000;
   const renew = async () => {
     if (performance.now() - tokens.at < renewEvery) return;
-    const response = await fetch(`${server.url}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: tokens.refresh }) });
+    const response = await fetch(`${server.url}/api/v1/auth/refresh`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ refresh_token: tokens.refresh }),
+    });
     if (response.status !== 200) throw new Error(`refreshing the token answered ${response.status}: ${await response.text()}`);
     const pair = (await response.json()) as { access_token: string; refresh_token: string };
     tokens = { access: pair.access_token, refresh: pair.refresh_token, at: performance.now() };

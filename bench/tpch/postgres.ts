@@ -41,7 +41,10 @@ export function postgresSql(sql: string): string {
  * one connection with a statement timeout and a `work_mem` fit for analytics (the default 4 MB
  * sends every large sort and hash to disk).
  */
-export async function openPostgres(data: TpchData, options: { extensionDir: string; statementTimeoutMs: number; workMem: string }): Promise<QueryEngine & { loadMs: number }> {
+export async function openPostgres(
+  data: TpchData,
+  options: { extensionDir: string; statementTimeoutMs: number; workMem: string },
+): Promise<QueryEngine & { loadMs: number }> {
   const database = await createDatabase();
   const loadStartedAt = performance.now();
   const sql = postgres(database.url, { max: 1, onnotice: () => {}, connection: { statement_timeout: options.statementTimeoutMs, work_mem: options.workMem } });

@@ -45,9 +45,11 @@ export function summarize(queries: TpchQuery[], measured: EngineMeasurements, po
     if (serviceRatio !== undefined) serviceRatios.push(serviceRatio);
     if (postgresRatio !== undefined) postgresRatios.push(postgresRatio);
     if (postgres.kind === 'timeout') postgresTimeouts += 1;
-    const differing = [difference('DuckLake direct', ducklake, raw), difference('Oxbow', oxbow, raw), measured.postgres && difference('Postgres', postgres, raw)].filter(
-      (text) => text !== undefined,
-    );
+    const differing = [
+      difference('DuckLake direct', ducklake, raw),
+      difference('Oxbow', oxbow, raw),
+      measured.postgres && difference('Postgres', postgres, raw),
+    ].filter((text) => text !== undefined);
     differences.push(...differing.map((text) => `Q${nr} ${text}`));
     const row: Record<string, string> = {
       query: `Q${nr}`,
@@ -84,7 +86,12 @@ export function runsOf(queries: TpchQuery[], measured: EngineMeasurements): Reco
   return Object.fromEntries(
     queries.map(({ nr }) => [
       `Q${nr}`,
-      { raw: runs(measured.raw.get(nr)!), ducklake: runs(measured.ducklake.get(nr)!), oxbow: runs(measured.oxbow.get(nr)!), ...(measured.postgres && { postgres: runs(measured.postgres.get(nr)!) }) },
+      {
+        raw: runs(measured.raw.get(nr)!),
+        ducklake: runs(measured.ducklake.get(nr)!),
+        oxbow: runs(measured.oxbow.get(nr)!),
+        ...(measured.postgres && { postgres: runs(measured.postgres.get(nr)!) }),
+      },
     ]),
   );
 }

@@ -57,7 +57,8 @@ export class CommandContext {
       return found.id;
     }
     const first = [...workspaces].sort((a, b) => a.created_at.localeCompare(b.created_at))[0];
-    if (!first) throw new CliError('You have no workspace yet', exitCodes.rejected, 'Create one in the console, or with POST /api/v1/workspaces.', 'NO_WORKSPACE');
+    if (!first)
+      throw new CliError('You have no workspace yet', exitCodes.rejected, 'Create one in the console, or with POST /api/v1/workspaces.', 'NO_WORKSPACE');
     return first.id;
   }
 }

@@ -46,7 +46,12 @@ export function jobFailure(job: JobStatus): CliError {
 }
 
 /** Pages through a succeeded job's result into the writer. */
-export async function writeJobResult(ctx: CommandContext, jobId: string, writer: RowWriter, page: { offset: number; limit?: number; pageSize: number }): Promise<number> {
+export async function writeJobResult(
+  ctx: CommandContext,
+  jobId: string,
+  writer: RowWriter,
+  page: { offset: number; limit?: number; pageSize: number },
+): Promise<number> {
   let offset = page.offset;
   const end = page.limit === undefined ? Number.POSITIVE_INFINITY : page.offset + page.limit;
   let total = 0;

@@ -6,7 +6,25 @@ import { join } from 'node:path';
 import { readToolchain, projectRoot, toolPaths } from '../setup/toolchain';
 import { startTestServices } from '../services/test-services';
 
-const available = ['push', 'push-files', 'push-memory', 'select-overhead', 'tpch', 'jobs', 'isolation', 'sync', 's3-egress', 'transforms', 'public-chart', 'usage', 'catalog-contention', 'large-result', 'rolling-restart', 'scale', 'console'];
+const available = [
+  'push',
+  'push-files',
+  'push-memory',
+  'select-overhead',
+  'tpch',
+  'jobs',
+  'isolation',
+  'sync',
+  's3-egress',
+  'transforms',
+  'public-chart',
+  'usage',
+  'catalog-contention',
+  'large-result',
+  'rolling-restart',
+  'scale',
+  'console',
+];
 const requested = process.argv.slice(2);
 const names = requested.length ? requested : available;
 const unknown = names.filter((name) => !available.includes(name));
@@ -21,7 +39,12 @@ let exitCode = 0;
 try {
   for (const name of names) {
     console.log(`\n[bench] ${name}`);
-    const run = Bun.spawn([process.execPath, join(projectRoot, 'bench', `${name}.ts`)], { cwd: projectRoot, stdout: 'inherit', stderr: 'inherit', env: { ...process.env, ...services.env } });
+    const run = Bun.spawn([process.execPath, join(projectRoot, 'bench', `${name}.ts`)], {
+      cwd: projectRoot,
+      stdout: 'inherit',
+      stderr: 'inherit',
+      env: { ...process.env, ...services.env },
+    });
     exitCode ||= await run.exited;
   }
 } finally {

@@ -80,11 +80,15 @@ function client(baseUrl: string, token?: string): Call {
 
 /** The token of the newest verification link to an address, read with the service's own `mail-outbox` command. */
 async function verificationToken(target: FuzzTarget, email: string): Promise<string> {
-  const run = Bun.spawnSync([process.execPath, join(projectRoot, 'src', 'main.ts'), 'mail-outbox'], { cwd: projectRoot, env: { ...target.env, LOG_LEVEL: 'error' } });
+  const run = Bun.spawnSync([process.execPath, join(projectRoot, 'src', 'main.ts'), 'mail-outbox'], {
+    cwd: projectRoot,
+    env: { ...target.env, LOG_LEVEL: 'error' },
+  });
   const messages = run.stdout.toString().split(/^--- /m);
   const message = messages.reverse().find((text) => text.includes(`to ${email}`));
   const token = /token=([^\s&]+)/.exec(message ?? '')?.[1];
-  if (!token) throw new Error(`fixture: no verification link to ${email} in the outbox (is the service's DATA_DIR given with --data-dir?)\n${run.stderr.toString()}`);
+  if (!token)
+    throw new Error(`fixture: no verification link to ${email} in the outbox (is the service's DATA_DIR given with --data-dir?)\n${run.stderr.toString()}`);
   return decodeURIComponent(token);
 }
 

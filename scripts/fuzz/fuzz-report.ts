@@ -18,7 +18,12 @@ export async function summarize(reportDir: string, serviceLog: string | undefine
         statuses.set(bucket, (statuses.get(bucket) ?? 0) + 1);
       }
     }
-    lines.push(`[fuzz] responses recorded: ${requests} (${[...statuses].sort().map(([bucket, count]) => `${bucket} ${count}`).join(', ')})`);
+    lines.push(
+      `[fuzz] responses recorded: ${requests} (${[...statuses]
+        .sort()
+        .map(([bucket, count]) => `${bucket} ${count}`)
+        .join(', ')})`,
+    );
   }
   if (serviceLog && existsSync(serviceLog)) {
     const log = readFileSync(serviceLog, 'utf8').split('\n');

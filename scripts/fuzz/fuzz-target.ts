@@ -32,7 +32,13 @@ export async function startOwnService(scratchDir: string): Promise<FuzzTarget> {
   });
   mkdirSync(env.DATA_DIR!, { recursive: true });
   const log = openSync(join(scratchDir, 'service.log'), 'a');
-  const child = Bun.spawn([process.execPath, join(projectRoot, 'src', 'main.ts'), 'serve'], { cwd: projectRoot, env, stdin: 'ignore', stdout: log, stderr: log });
+  const child = Bun.spawn([process.execPath, join(projectRoot, 'src', 'main.ts'), 'serve'], {
+    cwd: projectRoot,
+    env,
+    stdin: 'ignore',
+    stdout: log,
+    stderr: log,
+  });
   const target: FuzzTarget = {
     baseUrl,
     env,
@@ -54,7 +60,10 @@ export function externalService(baseUrl: string, dataDir: string | undefined): F
 async function waitForHealth(baseUrl: string, exited: () => boolean, logPath: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const status = await fetch(`${baseUrl}/api/v1/health`).then((response) => response.status, () => 0);
+    const status = await fetch(`${baseUrl}/api/v1/health`).then(
+      (response) => response.status,
+      () => 0,
+    );
     if (status === 200) return;
     if (exited() || Date.now() > deadline) throw new Error(`the service did not come up (see ${logPath})`);
     await Bun.sleep(250);

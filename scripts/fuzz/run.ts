@@ -19,7 +19,13 @@ const { values } = parseArgs({
   args: process.argv.slice(2),
   // One worker: with two, Python 3.11's ast module (which Hypothesis uses to describe its filters) can fail
   // under concurrent use, and the service on this machine is the bottleneck anyway.
-  options: { 'max-time': { type: 'string', default: '300' }, 'base-url': { type: 'string' }, 'data-dir': { type: 'string' }, seed: { type: 'string' }, workers: { type: 'string', default: '1' } },
+  options: {
+    'max-time': { type: 'string', default: '300' },
+    'base-url': { type: 'string' },
+    'data-dir': { type: 'string' },
+    seed: { type: 'string' },
+    workers: { type: 'string', default: '1' },
+  },
 });
 const maxTime = Number(values['max-time']);
 if (!Number.isInteger(maxTime) || maxTime < 10 || maxTime > longestRunSeconds) {

@@ -28,7 +28,8 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
     startTemporal(paths, scratchDir),
     startStripeMock(join(paths.binDir, 'stripe-mock')),
   ]);
-  const stopAll = () => Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
+  const stopAll = () =>
+    Promise.allSettled(started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.stop() : Promise.resolve()))).then(() => undefined);
   const failure = started.find((outcome) => outcome.status === 'rejected');
   if (failure) {
     await stopAll();

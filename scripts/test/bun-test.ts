@@ -39,7 +39,11 @@ export async function runBunTest(name: string, args: string[], options: BunTestO
   stopWithThisProcess(child);
   const kept: string[] = [];
   const out = (stream: NodeJS.WriteStream) => (options.keepOutput ? (text: string) => void kept.push(text) : (text: string) => void stream.write(text));
-  const [stdoutTail, stderrTail, exitCode] = await Promise.all([passThrough(child.stdout, out(process.stdout)), passThrough(child.stderr, out(process.stderr)), child.exited]);
+  const [stdoutTail, stderrTail, exitCode] = await Promise.all([
+    passThrough(child.stdout, out(process.stdout)),
+    passThrough(child.stderr, out(process.stderr)),
+    child.exited,
+  ]);
   const counts = closingCounts(`${stdoutTail}\n${stderrTail}`);
   const cpu = child.resourceUsage()?.cpuTime;
   const outcome: TestRunOutcome = {

@@ -103,7 +103,10 @@ export class FileTimings {
   private readonly known = new Map<string, number>();
   private readonly measured = new Map<string, number>();
 
-  constructor(private readonly writeTo: string, readFrom: string[]) {
+  constructor(
+    private readonly writeTo: string,
+    readFrom: string[],
+  ) {
     for (const path of [...readFrom].reverse()) {
       for (const [file, ms] of Object.entries(readTimings(path))) this.known.set(file, ms);
     }

@@ -51,7 +51,16 @@ export function createConnectionSyncActivities(deps: SyncActivityDeps) {
     async startSyncJob(jobId: string): Promise<SyncPlan> {
       try {
         const { job, streams, changeLogStreams, refused, skipped } = await deps.lifecycle.start(jobId);
-        return { streams, changeLogStreams, refused, skipped, taskQueue: deps.streamTaskQueue(job.workspace_id), parallelism: deps.parallelism, streamTimeoutMs: deps.streamTimeoutMs, startedAt: job.started_at ?? new Date().toISOString() };
+        return {
+          streams,
+          changeLogStreams,
+          refused,
+          skipped,
+          taskQueue: deps.streamTaskQueue(job.workspace_id),
+          parallelism: deps.parallelism,
+          streamTimeoutMs: deps.streamTimeoutMs,
+          startedAt: job.started_at ?? new Date().toISOString(),
+        };
       } catch (error) {
         throw failureOf(error);
       }
@@ -98,7 +107,14 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
       room.catch(() => {});
       try {
         // A workspace at its limit fails for that reason, whatever else went wrong meanwhile.
-        const outcome = await syncStream(deps, { jobId: job.id, connection, stream: input.stream, signal: context.cancellationSignal, writeAllowed: room, onProgress }).catch(async (error: unknown) => {
+        const outcome = await syncStream(deps, {
+          jobId: job.id,
+          connection,
+          stream: input.stream,
+          signal: context.cancellationSignal,
+          writeAllowed: room,
+          onProgress,
+        }).catch(async (error: unknown) => {
           await room;
           throw error;
         });
@@ -139,19 +155,41 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
       const room = deps.storage.assertRoom(job.workspace_id, 'background');
       room.catch(() => {});
       try {
-        const outcomes = await syncChangeLog(deps, { jobId: job.id, connection, streams: input.streams, signal: context.cancellationSignal, writeAllowed: room, onProgress: reporter.report }).catch(async (error: unknown) => {
+        const outcomes = await syncChangeLog(deps, {
+          jobId: job.id,
+          connection,
+          streams: input.streams,
+          signal: context.cancellationSignal,
+          writeAllowed: room,
+          onProgress: reporter.report,
+        }).catch(async (error: unknown) => {
           await room;
           throw error;
         });
         const reports: StreamReport[] = [];
         for (const [index, outcome] of outcomes.entries()) {
           await deps.lifecycle.streamSucceeded(job, input.streams[index]!, outcome);
-          reports.push({ name: outcome.name, sync_mode: outcome.sync_mode, status: 'succeeded', progress: progressOf(outcome.totals), schema_changes: outcome.schemaChanges, table: outcome.table, changed: outcome.changed, snapshot_id: outcome.snapshotId, engine_ms: outcome.engineMs });
+          reports.push({
+            name: outcome.name,
+            sync_mode: outcome.sync_mode,
+            status: 'succeeded',
+            progress: progressOf(outcome.totals),
+            schema_changes: outcome.schemaChanges,
+            table: outcome.table,
+            changed: outcome.changed,
+            snapshot_id: outcome.snapshotId,
+            engine_ms: outcome.engineMs,
+          });
         }
         return reports;
       } catch (error) {
         if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
-        deps.logger.warn('change log sync failed', { job_id: job.id, streams: input.streams.map((stream) => stream.name), attempt: context.info.attempt, error });
+        deps.logger.warn('change log sync failed', {
+          job_id: job.id,
+          streams: input.streams.map((stream) => stream.name),
+          attempt: context.info.attempt,
+          error,
+        });
         throw failureOf(error);
       } finally {
         reporter.stop();

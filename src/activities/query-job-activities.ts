@@ -59,8 +59,23 @@ async function claim(deps: QueryJobActivityDeps, job: JobRow, now: string): Prom
   return deps.store.transaction(async (tx) => {
     if ((await tx.run(claimJob, { id: job.id, now })) === 0) return false;
     await tx.run(insertRunningEntry, {
-      id: job.id, workspace_id: job.workspace_id, kind: 'job', status: 'running', error_code: null, sql: job.sql, translated_sql: null, caller_type: 'user', caller_id: job.user_id,
-      started_at_ms: Date.parse(job.started_at ?? now), duration_ms: 0, rows_returned: null, bytes_scanned: 0, cpu_ms: 0, cost_eur: 0, estimated_bytes: null, job_id: job.id,
+      id: job.id,
+      workspace_id: job.workspace_id,
+      kind: 'job',
+      status: 'running',
+      error_code: null,
+      sql: job.sql,
+      translated_sql: null,
+      caller_type: 'user',
+      caller_id: job.user_id,
+      started_at_ms: Date.parse(job.started_at ?? now),
+      duration_ms: 0,
+      rows_returned: null,
+      bytes_scanned: 0,
+      cpu_ms: 0,
+      cost_eur: 0,
+      estimated_bytes: null,
+      job_id: job.id,
     });
     return true;
   });
@@ -93,7 +108,11 @@ async function execute(deps: QueryJobActivityDeps, job: JobRow): Promise<JobOutc
       },
     );
     deps.runEnded(settlement.status);
-    deps.logger.info('query job ended', { status: settlement.status, ...(settlement.status === 'failed' ? { code: settlement.error.code } : {}), duration_ms: Math.round(performance.now() - startedAt) });
+    deps.logger.info('query job ended', {
+      status: settlement.status,
+      ...(settlement.status === 'failed' ? { code: settlement.error.code } : {}),
+      duration_ms: Math.round(performance.now() - startedAt),
+    });
     if (settlement.status === 'cancelled') throw new CancelledFailure('The job was cancelled');
     return outcomeOf((await deps.store.first(findJob, { id: job.id })) ?? job);
   } catch (error) {

@@ -8,7 +8,17 @@ import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { DagPlan, DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';
 import type { DagRunPlanner } from '../transforms/dag-run-planner';
-import { claimRun, completeRun, endRun, findRun, finishDagRun, type DagRunStatus, type RunRow, type RunStatus, type RunTrigger } from '../transforms/transform-queries';
+import {
+  claimRun,
+  completeRun,
+  endRun,
+  findRun,
+  finishDagRun,
+  type DagRunStatus,
+  type RunRow,
+  type RunStatus,
+  type RunTrigger,
+} from '../transforms/transform-queries';
 import { loadTransforms } from '../transforms/transform-view';
 
 export interface TransformActivityDeps {
@@ -57,8 +67,21 @@ export function createTransformActivities(deps: TransformActivityDeps) {
       const now = deps.clock.now().toISOString();
       for (const { runId, status, reason } of runs) {
         const code = status === 'failed' ? 'INTERNAL_ERROR' : status === 'skipped' ? 'SKIPPED' : 'CANCELLED';
-        const message = status === 'failed' ? 'The transform could not be run' : status === 'skipped' ? `Skipped: ${reason ?? 'a dependency did not succeed'}` : 'The run was cancelled';
-        await deps.store.run(endRun, { id: runId, status, now, duration_ms: null, code, message, hint: status === 'failed' ? (reason?.slice(0, 300) ?? null) : null });
+        const message =
+          status === 'failed'
+            ? 'The transform could not be run'
+            : status === 'skipped'
+              ? `Skipped: ${reason ?? 'a dependency did not succeed'}`
+              : 'The run was cancelled';
+        await deps.store.run(endRun, {
+          id: runId,
+          status,
+          now,
+          duration_ms: null,
+          code,
+          message,
+          hint: status === 'failed' ? (reason?.slice(0, 300) ?? null) : null,
+        });
       }
     },
 
@@ -107,7 +130,15 @@ async function recordRun(deps: TransformActivityDeps, tx: Transaction, run: RunR
   const durationMs = Math.max(0, now.getTime() - Date.parse(startedAt));
   if (settlement.status === 'failed') {
     const { error } = settlement;
-    await tx.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: durationMs, code: error.code, message: error.message, hint: error.hint ?? null });
+    await tx.run(endRun, {
+      id: run.id,
+      status: 'failed',
+      now: now.toISOString(),
+      duration_ms: durationMs,
+      code: error.code,
+      message: error.message,
+      hint: error.hint ?? null,
+    });
     return;
   }
   const { written } = settlement;
@@ -129,7 +160,15 @@ async function recordRefused(deps: TransformActivityDeps, run: RunRow, startedAt
   const now = deps.clock.now();
   const code = error?.code ?? 'NOT_FOUND';
   const message = error?.message ?? 'The transform was deleted before it ran';
-  await deps.store.run(endRun, { id: run.id, status: 'failed', now: now.toISOString(), duration_ms: Math.max(0, now.getTime() - Date.parse(startedAt)), code, message, hint: error?.hint ?? null });
+  await deps.store.run(endRun, {
+    id: run.id,
+    status: 'failed',
+    now: now.toISOString(),
+    duration_ms: Math.max(0, now.getTime() - Date.parse(startedAt)),
+    code,
+    message,
+    hint: error?.hint ?? null,
+  });
   return { status: 'failed', error: message };
 }
 

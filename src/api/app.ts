@@ -43,7 +43,8 @@ const webhookMaxBodyBytes = 1024 * 1024;
 const info = {
   title: 'Oxbow',
   version: '1.0.0',
-  description: 'Multi-tenant analytical SQL over lakehouse tables: push and sync data, query it with Postgres-flavoured SQL, run durable jobs and transforms, publish charts.',
+  description:
+    'Multi-tenant analytical SQL over lakehouse tables: push and sync data, query it with Postgres-flavoured SQL, run durable jobs and transforms, publish charts.',
 };
 
 export interface AppOptions {
@@ -69,7 +70,10 @@ export function createApp(services: Services, options: AppOptions = {}) {
           [`${apiPrefix}${webhookRoutePath}`]: { maxBytes: webhookMaxBodyBytes, advice: 'A billing event is far smaller.' },
         },
         raw: [`${apiPrefix}${webhookRoutePath}`],
-        uploads: { routes: [`${apiPrefix}${pushRoutePath}`], limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' } },
+        uploads: {
+          routes: [`${apiPrefix}${pushRoutePath}`],
+          limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' },
+        },
         jsonText: [`${apiPrefix}${pushRoutePath}`],
         // Among replicas, a request may be forwarded to its workspace's owner as it came.
         keep: !services.cluster.ownership.solo,
@@ -85,7 +89,12 @@ export function createApp(services: Services, options: AppOptions = {}) {
     .group(apiPrefix, (api) =>
       api
         .use(healthRoutes(services.healthProbes, 'getHealth'))
-        .use(authRoutes(services.auth, { trustProxy: services.config.http.trustProxy, consoleOrigins: [services.config.http.publicBaseUrl, services.config.http.frontendUrl] }))
+        .use(
+          authRoutes(services.auth, {
+            trustProxy: services.config.http.trustProxy,
+            consoleOrigins: [services.config.http.publicBaseUrl, services.config.http.frontendUrl],
+          }),
+        )
         .use(workspaceRoutes(services.auth.authenticator, services.workspaces))
         .use(pushRoutes(services))
         .use(tableRoutes(services))

@@ -33,7 +33,12 @@ export function textInteger(location: 'query' | 'body', name: string, bounds: In
       return parsed;
     })
     .Encode((value) => value);
-  return documentedAs(schema, { type: 'integer', minimum: bounds.minimum, maximum: bounds.maximum, ...(bounds.default === undefined ? {} : { default: bounds.default }) });
+  return documentedAs(schema, {
+    type: 'integer',
+    minimum: bounds.minimum,
+    maximum: bounds.maximum,
+    ...(bounds.default === undefined ? {} : { default: bounds.default }),
+  });
 }
 
 export function queryInteger(name: string, bounds: IntegerBounds) {

@@ -25,7 +25,16 @@ export class AccessTokens {
 
   issue(userId: string, epoch: number): string {
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    return this.jwt.sign({ sev: epoch, typ: 'access', sub: userId, iss: issuer, aud: audience, iat: now, exp: now + accessTokenTtlSeconds, jti: Bun.randomUUIDv7() });
+    return this.jwt.sign({
+      sev: epoch,
+      typ: 'access',
+      sub: userId,
+      iss: issuer,
+      aud: audience,
+      iat: now,
+      exp: now + accessTokenTtlSeconds,
+      jti: Bun.randomUUIDv7(),
+    });
   }
 
   /** The claims of a token this service signed for access: INVALID_TOKEN otherwise, TOKEN_EXPIRED once it has run out. */

@@ -11,4 +11,3 @@ export interface AccountHooks {
   beforeDeletion(tx: Transaction, userId: string, purgeAfter: string): Promise<void>;
   onPurge(tx: Transaction, userId: string): Promise<void>;
 }
-

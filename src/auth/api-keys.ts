@@ -86,7 +86,8 @@ export class ApiKeys {
 
   /** Resolves a presented key to its owner, or throws MISSING/INVALID/EXPIRED_API_KEY. */
   async authenticate(presented: string | undefined): Promise<ApiKeyCaller> {
-    if (!presented) throw new AppError('MISSING_API_KEY', 'No API key was supplied', { hint: 'Send it in the X-API-Key header or as Authorization: Bearer oxb_…' });
+    if (!presented)
+      throw new AppError('MISSING_API_KEY', 'No API key was supplied', { hint: 'Send it in the X-API-Key header or as Authorization: Bearer oxb_…' });
     if (!apiKeyPattern.test(presented)) throw new AppError('INVALID_API_KEY', 'The API key is not valid');
     const row = await this.store.first(findApiKeyByHash, { key_hash: sha256Hex(presented) });
     if (!row || row.revoked_at) throw new AppError('INVALID_API_KEY', 'The API key is not valid');

@@ -19,7 +19,9 @@ export class Authenticator {
     const token = bearerOf(authorization);
     if (!token) throw new AppError('NOT_AUTHENTICATED', 'Authentication required', { hint: 'Send Authorization: Bearer <access token>.' });
     if (token.startsWith(apiKeyPrefix)) {
-      throw new AppError('INVALID_TOKEN', 'This endpoint takes an access token, not an API key', { hint: 'Exchange the key with POST /api/v1/auth/session-token.' });
+      throw new AppError('INVALID_TOKEN', 'This endpoint takes an access token, not an API key', {
+        hint: 'Exchange the key with POST /api/v1/auth/session-token.',
+      });
     }
     const claims = this.accessTokens.verify(token);
     const user = await this.store.first(findActiveUserById, { id: claims.userId });

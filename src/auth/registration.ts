@@ -57,7 +57,10 @@ export class Registration {
     await this.ctx.store.transaction(async (tx) => {
       const used = await tx.first(consumeEmailToken, { token_hash: sha256Hex(token), purpose: 'verify_email', or_purpose: 'change_email', now });
       const user = used && (await tx.first(findActiveUserById, { id: used.user_id }));
-      if (!used || !user) throw new AppError('BAD_REQUEST', 'The verification link is invalid or has expired', { hint: 'Ask for a new one with POST /api/v1/auth/resend-verification.' });
+      if (!used || !user)
+        throw new AppError('BAD_REQUEST', 'The verification link is invalid or has expired', {
+          hint: 'Ask for a new one with POST /api/v1/auth/resend-verification.',
+        });
       if (used.purpose === 'change_email') {
         if (await tx.first(findActiveUserByEmail, { email: used.email })) throw new AppError('CONFLICT', 'That address now belongs to another account');
         await tx.run(changeEmail, { id: user.id, email: used.email, now });

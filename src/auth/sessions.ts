@@ -4,13 +4,7 @@ import type { Queryable, Store } from '../store/store';
 import { isoAfter, type Clock } from '../util/clock';
 import { accessTokenTtlSeconds, type AccessTokens } from './access-tokens';
 import type { TokenPair } from './token-pair';
-import {
-  findRefreshToken,
-  insertRefreshToken,
-  markRefreshTokenRotated,
-  revokeRefreshFamily,
-  revokeUserRefreshTokens,
-} from './queries/refresh-tokens';
+import { findRefreshToken, insertRefreshToken, markRefreshTokenRotated, revokeRefreshFamily, revokeUserRefreshTokens } from './queries/refresh-tokens';
 import { endUserSessions, findActiveUserById } from './queries/users';
 
 const refreshTokenTtlMs = 30 * 24 * 3_600_000;

@@ -63,7 +63,12 @@ function applyCheckout(account: AccountState, change: Extract<BillingChange, { k
   return { next, outcome: 'applied' };
 }
 
-function applySubscription(account: AccountState, created: number, subscription: SubscriptionState, plan: string | null): { next: AccountState; outcome: EventOutcome } {
+function applySubscription(
+  account: AccountState,
+  created: number,
+  subscription: SubscriptionState,
+  plan: string | null,
+): { next: AccountState; outcome: EventOutcome } {
   const another = account.subscription_id !== null && account.subscription_id !== subscription.id;
   // A second subscription replaces the first only while it grants a plan: the end of an old one must not end the new.
   const replaces = grantingStatuses.has(subscription.status) && created >= account.subscription_as_of;

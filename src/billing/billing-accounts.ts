@@ -139,7 +139,10 @@ export class BillingAccounts {
     const account = await this.store.first(findBilling, { workspace_id: workspaceId });
     if (!account?.subscription_id || statusOf(account.provider_status) === 'canceled') return;
     if (!this.provider) {
-      logger.warn('a deleted workspace still has a subscription, and billing is not configured to end it', { workspace_id: workspaceId, subscription_id: account.subscription_id });
+      logger.warn('a deleted workspace still has a subscription, and billing is not configured to end it', {
+        workspace_id: workspaceId,
+        subscription_id: account.subscription_id,
+      });
       return;
     }
     await this.provider.cancelSubscription(account.subscription_id);
@@ -147,7 +150,9 @@ export class BillingAccounts {
 
   private configured(): BillingProvider {
     if (!this.provider) {
-      throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this service', { hint: 'The operator sets STRIPE_SECRET_KEY to enable it; the plan and its limits apply meanwhile.' });
+      throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this service', {
+        hint: 'The operator sets STRIPE_SECRET_KEY to enable it; the plan and its limits apply meanwhile.',
+      });
     }
     return this.provider;
   }

@@ -18,7 +18,10 @@ export type BillingRow = {
 const columns = `workspace_id, provider, customer_id, subscription_id, provider_status, subscribed_plan_id, current_period_start, current_period_end,
   cancel_at_period_end, subscription_as_of, status_as_of`;
 
-export const findBilling = namedQuery<{ workspace_id: string }, BillingRow>('billing.find', `SELECT ${columns} FROM workspace_billing WHERE workspace_id = :workspace_id`);
+export const findBilling = namedQuery<{ workspace_id: string }, BillingRow>(
+  'billing.find',
+  `SELECT ${columns} FROM workspace_billing WHERE workspace_id = :workspace_id`,
+);
 
 export const findBillingByCustomer = namedQuery<{ provider: string; customer_id: string }, BillingRow>(
   'billing.find_by_customer',
@@ -49,7 +52,10 @@ export const saveBilling = namedQuery<BillingRow & { now: string }>(
 );
 
 /** The plan a provider's price sells, by the price's lookup key. */
-export const planForPriceKey = namedQuery<{ lookup_key: string }, { id: string }>('billing.plan_for_price', 'SELECT id FROM plans WHERE stripe_price_lookup_key = :lookup_key');
+export const planForPriceKey = namedQuery<{ lookup_key: string }, { id: string }>(
+  'billing.plan_for_price',
+  'SELECT id FROM plans WHERE stripe_price_lookup_key = :lookup_key',
+);
 
 export const setWorkspacePlan = namedQuery<{ workspace_id: string; plan_id: string; now: string }>(
   'billing.set_workspace_plan',
@@ -74,5 +80,11 @@ export const settleEvent = namedQuery<{ provider: string; event_id: string; work
   'UPDATE billing_events SET workspace_id = :workspace_id, outcome = :outcome WHERE provider = :provider AND event_id = :event_id',
 );
 
-export const deleteWorkspaceBilling = namedQuery<{ workspace_id: string }>('billing.delete_for_workspace', 'DELETE FROM workspace_billing WHERE workspace_id = :workspace_id');
-export const deleteWorkspaceBillingEvents = namedQuery<{ workspace_id: string }>('billing.delete_events_for_workspace', 'DELETE FROM billing_events WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceBilling = namedQuery<{ workspace_id: string }>(
+  'billing.delete_for_workspace',
+  'DELETE FROM workspace_billing WHERE workspace_id = :workspace_id',
+);
+export const deleteWorkspaceBillingEvents = namedQuery<{ workspace_id: string }>(
+  'billing.delete_events_for_workspace',
+  'DELETE FROM billing_events WHERE workspace_id = :workspace_id',
+);

@@ -5,7 +5,15 @@ import type { Store, Transaction } from '../store/store';
 import type { Clock } from '../util/clock';
 import { applyChange, planOf, type EventOutcome } from './account-changes';
 import {
-  findBilling, findBillingByCustomer, liveWorkspace, openBilling, planForPriceKey, recordEvent, saveBilling, setWorkspacePlan, settleEvent,
+  findBilling,
+  findBillingByCustomer,
+  liveWorkspace,
+  openBilling,
+  planForPriceKey,
+  recordEvent,
+  saveBilling,
+  setWorkspacePlan,
+  settleEvent,
 } from './billing-queries';
 import { parseStripeEvent, type BillingChange, type ProviderEvent } from './stripe-events';
 import { verifyStripeSignature } from './webhook-signature';
@@ -38,8 +46,12 @@ export class BillingWebhooks {
   ) {}
 
   async receive(billingProvider: string, body: Uint8Array, signature: string | undefined): Promise<WebhookReceipt> {
-    if (billingProvider !== provider) throw new AppError('NOT_FOUND', `There is no billing provider named ${billingProvider}`, { hint: 'Events are taken from stripe.' });
-    if (!this.signingSecret) throw new AppError('BILLING_NOT_CONFIGURED', 'Billing webhooks are not configured on this service', { hint: 'The operator sets STRIPE_WEBHOOK_SECRET to take them.' });
+    if (billingProvider !== provider)
+      throw new AppError('NOT_FOUND', `There is no billing provider named ${billingProvider}`, { hint: 'Events are taken from stripe.' });
+    if (!this.signingSecret)
+      throw new AppError('BILLING_NOT_CONFIGURED', 'Billing webhooks are not configured on this service', {
+        hint: 'The operator sets STRIPE_WEBHOOK_SECRET to take them.',
+      });
     verifyStripeSignature(body, signature, this.signingSecret, this.clock.now());
     const event = parseStripeEvent(body);
     const plan = await this.planSold(event.change);
@@ -96,7 +108,8 @@ export class BillingWebhooks {
       const plan = await this.store.first(planForPriceKey, { lookup_key: lookupKey });
       if (plan) return plan.id;
     }
-    if (change.subscription.priceLookupKeys.length > 0) this.logger.warn('no plan sells the subscription’s prices', { lookup_keys: change.subscription.priceLookupKeys });
+    if (change.subscription.priceLookupKeys.length > 0)
+      this.logger.warn('no plan sells the subscription’s prices', { lookup_keys: change.subscription.priceLookupKeys });
     return null;
   }
 }

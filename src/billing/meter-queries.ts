@@ -34,11 +34,21 @@ export const unreportedQueries = namedQuery<{ workspace_id: string; from: string
    LIMIT :limit`,
 );
 
-export const recordMeterReport = namedQuery<{ usage_id: string; workspace_id: string; period_start: string; customer_id: string; outcome: string; now: string }>(
+export const recordMeterReport = namedQuery<{
+  usage_id: string;
+  workspace_id: string;
+  period_start: string;
+  customer_id: string;
+  outcome: string;
+  now: string;
+}>(
   'meter.record_report',
   `INSERT INTO usage_meter_reports (usage_id, workspace_id, period_start, customer_id, outcome, reported_at)
    VALUES (:usage_id, :workspace_id, :period_start, :customer_id, :outcome, :now)
    ON CONFLICT (usage_id) DO NOTHING`,
 );
 
-export const deleteWorkspaceMeterReports = namedQuery<{ workspace_id: string }>('meter.delete_for_workspace', 'DELETE FROM usage_meter_reports WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceMeterReports = namedQuery<{ workspace_id: string }>(
+  'meter.delete_for_workspace',
+  'DELETE FROM usage_meter_reports WHERE workspace_id = :workspace_id',
+);

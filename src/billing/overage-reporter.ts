@@ -54,7 +54,13 @@ export class OverageReporter {
     return report;
   }
 
-  private async reportMonth(provider: BillingProvider, account: { workspaceId: string; customerId: string; included: number }, month: DayRange, report: OverageReport, control: ReportControl) {
+  private async reportMonth(
+    provider: BillingProvider,
+    account: { workspaceId: string; customerId: string; included: number },
+    month: DayRange,
+    report: OverageReport,
+    control: ReportControl,
+  ) {
     const period = { workspace_id: account.workspaceId, first_day: month.first, last_day: month.last };
     const used = (await this.store.first(monthQueries, period))?.queries ?? 0;
     const reported = (await this.store.first(reportedCount, { workspace_id: account.workspaceId, period_start: month.first }))?.reported ?? 0;
@@ -63,7 +69,11 @@ export class OverageReporter {
     const queries = await this.store.all(unreportedQueries, { workspace_id: account.workspaceId, ...instantsOf(month), limit: due });
     for (const query of queries) {
       if (control.stopped()) return;
-      const outcome = await provider.sendMeterEvent({ identifier: query.id, customerId: account.customerId, timestamp: Math.floor(Date.parse(query.created_at) / 1000) });
+      const outcome = await provider.sendMeterEvent({
+        identifier: query.id,
+        customerId: account.customerId,
+        timestamp: Math.floor(Date.parse(query.created_at) / 1000),
+      });
       await this.store.run(recordMeterReport, {
         usage_id: query.id,
         workspace_id: account.workspaceId,

@@ -70,7 +70,12 @@ function changeOf(type: string, object: Json): BillingChange {
     case 'customer.subscription.created':
     case 'customer.subscription.updated':
     case 'customer.subscription.deleted':
-      return { kind: 'subscription', workspaceId: text(asObject(object.metadata)?.workspace_id), customerId: idOf(object.customer), subscription: subscriptionOf(type, object) };
+      return {
+        kind: 'subscription',
+        workspaceId: text(asObject(object.metadata)?.workspace_id),
+        customerId: idOf(object.customer),
+        subscription: subscriptionOf(type, object),
+      };
     case 'invoice.paid':
     case 'invoice.payment_failed':
       return {
@@ -86,7 +91,9 @@ function changeOf(type: string, object: Json): BillingChange {
 }
 
 function subscriptionOf(type: string, object: Json): SubscriptionState {
-  const items = (Array.isArray(asObject(object.items)?.data) ? (asObject(object.items)!.data as unknown[]) : []).map(asObject).filter((item): item is Json => item !== undefined);
+  const items = (Array.isArray(asObject(object.items)?.data) ? (asObject(object.items)!.data as unknown[]) : [])
+    .map(asObject)
+    .filter((item): item is Json => item !== undefined);
   const firstItem = items[0];
   return {
     id: text(object.id) ?? '',

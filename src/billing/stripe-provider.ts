@@ -35,10 +35,7 @@ export class StripeProvider implements BillingProvider {
 
   async createCustomer(customer: NewCustomer, idempotencyKey: string): Promise<string> {
     const created = await this.call('create a customer', () =>
-      this.stripe.customers.create(
-        { name: customer.name, metadata: { workspace_id: customer.workspaceId } },
-        { idempotencyKey },
-      ),
+      this.stripe.customers.create({ name: customer.name, metadata: { workspace_id: customer.workspaceId } }, { idempotencyKey }),
     );
     return created.id;
   }
@@ -54,7 +51,9 @@ export class StripeProvider implements BillingProvider {
    * is how the webhook's events find it.
    */
   async createCheckoutSession(checkout: NewCheckout): Promise<{ id: string; url: string }> {
-    const prices = await this.call('find the price of a plan', () => this.stripe.prices.list({ lookup_keys: [checkout.priceLookupKey], active: true, limit: 1 }));
+    const prices = await this.call('find the price of a plan', () =>
+      this.stripe.prices.list({ lookup_keys: [checkout.priceLookupKey], active: true, limit: 1 }),
+    );
     const price = prices.data[0];
     if (!price) {
       throw new AppError('BILLING_NOT_CONFIGURED', `No active Stripe price has the lookup key ${checkout.priceLookupKey}`, {

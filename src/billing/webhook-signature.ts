@@ -32,5 +32,7 @@ export function verifyStripeSignature(body: Uint8Array, header: string | undefin
 }
 
 function invalid(message: string): AppError {
-  return new AppError('INVALID_SIGNATURE', message, { hint: 'Send the body exactly as the billing provider signed it, with its signature header, within five minutes.' });
+  return new AppError('INVALID_SIGNATURE', message, {
+    hint: 'Send the body exactly as the billing provider signed it, with its signature header, within five minutes.',
+  });
 }

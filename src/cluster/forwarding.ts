@@ -10,7 +10,17 @@ export const forwardHeaders = {
 } as const;
 
 /** Hop-by-hop headers, and what the forwarder sets itself. */
-const notForwarded = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'upgrade', 'host', 'content-length', forwardHeaders.token, forwardHeaders.identity]);
+const notForwarded = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'upgrade',
+  'host',
+  'content-length',
+  forwardHeaders.token,
+  forwardHeaders.identity,
+]);
 const notReturned = new Set(['connection', 'keep-alive', 'transfer-encoding']);
 
 /**

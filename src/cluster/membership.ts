@@ -85,7 +85,11 @@ export class Membership {
    */
   async join(address: string | null): Promise<void> {
     this.self.address = address;
-    await this.session.listen(channel, () => void this.refresh(), () => void this.refresh());
+    await this.session.listen(
+      channel,
+      () => void this.refresh(),
+      () => void this.refresh(),
+    );
     await this.register();
     await this.session.notify(channel, `joined ${this.self.id}`);
     this.heartbeat = setInterval(() => void this.beat(), this.timing.heartbeatMs);

@@ -116,7 +116,10 @@ export interface Config {
   maintenance: {
     /** When each workspace's lake maintenance runs: `every <duration>` (a bare duration reads the same) or a 5-field cron in UTC. */
     schedule: Schedule;
-    targetFileSizeBytes: number; afterWriteSmallFiles: number; afterWriteDeleteFiles: number };
+    targetFileSizeBytes: number;
+    afterWriteSmallFiles: number;
+    afterWriteDeleteFiles: number;
+  };
   syncs: {
     /** Whether sources may be private or loopback addresses (never the service's own infrastructure). */
     privateNetworks: 'allow' | 'deny';
@@ -359,7 +362,10 @@ function readEndpoints(env: EnvReader, name: string): { host: string; port: numb
 function readCorsOrigins(env: EnvReader): string[] {
   const text = env.optionalString('CORS_ALLOWED_ORIGINS');
   if (text === undefined) return [];
-  const origins = text.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const origins = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     let parsed: URL | undefined;
     try {
@@ -368,7 +374,11 @@ function readCorsOrigins(env: EnvReader): string[] {
       parsed = undefined;
     }
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-      env.reject('CORS_ALLOWED_ORIGINS', `has "${origin}", which is not an origin such as https://app.example.com (scheme, host and port only, no path or trailing slash)`, undefined);
+      env.reject(
+        'CORS_ALLOWED_ORIGINS',
+        `has "${origin}", which is not an origin such as https://app.example.com (scheme, host and port only, no path or trailing slash)`,
+        undefined,
+      );
     }
   }
   return origins;
@@ -382,6 +392,7 @@ function readMetrics(env: EnvReader, production: boolean): Config['metrics'] {
   const token = env.optionalString('METRICS_TOKEN');
   const port = env.optionalString('METRICS_PORT') === undefined ? undefined : env.integer('METRICS_PORT', 9464, { min: 1, max: 65535 });
   if (token !== undefined && token.length < 16) env.reject('METRICS_TOKEN', 'must have at least 16 characters', undefined);
-  if (production && token === undefined && port === undefined) env.reject('METRICS_TOKEN', 'is required in production unless METRICS_PORT serves the metrics on a listener of their own', undefined);
+  if (production && token === undefined && port === undefined)
+    env.reject('METRICS_TOKEN', 'is required in production unless METRICS_PORT serves the metrics on a listener of their own', undefined);
   return { token, host: env.string('METRICS_HOST', '127.0.0.1'), port };
 }

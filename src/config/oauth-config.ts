@@ -45,7 +45,11 @@ export function readOAuthConfig(env: EnvReader): OAuthConfig {
       authorizeUrl: url('AUTHORIZE_URL', fallback.authorizeUrl),
       tokenUrl: url('TOKEN_URL', fallback.tokenUrl),
       apiBase: url('API_BASE', fallback.apiBase),
-      scopes: env.optionalString(`${prefix}SCOPES`)?.split(/[\s,]+/).filter(Boolean) ?? fallback.scopes,
+      scopes:
+        env
+          .optionalString(`${prefix}SCOPES`)
+          ?.split(/[\s,]+/)
+          .filter(Boolean) ?? fallback.scopes,
     };
   };
   return { hubspot: read('hubspot'), salesforce: read('salesforce') };

@@ -10,7 +10,12 @@ const pollMs = 500;
  * to what the stream committed before. Estimates only move forward; the batch's commit then gives the
  * exact counts. A batch whose size is unknown, or a statement DuckDB cannot measure, tells nothing.
  */
-export function watchBatchProgress(lake: { readonly progressPercentage: number }, batch: Batch, before: StreamTotals, report: (totals: StreamTotals) => void): { stop(): void } {
+export function watchBatchProgress(
+  lake: { readonly progressPercentage: number },
+  batch: Batch,
+  before: StreamTotals,
+  report: (totals: StreamTotals) => void,
+): { stop(): void } {
   if (batch.kind !== 'relation' || !batch.expectedRows) return { stop: () => {} };
   const expected = batch.expectedRows;
   const perRow = batch.bytesPerRow ?? 0;

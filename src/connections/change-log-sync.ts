@@ -43,7 +43,11 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
     const state = await deps.replication.current(connection, slot, deps.clock.now().toISOString());
     for (const stream of run.streams.filter((candidate) => state.snapshots[candidate.name] !== state.createdLsn)) {
       await run.writeAllowed;
-      await syncStream(deps, { ...run, stream: { ...stream, syncMode: 'full_refresh_overwrite' }, onProgress: (progress) => run.onProgress(stream.name, progress) });
+      await syncStream(deps, {
+        ...run,
+        stream: { ...stream, syncMode: 'full_refresh_overwrite' },
+        onProgress: (progress) => run.onProgress(stream.name, progress),
+      });
       state.snapshots[stream.name] = state.createdLsn;
       await deps.replication.snapshotted(connection.id, state.createdLsn, state.snapshots);
     }
@@ -57,7 +61,12 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
       positions.set(stream.name, null);
     }
     await run.writeAllowed;
-    const changes = changeLog.changes(session.context, { streams: run.streams, names, maxChanges: Math.min(maxChangesPerBatch, deps.batchRows), signal: run.signal });
+    const changes = changeLog.changes(session.context, {
+      streams: run.streams,
+      names,
+      maxChanges: Math.min(maxChangesPerBatch, deps.batchRows),
+      signal: run.signal,
+    });
     for await (const batch of changes) {
       for (const part of batch.streams) {
         const stream = run.streams.find((candidate) => candidate.name === part.stream)!;
@@ -74,7 +83,14 @@ export async function syncChangeLog(deps: ChangeLogDeps, run: ChangeLogRun): Pro
 }
 
 /** One stream's part of a batch as one snapshot of its table; the table's registry entry says it was written. */
-async function writeChanges(lake: SyncLake, run: ChangeLogRun, stream: StreamSelection, part: StreamChanges, before: StreamTotals, endLsn: string): Promise<StreamTotals> {
+async function writeChanges(
+  lake: SyncLake,
+  run: ChangeLogRun,
+  stream: StreamSelection,
+  part: StreamChanges,
+  before: StreamTotals,
+  endLsn: string,
+): Promise<StreamTotals> {
   const table = { schema: run.connection.name, table: stream.name };
   const info: SyncCommitInfo = {
     sync_connection: run.connection.id,
@@ -104,7 +120,13 @@ async function writeChanges(lake: SyncLake, run: ChangeLogRun, stream: StreamSel
   return totalsAfter({ ...info, records_written: written.rows, records_deleted: written.deleted });
 }
 
-async function outcomes(lake: SyncLake, run: ChangeLogRun, totals: Map<string, StreamTotals>, positions: Map<string, string | null>, engineMs: number): Promise<StreamOutcome[]> {
+async function outcomes(
+  lake: SyncLake,
+  run: ChangeLogRun,
+  totals: Map<string, StreamTotals>,
+  positions: Map<string, string | null>,
+  engineMs: number,
+): Promise<StreamOutcome[]> {
   const snapshotId = await lake.snapshotId();
   const results: StreamOutcome[] = [];
   for (const stream of run.streams) {

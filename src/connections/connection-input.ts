@@ -14,7 +14,11 @@ const reserved = new RegExp(reservedNamespacePattern);
 /** A connection's name is the lake schema of its tables: the rules of a push namespace. */
 export function checkedName(name: string): string {
   if (!identifier.test(name)) {
-    throw RequestValidationError.at(['body', 'name'], 'A name starts with a letter or an underscore, continues with letters, digits or underscores and has at most 63 characters', 'string_pattern_mismatch');
+    throw RequestValidationError.at(
+      ['body', 'name'],
+      'A name starts with a letter or an underscore, continues with letters, digits or underscores and has at most 63 characters',
+      'string_pattern_mismatch',
+    );
   }
   const folded = name.toLowerCase();
   if (reserved.test(folded)) throw RequestValidationError.at(['body', 'name'], `The name "${folded}" is reserved`, 'value_error');
@@ -24,13 +28,20 @@ export function checkedName(name: string): string {
 export function checkedConnector(type: string): AnyConnector {
   const connector = connectorOf(type);
   if (!connector) {
-    throw RequestValidationError.at(['body', 'connector_type'], `Input should be ${connectorTypes().map((candidate) => `'${candidate.type}'`).join(', ')}`, 'literal_error');
+    throw RequestValidationError.at(
+      ['body', 'connector_type'],
+      `Input should be ${connectorTypes()
+        .map((candidate) => `'${candidate.type}'`)
+        .join(', ')}`,
+      'literal_error',
+    );
   }
   return connector;
 }
 
 export function checkedObject(spec: unknown): Record<string, unknown> {
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) throw RequestValidationError.at(['body', 'spec'], 'Input should be an object', 'dict_type');
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+    throw RequestValidationError.at(['body', 'spec'], 'Input should be an object', 'dict_type');
   return spec as Record<string, unknown>;
 }
 
@@ -40,7 +51,11 @@ export function checkedObject(spec: unknown): Record<string, unknown> {
  */
 export function checkedSpec(connector: AnyConnector, spec: unknown): Record<string, unknown> {
   const result = validateSpec(connector.spec, checkedObject(spec));
-  const at = (issue: { path: (string | number)[]; msg: string; type: string }): ValidationIssue => ({ loc: ['body', 'spec', ...issue.path], msg: issue.msg, type: issue.type });
+  const at = (issue: { path: (string | number)[]; msg: string; type: string }): ValidationIssue => ({
+    loc: ['body', 'spec', ...issue.path],
+    msg: issue.msg,
+    type: issue.type,
+  });
   if (!result.spec) throw new RequestValidationError(result.issues.map(at));
   try {
     connector.addresses(result.spec);
@@ -52,7 +67,8 @@ export function checkedSpec(connector: AnyConnector, spec: unknown): Record<stri
 }
 
 export function checkedQueryMode(connector: AnyConnector, mode: QueryMode): QueryMode {
-  if (mode === 'live' && !connector.supportsLive) throw RequestValidationError.at(['body', 'query_mode'], `Connections of type ${connector.type} are synced only; live is not available`, 'value_error');
+  if (mode === 'live' && !connector.supportsLive)
+    throw RequestValidationError.at(['body', 'query_mode'], `Connections of type ${connector.type} are synced only; live is not available`, 'value_error');
   return mode;
 }
 
@@ -70,7 +86,8 @@ const minimumComparisonMs = 60 * 60_000;
 export function checkedComparison(text: string | null): string | null {
   if (text === null) return null;
   const ms = parseDuration(text);
-  if (ms === undefined || text.trim().endsWith('ms') || /^\d+$/.test(text.trim())) throw RequestValidationError.at(['body', 'key_comparison_every'], 'A duration such as 6h or 1d', 'value_error');
+  if (ms === undefined || text.trim().endsWith('ms') || /^\d+$/.test(text.trim()))
+    throw RequestValidationError.at(['body', 'key_comparison_every'], 'A duration such as 6h or 1d', 'value_error');
   if (ms < minimumComparisonMs) throw RequestValidationError.at(['body', 'key_comparison_every'], 'Keys are compared at most once an hour', 'value_error');
   return text.trim();
 }
@@ -83,7 +100,11 @@ export function checkedStreams(connector: AnyConnector, streams: ConfiguredStrea
     if (seen.has(stream.name)) throw RequestValidationError.at(['body', 'streams', index, 'name'], `Stream ${stream.name} is named twice`, 'value_error');
     seen.add(stream.name);
     if (stream.sync_mode && !connector.supportedSyncModes.includes(stream.sync_mode as SyncMode)) {
-      throw RequestValidationError.at(['body', 'streams', index, 'sync_mode'], `Connections of type ${connector.type} support ${connector.supportedSyncModes.join(', ')}`, 'value_error');
+      throw RequestValidationError.at(
+        ['body', 'streams', index, 'sync_mode'],
+        `Connections of type ${connector.type} support ${connector.supportedSyncModes.join(', ')}`,
+        'value_error',
+      );
     }
   }
   return streams;

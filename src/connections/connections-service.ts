@@ -11,7 +11,16 @@ import { SourceError } from '../connectors/source-error';
 import { patchedSpec, secretPaths } from '../connectors/spec-values';
 import type { TablesService } from '../lake/tables-service';
 import type { ConnectionSecrets } from './connection-secrets';
-import { checkedComparison, checkedConnector, checkedName, checkedObject, checkedQueryMode, checkedSchedule, checkedSpec, checkedStreams } from './connection-input';
+import {
+  checkedComparison,
+  checkedConnector,
+  checkedName,
+  checkedObject,
+  checkedQueryMode,
+  checkedSchedule,
+  checkedSpec,
+  checkedStreams,
+} from './connection-input';
 import { connectionView, isOpen, type ConnectionView } from './connection-view';
 import type { Schedule } from '../schedules/schedule';
 import { bindSecrets, carriesSecrets } from './secret-binding';
@@ -86,7 +95,9 @@ export interface ConnectionsServiceDeps {
 function replicates(row: ConnectionRow): boolean {
   const spec = JSON.parse(row.spec) as { replication_method?: string };
   const streams = row.streams ? (JSON.parse(row.streams) as ConfiguredStream[]) : [];
-  return spec.replication_method === 'logical' && streams.some((stream) => stream.sync_mode === 'incremental_append_deduped' && stream.cursor_field === undefined);
+  return (
+    spec.replication_method === 'logical' && streams.some((stream) => stream.sync_mode === 'incremental_append_deduped' && stream.cursor_field === undefined)
+  );
 }
 
 /** How long a delete that drops the tables waits for a running sync to stop writing first. */
@@ -129,7 +140,10 @@ export class ConnectionsService {
     await store.transaction(async (tx) => {
       await tx.lock(`connections:${membership.workspaceId}`);
       await this.deps.connectorRoom.assertRoom(membership.workspaceId, tx);
-      if (await tx.first(findConnectionByName, { workspace_id: membership.workspaceId, name })) throw new AppError('CONFLICT', `A connection named ${name} exists already`, { hint: 'Names are the lake schema of the connection’s tables: choose another.' });
+      if (await tx.first(findConnectionByName, { workspace_id: membership.workspaceId, name }))
+        throw new AppError('CONFLICT', `A connection named ${name} exists already`, {
+          hint: 'Names are the lake schema of the connection’s tables: choose another.',
+        });
       const { last_sync_at: _at, last_sync_status: _status, ...values } = row;
       await tx.run(insertConnection, values);
     });
@@ -162,16 +176,22 @@ export class ConnectionsService {
 
   async update(membership: Membership, id: string, input: UpdateConnection): Promise<ConnectionView> {
     const current = await this.row(membership.workspaceId, id);
-    if (input.name !== undefined && input.name.toLowerCase() !== current.name) throw RequestValidationError.at(['body', 'name'], 'A connection’s name cannot change: it is the schema of its tables', 'value_error');
-    if (input.connector_type !== undefined && input.connector_type !== current.connector_type) throw RequestValidationError.at(['body', 'connector_type'], 'A connection’s type cannot change', 'value_error');
+    if (input.name !== undefined && input.name.toLowerCase() !== current.name)
+      throw RequestValidationError.at(['body', 'name'], 'A connection’s name cannot change: it is the schema of its tables', 'value_error');
+    if (input.connector_type !== undefined && input.connector_type !== current.connector_type)
+      throw RequestValidationError.at(['body', 'connector_type'], 'A connection’s type cannot change', 'value_error');
     const connector = checkedConnector(current.connector_type);
     const spec = input.spec === undefined ? undefined : this.changedSpec(membership, connector, current, checkedObject(input.spec));
     if (spec) await this.checkAddresses(connector, spec);
     const queryMode = checkedQueryMode(connector, input.query_mode ?? current.query_mode);
-    const schedule = checkedSchedule(input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule ?? null), this.deps.minScheduleIntervalMs);
+    const schedule = checkedSchedule(
+      input.sync_schedule === undefined ? current.sync_schedule : (input.sync_schedule ?? null),
+      this.deps.minScheduleIntervalMs,
+    );
     const scheduleText = schedule?.text ?? null;
-    const streams = input.streams === undefined ? current.streams : (checkedStreams(connector, input.streams) && JSON.stringify(input.streams));
-    if (input.status && current.status === 'needs_reauth') throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can be resumed or paused');
+    const streams = input.streams === undefined ? current.streams : checkedStreams(connector, input.streams) && JSON.stringify(input.streams);
+    if (input.status && current.status === 'needs_reauth')
+      throw new AppError('CONFLICT', 'The connection needs to be authorized again before it can be resumed or paused');
     const status: ConnectionStatus = input.status ?? current.status;
     const updated: ConnectionRow = {
       ...current,
@@ -185,7 +205,12 @@ export class ConnectionsService {
       updated_at: this.deps.clock.now().toISOString(),
     };
     if (input.streams !== undefined || spec) {
-      await assertCursors(connector, spec ?? this.deps.secrets.open(current), configuredAsked(updated.streams ? (JSON.parse(updated.streams) as ConfiguredStream[]) : null), () => this.deps.discover(updated));
+      await assertCursors(
+        connector,
+        spec ?? this.deps.secrets.open(current),
+        configuredAsked(updated.streams ? (JSON.parse(updated.streams) as ConfiguredStream[]) : null),
+        () => this.deps.discover(updated),
+      );
     }
     await this.deps.store.run(updateConnection, updated);
     try {
@@ -241,7 +266,10 @@ export class ConnectionsService {
     try {
       await this.deps.dropChangeLog(row);
     } catch (error) {
-      this.deps.logger.warn('the replication slot and publication of a connection could not be dropped on its source; drop them there by hand', { connection_id: row.id, error });
+      this.deps.logger.warn('the replication slot and publication of a connection could not be dropped on its source; drop them there by hand', {
+        connection_id: row.id,
+        error,
+      });
     }
   }
 
@@ -264,7 +292,8 @@ export class ConnectionsService {
 
   /** The schedule as the row says: created or updated (paused with the connection), or removed. */
   private async applySchedule(row: ConnectionRow, schedule: Schedule | null): Promise<void> {
-    if (schedule) await this.deps.schedules.ensure(row, schedule.kind === 'cron' ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
+    if (schedule)
+      await this.deps.schedules.ensure(row, schedule.kind === 'cron' ? { cron: schedule.cron } : { every: schedule.every }, row.status !== 'active');
     else await this.deps.schedules.remove(row.id);
   }
 

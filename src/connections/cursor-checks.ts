@@ -19,10 +19,18 @@ export interface AskedStream {
  * source is asked only when such a stream is there; when it cannot be asked, the stream still needs a
  * cursor_field, and the message says the candidates could not be listed.
  */
-export async function assertCursors(connector: AnyConnector, spec: Record<string, unknown>, asked: AskedStream[], discover: () => Promise<StreamInfo[]>): Promise<void> {
+export async function assertCursors(
+  connector: AnyConnector,
+  spec: Record<string, unknown>,
+  asked: AskedStream[],
+  discover: () => Promise<StreamInfo[]>,
+): Promise<void> {
   if (connector.ownCursors) return;
   const needing = asked.filter(
-    (stream) => stream.syncMode.startsWith('incremental') && stream.cursorField === undefined && !connector.changeLog?.reads(spec, { name: stream.name, syncMode: stream.syncMode, primaryKey: stream.primaryKey ?? [] }),
+    (stream) =>
+      stream.syncMode.startsWith('incremental') &&
+      stream.cursorField === undefined &&
+      !connector.changeLog?.reads(spec, { name: stream.name, syncMode: stream.syncMode, primaryKey: stream.primaryKey ?? [] }),
   );
   if (needing.length === 0) return;
   let discovered: StreamInfo[];
@@ -30,7 +38,13 @@ export async function assertCursors(connector: AnyConnector, spec: Record<string
     discovered = await discover();
   } catch (error) {
     if (!(error instanceof SourceError)) throw error;
-    throw new RequestValidationError(needing.map((stream) => ({ loc: stream.loc, msg: `Stream ${stream.name} needs a cursor_field for ${stream.syncMode} (the source could not be asked for its candidates: ${error.message})`, type: 'missing' })));
+    throw new RequestValidationError(
+      needing.map((stream) => ({
+        loc: stream.loc,
+        msg: `Stream ${stream.name} needs a cursor_field for ${stream.syncMode} (the source could not be asked for its candidates: ${error.message})`,
+        type: 'missing',
+      })),
+    );
   }
   const issues = needing.flatMap((stream): ValidationIssue[] => {
     const info = discovered.find((candidate) => candidate.name === stream.name);
@@ -43,7 +57,13 @@ export async function assertCursors(connector: AnyConnector, spec: Record<string
 
 /** The configured streams as asked, each at its place in the body. */
 export function configuredAsked(streams: ConfiguredStream[] | null): AskedStream[] {
-  return (streams ?? []).map((stream, index) => ({ name: stream.name, syncMode: stream.sync_mode ?? defaultSyncMode, cursorField: stream.cursor_field, primaryKey: stream.primary_key, loc: ['body', 'streams', index, 'cursor_field'] }));
+  return (streams ?? []).map((stream, index) => ({
+    name: stream.name,
+    syncMode: stream.sync_mode ?? defaultSyncMode,
+    cursorField: stream.cursor_field,
+    primaryKey: stream.primary_key,
+    loc: ['body', 'streams', index, 'cursor_field'],
+  }));
 }
 
 /** The streams a trigger syncs, with the modes it asks for (a mode named in its body is refused at `sync_mode.<stream>`). */
@@ -53,6 +73,12 @@ export function triggeredAsked(streams: ConfiguredStream[] | null, request: Sync
   return names.map((name) => {
     const configured = streams?.find((stream) => stream.name === name);
     const asked = request.sync_mode?.[name];
-    return { name, syncMode: asked ?? configured?.sync_mode ?? defaultSyncMode, cursorField: configured?.cursor_field, primaryKey: configured?.primary_key, loc: asked ? ['body', 'sync_mode', name] : ['body', 'streams', name] };
+    return {
+      name,
+      syncMode: asked ?? configured?.sync_mode ?? defaultSyncMode,
+      cursorField: configured?.cursor_field,
+      primaryKey: configured?.primary_key,
+      loc: asked ? ['body', 'sync_mode', name] : ['body', 'streams', name],
+    };
   });
 }

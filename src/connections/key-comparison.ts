@@ -21,7 +21,12 @@ export async function keyComparisonDue(store: Store, connection: ConnectionRow, 
  * of the table whose key is not listed, in one snapshot with the commit information of the stream's
  * last batch. Returns the stream's totals with those rows counted as deleted.
  */
-export async function compareKeys(lake: SyncLake, session: SourceSession, run: { connection: ConnectionRow; stream: StreamSelection; target: TableName; signal?: AbortSignal }, info: SyncCommitInfo): Promise<StreamTotals> {
+export async function compareKeys(
+  lake: SyncLake,
+  session: SourceSession,
+  run: { connection: ConnectionRow; stream: StreamSelection; target: TableName; signal?: AbortSignal },
+  info: SyncCommitInfo,
+): Promise<StreamTotals> {
   const keys = session.connector.keys?.bind(session.connector);
   if (!keys) return totalsAfter(info);
   const deleted = await lake.deleteUnlisted({

@@ -81,14 +81,22 @@ export const insertConnection = namedQuery<Omit<ConnectionRow, 'last_sync_at' | 
    VALUES (:id, :workspace_id, :name, :connector_type, :spec, :secrets_sealed, :streams, :sync_schedule, :query_mode, :deletion_mode, :key_comparison_every, :status, :created_by, :created_at, :updated_at)`,
 );
 
-export const updateConnection = namedQuery<Pick<ConnectionRow, 'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'deletion_mode' | 'key_comparison_every' | 'status' | 'updated_at'>>(
+export const updateConnection = namedQuery<
+  Pick<
+    ConnectionRow,
+    'id' | 'spec' | 'secrets_sealed' | 'streams' | 'sync_schedule' | 'query_mode' | 'deletion_mode' | 'key_comparison_every' | 'status' | 'updated_at'
+  >
+>(
   'connections.update',
   `UPDATE connections SET spec = :spec, secrets_sealed = :secrets_sealed, streams = :streams, sync_schedule = :sync_schedule, query_mode = :query_mode,
      deletion_mode = :deletion_mode, key_comparison_every = :key_comparison_every, status = :status, updated_at = :updated_at
    WHERE id = :id`,
 );
 
-export const findConnection = namedQuery<Id & InWorkspace, ConnectionRow>('connections.find', 'SELECT * FROM connections WHERE id = :id AND workspace_id = :workspace_id');
+export const findConnection = namedQuery<Id & InWorkspace, ConnectionRow>(
+  'connections.find',
+  'SELECT * FROM connections WHERE id = :id AND workspace_id = :workspace_id',
+);
 export const findConnectionById = namedQuery<Id, ConnectionRow>('connections.find_by_id', 'SELECT * FROM connections WHERE id = :id');
 export const findConnectionByName = namedQuery<InWorkspace & { name: string }, Id>(
   'connections.find_by_name',
@@ -98,7 +106,10 @@ export const listConnections = namedQuery<InWorkspace & Page, ConnectionRow>(
   'connections.list',
   'SELECT * FROM connections WHERE workspace_id = :workspace_id ORDER BY created_at, id LIMIT :limit OFFSET :offset',
 );
-export const countConnections = namedQuery<InWorkspace, { count: number }>('connections.count', 'SELECT count(*) AS count FROM connections WHERE workspace_id = :workspace_id');
+export const countConnections = namedQuery<InWorkspace, { count: number }>(
+  'connections.count',
+  'SELECT count(*) AS count FROM connections WHERE workspace_id = :workspace_id',
+);
 export const listLiveConnections = namedQuery<InWorkspace, ConnectionRow>(
   'connections.list_live',
   "SELECT * FROM connections WHERE workspace_id = :workspace_id AND query_mode = 'live' ORDER BY name",
@@ -134,14 +145,20 @@ export const listWorkspaceSyncJobs = namedQuery<InWorkspace & Page, SyncJobRow>(
   'sync_jobs.list_for_workspace',
   'SELECT * FROM sync_jobs WHERE workspace_id = :workspace_id ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset',
 );
-export const countWorkspaceSyncJobs = namedQuery<InWorkspace, { count: number }>('sync_jobs.count_for_workspace', 'SELECT count(*) AS count FROM sync_jobs WHERE workspace_id = :workspace_id');
+export const countWorkspaceSyncJobs = namedQuery<InWorkspace, { count: number }>(
+  'sync_jobs.count_for_workspace',
+  'SELECT count(*) AS count FROM sync_jobs WHERE workspace_id = :workspace_id',
+);
 /** The job's run has begun: a pending job becomes running (a cancelled one stays cancelled). */
 export const claimSyncJob = namedQuery<Id & { now: string }>(
   'sync_jobs.claim',
   "UPDATE sync_jobs SET status = 'running', started_at = COALESCE(started_at, :now) WHERE id = :id AND status IN ('pending', 'running')",
 );
 export const finishSyncJob = namedQuery<
-  Id & Pick<SyncJobRow, 'status' | 'streams' | 'records_written' | 'schema_changes' | 'error_code' | 'error_message' | 'snapshot_id' | 'engine_ms'> & { now: string }
+  Id &
+    Pick<SyncJobRow, 'status' | 'streams' | 'records_written' | 'schema_changes' | 'error_code' | 'error_message' | 'snapshot_id' | 'engine_ms'> & {
+      now: string;
+    }
 >(
   'sync_jobs.finish',
   `UPDATE sync_jobs SET status = :status, streams = :streams, records_written = :records_written, schema_changes = :schema_changes, error_code = :error_code,
@@ -172,7 +189,16 @@ export const markSyncStateRunning = namedQuery<{ connection_id: string; workspac
    ON CONFLICT (connection_id, stream) DO UPDATE SET status = 'running', last_job_id = excluded.last_job_id`,
 );
 /** A stream whose sync failed or was cancelled keeps its cursor (its committed batches stand) and says how it ended. */
-export const markSyncStateEnded = namedQuery<{ connection_id: string; workspace_id: string; stream: string; sync_mode: string; job_id: string; status: string; reason: string | null; now: string }>(
+export const markSyncStateEnded = namedQuery<{
+  connection_id: string;
+  workspace_id: string;
+  stream: string;
+  sync_mode: string;
+  job_id: string;
+  status: string;
+  reason: string | null;
+  now: string;
+}>(
   'sync_states.mark_ended',
   `INSERT INTO sync_states (connection_id, workspace_id, stream, sync_mode, records_total, last_job_id, last_synced_at, status, reason)
    VALUES (:connection_id, :workspace_id, :stream, :sync_mode, 0, :job_id, :now, :status, :reason)
@@ -190,8 +216,17 @@ export const listSyncStates = namedQuery<{ connection_id: string }, SyncStateRow
   'sync_states.list',
   'SELECT * FROM sync_states WHERE connection_id = :connection_id ORDER BY stream',
 );
-export const deleteConnectionSyncStates = namedQuery<{ connection_id: string }>('sync_states.delete_for_connection', 'DELETE FROM sync_states WHERE connection_id = :connection_id');
+export const deleteConnectionSyncStates = namedQuery<{ connection_id: string }>(
+  'sync_states.delete_for_connection',
+  'DELETE FROM sync_states WHERE connection_id = :connection_id',
+);
 
-export const deleteWorkspaceConnections = namedQuery<InWorkspace>('connections.delete_for_workspace', 'DELETE FROM connections WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceConnections = namedQuery<InWorkspace>(
+  'connections.delete_for_workspace',
+  'DELETE FROM connections WHERE workspace_id = :workspace_id',
+);
 export const deleteWorkspaceSyncJobs = namedQuery<InWorkspace>('sync_jobs.delete_for_workspace', 'DELETE FROM sync_jobs WHERE workspace_id = :workspace_id');
-export const deleteWorkspaceSyncStates = namedQuery<InWorkspace>('sync_states.delete_for_workspace', 'DELETE FROM sync_states WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceSyncStates = namedQuery<InWorkspace>(
+  'sync_states.delete_for_workspace',
+  'DELETE FROM sync_states WHERE workspace_id = :workspace_id',
+);

@@ -13,7 +13,10 @@ export type ReplicationSlotRow = {
   created_at: string;
 };
 
-const findReplicationSlot = namedQuery<{ connection_id: string }, ReplicationSlotRow>('replication_slots.find', 'SELECT * FROM replication_slots WHERE connection_id = :connection_id');
+const findReplicationSlot = namedQuery<{ connection_id: string }, ReplicationSlotRow>(
+  'replication_slots.find',
+  'SELECT * FROM replication_slots WHERE connection_id = :connection_id',
+);
 const upsertReplicationSlot = namedQuery<ReplicationSlotRow>(
   'replication_slots.upsert',
   `INSERT INTO replication_slots (connection_id, workspace_id, slot_name, publication_name, created_lsn, snapshots, created_at)
@@ -25,8 +28,14 @@ const setReplicationSnapshots = namedQuery<{ connection_id: string; created_lsn:
   'replication_slots.set_snapshots',
   'UPDATE replication_slots SET snapshots = :snapshots WHERE connection_id = :connection_id AND created_lsn = :created_lsn',
 );
-export const deleteReplicationSlot = namedQuery<{ connection_id: string }>('replication_slots.delete', 'DELETE FROM replication_slots WHERE connection_id = :connection_id');
-export const deleteWorkspaceReplicationSlots = namedQuery<{ workspace_id: string }>('replication_slots.delete_for_workspace', 'DELETE FROM replication_slots WHERE workspace_id = :workspace_id');
+export const deleteReplicationSlot = namedQuery<{ connection_id: string }>(
+  'replication_slots.delete',
+  'DELETE FROM replication_slots WHERE connection_id = :connection_id',
+);
+export const deleteWorkspaceReplicationSlots = namedQuery<{ workspace_id: string }>(
+  'replication_slots.delete_for_workspace',
+  'DELETE FROM replication_slots WHERE workspace_id = :workspace_id',
+);
 
 /** The slot and publication of a connection: named after it (63 characters at most, as Postgres allows). */
 export function replicationNames(connectionId: string): ReplicationNames {
@@ -43,11 +52,23 @@ export class ReplicationState {
   constructor(private readonly store: Store) {}
 
   /** The slot as the source now has it: a new one (or one the service never recorded) starts with no stream read under it. */
-  async current(connection: { id: string; workspace_id: string }, slot: { created: boolean; lsn: string }, now: string): Promise<{ createdLsn: string; snapshots: Record<string, string> }> {
+  async current(
+    connection: { id: string; workspace_id: string },
+    slot: { created: boolean; lsn: string },
+    now: string,
+  ): Promise<{ createdLsn: string; snapshots: Record<string, string> }> {
     const row = await this.store.first(findReplicationSlot, { connection_id: connection.id });
     if (row && !slot.created) return { createdLsn: row.created_lsn, snapshots: JSON.parse(row.snapshots) as Record<string, string> };
     const names = replicationNames(connection.id);
-    await this.store.run(upsertReplicationSlot, { connection_id: connection.id, workspace_id: connection.workspace_id, slot_name: names.slot, publication_name: names.publication, created_lsn: slot.lsn, snapshots: '{}', created_at: now });
+    await this.store.run(upsertReplicationSlot, {
+      connection_id: connection.id,
+      workspace_id: connection.workspace_id,
+      slot_name: names.slot,
+      publication_name: names.publication,
+      created_lsn: slot.lsn,
+      snapshots: '{}',
+      created_at: now,
+    });
     return { createdLsn: slot.lsn, snapshots: {} };
   }
 

@@ -57,31 +57,44 @@ export class SourceProbes {
   /** Every stream of the source; those the credentials cannot read are marked unavailable, with the reason. */
   async streams(row: ConnectionRow): Promise<StreamView[]> {
     const streams = await this.asRequestError(() => this.discovered.discover(row, this.deadlineMs));
-    return streams.map(({ unavailable, ...stream }) => ({ ...stream, status: unavailable === undefined ? 'available' : 'unavailable', ...(unavailable === undefined ? {} : { reason: unavailable }) }));
+    return streams.map(({ unavailable, ...stream }) => ({
+      ...stream,
+      status: unavailable === undefined ? 'available' : 'unavailable',
+      ...(unavailable === undefined ? {} : { reason: unavailable }),
+    }));
   }
 
   /** A stream's first rows, read as a full refresh would read them; nothing is written. */
   async preview(row: ConnectionRow, stream: string, limit: number): Promise<Preview> {
     return this.asRequestError(() =>
-      this.sessions.use(row, async (session) => {
-        const read = session.connector.read(session.context, { stream: { name: stream, syncMode: 'full_refresh_overwrite', primaryKey: [] }, position: null, cursor: null, batchRows: limit });
-        try {
-          for await (const batch of read) {
-            if (batch.kind === 'relation') {
-              const { columns, rows } = await previewRows(await session.context.engine(), batch.select, limit);
+      this.sessions.use(
+        row,
+        async (session) => {
+          const read = session.connector.read(session.context, {
+            stream: { name: stream, syncMode: 'full_refresh_overwrite', primaryKey: [] },
+            position: null,
+            cursor: null,
+            batchRows: limit,
+          });
+          try {
+            for await (const batch of read) {
+              if (batch.kind === 'relation') {
+                const { columns, rows } = await previewRows(await session.context.engine(), batch.select, limit);
+                return { stream, columns, rows, row_count: rows.length };
+              }
+              if (batch.records.length === 0) continue;
+              const records = batch.records.slice(0, limit);
+              const columns = inferColumns(records).map((column) => ({ name: column.name, type: column.type }));
+              const rows = records.map((record) => columns.map((column) => (record[column.name] ?? null) as JsonValue));
               return { stream, columns, rows, row_count: rows.length };
             }
-            if (batch.records.length === 0) continue;
-            const records = batch.records.slice(0, limit);
-            const columns = inferColumns(records).map((column) => ({ name: column.name, type: column.type }));
-            const rows = records.map((record) => columns.map((column) => (record[column.name] ?? null) as JsonValue));
-            return { stream, columns, rows, row_count: rows.length };
+            return { stream, columns: [], rows: [], row_count: 0 };
+          } finally {
+            await read.return(undefined);
           }
-          return { stream, columns: [], rows: [], row_count: 0 };
-        } finally {
-          await read.return(undefined);
-        }
-      }, { deadlineMs: this.deadlineMs }),
+        },
+        { deadlineMs: this.deadlineMs },
+      ),
     );
   }
 
@@ -91,10 +104,13 @@ export class SourceProbes {
       return await work();
     } catch (error) {
       if (error instanceof SourceError) {
-        throw new AppError(error.failure === 'not_found' ? 'NOT_FOUND' : 'SOURCE_ERROR', error.message, { hint: 'Test the connection, or correct its spec with PATCH.' });
+        throw new AppError(error.failure === 'not_found' ? 'NOT_FOUND' : 'SOURCE_ERROR', error.message, {
+          hint: 'Test the connection, or correct its spec with PATCH.',
+        });
       }
       // DuckDB's errors here are about what the source holds (a file that does not parse, a type it cannot read).
-      if (duckdbErrorOf(error) || error instanceof RecordsRejected) throw new AppError('SOURCE_ERROR', messageOf(error), { hint: 'Test the connection, or correct its spec with PATCH.' });
+      if (duckdbErrorOf(error) || error instanceof RecordsRejected)
+        throw new AppError('SOURCE_ERROR', messageOf(error), { hint: 'Test the connection, or correct its spec with PATCH.' });
       throw error;
     }
   }

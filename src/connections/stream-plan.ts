@@ -36,7 +36,11 @@ export const defaultSyncMode: SyncMode = 'full_refresh_overwrite';
  * source has; each with the trigger's mode, else the configured one, else a full refresh that
  * overwrites (`full_refresh: true` makes every stream that). Keys default to the source's own.
  */
-export function planStreams(discovered: StreamInfo[], configured: ConfiguredStream[] | null, request: SyncRequest): { plans: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] } {
+export function planStreams(
+  discovered: StreamInfo[],
+  configured: ConfiguredStream[] | null,
+  request: SyncRequest,
+): { plans: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] } {
   const names = namedStreams(configured, request) ?? discovered.map((stream) => stream.name);
   const plans: StreamSelection[] = [];
   const refused: RefusedStream[] = [];
@@ -86,11 +90,14 @@ export function namedStreams(configured: ConfiguredStream[] | null, request: Syn
 export function cursorOf(info: StreamInfo, syncMode: SyncMode, configured: string | undefined): { field: string | undefined } | { problem: string } {
   if (!syncMode.startsWith('incremental')) return { field: configured };
   if (info.source_defined_cursor && info.default_cursor_field !== undefined) {
-    if (configured !== undefined && configured !== info.default_cursor_field) return { problem: `Stream ${info.name} uses the source's own cursor ${info.default_cursor_field}; its cursor_field cannot be ${configured}` };
+    if (configured !== undefined && configured !== info.default_cursor_field)
+      return { problem: `Stream ${info.name} uses the source's own cursor ${info.default_cursor_field}; its cursor_field cannot be ${configured}` };
     return { field: info.default_cursor_field };
   }
   if (configured !== undefined || info.source_defined_cursor) return { field: configured ?? info.default_cursor_field };
   if (info.default_cursor_field !== undefined) return { field: info.default_cursor_field };
-  const choice = info.cursor_candidates.length ? `choose its cursor_field among ${info.cursor_candidates.join(', ')}` : 'it has no column that could be a cursor: sync it with a full refresh';
+  const choice = info.cursor_candidates.length
+    ? `choose its cursor_field among ${info.cursor_candidates.join(', ')}`
+    : 'it has no column that could be a cursor: sync it with a full refresh';
   return { problem: `Stream ${info.name} needs a cursor_field for ${syncMode}: ${choice}` };
 }

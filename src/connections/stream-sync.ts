@@ -79,8 +79,21 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
     if (!resumed) cursor = since;
 
     if (resumed?.sync_phase !== 'done') {
-      const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: overwrite ? 'staging' : 'batch', sync_since: since } as const;
-      const request = { stream, position: resumed?.sync_position ?? null, cursor: since, batchRows: deps.batchRows, scanBatchRows: deps.scanBatchRows, signal: run.signal };
+      const base = {
+        sync_connection: connection.id,
+        sync_stream: stream.name,
+        sync_job: jobId,
+        sync_phase: overwrite ? 'staging' : 'batch',
+        sync_since: since,
+      } as const;
+      const request = {
+        stream,
+        position: resumed?.sync_position ?? null,
+        cursor: since,
+        batchRows: deps.batchRows,
+        scanBatchRows: deps.scanBatchRows,
+        signal: run.signal,
+      };
       await run.writeAllowed;
       // The lake's catalog loads while the source is asked what to read (the source's work touches no lake).
       const lakeLoaded = lake.loadCatalog();
@@ -105,7 +118,9 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
         const watch = watchBatchProgress(lake, batch, totals, (estimate) => run.onProgress(progressOf(estimate)));
         let written: BatchWritten;
         try {
-          written = replacing ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true) : await writes.write(batch, into, info);
+          written = replacing
+            ? await writes.write(batch, { ...into, table: target }, { ...info, sync_phase: 'done' }, true)
+            : await writes.write(batch, into, info);
         } finally {
           watch.stop();
         }
@@ -116,13 +131,38 @@ export async function syncStream(deps: StreamSyncDeps, run: StreamRun): Promise<
       }
       await lakeLoaded;
       if (overwrite && !replaced) {
-        const swapped: Omit<SyncCommitInfo, 'sync_schema_changes'> = { ...base, sync_phase: 'done', sync_batch: batchNumber + 1, sync_position: null, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0 };
+        const swapped: Omit<SyncCommitInfo, 'sync_schema_changes'> = {
+          ...base,
+          sync_phase: 'done',
+          sync_batch: batchNumber + 1,
+          sync_position: null,
+          sync_cursor: cursor,
+          sync_before: totals,
+          sync_batch_read: 0,
+          sync_batch_bytes: 0,
+          sync_bytes_per_row: 0,
+        };
         schemaChanges = await writes.swap(into, (changes) => ({ ...swapped, sync_schema_changes: changes }));
       }
     }
     if (session.connector.keys && (await keyComparisonDue(deps.store, connection, stream, deps.clock.now()))) {
       const base = { sync_connection: connection.id, sync_stream: stream.name, sync_job: jobId, sync_phase: 'batch', sync_since: since } as const;
-      totals = await compareKeys(lake, session, { connection, stream, target, signal: run.signal }, { ...base, sync_batch: batchNumber + 1, sync_position: position, sync_cursor: cursor, sync_before: totals, sync_batch_read: 0, sync_batch_bytes: 0, sync_bytes_per_row: 0, sync_schema_changes: schemaChanges });
+      totals = await compareKeys(
+        lake,
+        session,
+        { connection, stream, target, signal: run.signal },
+        {
+          ...base,
+          sync_batch: batchNumber + 1,
+          sync_position: position,
+          sync_cursor: cursor,
+          sync_before: totals,
+          sync_batch_read: 0,
+          sync_batch_bytes: 0,
+          sync_bytes_per_row: 0,
+          sync_schema_changes: schemaChanges,
+        },
+      );
       run.onProgress(progressOf(totals));
       await keysCompared(deps.store, connection, stream, deps.clock.now());
     }
@@ -159,6 +199,8 @@ export function progressOf(totals: StreamTotals): StreamProgress {
 async function startingCursor(lake: SyncLake, connection: ConnectionRow, stream: StreamSelection, target: TableName): Promise<JsonValue> {
   if (!stream.syncMode.startsWith('incremental')) return null;
   if (!(await lake.columns(target))) return null;
-  const state = asSyncCommit(await lake.findCommit({ sync_connection: connection.id, sync_stream: stream.name }, (info) => info.sync_phase === 'batch' || info.sync_phase === 'done'));
+  const state = asSyncCommit(
+    await lake.findCommit({ sync_connection: connection.id, sync_stream: stream.name }, (info) => info.sync_phase === 'batch' || info.sync_phase === 'done'),
+  );
   return state?.sync_cursor ?? null;
 }

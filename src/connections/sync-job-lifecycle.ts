@@ -77,7 +77,14 @@ export class SyncJobLifecycle {
    * Marks the job running and decides its streams from the source's own (discovered, see
    * DiscoveredStreams): those read from the source's change log apart, as they share its one slot.
    */
-  async start(jobId: string): Promise<{ job: SyncJobRow; connection: ConnectionRow; streams: StreamSelection[]; changeLogStreams: StreamSelection[]; refused: RefusedStream[]; skipped: SkippedStream[] }> {
+  async start(jobId: string): Promise<{
+    job: SyncJobRow;
+    connection: ConnectionRow;
+    streams: StreamSelection[];
+    changeLogStreams: StreamSelection[];
+    refused: RefusedStream[];
+    skipped: SkippedStream[];
+  }> {
     const job = await this.store.first(findSyncJob, { id: jobId });
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const connection = await this.store.first(findConnectionById, { id: job.connection_id });
@@ -95,11 +102,26 @@ export class SyncJobLifecycle {
   }
 
   async streamStarted(job: SyncJobRow, stream: StreamSelection): Promise<void> {
-    await this.store.run(markSyncStateRunning, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id });
+    await this.store.run(markSyncStateRunning, {
+      connection_id: job.connection_id,
+      workspace_id: job.workspace_id,
+      stream: stream.name,
+      sync_mode: stream.syncMode,
+      job_id: job.id,
+    });
   }
 
   async streamSkipped(job: SyncJobRow, stream: StreamSelection, reason: string): Promise<void> {
-    await this.store.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: stream.name, sync_mode: stream.syncMode, job_id: job.id, status: 'skipped', reason, now: this.now() });
+    await this.store.run(markSyncStateEnded, {
+      connection_id: job.connection_id,
+      workspace_id: job.workspace_id,
+      stream: stream.name,
+      sync_mode: stream.syncMode,
+      job_id: job.id,
+      status: 'skipped',
+      reason,
+      now: this.now(),
+    });
   }
 
   async streamSucceeded(job: SyncJobRow, stream: StreamSelection, outcome: StreamOutcome): Promise<void> {
@@ -129,15 +151,31 @@ export class SyncJobLifecycle {
     if (!job) throw new Error(`sync job ${jobId} does not exist`);
     const reports = [
       ...end.reports,
-      ...(end.refused ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'failed', progress: zero, error: stream.error, error_code: 'BAD_REQUEST' })),
-      ...(end.skipped ?? []).map((stream): StreamReport => ({ name: stream.name, sync_mode: stream.syncMode, status: 'skipped', progress: zero, reason: stream.reason })),
+      ...(end.refused ?? []).map((stream): StreamReport => ({
+        name: stream.name,
+        sync_mode: stream.syncMode,
+        status: 'failed',
+        progress: zero,
+        error: stream.error,
+        error_code: 'BAD_REQUEST',
+      })),
+      ...(end.skipped ?? []).map((stream): StreamReport => ({
+        name: stream.name,
+        sync_mode: stream.syncMode,
+        status: 'skipped',
+        progress: zero,
+        reason: stream.reason,
+      })),
     ];
     const failed = reports.filter((report) => report.status === 'failed');
     const skipped = reports.filter((report) => report.status === 'skipped');
     const nothingRead = !end.failure && reports.length > 0 && skipped.length === reports.length;
     const status: SyncJobStatus = end.cancelled ? 'cancelled' : end.failure || failed.length || nothingRead ? 'failed' : 'succeeded';
     const now = this.now();
-    const firstFailure = end.failure ?? failed[0]?.error ?? (nothingRead ? `no stream could be read: ${skipped.map((report) => `${report.name} (${report.reason})`).join('; ')}` : undefined);
+    const firstFailure =
+      end.failure ??
+      failed[0]?.error ??
+      (nothingRead ? `no stream could be read: ${skipped.map((report) => `${report.name} (${report.reason})`).join('; ')}` : undefined);
     const written = reports.reduce((total, report) => total + report.progress.records_written, 0);
     const changedTables = reports.filter((report) => report.changed && report.table).map((report) => report.table!);
     const usage: SyncSettlement = {
@@ -158,7 +196,10 @@ export class SyncJobLifecycle {
         records_written: written,
         schema_changes: JSON.stringify(reports.flatMap((report) => report.schema_changes ?? [])),
         error_code: status === 'failed' ? (failed[0]?.error_code ?? 'SOURCE_ERROR') : null,
-        error_message: status === 'failed' ? `${failed.length ? `${failed.length} of ${reports.length} streams failed: ` : ''}${firstFailure ?? 'the sync failed'}`.slice(0, 2_000) : null,
+        error_message:
+          status === 'failed'
+            ? `${failed.length ? `${failed.length} of ${reports.length} streams failed: ` : ''}${firstFailure ?? 'the sync failed'}`.slice(0, 2_000)
+            : null,
         snapshot_id: Math.max(0, ...reports.map((report) => report.snapshot_id ?? 0)) || null,
         engine_ms: usage.engineMs,
         now,
@@ -166,7 +207,16 @@ export class SyncJobLifecycle {
       if (closed === 0) return false;
       await tx.run(recordConnectionSync, { id: job.connection_id, status, now });
       for (const report of reports.filter((candidate) => candidate.status !== 'succeeded')) {
-        await tx.run(markSyncStateEnded, { connection_id: job.connection_id, workspace_id: job.workspace_id, stream: report.name, sync_mode: report.sync_mode, job_id: job.id, status: report.status, reason: report.reason ?? null, now });
+        await tx.run(markSyncStateEnded, {
+          connection_id: job.connection_id,
+          workspace_id: job.workspace_id,
+          stream: report.name,
+          sync_mode: report.sync_mode,
+          job_id: job.id,
+          status: report.status,
+          reason: report.reason ?? null,
+          now,
+        });
       }
       return true;
     });
@@ -190,5 +240,12 @@ export class ConnectionGone extends Error {
 }
 
 function streamView(report: StreamReport) {
-  return { name: report.name, status: report.status, sync_mode: report.sync_mode, ...report.progress, ...(report.reason ? { reason: report.reason } : {}), ...(report.error ? { error: report.error } : {}) };
+  return {
+    name: report.name,
+    status: report.status,
+    sync_mode: report.sync_mode,
+    ...report.progress,
+    ...(report.reason ? { reason: report.reason } : {}),
+    ...(report.error ? { error: report.error } : {}),
+  };
 }

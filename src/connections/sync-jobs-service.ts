@@ -52,15 +52,27 @@ export class SyncJobsService {
     if (connector) {
       const configured = connection.streams ? (JSON.parse(connection.streams) as ConfiguredStream[]) : null;
       const asked = triggeredAsked(configured, request);
-      await assertCursors(connector, this.sources.secrets.open(connection), asked, () => this.sources.discovered.naming(connection, asked.map((stream) => stream.name)));
+      await assertCursors(connector, this.sources.secrets.open(connection), asked, () =>
+        this.sources.discovered.naming(
+          connection,
+          asked.map((stream) => stream.name),
+        ),
+      );
     }
     let job = await this.record(membership, connection, request);
     if ('running' in job) {
       // A record left open by a workflow that is gone (terminated by hand, say) does not block for ever.
       if (await this.workflows.isRunning(job.running.workflow_id)) {
-        throw new AppError('SYNC_IN_PROGRESS', 'A sync of this connection is running', { hint: `Follow job ${job.running.id}, or cancel it by deleting the connection.` });
+        throw new AppError('SYNC_IN_PROGRESS', 'A sync of this connection is running', {
+          hint: `Follow job ${job.running.id}, or cancel it by deleting the connection.`,
+        });
       }
-      await this.store.run(failOpenSyncJob, { id: job.running.id, now: this.now(), code: 'INTERNAL_ERROR', message: 'The sync’s workflow stopped without recording how it ended' });
+      await this.store.run(failOpenSyncJob, {
+        id: job.running.id,
+        now: this.now(),
+        code: 'INTERNAL_ERROR',
+        message: 'The sync’s workflow stopped without recording how it ended',
+      });
       job = await this.record(membership, connection, request);
       if ('running' in job) throw new AppError('SYNC_IN_PROGRESS', 'A sync of this connection is running', { hint: `Follow job ${job.running.id}.` });
     }
@@ -68,7 +80,10 @@ export class SyncJobsService {
       await this.workflows.start(job.created);
     } catch (error) {
       await this.store.run(failOpenSyncJob, { id: job.created.id, now: this.now(), code: 'SERVICE_UNAVAILABLE', message: 'The sync could not be scheduled' });
-      throw new AppError('SERVICE_UNAVAILABLE', 'The sync could not be scheduled; its job is recorded as failed', { hint: 'Trigger it again in a moment.', cause: error });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The sync could not be scheduled; its job is recorded as failed', {
+        hint: 'Trigger it again in a moment.',
+        cause: error,
+      });
     }
     return { job_id: job.created.id, status: 'pending', connection_id: connection.id, workflow_id: job.created.workflow_id };
   }
@@ -97,7 +112,12 @@ export class SyncJobsService {
 
   /** Records the job, unless one is open already (checked and written under the connection's lock). */
   private async record(membership: Membership, connection: ConnectionRow, request: SyncRequest): Promise<{ created: SyncJobRow } | { running: SyncJobRow }> {
-    const opened = await openSyncJob(this.store, connection.id, { trigger: 'manual', request: JSON.stringify(request), createdBy: membership.userId, now: this.now() });
+    const opened = await openSyncJob(this.store, connection.id, {
+      trigger: 'manual',
+      request: JSON.stringify(request),
+      createdBy: membership.userId,
+      now: this.now(),
+    });
     if ('refused' in opened) throw new AppError('NOT_FOUND', 'Connection not found');
     return opened;
   }

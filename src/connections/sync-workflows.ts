@@ -5,7 +5,17 @@ import type { StreamStatus, SyncJobStatus } from './queries';
 export interface LiveSyncStatus {
   status: SyncJobStatus;
   startedAt: string | null;
-  streams: { name: string; status: StreamStatus; sync_mode: string; records_read: number; records_written: number; records_deleted?: number; bytes_read: number; reason?: string; error?: string }[];
+  streams: {
+    name: string;
+    status: StreamStatus;
+    sync_mode: string;
+    records_read: number;
+    records_written: number;
+    records_deleted?: number;
+    bytes_read: number;
+    reason?: string;
+    error?: string;
+  }[];
 }
 
 /** What the connections feature needs of the sync workflows (implemented by their client module). */

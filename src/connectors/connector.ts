@@ -203,7 +203,10 @@ export interface ChangeLog<Spec> {
    * source allows it (wal_level, privileges, replica identities). `created`: the slot is new, made at `lsn`.
    */
   prepare(context: ConnectorContext<Spec>, streams: StreamSelection[], names: ReplicationNames): Promise<{ created: boolean; lsn: string }>;
-  changes(context: ConnectorContext<Spec>, request: { streams: StreamSelection[]; names: ReplicationNames; maxChanges: number; signal?: AbortSignal }): AsyncGenerator<ChangeBatch>;
+  changes(
+    context: ConnectorContext<Spec>,
+    request: { streams: StreamSelection[]; names: ReplicationNames; maxChanges: number; signal?: AbortSignal },
+  ): AsyncGenerator<ChangeBatch>;
   /** Drops the slot and the publication (either may be gone already). */
   drop(context: ConnectorContext<Spec>, names: ReplicationNames): Promise<void>;
 }

@@ -136,5 +136,15 @@ function destinationOf(method: string, target: string): { host: string; port: nu
 
 function refuse(client: Socket, status: number, reason: string, why: string, extra: string[] = []): void {
   const body = `${why}\n`;
-  client.end([`HTTP/1.1 ${status} ${reason}`, 'Content-Type: text/plain; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close', ...extra, '', body].join('\r\n'));
+  client.end(
+    [
+      `HTTP/1.1 ${status} ${reason}`,
+      'Content-Type: text/plain; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Connection: close',
+      ...extra,
+      '',
+      body,
+    ].join('\r\n'),
+  );
 }

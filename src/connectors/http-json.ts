@@ -10,10 +10,16 @@ import { SpecValueError } from './spec-values';
 const streamSpec = Type.Object(
   {
     name: Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'The lake table the records land in' }),
-    path: Type.String({ maxLength: 2048, default: '', description: 'Relative to base_url; may carry a query string. An absolute URL of another origin is read without the configured headers' }),
+    path: Type.String({
+      maxLength: 2048,
+      default: '',
+      description: 'Relative to base_url; may carry a query string. An absolute URL of another origin is read without the configured headers',
+    }),
     records_path: Type.Optional(Type.String({ maxLength: 255, description: 'Dotted path of the records array in the answer (default: the answer itself)' })),
     primary_key: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 255 }), { maxItems: 16, uniqueItems: true })),
-    cursor_field: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'A field whose values grow: incremental syncs take records beyond the last one seen' })),
+    cursor_field: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'A field whose values grow: incremental syncs take records beyond the last one seen' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -22,20 +28,32 @@ const spec = Type.Object(
   {
     base_url: Type.String({ maxLength: 2048, pattern: '^https?://[^\\s]+$' }),
     headers: Type.Optional(
-      Type.Record(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }), Type.String({ maxLength: 1024, pattern: '^[^\\r\\n\\x00]*$' }), { description: 'Extra request headers (not secret), sent to the origin of base_url only' }),
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }), Type.String({ maxLength: 1024, pattern: '^[^\\r\\n\\x00]*$' }), {
+        description: 'Extra request headers (not secret), sent to the origin of base_url only',
+      }),
     ),
     auth_header: Type.Optional(
       Type.Object(
         {
           name: Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$', default: 'Authorization' }),
-          value: Type.Optional(Type.String({ maxLength: 4096, pattern: '^[^\\r\\n\\x00]*$', writeOnly: true, description: 'Sealed at rest, shown as ********; sent to the origin of base_url only (cleared when the connection is pointed elsewhere)' })),
+          value: Type.Optional(
+            Type.String({
+              maxLength: 4096,
+              pattern: '^[^\\r\\n\\x00]*$',
+              writeOnly: true,
+              description: 'Sealed at rest, shown as ********; sent to the origin of base_url only (cleared when the connection is pointed elsewhere)',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
     ),
     pagination: Type.Object(
       {
-        style: Type.Union(['none', 'page_number', 'offset', 'cursor', 'link_header'].map((style) => Type.Literal(style)), { default: 'none' }),
+        style: Type.Union(
+          ['none', 'page_number', 'offset', 'cursor', 'link_header'].map((style) => Type.Literal(style)),
+          { default: 'none' },
+        ),
         page_param: Type.String({ minLength: 1, maxLength: 64, default: 'page' }),
         start_page: Type.Integer({ minimum: 0, maximum: 1, default: 1 }),
         size_param: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
@@ -108,7 +126,8 @@ export const httpJsonConnector: Connector<HttpSpec> = {
     const records: Record<string, unknown>[] = [];
     const read = readStream(context, { stream: { ...stream, syncMode: 'full_refresh_overwrite' }, position: null, cursor: null, batchRows: 10_000 });
     for await (const batch of read) {
-      if (batch.kind === 'records') for (const record of batch.records) records.push(Object.fromEntries(stream.primaryKey.map((name) => [name, record[name] ?? null])));
+      if (batch.kind === 'records')
+        for (const record of batch.records) records.push(Object.fromEntries(stream.primaryKey.map((name) => [name, record[name] ?? null])));
     }
     return { records };
   },
@@ -144,7 +163,14 @@ async function* readStream(context: ConnectorContext<HttpSpec>, request: ReadReq
     }
     state = nextPage(pagination, state, { ...page, records: records.length });
     if (batch.length >= request.batchRows || state === null) {
-      yield { kind: 'records', records: batch, recordsRead: read, bytesRead: bytes, position: { next: state as JsonValue }, cursor: incremental ? cursor : null };
+      yield {
+        kind: 'records',
+        records: batch,
+        recordsRead: read,
+        bytesRead: bytes,
+        position: { next: state as JsonValue },
+        cursor: incremental ? cursor : null,
+      };
       batch = [];
       read = 0;
       bytes = 0;
@@ -161,7 +187,12 @@ function isBeyond(value: unknown, cursor: string | number | null): boolean {
 
 async function firstRecords(context: ConnectorContext<HttpSpec>, stream: StreamSpec): Promise<Record<string, unknown>[]> {
   const pagination = context.spec.pagination as Pagination;
-  const page = await fetchJson(pageUrl(streamUrl(context.spec, stream), pagination, firstPage(pagination)), configuredHeaders(context.spec), context.allow, context.signal);
+  const page = await fetchJson(
+    pageUrl(streamUrl(context.spec, stream), pagination, firstPage(pagination)),
+    configuredHeaders(context.spec),
+    context.allow,
+    context.signal,
+  );
   return recordsOf(page.body, stream);
 }
 
@@ -205,7 +236,9 @@ function configuredHeaders(settings: HttpSpec): OriginHeaders {
 
 function recordsOf(body: unknown, stream: StreamSpec): Record<string, unknown>[] {
   const records = valueAt(body, stream.records_path);
-  if (!Array.isArray(records)) throw new SourceError('bad_response', `The answer has no array of records${stream.records_path ? ` at ${stream.records_path}` : ''}`);
-  if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) throw new SourceError('bad_response', 'Every record must be a JSON object');
+  if (!Array.isArray(records))
+    throw new SourceError('bad_response', `The answer has no array of records${stream.records_path ? ` at ${stream.records_path}` : ''}`);
+  if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record)))
+    throw new SourceError('bad_response', 'Every record must be a JSON object');
   return records as Record<string, unknown>[];
 }

@@ -52,7 +52,12 @@ type Position =
   | { done: true };
 
 /** The property an object's search filters and sorts on to find what changed (contacts name it differently). */
-const modifiedProperty: Record<ObjectType, string> = { contacts: 'lastmodifieddate', companies: 'hs_lastmodifieddate', deals: 'hs_lastmodifieddate', tickets: 'hs_lastmodifieddate' };
+const modifiedProperty: Record<ObjectType, string> = {
+  contacts: 'lastmodifieddate',
+  companies: 'hs_lastmodifieddate',
+  deals: 'hs_lastmodifieddate',
+  tickets: 'hs_lastmodifieddate',
+};
 
 /** HubSpot's search answers at most this many results per query: a longer one restarts from the last time seen. */
 const searchWindow = 10_000;
@@ -88,10 +93,25 @@ export const hubspotConnector: Connector<HubSpotSpec> = {
     const streams: StreamInfo[] = [];
     for (const object of context.spec.objects) {
       const cursor = modifiedProperty[object];
-      const base = { name: object, primary_key: ['id'], cursor_candidates: [cursor], source_defined_cursor: true, default_cursor_field: cursor, supported_sync_modes: [...hubspotConnector.supportedSyncModes] };
+      const base = {
+        name: object,
+        primary_key: ['id'],
+        cursor_candidates: [cursor],
+        source_defined_cursor: true,
+        default_cursor_field: cursor,
+        supported_sync_modes: [...hubspotConnector.supportedSyncModes],
+      };
       try {
         const properties = await propertiesOf(api, object);
-        streams.push({ ...base, columns: [...fixedColumns, ...properties.filter((property) => !isFixed(property.name)).map((property) => ({ name: property.name, type: columnType(property.type), nullable: true }))] });
+        streams.push({
+          ...base,
+          columns: [
+            ...fixedColumns,
+            ...properties
+              .filter((property) => !isFixed(property.name))
+              .map((property) => ({ name: property.name, type: columnType(property.type), nullable: true })),
+          ],
+        });
       } catch (error) {
         // A token without this object's scope reads the others: the stream is offered as unavailable, and skipped.
         if (!(error instanceof SourceError && error.failure === 'not_permitted')) throw error;
@@ -133,7 +153,15 @@ async function* readObjects(context: ConnectorContext<HubSpotSpec>, request: Rea
     }
     position = nextPosition(position, page, results, cursor, since);
     if (batch.length + deleted.length >= request.batchRows || 'done' in position) {
-      yield { kind: 'records', records: batch, recordsRead: batch.length, bytesRead: bytes, deleted, position: position as unknown as JsonValue, cursor: incremental ? cursor : null };
+      yield {
+        kind: 'records',
+        records: batch,
+        recordsRead: batch.length,
+        bytesRead: bytes,
+        deleted,
+        position: position as unknown as JsonValue,
+        cursor: incremental ? cursor : null,
+      };
       batch = [];
       deleted = [];
       bytes = 0;
@@ -186,14 +214,21 @@ function fetchPage(api: CrmApi, object: ObjectType, properties: Property[], posi
  * The page after this one; a search that reaches HubSpot's window starts again at the last time it saw
  * (deduplication removes the overlap). An incremental read ends with the archived records.
  */
-function nextPosition(position: Exclude<Position, { done: true }>, page: ObjectPage, results: HubSpotObject[], cursor: string | null, since: string | null): Position {
+function nextPosition(
+  position: Exclude<Position, { done: true }>,
+  page: ObjectPage,
+  results: HubSpotObject[],
+  cursor: string | null,
+  since: string | null,
+): Position {
   const after = page.paging?.next?.after;
   const end: Position = since !== null && !('archived' in position) ? { archived: { since, after: null } } : { done: true };
   if (!after || results.length === 0) return end;
   if ('list' in position) return { list: { after } };
   if ('archived' in position) return { archived: { ...position.archived, after } };
   if (Number(after) >= searchWindow && cursor) {
-    if (cursor === position.search.since && position.search.inclusive) throw new SourceError('bad_response', `More than ${searchWindow} HubSpot records share the modification time ${cursor}`);
+    if (cursor === position.search.since && position.search.inclusive)
+      throw new SourceError('bad_response', `More than ${searchWindow} HubSpot records share the modification time ${cursor}`);
     return { search: { since: cursor, after: null, inclusive: true } };
   }
   return { search: { ...position.search, after } };
@@ -201,7 +236,12 @@ function nextPosition(position: Exclude<Position, { done: true }>, page: ObjectP
 
 /** A HubSpot object as a row: its id, times and archived flag, and each property in its own type. */
 function flatten(object: HubSpotObject, types: Map<string, string>): Record<string, unknown> {
-  const record: Record<string, unknown> = { id: object.id, created_at: object.createdAt ?? null, updated_at: object.updatedAt ?? null, archived: object.archived ?? false };
+  const record: Record<string, unknown> = {
+    id: object.id,
+    created_at: object.createdAt ?? null,
+    updated_at: object.updatedAt ?? null,
+    archived: object.archived ?? false,
+  };
   for (const [name, value] of Object.entries(object.properties ?? {})) {
     if (isFixed(name)) continue;
     record[name] = valueOf(value, types.get(name));
@@ -242,7 +282,9 @@ function isFixed(name: string): boolean {
 async function propertiesOf(api: CrmApi, object: ObjectType): Promise<Property[]> {
   const body = (await api.json({ path: `crm/v3/properties/${object}`, query: { archived: 'false' } })) as { results?: { name?: unknown; type?: unknown }[] };
   if (!Array.isArray(body.results)) throw new SourceError('bad_response', `HubSpot answered no properties for ${object}`);
-  return body.results.flatMap((property) => (typeof property.name === 'string' && /^[a-z0-9_]{1,255}$/.test(property.name) ? [{ name: property.name, type: String(property.type ?? 'string') }] : []));
+  return body.results.flatMap((property) =>
+    typeof property.name === 'string' && /^[a-z0-9_]{1,255}$/.test(property.name) ? [{ name: property.name, type: String(property.type ?? 'string') }] : [],
+  );
 }
 
 function apiOf(context: ConnectorContext<HubSpotSpec>, signal = context.signal): CrmApi {

@@ -65,7 +65,9 @@ export function isLoopback(address: string): boolean {
 export function canonicalAddress(address: string): string | undefined {
   const v4 = embeddedV4(address);
   if (v4 && v4 !== unroutable) return v4;
-  return parseV6(address)?.map((part) => part.toString(16)).join(':');
+  return parseV6(address)
+    ?.map((part) => part.toString(16))
+    .join(':');
 }
 
 /**
@@ -123,7 +125,10 @@ function parseV6(text: string): number[] | undefined {
   let address = text.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (!isIPv6(address)) return undefined;
   // A dotted IPv4 tail is two hextets.
-  address = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`);
+  address = address.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_, a, b, c, d) => `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
   const parse = (part: string) => (part ? part.split(':').map((hex) => parseInt(hex, 16)) : []);
   if (!address.includes('::')) return parse(address);
   const [left, right] = address.split('::') as [string, string];

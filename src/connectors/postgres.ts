@@ -11,7 +11,12 @@ import { SourceError } from './source-error';
 
 const spec = Type.Object(
   {
-    host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_:\\[][A-Za-z0-9_.:%\\[\\]-]*$', description: 'Host name or address of the server (one host: no list, no socket path)' }),
+    host: Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[A-Za-z0-9_:\\[][A-Za-z0-9_.:%\\[\\]-]*$',
+      description: 'Host name or address of the server (one host: no list, no socket path)',
+    }),
     port: Type.Integer({ minimum: 1, maximum: 65535, default: 5432 }),
     database: Type.String({ minLength: 1, maxLength: 63 }),
     username: Type.String({ minLength: 1, maxLength: 63 }),
@@ -19,9 +24,16 @@ const spec = Type.Object(
       maxLength: 1024,
       writeOnly: true,
       default: '',
-      description: 'Sealed at rest, shown as ********; sent only by SCRAM (a server asking for it in clear text or as MD5 is refused), cleared when the connection is pointed elsewhere',
+      description:
+        'Sealed at rest, shown as ********; sent only by SCRAM (a server asking for it in clear text or as MD5 is refused), cleared when the connection is pointed elsewhere',
     }),
-    schemas: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { minItems: 1, maxItems: 50, uniqueItems: true, default: ['public'], description: 'Schemas whose tables and views are streams' }),
+    schemas: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), {
+      minItems: 1,
+      maxItems: 50,
+      uniqueItems: true,
+      default: ['public'],
+      description: 'Schemas whose tables and views are streams',
+    }),
     ssl_mode: Type.Union(
       ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'].map((mode) => Type.Literal(mode)),
       { default: 'prefer', description: "libpq's sslmode" },
@@ -73,13 +85,17 @@ export const postgresConnector: Connector<PostgresSpec> = {
       const keys = await sourcePrimaryKeys(connection, context.spec.schemas);
       const columns = await duckdbColumns(connection, context.spec.schemas);
       const logical = context.spec.replication_method === 'logical';
-      return relations.map((relation) => streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns.get(`${relation.schema}.${relation.table}`) ?? [], logical));
+      return relations.map((relation) =>
+        streamInfo(relation, keys.get(`${relation.schema}.${relation.table}`) ?? [], columns.get(`${relation.schema}.${relation.table}`) ?? [], logical),
+      );
     });
   },
 
   async *read(context, request) {
     const connection = await attached(context);
-    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === request.stream.name));
+    const relation = await fromSource(async () =>
+      (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === request.stream.name),
+    );
     if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${request.stream.name}`);
     const batches = readRelation(connection, relation, request);
     for (;;) {
@@ -93,7 +109,9 @@ export const postgresConnector: Connector<PostgresSpec> = {
 
   async keys(context, stream) {
     const connection = await attached(context);
-    const relation = await fromSource(async () => (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === stream.name));
+    const relation = await fromSource(async () =>
+      (await sourceRelations(connection, context.spec.schemas)).find((candidate) => candidate.stream === stream.name),
+    );
     if (!relation) throw new SourceError('not_found', `The source has no table or view for stream ${stream.name}`);
     const query = `SELECT ${stream.primaryKey.map(pgIdentifier).join(', ')} FROM ${pgIdentifier(relation.schema)}.${pgIdentifier(relation.table)}`;
     return { relation: `SELECT * FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(query)})` };
@@ -109,7 +127,6 @@ export const postgresConnector: Connector<PostgresSpec> = {
     },
   }),
 };
-
 
 function sourceOf(context: ConnectorContext<PostgresSpec>): PostgresSource {
   const { spec: settings, checked } = context;
@@ -147,7 +164,12 @@ async function duckdbColumns(connection: EngineConnection, schemas: string[]): P
 }
 
 /** A table with a key on a logically replicating connection reads its changes from the WAL: no cursor needed. */
-function streamInfo(relation: SourceRelation, primaryKey: string[], columns: { name: string; type: string; nullable: boolean }[], logical: boolean): StreamInfo {
+function streamInfo(
+  relation: SourceRelation,
+  primaryKey: string[],
+  columns: { name: string; type: string; nullable: boolean }[],
+  logical: boolean,
+): StreamInfo {
   const cursorCandidates = columns.filter((column) => cursorTypes.test(column.type)).map((column) => column.name);
   const fromLog = logical && relation.replicable && primaryKey.length > 0;
   const modes: SyncMode[] = ['full_refresh_overwrite', 'full_refresh_append'];

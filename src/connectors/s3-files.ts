@@ -20,7 +20,13 @@ const streamSpec = Type.Object(
 const spec = Type.Object(
   {
     bucket: Type.String({ minLength: 3, maxLength: 63, pattern: '^[a-z0-9][a-z0-9.-]*[a-z0-9]$' }),
-    region: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$', default: 'us-east-1', description: 'us-east-1, eu-west-3…: lower-case letters, digits and hyphens' }),
+    region: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[a-z0-9][a-z0-9-]*$',
+      default: 'us-east-1',
+      description: 'us-east-1, eu-west-3…: lower-case letters, digits and hyphens',
+    }),
     endpoint: Type.Optional(Type.String({ maxLength: 512, pattern: '^https?://[^/?#]+/?$', description: 'An S3-compatible endpoint; AWS when absent' })),
     url_style: Type.Optional(Type.Union([Type.Literal('path'), Type.Literal('vhost')], { description: 'Default: path with an endpoint, vhost on AWS' })),
     access_key_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),

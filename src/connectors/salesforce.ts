@@ -70,12 +70,22 @@ export const salesforceConnector: Connector<SalesforceSpec> = {
       const unreadable = unreadableReason(visible, object);
       const base = { name: object.toLowerCase(), primary_key: ['id'] };
       if (unreadable) {
-        streams.push({ ...base, columns: [], cursor_candidates: [], supported_sync_modes: ['full_refresh_overwrite', 'full_refresh_append'], unavailable: unreadable });
+        streams.push({
+          ...base,
+          columns: [],
+          cursor_candidates: [],
+          supported_sync_modes: ['full_refresh_overwrite', 'full_refresh_append'],
+          unavailable: unreadable,
+        });
         continue;
       }
       const fields = await fieldsOf(api, context.spec, object);
       const incremental = fields.some((field) => field.name === cursorField);
-      const modes: SyncMode[] = ['full_refresh_overwrite', 'full_refresh_append', ...(incremental ? (['incremental_append', 'incremental_append_deduped'] as const) : [])];
+      const modes: SyncMode[] = [
+        'full_refresh_overwrite',
+        'full_refresh_append',
+        ...(incremental ? (['incremental_append', 'incremental_append_deduped'] as const) : []),
+      ];
       streams.push({
         ...base,
         columns: fields.map((field): ColumnInfo => ({ name: field.name.toLowerCase(), type: columnType(field.type), nullable: field.nillable })),
@@ -112,19 +122,31 @@ async function* readObject(context: ConnectorContext<SalesforceSpec>, request: R
     request.signal?.throwIfAborted();
     const page = (await ('next' in position
       ? api.json({ path: position.next })
-      : api.json({ path: `services/data/v${context.spec.api_version}/${withDeleted ? 'queryAll' : 'query'}`, query: { q: soql(object, fields, ordered, since) } }))) as QueryPage;
+      : api.json({
+          path: `services/data/v${context.spec.api_version}/${withDeleted ? 'queryAll' : 'query'}`,
+          query: { q: soql(object, fields, ordered, since) },
+        }))) as QueryPage;
     if (!Array.isArray(page.records)) throw new SourceError('bad_response', `Salesforce answered a query of ${object} without records`);
     bytes += JSON.stringify(page).length;
     for (const { attributes: _attributes, ...fieldsOfRecord } of page.records) {
       const record = Object.fromEntries(Object.entries(fieldsOfRecord).map(([name, value]) => [name.toLowerCase(), value]));
       const modified = record[cursorField.toLowerCase()];
       if (typeof modified === 'string' && (cursor === null || modified > cursor)) cursor = modified;
-      if (record[deletedField.toLowerCase()] === true) deleted.push({ key: { id: record.id }, deletedAt: isoTime(typeof modified === 'string' ? modified : new Date().toISOString()) });
+      if (record[deletedField.toLowerCase()] === true)
+        deleted.push({ key: { id: record.id }, deletedAt: isoTime(typeof modified === 'string' ? modified : new Date().toISOString()) });
       else batch.push(record);
     }
     position = page.done === false && page.nextRecordsUrl ? { next: page.nextRecordsUrl } : { done: true };
     if (batch.length + deleted.length >= request.batchRows || 'done' in position) {
-      yield { kind: 'records', records: batch, recordsRead: batch.length + deleted.length, bytesRead: bytes, deleted, position: position as unknown as JsonValue, cursor: incremental ? cursor : null };
+      yield {
+        kind: 'records',
+        records: batch,
+        recordsRead: batch.length + deleted.length,
+        bytesRead: bytes,
+        deleted,
+        position: position as unknown as JsonValue,
+        cursor: incremental ? cursor : null,
+      };
       batch = [];
       deleted = [];
       bytes = 0;
@@ -141,7 +163,9 @@ function isoTime(stamp: string): string {
 async function globalDescribe(api: CrmApi, settings: SalesforceSpec): Promise<Map<string, { queryable: boolean }>> {
   const body = (await api.json({ path: `services/data/v${settings.api_version}/sobjects` })) as { sobjects?: { name?: unknown; queryable?: unknown }[] };
   if (!Array.isArray(body.sobjects)) throw new SourceError('bad_response', 'Salesforce answered a global describe without sobjects');
-  return new Map(body.sobjects.flatMap((sobject) => (typeof sobject.name === 'string' ? [[sobject.name.toLowerCase(), { queryable: sobject.queryable !== false }]] : [])));
+  return new Map(
+    body.sobjects.flatMap((sobject) => (typeof sobject.name === 'string' ? [[sobject.name.toLowerCase(), { queryable: sobject.queryable !== false }]] : [])),
+  );
 }
 
 /** Why the user cannot read an object, if so: absent from the global describe (no such object, or not visible), or not queryable. */
@@ -154,17 +178,23 @@ function unreadableReason(visible: Map<string, { queryable: boolean }>, object: 
 
 /** The query of a read: every field, oldest change first, past the cursor when there is one. */
 function soql(object: string, fields: Field[], ordered: boolean, since: string | null): string {
-  if (since !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:?\d{2})$/.test(since)) throw new SourceError('invalid', `The stored cursor of ${object} is not a Salesforce timestamp`);
+  if (since !== null && !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:?\d{2})$/.test(since))
+    throw new SourceError('invalid', `The stored cursor of ${object} is not a Salesforce timestamp`);
   const where = since === null ? '' : ` WHERE ${cursorField} > ${since}`;
   return `SELECT ${fields.map((field) => field.name).join(', ')} FROM ${object}${where}${ordered ? ` ORDER BY ${cursorField} ASC` : ''}`;
 }
 
 async function fieldsOf(api: CrmApi, settings: SalesforceSpec, object: string): Promise<Field[]> {
-  const body = (await api.json({ path: `services/data/v${settings.api_version}/sobjects/${object}/describe` })) as { fields?: { name?: unknown; type?: unknown; nillable?: unknown }[]; queryable?: unknown };
+  const body = (await api.json({ path: `services/data/v${settings.api_version}/sobjects/${object}/describe` })) as {
+    fields?: { name?: unknown; type?: unknown; nillable?: unknown }[];
+    queryable?: unknown;
+  };
   if (!Array.isArray(body.fields)) throw new SourceError('bad_response', `Salesforce described ${object} without fields`);
   if (body.queryable === false) throw new SourceError('invalid', `${object} cannot be queried`);
   return body.fields.flatMap((field) =>
-    typeof field.name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,79}$/.test(field.name) && !skippedTypes.has(String(field.type)) ? [{ name: field.name, type: String(field.type), nillable: field.nillable !== false }] : [],
+    typeof field.name === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,79}$/.test(field.name) && !skippedTypes.has(String(field.type))
+      ? [{ name: field.name, type: String(field.type), nillable: field.nillable !== false }]
+      : [],
   );
 }
 

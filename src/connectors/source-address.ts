@@ -110,7 +110,9 @@ export class SourceAddressPolicy {
   private reservedEndpoints() {
     const now = Date.now();
     if (!this.reservedCache || now - this.reservedCache.at > reservedTtlMs) {
-      const endpoints = Promise.all(this.reserved.endpoints.map(async (endpoint) => ({ endpoint, addresses: await this.addressesOf(endpoint.host).catch(() => []) })));
+      const endpoints = Promise.all(
+        this.reserved.endpoints.map(async (endpoint) => ({ endpoint, addresses: await this.addressesOf(endpoint.host).catch(() => []) })),
+      );
       this.reservedCache = { at: now, endpoints };
     }
     return this.reservedCache.endpoints;

@@ -30,7 +30,10 @@ export function validateSpec(schema: TSchema, candidate: unknown): { spec: SpecO
   const issues: SpecIssue[] = [];
   const seen = new Set<string>();
   for (const error of Value.Errors(schema, value)) {
-    const path = error.path.split('/').slice(1).map((part) => (/^\d+$/.test(part) ? Number(part) : part.replaceAll('~1', '/').replaceAll('~0', '~')));
+    const path = error.path
+      .split('/')
+      .slice(1)
+      .map((part) => (/^\d+$/.test(part) ? Number(part) : part.replaceAll('~1', '/').replaceAll('~0', '~')));
     const issue = describe(error.type, error.schema as Record<string, unknown>, error.message, error.value, path);
     const key = `${issue.path.join('/')}|${issue.type}`;
     if (!seen.has(key)) issues.push(issue);
@@ -47,7 +50,9 @@ function describe(type: ValueErrorType, schema: Record<string, unknown>, message
       return { path, msg: 'Extra fields are not permitted here', type: 'extra_forbidden' };
     case ValueErrorType.Union: {
       const options = ((schema.anyOf as Record<string, unknown>[] | undefined) ?? []).map((member) => member.const).filter((option) => option !== undefined);
-      return options.length ? { path, msg: `Input should be ${options.map((option) => `'${String(option)}'`).join(', ')}`, type: 'literal_error' } : { path, msg: message, type: 'union_error' };
+      return options.length
+        ? { path, msg: `Input should be ${options.map((option) => `'${String(option)}'`).join(', ')}`, type: 'literal_error' }
+        : { path, msg: message, type: 'union_error' };
     }
     case ValueErrorType.StringMinLength:
       return { path, msg: `String should have at least ${schema.minLength} characters`, type: 'string_too_short' };

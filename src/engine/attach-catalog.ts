@@ -22,7 +22,11 @@ export async function attachCatalog(connection: EngineConnection, location: Cata
   if (location.lake.kind === 'local') mkdirSync(workspaceDataPath(location), { recursive: true });
   // The statements are idempotent (CREATE OR REPLACE, ATTACH IF NOT EXISTS): trying again is safe.
   const attach = [...catalogPoolSettings(location, keptConnections), ...attachCatalogStatements(location, alias)].join(';\n');
-  await retriedWhileCatalogLocked(() => connection.configure(attach), 5, (error) => isCatalogLocked(error) || isCatalogInitializationRace(error));
+  await retriedWhileCatalogLocked(
+    () => connection.configure(attach),
+    5,
+    (error) => isCatalogLocked(error) || isCatalogInitializationRace(error),
+  );
   if (file) await guardWholeCatalogScans(connection, alias, file, created);
 }
 

@@ -67,14 +67,11 @@ export function attachCatalogStatements(location: CatalogLocation, alias: string
       `SECRET ${sqlString(lake.secretAccessKey)}`,
       `REGION ${sqlString(lake.region)}`,
       `SCOPE ${sqlString(dataPath)}`,
-      ...(endpoint
-        ? [`ENDPOINT ${sqlString(endpoint.host)}`, `URL_STYLE 'path'`, `USE_SSL ${endpoint.protocol === 'https:' ? 'true' : 'false'}`]
-        : []),
+      ...(endpoint ? [`ENDPOINT ${sqlString(endpoint.host)}`, `URL_STYLE 'path'`, `USE_SSL ${endpoint.protocol === 'https:' ? 'true' : 'false'}`] : []),
     ];
     statements.push(`CREATE OR REPLACE SECRET ${sqlIdentifier(`${alias}_s3`)} (${options.join(', ')})`);
   }
-  const source =
-    catalog.kind === 'postgres' ? `ducklake:postgres:${catalog.url}` : `ducklake:sqlite:${sqliteCatalogFile(catalog.dir, location.workspaceId)}`;
+  const source = catalog.kind === 'postgres' ? `ducklake:postgres:${catalog.url}` : `ducklake:sqlite:${sqliteCatalogFile(catalog.dir, location.workspaceId)}`;
   // Every write lands in Parquet files (no rows inlined into the catalog), so sizes, scans and
   // maintenance all read from one place.
   const attachOptions = [`DATA_PATH ${sqlString(dataPath)}`, 'DATA_INLINING_ROW_LIMIT 0'];

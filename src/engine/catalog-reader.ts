@@ -112,7 +112,9 @@ class PostgresCatalogReader implements CatalogReader {
   async all<P extends SqlParams, R>(query: NamedQuery<P, R>, params: P): Promise<R[]> {
     const located = this.queries.of(query);
     const compiled = compileQuery(located, 'postgres');
-    return (await this.sql.unsafe(compiled.text, bindParameters(located, compiled, params) as postgres.ParameterOrJSON<never>[], { prepare: true })) as unknown as R[];
+    return (await this.sql.unsafe(compiled.text, bindParameters(located, compiled, params) as postgres.ParameterOrJSON<never>[], {
+      prepare: true,
+    })) as unknown as R[];
   }
 
   close(): void {}

@@ -5,7 +5,11 @@ import { isCatalogLocked } from './duckdb/duckdb-error';
  * in the way (a DuckLake conflict, or an embedded catalog's lock; or whatever else `retryable` names),
  * backing off a little more each time; any other failure, or the last attempt's, is thrown.
  */
-export async function retriedWhileCatalogLocked<T>(step: () => Promise<T>, attempts: number, retryable: (error: unknown) => boolean = isCatalogLocked): Promise<T> {
+export async function retriedWhileCatalogLocked<T>(
+  step: () => Promise<T>,
+  attempts: number,
+  retryable: (error: unknown) => boolean = isCatalogLocked,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await step();

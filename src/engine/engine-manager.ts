@@ -221,10 +221,13 @@ export class EngineManager {
       stale: false,
       retired: false,
     };
-    void entry.engine.then((engine) => {
-      entry.ready = engine;
-      this.options.logger.info('workspace engine opened', { workspace_id: workspaceId, lane, duration_ms: Math.round(performance.now() - startedAt) });
-    }, () => {});
+    void entry.engine.then(
+      (engine) => {
+        entry.ready = engine;
+        this.options.logger.info('workspace engine opened', { workspace_id: workspaceId, lane, duration_ms: Math.round(performance.now() - startedAt) });
+      },
+      () => {},
+    );
     // A failed open is not cached: the next call tries again.
     entry.engine.catch((error: unknown) => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -310,5 +313,8 @@ function instanceWaitTimedOut(): AppError {
 }
 
 function engineBusy(capacity: number): AppError {
-  return new AppError('ENGINE_BUSY', `All ${capacity} workspace engines of this process stayed in use`, { hint: 'Retry in a moment.', headers: { 'retry-after': '1' } });
+  return new AppError('ENGINE_BUSY', `All ${capacity} workspace engines of this process stayed in use`, {
+    hint: 'Retry in a moment.',
+    headers: { 'retry-after': '1' },
+  });
 }

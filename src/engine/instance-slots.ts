@@ -37,12 +37,15 @@ export class InstanceSlots {
       const waiter: Waiter = {
         grant,
         refuse,
-        timer: setTimeout(() => {
-          const index = this.waiters.indexOf(waiter);
-          if (index < 0) return;
-          this.waiters.splice(index, 1);
-          refuse(timedOut());
-        }, Math.max(0, deadline - performance.now())),
+        timer: setTimeout(
+          () => {
+            const index = this.waiters.indexOf(waiter);
+            if (index < 0) return;
+            this.waiters.splice(index, 1);
+            refuse(timedOut());
+          },
+          Math.max(0, deadline - performance.now()),
+        ),
       };
       this.waiters.push(waiter);
     });

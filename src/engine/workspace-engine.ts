@@ -85,7 +85,8 @@ export class WorkspaceEngine {
     readonly live: LiveTables,
     private readonly onCatalogWritten: (() => void) | undefined,
   ) {
-    this.catalogChanges = location.catalog.kind === 'sqlite' ? new CatalogChangeWatch(sqliteCatalogFile(location.catalog.dir, location.workspaceId)) : undefined;
+    this.catalogChanges =
+      location.catalog.kind === 'sqlite' ? new CatalogChangeWatch(sqliteCatalogFile(location.catalog.dir, location.workspaceId)) : undefined;
   }
 
   /** Where DuckDB writes the profile of each query run on this (read) connection. */
@@ -111,7 +112,8 @@ export class WorkspaceEngine {
     const cpu = InstanceCpuTime.of(threadsOf(instance));
     let live = noLiveTables;
     try {
-      for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++) connections.push(new EngineConnection(await instance.connect(), cpu));
+      for (let i = 0; i < options.readConnections + writeConnections + catalogConnections; i++)
+        connections.push(new EngineConnection(await instance.connect(), cpu));
       await attachCatalog(connections[0]!, options.location, lakeAlias, options.catalogConnections);
       // Attached while the instance can still reach the network; locked below like everything else.
       if (options.live?.length) live = await attachLiveSources(connections[0]!, options.live, options.logger);
@@ -268,7 +270,9 @@ function extensionsFor(location: CatalogLocation, liveSources: boolean): string[
  * setting can be changed back by anything that runs on it.
  */
 function lockDownSettings(allowedPaths: string[]): string {
-  return [`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`, 'SET enable_external_access = false', 'SET lock_configuration = true'].join('; ');
+  return [`SET allowed_directories = [${allowedPaths.map(sqlString).join(', ')}]`, 'SET enable_external_access = false', 'SET lock_configuration = true'].join(
+    '; ',
+  );
 }
 
 /**

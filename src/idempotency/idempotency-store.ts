@@ -11,7 +11,10 @@ const claim = namedQuery<{ workspace_id: string; scope: string; key: string; req
    VALUES (:workspace_id, :scope, :key, :request_hash, 'in_progress', :now)
    ON CONFLICT (workspace_id, scope, idempotency_key) DO NOTHING`,
 );
-const find = namedQuery<{ workspace_id: string; scope: string; key: string }, { request_hash: string; status: string; response: string | null; created_at: string }>(
+const find = namedQuery<
+  { workspace_id: string; scope: string; key: string },
+  { request_hash: string; status: string; response: string | null; created_at: string }
+>(
   'idempotency.find',
   'SELECT request_hash, status, response, created_at FROM idempotency_keys WHERE workspace_id = :workspace_id AND scope = :scope AND idempotency_key = :key',
 );
@@ -66,7 +69,10 @@ export class IdempotencyStore {
     if (existing.status === 'completed') return { kind: 'replay', response: JSON.parse(existing.response!) as R };
     const staleBefore = new Date(now.getTime() - abandonedAfterMs).toISOString();
     if ((await this.store.run(retake, { ...ids, now: now.toISOString(), stale_before: staleBefore })) > 0) return { kind: 'abandoned' };
-    throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed', { hint: 'Retry in a few seconds.', headers: { 'retry-after': '2' } });
+    throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed', {
+      hint: 'Retry in a few seconds.',
+      headers: { 'retry-after': '2' },
+    });
   }
 
   async complete(workspaceId: string, scope: string, key: string, response: unknown): Promise<void> {
@@ -79,4 +85,7 @@ export class IdempotencyStore {
   }
 }
 
-export const pruneIdempotencyKeys = namedQuery<PruneParams>('housekeeping.idempotency_keys', "DELETE FROM idempotency_keys WHERE status = 'completed' AND completed_at < :cutoff");
+export const pruneIdempotencyKeys = namedQuery<PruneParams>(
+  'housekeeping.idempotency_keys',
+  "DELETE FROM idempotency_keys WHERE status = 'completed' AND completed_at < :cutoff",
+);

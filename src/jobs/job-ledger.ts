@@ -66,7 +66,10 @@ export class JobLedger {
     const now = this.clock.now();
     const at = now.toISOString();
     const code = end.status === 'failed' ? end.code : null;
-    const changed = end.status === 'cancelled' ? await tx.run(cancelOpenJob, { id: jobId, now: at }) : await tx.run(failJob, { id: jobId, now: at, code: end.code, message: end.message, hint: end.hint ?? null });
+    const changed =
+      end.status === 'cancelled'
+        ? await tx.run(cancelOpenJob, { id: jobId, now: at })
+        : await tx.run(failJob, { id: jobId, now: at, code: end.code, message: end.message, hint: end.hint ?? null });
     await tx.run(endRunningEntry, { id: jobId, status: end.status, error_code: code, now_ms: now.getTime() });
     return changed > 0;
   }
@@ -109,7 +112,11 @@ export class JobLedger {
       this.logger.warn('a job’s workflow was never started; starting it', { job_id: job.id });
       await this.workflows.start(job, job.admitted_at !== null);
     } else if (end && (state.kind !== 'missing' || this.ageMs(job) > startGraceMs) && (await this.end(job, end))) {
-      this.logger.warn('a job’s record was repaired from its workflow', { job_id: job.id, workflow: state.kind === 'closed' ? state.outcome : state.kind, status: end.status });
+      this.logger.warn('a job’s record was repaired from its workflow', {
+        job_id: job.id,
+        workflow: state.kind === 'closed' ? state.outcome : state.kind,
+        status: end.status,
+      });
     }
     return (await this.store.first(findJob, { id: job.id })) ?? job;
   }
@@ -132,9 +139,12 @@ export class JobLedger {
     let cancelled = 0;
     for (const jobId of await this.workflows.running()) {
       const job = await this.store.first(findJob, { id: jobId });
-      const stale = !job || (job.status === 'cancelled' && job.finished_at !== null && this.clock.now().getTime() - Date.parse(job.finished_at) > recancelAfterMs);
+      const stale =
+        !job || (job.status === 'cancelled' && job.finished_at !== null && this.clock.now().getTime() - Date.parse(job.finished_at) > recancelAfterMs);
       if (!stale) continue;
-      await this.workflows.cancel(jobId).catch((error: unknown) => this.logger.warn('a cancelled job’s workflow could not be cancelled', { job_id: jobId, error }));
+      await this.workflows
+        .cancel(jobId)
+        .catch((error: unknown) => this.logger.warn('a cancelled job’s workflow could not be cancelled', { job_id: jobId, error }));
       cancelled += 1;
     }
     return { checked: open.length, repaired, cancelled };
@@ -156,12 +166,18 @@ export function isOpen(job: Pick<JobRow, 'status'>): boolean {
 /** The end a closed (or vanished) workflow means for a job whose record is still open. */
 function endOf(state: JobWorkflowState): JobEnd | undefined {
   if (state.kind === 'running') return undefined;
-  if (state.kind === 'missing') return { status: 'failed', code: 'INTERNAL_ERROR', message: 'The job’s workflow no longer exists', hint: 'Submit the job again.' };
+  if (state.kind === 'missing')
+    return { status: 'failed', code: 'INTERNAL_ERROR', message: 'The job’s workflow no longer exists', hint: 'Submit the job again.' };
   switch (state.outcome) {
     case 'cancelled':
       return { status: 'cancelled' };
     case 'terminated':
-      return { status: 'failed', code: 'JOB_TERMINATED', message: 'The job’s workflow was terminated in Temporal (an operator’s terminate or reset); its query was stopped', hint: 'Submit the job again.' };
+      return {
+        status: 'failed',
+        code: 'JOB_TERMINATED',
+        message: 'The job’s workflow was terminated in Temporal (an operator’s terminate or reset); its query was stopped',
+        hint: 'Submit the job again.',
+      };
     case 'timed_out':
       return { status: 'failed', code: 'JOB_TIMED_OUT', message: 'The job’s workflow timed out in Temporal', hint: 'Submit the job again.' };
     case 'failed':

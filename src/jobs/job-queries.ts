@@ -33,7 +33,16 @@ export interface JobRow {
 }
 
 export const insertJob = namedQuery<{
-  id: string; workspace_id: string; user_id: string; sql: string; priority: number; force_scan: number; result_format: ResultFormat; idempotency_key: string | null; request_hash: string; now: string;
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  sql: string;
+  priority: number;
+  force_scan: number;
+  result_format: ResultFormat;
+  idempotency_key: string | null;
+  request_hash: string;
+  now: string;
 }>(
   'query_jobs.insert',
   `INSERT INTO query_jobs (id, workspace_id, user_id, sql, priority, force_scan, result_format, status, idempotency_key, request_hash, submitted_at)
@@ -106,7 +115,15 @@ export const countJobs = namedQuery<JobFilter, { total: number | string }>(
 );
 
 export const completeJob = namedQuery<{
-  id: string; now: string; columns: string; row_count: number; bytes_scanned: number; cpu_ms: number; cost_eur: number; result_key: string; result_expires_at: string;
+  id: string;
+  now: string;
+  columns: string;
+  row_count: number;
+  bytes_scanned: number;
+  cpu_ms: number;
+  cost_eur: number;
+  result_key: string;
+  result_expires_at: string;
 }>(
   'query_jobs.complete',
   `UPDATE query_jobs SET status = 'succeeded', finished_at = :now, columns = :columns, row_count = :row_count, bytes_scanned = :bytes_scanned,
@@ -131,4 +148,7 @@ export const markResultDeleted = namedQuery<{ id: string; now: string }>(
   'UPDATE query_jobs SET result_deleted_at = :now WHERE id = :id',
 );
 
-export const deleteWorkspaceJobs = namedQuery<{ workspace_id: string }>('query_jobs.delete_for_workspace', 'DELETE FROM query_jobs WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceJobs = namedQuery<{ workspace_id: string }>(
+  'query_jobs.delete_for_workspace',
+  'DELETE FROM query_jobs WHERE workspace_id = :workspace_id',
+);

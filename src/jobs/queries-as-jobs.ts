@@ -57,7 +57,12 @@ export class QueriesAsJobs {
     const rowCount = job.row_count ?? 0;
     await this.runner.readFilePage(job.workspace_id, this.lake.locationOf(job.result_key!), 0, Math.max(1, rowCount), encoder, columns);
     const executionTimeMs = job.started_at && job.finished_at ? Date.parse(job.finished_at) - Date.parse(job.started_at) : 0;
-    return encodedAnswer(format, encoder, { rowCount, executionTimeMs, bytesScanned: job.bytes_scanned ?? 0, costEur: job.cost_eur ?? 0, cpuMs: job.cpu_ms ?? 0 }, headers);
+    return encodedAnswer(
+      format,
+      encoder,
+      { rowCount, executionTimeMs, bytesScanned: job.bytes_scanned ?? 0, costEur: job.cost_eur ?? 0, cpuMs: job.cpu_ms ?? 0 },
+      headers,
+    );
   }
 }
 

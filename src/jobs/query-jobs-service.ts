@@ -71,7 +71,12 @@ export class QueryJobsService {
     private readonly logger: Logger,
   ) {}
 
-  async submit(userId: string, workspaceId: string, submission: JobSubmission, idempotencyKey?: string): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
+  async submit(
+    userId: string,
+    workspaceId: string,
+    submission: JobSubmission,
+    idempotencyKey?: string,
+  ): Promise<{ job: JobSubmitted; headers: Record<string, string> }> {
     // A query too large to ever compile is refused now rather than when its turn comes.
     checkInputLimits(submission.sql);
     const requestHash = createHash('sha256').update(JSON.stringify(submission)).digest('hex');
@@ -81,7 +86,8 @@ export class QueryJobsService {
         await tx.lock(`job-idempotency:${workspaceId}:${userId}:${idempotencyKey}`);
         const existing = await tx.first(findJobByIdempotencyKey, { workspace_id: workspaceId, user_id: userId, key: idempotencyKey });
         if (existing) {
-          if (existing.request_hash !== requestHash) throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different job', { hint: 'Use a new key for a new job.' });
+          if (existing.request_hash !== requestHash)
+            throw new AppError('CONFLICT', 'This Idempotency-Key was already used with a different job', { hint: 'Use a new key for a new job.' });
           return { job: existing, headers: {}, replayed: true, admitted: [] };
         }
       }
@@ -137,7 +143,10 @@ export class QueryJobsService {
   /** A workspace's jobs, most recent first, without their rows. */
   async list(workspaceId: string, request: JobListRequest): Promise<{ jobs: JobStatusView[]; total: number }> {
     const filter = { workspace_id: workspaceId, status: request.status ?? null };
-    const [rows, count] = await Promise.all([this.store.all(listJobs, { ...filter, limit: request.limit, offset: request.offset }), this.store.first(countJobs, filter)]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listJobs, { ...filter, limit: request.limit, offset: request.offset }),
+      this.store.first(countJobs, filter),
+    ]);
     const jobs = await Promise.all(
       rows.map(async (recorded) => {
         const { job, progress } = recorded.status === 'running' ? await this.ledger.follow(recorded) : { job: recorded, progress: undefined };
@@ -149,12 +158,25 @@ export class QueryJobsService {
 
   /** `DELETE`: the spec's cancel, of a pending job only (409 JOB_NOT_PENDING otherwise). */
   async cancelPending(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    return this.cancelWith(userId, jobId, async (tx) => (await tx.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) > 0, (status) => new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, { hint: 'POST /query/jobs/{job_id}/cancel stops a running job.' }));
+    return this.cancelWith(
+      userId,
+      jobId,
+      async (tx) => (await tx.run(cancelPendingJob, { id: jobId, now: this.clock.now().toISOString() })) > 0,
+      (status) =>
+        new AppError('JOB_NOT_PENDING', `The job is ${status}; only a pending job can be cancelled`, {
+          hint: 'POST /query/jobs/{job_id}/cancel stops a running job.',
+        }),
+    );
   }
 
   /** Cancels a pending or running job: a running query is interrupted and billed for what it ran (409 JOB_FINISHED once it has ended). */
   async cancel(userId: string, jobId: string): Promise<{ job_id: string; status: 'cancelled' }> {
-    return this.cancelWith(userId, jobId, (tx, job) => this.ledger.endWithin(tx, job, { status: 'cancelled' }), (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`));
+    return this.cancelWith(
+      userId,
+      jobId,
+      (tx, job) => this.ledger.endWithin(tx, job, { status: 'cancelled' }),
+      (status) => new AppError('JOB_FINISHED', `The job has already ${status === 'cancelled' ? 'been cancelled' : status}`),
+    );
   }
 
   /**
@@ -162,7 +184,12 @@ export class QueryJobsService {
    * goes to the workspace's next job; then the workflow is cancelled, which removes a queued query or
    * interrupts a running one. A cancel that cannot reach Temporal now is sent again by the reconciliation.
    */
-  private async cancelWith(userId: string, jobId: string, cancelled: (tx: Transaction, job: JobRow) => Promise<boolean>, refused: (status: JobStatus) => AppError) {
+  private async cancelWith(
+    userId: string,
+    jobId: string,
+    cancelled: (tx: Transaction, job: JobRow) => Promise<boolean>,
+    refused: (status: JobStatus) => AppError,
+  ) {
     const { job, membership } = await this.find(userId, jobId);
     if (job.user_id !== userId && !allows(membership.role, 'members:manage')) {
       throw new AppError('INSUFFICIENT_ROLE', 'Only whoever submitted the job, or an owner or admin of the workspace, can cancel it');
@@ -173,7 +200,9 @@ export class QueryJobsService {
       return this.ledger.admitWithin(tx, job.workspace_id);
     });
     if (!admitted) throw refused((await this.store.first(findJob, { id: jobId }))?.status ?? job.status);
-    await this.workflows.cancel(jobId).catch((error: unknown) => this.logger.warn('job workflow not cancelled now; the reconciliation sends it again', { job_id: jobId, error }));
+    await this.workflows
+      .cancel(jobId)
+      .catch((error: unknown) => this.logger.warn('job workflow not cancelled now; the reconciliation sends it again', { job_id: jobId, error }));
     await this.ledger.tell(admitted);
     return { job_id: jobId, status: 'cancelled' as const };
   }
@@ -183,7 +212,10 @@ export class QueryJobsService {
       await this.workflows.start(job, admitted);
     } catch (error) {
       await this.ledger.end(job, { status: 'failed', code: 'SERVICE_UNAVAILABLE', message: 'The job could not be scheduled', hint: 'Submit it again.' });
-      throw new AppError('SERVICE_UNAVAILABLE', 'The job could not be scheduled; it is recorded as failed', { hint: `Job ${job.id}. Submit it again in a moment.`, cause: error });
+      throw new AppError('SERVICE_UNAVAILABLE', 'The job could not be scheduled; it is recorded as failed', {
+        hint: `Job ${job.id}. Submit it again in a moment.`,
+        cause: error,
+      });
     }
   }
 

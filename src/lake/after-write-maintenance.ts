@@ -71,7 +71,11 @@ export class AfterWriteMaintenance {
     try {
       const crossing = await this.engines.with(workspaceId, (engine) => tablesNeedingMaintenance(engine.catalog, tables, this.thresholds), origin.lane);
       if (crossing.length === 0) return;
-      await this.runs.startAfterWrite(workspaceId, origin.trigger, crossing.map((counts) => counts.table));
+      await this.runs.startAfterWrite(
+        workspaceId,
+        origin.trigger,
+        crossing.map((counts) => counts.table),
+      );
       this.logger.info('lake maintenance started after a write', { workspace_id: workspaceId, trigger: origin.trigger, tables: crossing });
     } catch (error) {
       this.logger.warn('lake maintenance after a write not started; a later write or the schedule takes it up', { workspace_id: workspaceId, error });

@@ -115,13 +115,21 @@ export class PushService {
     }
   }
 
-  private async write(workspaceId: string, commitInfo: Record<string, unknown>, write: (options: WriteOptions) => Promise<RecordsWritten>): Promise<PushResponse> {
+  private async write(
+    workspaceId: string,
+    commitInfo: Record<string, unknown>,
+    write: (options: WriteOptions) => Promise<RecordsWritten>,
+  ): Promise<PushResponse> {
     const plan = await this.planOf(workspaceId);
     // The storage check reads the catalog on a read connection while the write stages its records;
     // nothing is written before it has passed.
     const room = this.storage.assertRoom(workspaceId, 'interactive', plan);
     room.catch(() => {}); // awaited by the write before its statements; one refused earlier leaves it unread
-    const written = await write({ commitInfo, writeAllowed: room, admission: { limit: plan.max_concurrent_queries, deadline: performance.now() + admissionWaitMs } });
+    const written = await write({
+      commitInfo,
+      writeAllowed: room,
+      admission: { limit: plan.max_concurrent_queries, deadline: performance.now() + admissionWaitMs },
+    });
     return { records_written: written.rowsWritten, table: written.table };
   }
 }

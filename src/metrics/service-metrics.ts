@@ -31,7 +31,12 @@ export interface BuildInfo {
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({ name: 'oxbow_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
+  private readonly requests = new Counter({
+    name: 'oxbow_http_requests_total',
+    help: 'HTTP requests answered, by route, method and status',
+    labelNames: ['route', 'method', 'status'],
+    registers: [this.registry],
+  });
   private readonly latency = new Histogram({
     name: 'oxbow_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by route, method and status',
@@ -45,18 +50,35 @@ export class ServiceMetrics {
     labelNames: ['kind', 'outcome'],
     registers: [this.registry],
   });
-  private readonly scanned = new Counter({ name: 'oxbow_query_bytes_scanned_total', help: 'Bytes the queries scanned, by kind', labelNames: ['kind'], registers: [this.registry] });
-  private readonly refusals = new Counter({ name: 'oxbow_refusals_total', help: 'Requests refused to protect the service, by code (RATE_LIMITED, CONCURRENCY_LIMITED, ENGINE_BUSY…)', labelNames: ['code'], registers: [this.registry] });
-  private readonly runs = new Counter({ name: 'oxbow_durable_runs_total', help: 'Durable runs ended, by kind (query_job, sync, transform_run…) and status', labelNames: ['kind', 'status'], registers: [this.registry] });
+  private readonly scanned = new Counter({
+    name: 'oxbow_query_bytes_scanned_total',
+    help: 'Bytes the queries scanned, by kind',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  private readonly refusals = new Counter({
+    name: 'oxbow_refusals_total',
+    help: 'Requests refused to protect the service, by code (RATE_LIMITED, CONCURRENCY_LIMITED, ENGINE_BUSY…)',
+    labelNames: ['code'],
+    registers: [this.registry],
+  });
+  private readonly runs = new Counter({
+    name: 'oxbow_durable_runs_total',
+    help: 'Durable runs ended, by kind (query_job, sync, transform_run…) and status',
+    labelNames: ['kind', 'status'],
+    registers: [this.registry],
+  });
 
   constructor(build: BuildInfo) {
     // The process's own series (CPU, memory, file descriptors, event-loop lag, heap). Under Bun the heap
     // figures are JavaScriptCore's and the GC histogram stays empty: Bun reports no GC events.
     collectDefaultMetrics({ register: this.registry });
-    new Gauge({ name: 'oxbow_build_info', help: 'The running build: version, runtime and DuckDB (always 1)', labelNames: ['version', 'runtime', 'duckdb'], registers: [this.registry] }).set(
-      { version: build.version, runtime: build.runtime, duckdb: build.duckdb },
-      1,
-    );
+    new Gauge({
+      name: 'oxbow_build_info',
+      help: 'The running build: version, runtime and DuckDB (always 1)',
+      labelNames: ['version', 'runtime', 'duckdb'],
+      registers: [this.registry],
+    }).set({ version: build.version, runtime: build.runtime, duckdb: build.duckdb }, 1);
   }
 
   /** Reads Temporal's view of the task queues whenever the metrics are scraped (undefined: Temporal did not answer). */

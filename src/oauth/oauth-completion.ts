@@ -72,7 +72,14 @@ export class OAuthCompletion {
     let connectionId = existing?.id;
     if (!connectionId) {
       try {
-        connectionId = (await this.deps.connections.create(membership, { name: attempt.connection_name, connector_type: provider, spec: {}, streams: initialStreams(provider) })).id;
+        connectionId = (
+          await this.deps.connections.create(membership, {
+            name: attempt.connection_name,
+            connector_type: provider,
+            spec: {},
+            streams: initialStreams(provider),
+          })
+        ).id;
       } catch (error) {
         if (error instanceof AppError) return end({ error: error.code === 'CONNECTOR_LIMIT_REACHED' ? 'connector_limit_reached' : 'connection_not_created' });
         throw error;
@@ -94,7 +101,12 @@ export class OAuthCompletion {
 
   /** The first sync's job (trigger `oauth`), unless one is open already; its id is the sync workflow's id. */
   async openFirstSync(connectionId: string, userId: string): Promise<string | null> {
-    const opened = await openSyncJob(this.deps.store, connectionId, { trigger: 'oauth', request: null, createdBy: userId, now: this.deps.clock.now().toISOString() });
+    const opened = await openSyncJob(this.deps.store, connectionId, {
+      trigger: 'oauth',
+      request: null,
+      createdBy: userId,
+      now: this.deps.clock.now().toISOString(),
+    });
     return 'created' in opened ? opened.created.id : null;
   }
 }

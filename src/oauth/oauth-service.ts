@@ -60,12 +60,16 @@ export class OAuthService {
     if (!isProvider(provider)) throw new AppError('NOT_FOUND', `No CRM provider ${provider}`, { hint: `Providers: ${crmProviders.join(', ')}.` });
     const client = this.deps.clientOf(provider);
     if (!client) {
-      throw new AppError('PROVIDER_NOT_CONFIGURED', `${providerName[provider]} is not configured on this service`, { hint: `Set OAUTH_${provider.toUpperCase()}_CLIENT_ID and OAUTH_${provider.toUpperCase()}_CLIENT_SECRET.` });
+      throw new AppError('PROVIDER_NOT_CONFIGURED', `${providerName[provider]} is not configured on this service`, {
+        hint: `Set OAUTH_${provider.toUpperCase()}_CLIENT_ID and OAUTH_${provider.toUpperCase()}_CLIENT_SECRET.`,
+      });
     }
     const name = checkedConnectionName(connectionName);
     const existing = await this.deps.store.first(findConnectionOfName, { workspace_id: membership.workspaceId, name });
     if (existing && existing.connector_type !== provider) {
-      throw new AppError('CONFLICT', `The connection ${name} is of type ${existing.connector_type}`, { hint: 'Choose another name: an existing name is authorized again only for its own provider.' });
+      throw new AppError('CONFLICT', `The connection ${name} is of type ${existing.connector_type}`, {
+        hint: 'Choose another name: an existing name is authorized again only for its own provider.',
+      });
     }
     const state = newSecretToken();
     const verifier = randomBytes(48).toString('base64url');
@@ -97,7 +101,10 @@ export class OAuthService {
     const attempt = input.state ? await this.deps.store.first(findOAuthAttemptByState, { state_hash: sha256Hex(input.state) }) : undefined;
     const now = this.deps.clock.now().toISOString();
     if (!attempt || attempt.provider !== provider || attempt.used_at !== null || attempt.expires_at <= now) {
-      this.deps.logger.warn('oauth callback refused', { provider, reason: !attempt ? 'unknown state' : attempt.provider !== provider ? 'other provider' : attempt.used_at ? 'state reused' : 'state expired' });
+      this.deps.logger.warn('oauth callback refused', {
+        provider,
+        reason: !attempt ? 'unknown state' : attempt.provider !== provider ? 'other provider' : attempt.used_at ? 'state reused' : 'state expired',
+      });
       return failed('invalid_state');
     }
     const refusal = input.error ? (input.error === 'access_denied' ? 'access_denied' : 'authorization_failed') : input.code ? null : 'invalid_request';
@@ -107,7 +114,12 @@ export class OAuthService {
     if (refusal) return failed(refusal);
     let outcome: OAuthOutcome | undefined;
     try {
-      outcome = await this.deps.workflows.complete({ id: attempt.id, workspace_id: attempt.workspace_id, provider: provider as CrmProvider, connection_name: attempt.connection_name });
+      outcome = await this.deps.workflows.complete({
+        id: attempt.id,
+        workspace_id: attempt.workspace_id,
+        provider: provider as CrmProvider,
+        connection_name: attempt.connection_name,
+      });
     } catch (error) {
       // Temporal unreachable: the browser still lands on the front end, which says to authorize again.
       if (!(error instanceof AppError)) throw error;

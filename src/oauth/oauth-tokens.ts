@@ -45,7 +45,13 @@ export class OAuthTokens implements OAuthTokenSource {
   constructor(private readonly deps: OAuthTokensDeps) {}
 
   /** Seals a grant for the connection (a new one, or a refresh that keeps the refresh token it had). */
-  async save(db: Queryable, connection: { id: string; workspaceId: string }, provider: CrmProvider, grant: TokenGrant, previous?: { refreshToken: string | null; instanceUrl: string | null }): Promise<void> {
+  async save(
+    db: Queryable,
+    connection: { id: string; workspaceId: string },
+    provider: CrmProvider,
+    grant: TokenGrant,
+    previous?: { refreshToken: string | null; instanceUrl: string | null },
+  ): Promise<void> {
     const now = this.deps.clock.now().getTime();
     const lifetimeMs = (grant.expiresIn ?? defaultLifetimeSeconds) * 1000;
     const tokens: SealedTokens = { access_token: grant.accessToken, refresh_token: grant.refreshToken ?? previous?.refreshToken ?? null };
@@ -68,9 +74,14 @@ export class OAuthTokens implements OAuthTokenSource {
   async session(connection: { id: string; workspaceId: string; connectorType: string }, rejected?: string): Promise<OAuthSession> {
     const provider = connection.connectorType as CrmProvider;
     const client = this.deps.clientOf(provider);
-    if (!client) throw new SourceError('auth', `${providerName[provider] ?? provider} is not configured on this service (OAUTH_${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET)`);
+    if (!client)
+      throw new SourceError(
+        'auth',
+        `${providerName[provider] ?? provider} is not configured on this service (OAUTH_${provider.toUpperCase()}_CLIENT_ID and _CLIENT_SECRET)`,
+      );
     const current = await this.current(connection.id, provider);
-    if (current && !this.due(current.row, current.tokens, rejected)) return { accessToken: current.tokens.access_token, apiBase: client.apiBase(current.row.instance_url) };
+    if (current && !this.due(current.row, current.tokens, rejected))
+      return { accessToken: current.tokens.access_token, apiBase: client.apiBase(current.row.instance_url) };
     return this.refreshing.runExclusive(connection.id, () => this.refreshUnderLease(connection, provider, client, rejected));
   }
 
@@ -79,7 +90,12 @@ export class OAuthTokens implements OAuthTokenSource {
    * is waited for), then the token is read again, since whoever held the lease may have refreshed it
    * already, rotating the refresh token this process read before. Only a token still due is refreshed.
    */
-  private async refreshUnderLease(connection: { id: string; workspaceId: string }, provider: CrmProvider, client: ProviderClient, rejected: string | undefined): Promise<OAuthSession> {
+  private async refreshUnderLease(
+    connection: { id: string; workspaceId: string },
+    provider: CrmProvider,
+    client: ProviderClient,
+    rejected: string | undefined,
+  ): Promise<OAuthSession> {
     const owner = Bun.randomUUIDv7();
     const giveUpAt = Date.now() + leaseMs + 5_000;
     for (;;) {
@@ -87,7 +103,12 @@ export class OAuthTokens implements OAuthTokenSource {
       if (!latest) throw await this.unauthorized(connection.id, provider, 'has never been authorized');
       if (!this.due(latest.row, latest.tokens, rejected)) return { accessToken: latest.tokens.access_token, apiBase: client.apiBase(latest.row.instance_url) };
       const now = this.deps.clock.now().getTime();
-      const claimed = await this.deps.store.run(claimRefreshLease, { connection_id: connection.id, owner, until: new Date(now + leaseMs).toISOString(), now: new Date(now).toISOString() });
+      const claimed = await this.deps.store.run(claimRefreshLease, {
+        connection_id: connection.id,
+        owner,
+        until: new Date(now + leaseMs).toISOString(),
+        now: new Date(now).toISOString(),
+      });
       if (claimed === 1) {
         try {
           const fresh = await this.current(connection.id, provider);
@@ -103,7 +124,12 @@ export class OAuthTokens implements OAuthTokenSource {
     }
   }
 
-  private async refresh(connection: { id: string; workspaceId: string }, provider: CrmProvider, client: ProviderClient, latest: { row: OAuthTokenRow; tokens: SealedTokens }): Promise<OAuthSession> {
+  private async refresh(
+    connection: { id: string; workspaceId: string },
+    provider: CrmProvider,
+    client: ProviderClient,
+    latest: { row: OAuthTokenRow; tokens: SealedTokens },
+  ): Promise<OAuthSession> {
     if (!latest.tokens.refresh_token) throw await this.unauthorized(connection.id, provider, 'has an expired token and no refresh token');
     try {
       const grant = await client.refresh(latest.tokens.refresh_token);
@@ -132,7 +158,10 @@ export class OAuthTokens implements OAuthTokenSource {
   private async unauthorized(connectionId: string, provider: CrmProvider, what: string): Promise<SourceError> {
     await this.deps.store.run(setConnectionAuthStatus, { id: connectionId, status: 'needs_reauth', now: this.deps.clock.now().toISOString() });
     this.deps.logger.warn('oauth connection needs to be authorized again', { connection_id: connectionId, provider });
-    return new SourceError('auth', `The ${providerName[provider]} connection ${what}: authorize it again (GET /api/v1/oauth/${provider}/authorize with its name as connection_name)`);
+    return new SourceError(
+      'auth',
+      `The ${providerName[provider]} connection ${what}: authorize it again (GET /api/v1/oauth/${provider}/authorize with its name as connection_name)`,
+    );
   }
 }
 

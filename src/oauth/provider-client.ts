@@ -89,7 +89,8 @@ export class ProviderClient {
       if (response.status < 500 && deadGrant.has(reason)) throw new GrantRefused(this.provider, reason);
       throw new ProviderUnavailable(this.provider, `HTTP ${response.status} ${reason}`);
     }
-    if (!body || typeof body.access_token !== 'string' || body.access_token === '') throw new ProviderUnavailable(this.provider, 'the answer carries no access_token');
+    if (!body || typeof body.access_token !== 'string' || body.access_token === '')
+      throw new ProviderUnavailable(this.provider, 'the answer carries no access_token');
     const expiresIn = Number(body.expires_in);
     const instanceUrl = typeof body.instance_url === 'string' && /^https?:\/\//.test(body.instance_url) ? body.instance_url.replace(/\/+$/, '') : undefined;
     return {

@@ -35,7 +35,10 @@ export const insertOAuthAttempt = namedQuery<Omit<OAuthAttemptRow, 'code_sealed'
   `INSERT INTO oauth_attempts (id, state_hash, provider, user_id, workspace_id, connection_name, verifier_sealed, created_at, expires_at)
    VALUES (:id, :state_hash, :provider, :user_id, :workspace_id, :connection_name, :verifier_sealed, :created_at, :expires_at)`,
 );
-export const findOAuthAttemptByState = namedQuery<{ state_hash: string }, OAuthAttemptRow>('oauth_attempts.find_by_state', 'SELECT * FROM oauth_attempts WHERE state_hash = :state_hash');
+export const findOAuthAttemptByState = namedQuery<{ state_hash: string }, OAuthAttemptRow>(
+  'oauth_attempts.find_by_state',
+  'SELECT * FROM oauth_attempts WHERE state_hash = :state_hash',
+);
 export const findOAuthAttempt = namedQuery<{ id: string }, OAuthAttemptRow>('oauth_attempts.find', 'SELECT * FROM oauth_attempts WHERE id = :id');
 /** The one use of a state: only an unused, unexpired attempt of that provider is claimed (touches one row or none). */
 export const claimOAuthAttempt = namedQuery<{ id: string; provider: string; now: string; code_sealed: string | null; error_code: string | null }>(
@@ -67,14 +70,23 @@ export const releaseRefreshLease = namedQuery<{ connection_id: string; owner: st
   'oauth_tokens.release_refresh_lease',
   'UPDATE oauth_tokens SET refresh_lease_owner = NULL, refresh_lease_until = NULL WHERE connection_id = :connection_id AND refresh_lease_owner = :owner',
 );
-export const findOAuthTokens = namedQuery<{ connection_id: string }, OAuthTokenRow>('oauth_tokens.find', 'SELECT * FROM oauth_tokens WHERE connection_id = :connection_id');
+export const findOAuthTokens = namedQuery<{ connection_id: string }, OAuthTokenRow>(
+  'oauth_tokens.find',
+  'SELECT * FROM oauth_tokens WHERE connection_id = :connection_id',
+);
 /** Tokens of connections that were deleted: the hourly sweep removes them. */
 export const pruneOrphanOAuthTokens = namedQuery<PruneParams>(
   'housekeeping.oauth_tokens',
   'DELETE FROM oauth_tokens WHERE NOT EXISTS (SELECT 1 FROM connections WHERE connections.id = oauth_tokens.connection_id)',
 );
-export const deleteWorkspaceOAuthAttempts = namedQuery<InWorkspace>('oauth_attempts.delete_for_workspace', 'DELETE FROM oauth_attempts WHERE workspace_id = :workspace_id');
-export const deleteWorkspaceOAuthTokens = namedQuery<InWorkspace>('oauth_tokens.delete_for_workspace', 'DELETE FROM oauth_tokens WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceOAuthAttempts = namedQuery<InWorkspace>(
+  'oauth_attempts.delete_for_workspace',
+  'DELETE FROM oauth_attempts WHERE workspace_id = :workspace_id',
+);
+export const deleteWorkspaceOAuthTokens = namedQuery<InWorkspace>(
+  'oauth_tokens.delete_for_workspace',
+  'DELETE FROM oauth_tokens WHERE workspace_id = :workspace_id',
+);
 
 /** A connection's status as its authorization decides it: needs_reauth when a refresh is refused, active once bound again. */
 export const setConnectionAuthStatus = namedQuery<{ id: string; status: 'active' | 'needs_reauth'; now: string }>(

@@ -23,7 +23,8 @@ export interface PlanRow {
   stripe_price_lookup_key: string | null;
 }
 
-const columns = 'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, max_concurrent_queries, max_running_jobs, query_history_days, overage_price_eur, stripe_price_lookup_key';
+const columns =
+  'id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, max_concurrent_queries, max_running_jobs, query_history_days, overage_price_eur, stripe_price_lookup_key';
 
 export const defaultPlanId = 'free';
 
@@ -31,5 +32,8 @@ export const listPlans = namedQuery<Record<never, never>, PlanRow>('plans.list',
 
 export const findWorkspacePlan = namedQuery<{ workspace_id: string }, PlanRow>(
   'plans.find_for_workspace',
-  `SELECT ${columns.split(', ').map((column) => `p.${column}`).join(', ')} FROM plans p JOIN workspaces w ON w.plan_id = p.id WHERE w.id = :workspace_id AND w.deleted_at IS NULL`,
+  `SELECT ${columns
+    .split(', ')
+    .map((column) => `p.${column}`)
+    .join(', ')} FROM plans p JOIN workspaces w ON w.plan_id = p.id WHERE w.id = :workspace_id AND w.deleted_at IS NULL`,
 );

@@ -62,7 +62,9 @@ export class ManagedProcess {
   }
 
   async tailLog(lines = 20): Promise<string> {
-    const text = await Bun.file(this.logFile).text().catch(() => '');
+    const text = await Bun.file(this.logFile)
+      .text()
+      .catch(() => '');
     return text.trim().split('\n').slice(-lines).join('\n');
   }
 }

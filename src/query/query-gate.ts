@@ -108,7 +108,12 @@ export class QueryGate {
    * A query answered now: counted, run into the sink under the plan's limits, its usage recorded
    * (right after the answer, see UsageBatches).
    */
-  async run(caller: QueryCaller, query: GatedQuery, sink: ResultSink, options: { plan?: PlanRow; caps?: ResultCaps; startedAt?: number } = {}): Promise<MeteredOutcome & { rate: RateLimitState }> {
+  async run(
+    caller: QueryCaller,
+    query: GatedQuery,
+    sink: ResultSink,
+    options: { plan?: PlanRow; caps?: ResultCaps; startedAt?: number } = {},
+  ): Promise<MeteredOutcome & { rate: RateLimitState }> {
     // The time limit counts from the request's arrival.
     const startedAt = options.startedAt ?? performance.now();
     const { planRow, rate } = await this.admit(query.workspaceId, options.plan, startedAt + this.limits.timeoutMs);
@@ -141,10 +146,18 @@ export class QueryGate {
    * does (translation, parse, catalog statistics), so it takes a slot of the same per-minute limit;
    * it is neither run nor billed.
    */
-  async estimate(query: GatedQuery, plan?: PlanRow, startedAt: number = performance.now()): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
+  async estimate(
+    query: GatedQuery,
+    plan?: PlanRow,
+    startedAt: number = performance.now(),
+  ): Promise<{ compiled: Compiled; costEur: number; plan: PlanRow; rate: RateLimitState }> {
     const { planRow, rate } = await this.admit(query.workspaceId, plan, startedAt + this.limits.timeoutMs);
     try {
-      const compiled = await this.runner.estimate(query.workspaceId, query.sql, { timeoutMs: this.limits.timeoutMs, startedAt, concurrency: planRow.max_concurrent_queries });
+      const compiled = await this.runner.estimate(query.workspaceId, query.sql, {
+        timeoutMs: this.limits.timeoutMs,
+        startedAt,
+        concurrency: planRow.max_concurrent_queries,
+      });
       return { compiled, costEur: costOf(compiled.estimate.bytes, planRow), plan: planRow, rate };
     } catch (error) {
       if (error instanceof AppError) Object.assign(error.headers, rateLimitHeaders(rate));
@@ -159,7 +172,11 @@ export class QueryGate {
    */
   async describe(workspaceId: string, sql: string, parameters: Iterable<string> = []): Promise<QueryColumn[]> {
     const plan = await this.plan(workspaceId);
-    const { columns } = await this.runner.describe(workspaceId, sql, { timeoutMs: this.limits.timeoutMs, concurrency: plan.max_concurrent_queries, parameters });
+    const { columns } = await this.runner.describe(workspaceId, sql, {
+      timeoutMs: this.limits.timeoutMs,
+      concurrency: plan.max_concurrent_queries,
+      parameters,
+    });
     return columns;
   }
 
@@ -220,7 +237,10 @@ export class QueryGate {
     const plan = await this.plan(query.workspaceId);
     let settlement: Settlement;
     try {
-      const outcome = await this.runner.runToFile(query.workspaceId, query.sql, resultPath, { ...options, scanLimitBytes: query.force ? undefined : plan.max_scan_bytes });
+      const outcome = await this.runner.runToFile(query.workspaceId, query.sql, resultPath, {
+        ...options,
+        scanLimitBytes: query.force ? undefined : plan.max_scan_bytes,
+      });
       settlement = { status: 'succeeded', outcome, costEur: costOf(outcome.bytesScanned, plan), plan };
     } catch (error) {
       if (error instanceof QueryCancelled && !options.retryOnAbort?.()) {
@@ -259,7 +279,13 @@ export class QueryGate {
     }
     const entry =
       settlement.status === 'succeeded'
-        ? { ...usageOf(caller, { ...query, force: false }), ...engineWork(settlement.written), status: 'succeeded' as const, errorCode: null, costEur: settlement.costEur }
+        ? {
+            ...usageOf(caller, { ...query, force: false }),
+            ...engineWork(settlement.written),
+            status: 'succeeded' as const,
+            errorCode: null,
+            costEur: settlement.costEur,
+          }
         : failedUsage(caller, { ...query, force: false }, settlement.error, settlement.durationMs);
     return this.settled(caller, entry, settlement, settle);
   }
@@ -315,7 +341,14 @@ function tenantFailure(error: unknown, startedAt: number): { status: 'failed'; e
 
 /** A write's usage: it returns no rows, and its engine time is its duration (it runs on the workspace's background instance). */
 function engineWork(written: Materialized): Pick<UsageEntry, 'bytesScanned' | 'cpuMs' | 'rowsReturned' | 'durationMs' | 'translatedSql' | 'estimatedBytes'> {
-  return { bytesScanned: written.bytesScanned, cpuMs: Math.round(written.elapsedMs), rowsReturned: 0, durationMs: written.elapsedMs, translatedSql: written.translatedSql, estimatedBytes: written.bytesScanned };
+  return {
+    bytesScanned: written.bytesScanned,
+    cpuMs: Math.round(written.elapsedMs),
+    rowsReturned: 0,
+    durationMs: written.elapsedMs,
+    translatedSql: written.translatedSql,
+    estimatedBytes: written.bytesScanned,
+  };
 }
 
 function usageOfSettlement(caller: QueryCaller, query: GatedQuery, settlement: Settlement): UsageEntry {

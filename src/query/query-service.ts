@@ -46,7 +46,12 @@ export class QueryService {
 
     const result = encoderFor(input.format);
     const { outcome, costEur, rate } = await this.gate.run(caller, query, result, { startedAt: input.startedAt });
-    return encodedAnswer(input.format, result, { rowCount: outcome.rowCount, executionTimeMs: outcome.elapsedMs, bytesScanned: outcome.bytesScanned, costEur, cpuMs: outcome.cpuMs }, rateLimitHeaders(rate));
+    return encodedAnswer(
+      input.format,
+      result,
+      { rowCount: outcome.rowCount, executionTimeMs: outcome.elapsedMs, bytesScanned: outcome.bytesScanned, costEur, cpuMs: outcome.cpuMs },
+      rateLimitHeaders(rate),
+    );
   }
 
   rateLimit(workspaceId: string) {
@@ -70,9 +75,15 @@ export class QueryService {
 }
 
 /** A result's answer once its rows are in the encoder: the body with its summary, and a CSV's download name. */
-export function encodedAnswer(format: ResultFormat, result: EncodedResult, summary: ResultSummary, headers: Record<string, string>): QueryAnswer & { kind: 'result' } {
+export function encodedAnswer(
+  format: ResultFormat,
+  result: EncodedResult,
+  summary: ResultSummary,
+  headers: Record<string, string>,
+): QueryAnswer & { kind: 'result' } {
   const pieces = result.body({ ...summary, executionTimeMs: Math.round(summary.executionTimeMs * 100) / 100 });
-  const download: Record<string, string> = format === 'csv' ? { 'content-disposition': `attachment; filename="query-${new Date().toISOString().replace(/[:.]/g, '-')}.csv"` } : {};
+  const download: Record<string, string> =
+    format === 'csv' ? { 'content-disposition': `attachment; filename="query-${new Date().toISOString().replace(/[:.]/g, '-')}.csv"` } : {};
   return { kind: 'result', contentType: result.contentType, pieces, headers: { ...headers, ...download } };
 }
 

@@ -25,7 +25,10 @@ const countQuery = namedQuery<{ id: string; workspace_id: string; now_ms: number
   'rate_limit.count',
   'INSERT INTO rate_limit_events (id, workspace_id, occurred_at_ms) VALUES (:id, :workspace_id, :now_ms)',
 );
-export const deleteWorkspaceRateEvents = namedQuery<{ workspace_id: string }>('rate_limit.delete_for_workspace', 'DELETE FROM rate_limit_events WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceRateEvents = namedQuery<{ workspace_id: string }>(
+  'rate_limit.delete_for_workspace',
+  'DELETE FROM rate_limit_events WHERE workspace_id = :workspace_id',
+);
 
 /**
  * Queries per minute per workspace (the plan's limit) over a sliding 60-second window. The check and
@@ -58,7 +61,13 @@ export class RateLimiter {
       });
     }
     await tx.run(countQuery, { id: Bun.randomUUIDv7(), workspace_id: workspaceId, now_ms: now });
-    return { plan: plan.id, limit: plan.queries_per_minute, used: used + 1, remaining: plan.queries_per_minute - used - 1, resetAt: new Date(oldest + rateWindowMs) };
+    return {
+      plan: plan.id,
+      limit: plan.queries_per_minute,
+      used: used + 1,
+      remaining: plan.queries_per_minute - used - 1,
+      resetAt: new Date(oldest + rateWindowMs),
+    };
   }
 
   async peek(workspaceId: string): Promise<RateLimitState> {
@@ -85,4 +94,7 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 // The rate-limit window is a minute; a day of history is plenty for diagnosis.
-export const pruneRateLimitEvents = namedQuery<PruneParams>('housekeeping.rate_limit_events', 'DELETE FROM rate_limit_events WHERE occurred_at_ms < :cutoff_ms');
+export const pruneRateLimitEvents = namedQuery<PruneParams>(
+  'housekeeping.rate_limit_events',
+  'DELETE FROM rate_limit_events WHERE occurred_at_ms < :cutoff_ms',
+);

@@ -8,8 +8,21 @@ import { upsertHistoryEntry } from './history/history-queries';
 import type { UsageEntry } from './usage-entry';
 
 const insertUsage = namedQuery<{
-  id: string; workspace_id: string; user_id: string | null; api_key_id: string | null; source: string; status: string; error_code: string | null;
-  statement_hash: string; bytes_scanned: number; cpu_ms: number; rows_returned: number; duration_ms: number; cost_eur: number; job_id: string | null; now: string;
+  id: string;
+  workspace_id: string;
+  user_id: string | null;
+  api_key_id: string | null;
+  source: string;
+  status: string;
+  error_code: string | null;
+  statement_hash: string;
+  bytes_scanned: number;
+  cpu_ms: number;
+  rows_returned: number;
+  duration_ms: number;
+  cost_eur: number;
+  job_id: string | null;
+  now: string;
 }>(
   'query_usage.insert',
   `INSERT INTO query_usage (id, workspace_id, user_id, api_key_id, source, status, error_code, statement_hash, bytes_scanned, cpu_ms, rows_returned, duration_ms, cost_eur, job_id, created_at)
@@ -17,7 +30,10 @@ const insertUsage = namedQuery<{
    ON CONFLICT DO NOTHING`,
 );
 
-export const deleteWorkspaceUsage = namedQuery<{ workspace_id: string }>('query_usage.delete_for_workspace', 'DELETE FROM query_usage WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceUsage = namedQuery<{ workspace_id: string }>(
+  'query_usage.delete_for_workspace',
+  'DELETE FROM query_usage WHERE workspace_id = :workspace_id',
+);
 
 /** The SQL's identity for usage records: a digest of its text, whitespace runs collapsed. */
 export function statementHash(sql: string): string {
@@ -75,7 +91,18 @@ export class UsageRecorder {
       if (inserted === 0) continue;
       const day = now.slice(0, 10);
       const key = JSON.stringify([entry.workspaceId, day, entry.source]);
-      const rollup = rollups.get(key) ?? { workspace_id: entry.workspaceId, day, source: entry.source, queries: 0, failed: 0, bytes_scanned: 0, cpu_ms: 0, rows_returned: 0, duration_ms: 0, cost_eur: 0 };
+      const rollup = rollups.get(key) ?? {
+        workspace_id: entry.workspaceId,
+        day,
+        source: entry.source,
+        queries: 0,
+        failed: 0,
+        bytes_scanned: 0,
+        cpu_ms: 0,
+        rows_returned: 0,
+        duration_ms: 0,
+        cost_eur: 0,
+      };
       rollup.queries += 1;
       rollup.failed += entry.status === 'failed' ? 1 : 0;
       rollup.bytes_scanned += entry.bytesScanned;

@@ -19,7 +19,9 @@ export function infrastructureEndpoints(config: Config): InfrastructureEndpoints
     temporal && { what: 'the service’s Temporal Web UI', host: temporal.host, port: config.temporal.devServer.uiPort },
     config.metadata.kind === 'postgres' ? { what: 'the service’s own metadata database', ...urlEndpoint(new URL(config.metadata.url), 5432) } : undefined,
     ...lakeEndpoints(config),
-    config.billing.stripeApiBase.origin === publicStripeApi ? undefined : { what: 'the service’s billing provider (Stripe)', ...urlEndpoint(config.billing.stripeApiBase, 443) },
+    config.billing.stripeApiBase.origin === publicStripeApi
+      ? undefined
+      : { what: 'the service’s billing provider (Stripe)', ...urlEndpoint(config.billing.stripeApiBase, 443) },
     ...config.syncs.reservedEndpoints.map((endpoint) => ({ what: 'a reserved endpoint of the service (CONNECTOR_RESERVED_ENDPOINTS)', ...endpoint })),
   ];
   return {

@@ -30,8 +30,11 @@ export async function runMode(mode: Mode, config: Config, logger: Logger): Promi
   const infra = await openInfrastructure(config, logger, { superviseTemporal: mode === 'serve', role });
   const services = buildServices(config, infra, logger);
   const worker = mode === 'api' ? undefined : await startActivityWorker(services, infra);
-  const workerMetrics = workerMetricsPort ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text()) : undefined;
-  const http = mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), { ...config.http, answerWithinMs: config.query.timeoutMs });
+  const workerMetrics = workerMetricsPort
+    ? () => fetch(`http://127.0.0.1:${workerMetricsPort}/metrics`, { signal: AbortSignal.timeout(2_000) }).then((response) => response.text())
+    : undefined;
+  const http =
+    mode === 'worker' ? undefined : startHttpServer(createApp(services, { workerMetrics }), { ...config.http, answerWithinMs: config.query.timeoutMs });
   const metricsListener = config.metrics.port === undefined ? undefined : startMetricsListener(services, workerMetrics);
   // Joins once it serves: the others forward requests here from then on.
   await infra.membership?.join(http ? internalAddress(config.cluster.internalUrl, http.url) : null);
@@ -95,7 +98,15 @@ async function startActivityWorker(services: Services, infra: Infrastructure): P
   await services.queryJobWorker.checkCapacity?.();
   // Among several workers, each serves its shards of the workspaces' queues besides the queues themselves.
   const shards = infra.membership && infra.temporal.shards > 1 ? shardAssignment(infra.membership, infra.temporal.shards) : undefined;
-  return startWorker({ address: infra.temporalAddress, namespace: config.temporal.namespace, workers: workersOf(services), client: infra.temporal, shards, shutdownGraceMs: config.shutdown.graceMs, workflowBundle: config.temporal.workflowBundle });
+  return startWorker({
+    address: infra.temporalAddress,
+    namespace: config.temporal.namespace,
+    workers: workersOf(services),
+    client: infra.temporal,
+    shards,
+    shutdownGraceMs: config.shutdown.graceMs,
+    workflowBundle: config.temporal.workflowBundle,
+  });
 }
 
 /**
@@ -112,7 +123,12 @@ export function workersOf(services: Services) {
       maxConcurrentActivities: services.queryJobWorker.concurrency,
       heartbeatThrottleMs: services.queryJobWorker.heartbeatThrottleMs,
     },
-    { taskQueue: services.syncWorker.taskQueue, activities: services.syncWorker.activities, workflows: false, maxConcurrentActivities: services.syncWorker.concurrency },
+    {
+      taskQueue: services.syncWorker.taskQueue,
+      activities: services.syncWorker.activities,
+      workflows: false,
+      maxConcurrentActivities: services.syncWorker.concurrency,
+    },
   ];
 }
 

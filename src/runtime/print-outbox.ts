@@ -15,7 +15,9 @@ export async function printOutbox(config: Config, limit = 10): Promise<void> {
     if (rows.length === 0) console.log('The outbox is empty.');
     for (const row of rows.reverse()) {
       const state = row.sent_at ? `sent ${row.sent_at}` : config.mail.smtpUrl ? `pending (${row.attempts} attempts)` : 'kept (no SMTP_URL)';
-      console.log(`--- ${row.created_at}  to ${row.to_address}  [${state}]\nSubject: ${row.subject}\n\n${sealedBox.open(row.body_ciphertext, `mail:${row.id}`)}`);
+      console.log(
+        `--- ${row.created_at}  to ${row.to_address}  [${state}]\nSubject: ${row.subject}\n\n${sealedBox.open(row.body_ciphertext, `mail:${row.id}`)}`,
+      );
     }
   } finally {
     await store.close();

@@ -126,7 +126,9 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
   // A sync that changed tables runs the stale transforms downstream of them.
   const runTransformsAfterSync: SyncListener = { afterSync: async (event) => void (await transforms.afterSync.onSyncFinished(event)) };
   // …and starts the workspace's maintenance when those tables gathered many small or delete files.
-  const maintainAfterSync: SyncListener = { afterSync: (event) => lake.afterWrite.afterWrite(event.workspaceId, event.changedTables, { trigger: 'after_sync', lane: 'background' }) };
+  const maintainAfterSync: SyncListener = {
+    afterSync: (event) => lake.afterWrite.afterWrite(event.workspaceId, event.changedTables, { trigger: 'after_sync', lane: 'background' }),
+  };
   const usage = usageFeature({ ...deps, usageRecorded: queries.usageRecorded, storage: lake.storage, connectorCount: connectionCount });
   const oauthTokens = oauthTokenSource(deps);
   const connections = connectionsFeature({
@@ -139,20 +141,43 @@ export function buildServices(config: Config, infra: Infrastructure, logger: Log
     oauth: oauthTokens.tokens,
     quotas: { connectors: usage.usage.connectors, storage: usage.usage.storage },
   });
-  const oauth = oauthFeature({ ...deps, source: oauthTokens, connections: connections.connections, probes: connections.probes, access: workspaces.services.access });
+  const oauth = oauthFeature({
+    ...deps,
+    source: oauthTokens,
+    connections: connections.connections,
+    probes: connections.probes,
+    access: workspaces.services.access,
+  });
   const sharing = sharingFeature(deps, queries.gate, queries.queries, infra.membership?.self.role === 'api');
   const billing = billingFeature(deps);
   metrics.watchTaskQueues(
-    taskQueueStats(infra.temporal, config.temporal.namespace, { main: config.temporal.taskQueue, query_jobs: jobs.queryWorker.taskQueue, syncs: connections.syncWorker.taskQueue }),
+    taskQueueStats(infra.temporal, config.temporal.namespace, {
+      main: config.temporal.taskQueue,
+      query_jobs: jobs.queryWorker.taskQueue,
+      syncs: connections.syncWorker.taskQueue,
+    }),
   );
 
   // Connections before the lake: a purge stops their syncs before the catalog goes.
   const features: FeatureWiring[] = [
-    mail.wiring, connections.wiring, oauth.wiring, lake.wiring, accounts.wiring, queries.wiring, jobs.wiring, transforms.wiring, sharing.wiring, usage.wiring, billing.wiring,
+    mail.wiring,
+    connections.wiring,
+    oauth.wiring,
+    lake.wiring,
+    accounts.wiring,
+    queries.wiring,
+    jobs.wiring,
+    transforms.wiring,
+    sharing.wiring,
+    usage.wiring,
+    billing.wiring,
   ];
   const purge = workspacePurgeWiring(deps, workspacePurgeSteps(features));
   const cluster = clusterFeature(deps, infra.membership, engines);
-  const housekeeping = housekeepingWiring(deps, features.flatMap((feature) => feature.prune ?? []));
+  const housekeeping = housekeepingWiring(
+    deps,
+    features.flatMap((feature) => feature.prune ?? []),
+  );
 
   return {
     config,

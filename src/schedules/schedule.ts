@@ -31,7 +31,8 @@ export function parseSchedule(text: string, options: { minimumIntervalMs: number
     return { kind: 'every', text: `every ${every[1]!}`, every: every[1]!, everyMs: ms };
   }
   const fields = trimmed.split(' ');
-  if (fields.length !== 5) return { problem: 'A schedule is `every <duration>` or a cron expression of 5 fields (minute hour day-of-month month day-of-week), in UTC' };
+  if (fields.length !== 5)
+    return { problem: 'A schedule is `every <duration>` or a cron expression of 5 fields (minute hour day-of-month month day-of-week), in UTC' };
   const odd = fields.findIndex((field) => !cronField.test(field));
   if (odd >= 0) return { problem: `Cron field ${odd + 1} (${fieldNames[odd]}): "${fields[odd]}" is not a value, name, range, list or step` };
   let cron: Cron;
@@ -43,7 +44,8 @@ export function parseSchedule(text: string, options: { minimumIntervalMs: number
   const runs = cron.nextRuns(gapSample, new Date(Date.UTC(2000, 0, 1)));
   if (runs.length === 0) return { problem: `The cron expression "${trimmed}" never fires (no such date)` };
   const gap = Math.min(...runs.slice(1).map((run, index) => run.getTime() - runs[index]!.getTime()));
-  if (gap < options.minimumIntervalMs) return { problem: `The cron expression fires every ${formatDuration(gap)}; the shortest interval allowed is ${formatDuration(options.minimumIntervalMs)}` };
+  if (gap < options.minimumIntervalMs)
+    return { problem: `The cron expression fires every ${formatDuration(gap)}; the shortest interval allowed is ${formatDuration(options.minimumIntervalMs)}` };
   return { kind: 'cron', text: trimmed, cron: trimmed };
 }
 

@@ -47,13 +47,16 @@ export function chartConfigIssues(type: ChartType, config: ChartConfig, columns:
   const issues: ValidationIssue[] = [];
   const at = (field: Field, ...rest: (string | number)[]) => ['body', 'config', field, ...rest];
   for (const field of rule.requires) {
-    if (config[field] === undefined || (Array.isArray(config[field]) && config[field].length === 0)) issues.push({ loc: at(field), msg: `A ${type} chart needs ${field}`, type: 'missing' });
+    if (config[field] === undefined || (Array.isArray(config[field]) && config[field].length === 0))
+      issues.push({ loc: at(field), msg: `A ${type} chart needs ${field}`, type: 'missing' });
   }
   for (const field of Object.keys(config) as Field[]) {
-    if (config[field] !== undefined && !rule.reads.includes(field)) issues.push({ loc: at(field), msg: `A ${type} chart does not use ${field}`, type: 'extra_forbidden' });
+    if (config[field] !== undefined && !rule.reads.includes(field))
+      issues.push({ loc: at(field), msg: `A ${type} chart does not use ${field}`, type: 'extra_forbidden' });
   }
   if (rule.oneY && config.y && config.y.length > 1) issues.push({ loc: at('y'), msg: `A ${type} chart shows one column`, type: 'too_long' });
-  if (config.series !== undefined && config.y && config.y.length > 1) issues.push({ loc: at('series'), msg: 'A chart split by series shows one y column', type: 'value_error' });
+  if (config.series !== undefined && config.y && config.y.length > 1)
+    issues.push({ loc: at('series'), msg: 'A chart split by series shows one y column', type: 'value_error' });
   const types = new Map(columns.map((column) => [column.name, column.type]));
   const named: [string, (string | number)[], boolean][] = [];
   if (config.x !== undefined) named.push([config.x, at('x'), false]);
@@ -63,7 +66,11 @@ export function chartConfigIssues(type: ChartType, config: ChartConfig, columns:
   for (const [column, loc, numeric] of named) {
     const columnType = types.get(column);
     if (columnType === undefined) {
-      issues.push({ loc, msg: `The query's result has no column "${column}" (it has ${[...types.keys()].map((name) => `"${name}"`).join(', ')})`, type: 'value_error' });
+      issues.push({
+        loc,
+        msg: `The query's result has no column "${column}" (it has ${[...types.keys()].map((name) => `"${name}"`).join(', ')})`,
+        type: 'value_error',
+      });
     } else if (numeric && !isNumericType(columnType)) {
       issues.push({ loc, msg: `The column "${column}" is ${columnType}; a ${type} chart measures numbers`, type: 'value_error' });
     }

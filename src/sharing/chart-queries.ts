@@ -30,14 +30,20 @@ export const updateChart = namedQuery<ChartValues>(
    WHERE id = :id AND workspace_id = :workspace_id`,
 );
 
-export const findChart = namedQuery<{ workspace_id: string; name: string }, ChartRow>('charts.find', 'SELECT * FROM charts WHERE workspace_id = :workspace_id AND name = :name');
+export const findChart = namedQuery<{ workspace_id: string; name: string }, ChartRow>(
+  'charts.find',
+  'SELECT * FROM charts WHERE workspace_id = :workspace_id AND name = :name',
+);
 
 export const listCharts = namedQuery<{ workspace_id: string; limit: number; offset: number }, ChartRow>(
   'charts.list',
   'SELECT * FROM charts WHERE workspace_id = :workspace_id ORDER BY name LIMIT :limit OFFSET :offset',
 );
 
-export const countCharts = namedQuery<{ workspace_id: string }, { total: number }>('charts.count', 'SELECT count(*) AS total FROM charts WHERE workspace_id = :workspace_id');
+export const countCharts = namedQuery<{ workspace_id: string }, { total: number }>(
+  'charts.count',
+  'SELECT count(*) AS total FROM charts WHERE workspace_id = :workspace_id',
+);
 
 /** The charts that read a saved query: it cannot be deleted while they do. */
 export const chartsReadingSavedQuery = namedQuery<{ workspace_id: string; saved_query: string }, { name: string }>(
@@ -47,4 +53,7 @@ export const chartsReadingSavedQuery = namedQuery<{ workspace_id: string; saved_
 
 export const deleteChart = namedQuery<{ id: string }>('charts.delete', 'DELETE FROM charts WHERE id = :id');
 
-export const deleteWorkspaceCharts = namedQuery<{ workspace_id: string }>('charts.delete_for_workspace', 'DELETE FROM charts WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceCharts = namedQuery<{ workspace_id: string }>(
+  'charts.delete_for_workspace',
+  'DELETE FROM charts WHERE workspace_id = :workspace_id',
+);

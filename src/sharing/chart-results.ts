@@ -104,7 +104,9 @@ export class ChartResults {
     const caller = { userId: null, apiKeyId: null, kind: 'chart' as const, type: 'public' as const };
     let tables: readonly LakeTableRef[];
     try {
-      ({ outcome: { tables } } = await this.gate.run(caller, { workspaceId, sql: query.sql, force: false, parameters: query.parameters }, collector, { caps: chartResultCaps }));
+      ({
+        outcome: { tables },
+      } = await this.gate.run(caller, { workspaceId, sql: query.sql, force: false, parameters: query.parameters }, collector, { caps: chartResultCaps }));
     } catch (error) {
       this.logger.warn('a public chart could not be loaded', { workspace_id: workspaceId, code: error instanceof AppError ? error.code : 'INTERNAL_ERROR' });
       throw error;
@@ -126,6 +128,9 @@ function digestOf(query: BoundQuery): string {
 }
 
 function digestOfText(query: BoundQuery): string {
-  const values = JSON.stringify(Object.entries(query.parameters).sort(([a], [b]) => a.localeCompare(b)), (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  const values = JSON.stringify(
+    Object.entries(query.parameters).sort(([a], [b]) => a.localeCompare(b)),
+    (_, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value),
+  );
   return createHash('sha256').update(query.sql).update('\0').update(values).digest('hex');
 }

@@ -79,7 +79,10 @@ export class ChartsService {
   }
 
   async list(workspaceId: string, page: Page): Promise<{ items: ChartView[]; total: number }> {
-    const [rows, count] = await Promise.all([this.store.all(listCharts, { workspace_id: workspaceId, ...page }), this.store.first(countCharts, { workspace_id: workspaceId })]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listCharts, { workspace_id: workspaceId, ...page }),
+      this.store.first(countCharts, { workspace_id: workspaceId }),
+    ]);
     return { items: await Promise.all(rows.map((row) => this.view(row))), total: Number(count?.total ?? 0) };
   }
 
@@ -92,9 +95,13 @@ export class ChartsService {
       await tx.lock(`chart:${workspaceId}:${name}`);
       const row = await tx.first(findChart, { workspace_id: workspaceId, name });
       if (!row) throw notFound(name);
-      const pages = (await tx.all(listPageBlocks, { workspace_id: workspaceId })).filter((page) => blocksOf(page.blocks).some((block) => 'chart' in block && block.chart === name));
+      const pages = (await tx.all(listPageBlocks, { workspace_id: workspaceId })).filter((page) =>
+        blocksOf(page.blocks).some((block) => 'chart' in block && block.chart === name),
+      );
       if (pages.length > 0) {
-        throw new AppError('CONFLICT', `Pages show the chart "${name}": ${pages.map((page) => page.name).join(', ')}`, { hint: 'Remove it from those pages first.' });
+        throw new AppError('CONFLICT', `Pages show the chart "${name}": ${pages.map((page) => page.name).join(', ')}`, {
+          hint: 'Remove it from those pages first.',
+        });
       }
       await this.publisher.unpublish(tx, 'chart', row.id);
       await tx.run(deleteChart, { id: row.id });
@@ -132,21 +139,35 @@ export class ChartsService {
   private async checked(workspaceId: string, input: ChartInput & { id: string }): Promise<Omit<ChartRow, 'created_at' | 'updated_at'>> {
     const hasSql = input.sql != null;
     const hasSaved = input.saved_query != null;
-    if (hasSql === hasSaved) throw RequestValidationError.at(['body', hasSql ? 'saved_query' : 'sql'], 'A chart reads either sql or a saved_query, exactly one of them', 'value_error');
+    if (hasSql === hasSaved)
+      throw RequestValidationError.at(
+        ['body', hasSql ? 'saved_query' : 'sql'],
+        'A chart reads either sql or a saved_query, exactly one of them',
+        'value_error',
+      );
     if (hasSql && hasPlaceholders(input.sql!)) {
-      throw RequestValidationError.at(['body', 'sql'], 'A chart’s own SQL takes no parameters: save the query with its parameters and chart the saved query', 'value_error');
+      throw RequestValidationError.at(
+        ['body', 'sql'],
+        'A chart’s own SQL takes no parameters: save the query with its parameters and chart the saved query',
+        'value_error',
+      );
     }
     const parameters = input.parameters ?? {};
     let query: ChartQuery;
     try {
       query = await this.query({ workspace_id: workspaceId, sql: input.sql ?? null, saved_query: input.saved_query ?? null });
     } catch (error) {
-      if (error instanceof AppError && error.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', error.message, { hint: 'Create the saved query first, or give the chart SQL of its own.' });
+      if (error instanceof AppError && error.code === 'NOT_FOUND')
+        throw new AppError('NOT_FOUND', error.message, { hint: 'Create the saved query first, or give the chart SQL of its own.' });
       throw error;
     }
     const valueIssues = givenValueIssues(query.definitions, parameters, ['body', 'parameters']);
     if (valueIssues.length > 0) throw new RequestValidationError(valueIssues);
-    const columns = await this.gate.describe(workspaceId, query.sql, query.definitions.map((definition) => definition.name));
+    const columns = await this.gate.describe(
+      workspaceId,
+      query.sql,
+      query.definitions.map((definition) => definition.name),
+    );
     const configIssues = chartConfigIssues(input.chart_type, input.config, columns);
     if (configIssues.length > 0) throw new RequestValidationError(configIssues);
     return {

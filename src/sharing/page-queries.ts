@@ -24,7 +24,10 @@ export const updatePage = namedQuery<PageValues>(
   'UPDATE pages SET name = :name, title = :title, description = :description, blocks = :blocks, updated_at = :now WHERE id = :id AND workspace_id = :workspace_id',
 );
 
-export const findPage = namedQuery<{ workspace_id: string; name: string }, PageRow>('pages.find', 'SELECT * FROM pages WHERE workspace_id = :workspace_id AND name = :name');
+export const findPage = namedQuery<{ workspace_id: string; name: string }, PageRow>(
+  'pages.find',
+  'SELECT * FROM pages WHERE workspace_id = :workspace_id AND name = :name',
+);
 
 export const findPageById = namedQuery<{ id: string }, PageRow>('pages.find_by_id', 'SELECT * FROM pages WHERE id = :id');
 
@@ -33,7 +36,10 @@ export const listPages = namedQuery<{ workspace_id: string; limit: number; offse
   'SELECT * FROM pages WHERE workspace_id = :workspace_id ORDER BY name LIMIT :limit OFFSET :offset',
 );
 
-export const countPages = namedQuery<{ workspace_id: string }, { total: number }>('pages.count', 'SELECT count(*) AS total FROM pages WHERE workspace_id = :workspace_id');
+export const countPages = namedQuery<{ workspace_id: string }, { total: number }>(
+  'pages.count',
+  'SELECT count(*) AS total FROM pages WHERE workspace_id = :workspace_id',
+);
 
 /** Every page of the workspace with its blocks, to find those that show a chart (pages are few per workspace). */
 export const listPageBlocks = namedQuery<{ workspace_id: string }, { name: string; blocks: string }>(

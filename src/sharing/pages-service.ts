@@ -41,7 +41,14 @@ export class PagesService {
 
   async create(workspaceId: string, userId: string | null, input: PageInput): Promise<PageView> {
     const blocks = await this.checkedBlocks(workspaceId, input.charts, input.blocks);
-    const row = { id: Bun.randomUUIDv7(), workspace_id: workspaceId, name: input.name, title: input.title, description: input.description ?? null, blocks: JSON.stringify(blocks) };
+    const row = {
+      id: Bun.randomUUIDv7(),
+      workspace_id: workspaceId,
+      name: input.name,
+      title: input.title,
+      description: input.description ?? null,
+      blocks: JSON.stringify(blocks),
+    };
     const now = this.clock.now().toISOString();
     await this.store.transaction(async (tx) => {
       await tx.lock(`page:${workspaceId}:${input.name}`);
@@ -71,7 +78,10 @@ export class PagesService {
   }
 
   async list(workspaceId: string, page: Page): Promise<{ items: PageView[]; total: number }> {
-    const [rows, count] = await Promise.all([this.store.all(listPages, { workspace_id: workspaceId, ...page }), this.store.first(countPages, { workspace_id: workspaceId })]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listPages, { workspace_id: workspaceId, ...page }),
+      this.store.first(countPages, { workspace_id: workspaceId }),
+    ]);
     return { items: await Promise.all(rows.map((row) => this.view(row))), total: Number(count?.total ?? 0) };
   }
 
@@ -107,14 +117,16 @@ export class PagesService {
 
   /** The layout: the blocks as given (their charts must match `charts` when both are given), or one block per chart. */
   private async checkedBlocks(workspaceId: string, charts: string[] | undefined, blocks: PageBlock[] | undefined): Promise<PageBlock[]> {
-    if (charts === undefined && blocks === undefined) throw RequestValidationError.at(['body', 'charts'], 'A page lists its charts, its blocks, or both', 'missing');
+    if (charts === undefined && blocks === undefined)
+      throw RequestValidationError.at(['body', 'charts'], 'A page lists its charts, its blocks, or both', 'missing');
     const layout = blocks ?? (charts ?? []).map((chart) => ({ chart }));
     const names = chartNamesOf(layout);
     if (charts !== undefined && blocks !== undefined && (charts.length !== names.length || charts.some((chart, index) => chart !== names[index]))) {
       throw RequestValidationError.at(['body', 'charts'], 'charts must be the charts of blocks, in the same order (or leave one of them out)', 'value_error');
     }
     for (const chart of new Set(names)) {
-      if (!(await this.store.first(findChart, { workspace_id: workspaceId, name: chart }))) throw new AppError('NOT_FOUND', `No chart named "${chart}"`, { hint: 'Create the chart before adding it to a page.' });
+      if (!(await this.store.first(findChart, { workspace_id: workspaceId, name: chart })))
+        throw new AppError('NOT_FOUND', `No chart named "${chart}"`, { hint: 'Create the chart before adding it to a page.' });
     }
     return layout;
   }

@@ -54,15 +54,20 @@ export function checkValue(definition: ParameterDefinition, value: unknown): Che
     case 'integer':
       return integerOf(value);
     case 'number': {
-      const number = typeof value === 'number' ? value : typeof value === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
+      const number =
+        typeof value === 'number' ? value : typeof value === 'string' && /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
       // Bound as its shortest exact text, which the marker's CAST to DOUBLE reads back: the bindings take a
       // number without a fraction for a 64-bit integer, and 1e308 does not fit one.
-      return Number.isFinite(number) ? { ok: true, value: Object.is(number, -0) ? '-0' : String(number) } : refused('Input should be a valid number', 'float_type');
+      return Number.isFinite(number)
+        ? { ok: true, value: Object.is(number, -0) ? '-0' : String(number) }
+        : refused('Input should be a valid number', 'float_type');
     }
     case 'boolean':
       return typeof value === 'boolean' ? { ok: true, value } : refused('Input should be a valid boolean', 'bool_type');
     case 'date':
-      return typeof value === 'string' && isCalendarDate(value) ? { ok: true, value } : refused('Input should be a valid date in the format YYYY-MM-DD', 'date_from_datetime_parsing');
+      return typeof value === 'string' && isCalendarDate(value)
+        ? { ok: true, value }
+        : refused('Input should be a valid date in the format YYYY-MM-DD', 'date_from_datetime_parsing');
     case 'timestamp':
       return timestampOf(value);
     default:
@@ -128,7 +133,11 @@ export function definitionIssues(definitions: ParameterDefinition[], at: (string
  * default where none is given, NULL for an optional parameter without either. Every problem is an
  * issue at `['body', 'parameters', <name>]`; values for names that are not declared are refused too.
  */
-export function bindValues(definitions: ParameterDefinition[], given: Record<string, unknown>, at: (string | number)[] = ['body', 'parameters']): { values: QueryParameters; issues: ValidationIssue[] } {
+export function bindValues(
+  definitions: ParameterDefinition[],
+  given: Record<string, unknown>,
+  at: (string | number)[] = ['body', 'parameters'],
+): { values: QueryParameters; issues: ValidationIssue[] } {
   const values: Record<string, Bound> = {};
   const issues: ValidationIssue[] = [];
   const declared = new Set(definitions.map((definition) => definition.name));
@@ -156,7 +165,11 @@ export function givenValueIssues(definitions: ParameterDefinition[], given: Reco
   for (const [name, value] of Object.entries(given)) {
     const definition = byName.get(name);
     if (!definition) {
-      issues.push({ loc: [...at, name], msg: definitions.length === 0 ? 'This chart takes no parameters' : `The query has no parameter "${name}"`, type: 'extra_forbidden' });
+      issues.push({
+        loc: [...at, name],
+        msg: definitions.length === 0 ? 'This chart takes no parameters' : `The query has no parameter "${name}"`,
+        type: 'extra_forbidden',
+      });
       continue;
     }
     if (value === null) continue;

@@ -17,7 +17,11 @@ type Piece = { kind: 'text'; text: string } | { kind: 'placeholder'; name: strin
  * is text like any other. A parameter marker written into the query itself (`$1`, `$name`) is refused,
  * and so is a placeholder that names no declared parameter or a declaration no placeholder uses.
  */
-export function parameterizedSql(sql: string, definitions: ParameterDefinition[], at: { sql: (string | number)[]; parameters: (string | number)[] }): ParameterizedSql {
+export function parameterizedSql(
+  sql: string,
+  definitions: ParameterDefinition[],
+  at: { sql: (string | number)[]; parameters: (string | number)[] },
+): ParameterizedSql {
   const byName = new Map(definitions.map((definition) => [definition.name, definition]));
   const issues: ValidationIssue[] = [];
   const used = new Set<string>();
@@ -26,11 +30,19 @@ export function parameterizedSql(sql: string, definitions: ParameterDefinition[]
     if (piece.kind === 'text') {
       out += piece.text;
     } else if (piece.kind === 'marker') {
-      issues.push({ loc: at.sql, msg: `The parameter marker ${piece.text} cannot be written into a saved query: declare a parameter and write {{name}}`, type: 'value_error' });
+      issues.push({
+        loc: at.sql,
+        msg: `The parameter marker ${piece.text} cannot be written into a saved query: declare a parameter and write {{name}}`,
+        type: 'value_error',
+      });
     } else {
       const definition = byName.get(piece.name);
       if (!definition) {
-        issues.push({ loc: at.sql, msg: `{{${piece.name}}} names no declared parameter (declared: ${[...byName.keys()].join(', ') || 'none'})`, type: 'value_error' });
+        issues.push({
+          loc: at.sql,
+          msg: `{{${piece.name}}} names no declared parameter (declared: ${[...byName.keys()].join(', ') || 'none'})`,
+          type: 'value_error',
+        });
         continue;
       }
       used.add(piece.name);
@@ -40,7 +52,11 @@ export function parameterizedSql(sql: string, definitions: ParameterDefinition[]
   }
   definitions.forEach((definition, index) => {
     if (!used.has(definition.name)) {
-      issues.push({ loc: [...at.parameters, index, 'name'], msg: `The parameter "${definition.name}" is not used: write {{${definition.name}}} where its value goes (outside quotes)`, type: 'value_error' });
+      issues.push({
+        loc: [...at.parameters, index, 'name'],
+        msg: `The parameter "${definition.name}" is not used: write {{${definition.name}}} where its value goes (outside quotes)`,
+        type: 'value_error',
+      });
     }
   });
   if (issues.length > 0) throw new RequestValidationError(issues);

@@ -51,7 +51,10 @@ export class MemoryViewLimits implements ViewLimits {
   }
 }
 
-const countViews = namedQuery<{ first_key: string; second_key: string; window_ms: number; previous_ms: number }, { limit_key: string; views: number; previous: number | null }>(
+const countViews = namedQuery<
+  { first_key: string; second_key: string; window_ms: number; previous_ms: number },
+  { limit_key: string; views: number; previous: number | null }
+>(
   'public_view_counts.count',
   `INSERT INTO public_view_counts (limit_key, window_ms, views) VALUES (:first_key, :window_ms, 1), (:second_key, :window_ms, 1)
    ON CONFLICT (limit_key, window_ms) DO UPDATE SET views = public_view_counts.views + 1
@@ -81,7 +84,12 @@ export class StoreViewLimits implements ViewLimits {
     const window = Math.floor(now / windowMs) * windowMs;
     const [first, second] = keys;
     if (!first) return;
-    const rows = await this.store.all(countViews, { first_key: first.stored, second_key: (second ?? first).stored, window_ms: window, previous_ms: window - windowMs });
+    const rows = await this.store.all(countViews, {
+      first_key: first.stored,
+      second_key: (second ?? first).stored,
+      window_ms: window,
+      previous_ms: window - windowMs,
+    });
     const elapsed = (now - window) / windowMs;
     for (const { limit, stored } of keys) {
       const row = rows.find((candidate) => candidate.limit_key === stored);
@@ -123,5 +131,8 @@ class ViewLimit {
 
 function tooManyViews(what: string, elapsed: number): AppError {
   const retryAfter = Math.max(1, Math.ceil(((1 - elapsed) * windowMs) / 1000));
-  return new AppError('RATE_LIMITED', `Too many views ${what} in the last minute`, { hint: `Retry in ${retryAfter} s.`, headers: { 'retry-after': String(retryAfter) } });
+  return new AppError('RATE_LIMITED', `Too many views ${what} in the last minute`, {
+    hint: `Retry in ${retryAfter} s.`,
+    headers: { 'retry-after': String(retryAfter) },
+  });
 }

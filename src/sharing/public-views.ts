@@ -166,10 +166,23 @@ class ShownCharts {
 
   of(row: ChartRow, result: ChartResult): PublicChart {
     const kept = this.byChart.get(row.id);
-    if (kept && kept.chart.result === result && kept.config === row.config && kept.chart.title === row.title && kept.chart.description === row.description && kept.chart.chartType === row.chart_type) {
+    if (
+      kept &&
+      kept.chart.result === result &&
+      kept.config === row.config &&
+      kept.chart.title === row.title &&
+      kept.chart.description === row.description &&
+      kept.chart.chartType === row.chart_type
+    ) {
       return kept.chart;
     }
-    const chart: PublicChart = { title: row.title, description: row.description, chartType: row.chart_type as ChartType, config: JSON.parse(row.config) as ChartConfig, result };
+    const chart: PublicChart = {
+      title: row.title,
+      description: row.description,
+      chartType: row.chart_type as ChartType,
+      config: JSON.parse(row.config) as ChartConfig,
+      result,
+    };
     setBounded(this.byChart, row.id, { config: row.config, chart }, this.capacity);
     return chart;
   }

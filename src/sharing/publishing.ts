@@ -3,7 +3,16 @@ import { newSecretToken, sha256Hex } from '../crypto/secret-tokens';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { ChartRow } from './chart-queries';
-import { deletePublication, findChartPublicationByToken, findPublication, findPublicationByToken, upsertPublication, type ChartLinkRow, type PublicationRow, type PublishedKind } from './publication-queries';
+import {
+  deletePublication,
+  findChartPublicationByToken,
+  findPublication,
+  findPublicationByToken,
+  upsertPublication,
+  type ChartLinkRow,
+  type PublicationRow,
+  type PublishedKind,
+} from './publication-queries';
 import { SharedReads } from './shared-reads';
 
 /** What a chart or page record says about its public link (the token itself is shown once, when published). */

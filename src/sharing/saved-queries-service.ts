@@ -8,14 +8,7 @@ import type { Page } from '../util/page';
 import { bindValues, definitionIssues, type ParameterDefinition } from './parameters';
 import { parameterizedSql } from './placeholders';
 import { chartsReadingSavedQuery } from './chart-queries';
-import {
-  countSavedQueries,
-  deleteSavedQuery,
-  findSavedQuery,
-  insertSavedQuery,
-  listSavedQueries,
-  type SavedQueryRow,
-} from './saved-query-queries';
+import { countSavedQueries, deleteSavedQuery, findSavedQuery, insertSavedQuery, listSavedQueries, type SavedQueryRow } from './saved-query-queries';
 
 export interface SavedQueryInput {
   name: string;
@@ -72,7 +65,9 @@ export class SavedQueriesService {
     await this.store.transaction(async (tx) => {
       await tx.lock(`saved-query:${workspaceId}:${input.name}`);
       if (await tx.first(findSavedQuery, { workspace_id: workspaceId, name: input.name })) {
-        throw new AppError('CONFLICT', `A saved query named "${input.name}" exists already`, { hint: 'Choose another name, or delete the existing one first.' });
+        throw new AppError('CONFLICT', `A saved query named "${input.name}" exists already`, {
+          hint: 'Choose another name, or delete the existing one first.',
+        });
       }
       await tx.run(insertSavedQuery, { ...row, created_by: userId, now });
     });

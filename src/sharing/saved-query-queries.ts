@@ -36,4 +36,7 @@ export const countSavedQueries = namedQuery<{ workspace_id: string }, { total: n
 
 export const deleteSavedQuery = namedQuery<{ id: string }>('saved_queries.delete', 'DELETE FROM saved_queries WHERE id = :id');
 
-export const deleteWorkspaceSavedQueries = namedQuery<{ workspace_id: string }>('saved_queries.delete_for_workspace', 'DELETE FROM saved_queries WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceSavedQueries = namedQuery<{ workspace_id: string }>(
+  'saved_queries.delete_for_workspace',
+  'DELETE FROM saved_queries WHERE workspace_id = :workspace_id',
+);

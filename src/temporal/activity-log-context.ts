@@ -16,7 +16,12 @@ export function activityLogContext(context: ActivityContext): ActivityIntercepto
       execute: (input, next) => {
         const header = input.headers[workspaceHeader];
         const workspaceId = header ? defaultPayloadConverter.fromPayload<string>(header) : undefined;
-        const fields = { workflow_id: info.workflowExecution?.workflowId, run_id: info.workflowExecution?.runId, activity: info.activityType, ...(workspaceId ? { workspace_id: workspaceId } : {}) };
+        const fields = {
+          workflow_id: info.workflowExecution?.workflowId,
+          run_id: info.workflowExecution?.runId,
+          activity: info.activityType,
+          ...(workspaceId ? { workspace_id: workspaceId } : {}),
+        };
         return withLogContext(fields, () => next(input));
       },
     },

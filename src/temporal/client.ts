@@ -36,7 +36,10 @@ export function createTemporalClient(options: { address: string; namespace: stri
       return await connection.withDeadline(Date.now() + timeoutMs, work);
     } catch (error) {
       if (isUnreachable(error)) {
-        throw new AppError('SERVICE_UNAVAILABLE', 'Durable work cannot be scheduled right now; nothing was changed', { hint: 'Try again in a moment.', cause: error });
+        throw new AppError('SERVICE_UNAVAILABLE', 'Durable work cannot be scheduled right now; nothing was changed', {
+          hint: 'Try again in a moment.',
+          cause: error,
+        });
       }
       throw error;
     }

@@ -25,7 +25,10 @@ export type ScheduleDefinition<W extends Workflow = Workflow> = ScheduleTiming &
  * still going when the next is due skips that one (Temporal's overlap policy), never stacks it.
  */
 export async function ensureSchedule<W extends Workflow>(temporal: TemporalClient, definition: ScheduleDefinition<W>): Promise<'created' | 'updated'> {
-  const spec = definition.cron !== undefined ? { cronExpressions: temporalCronExpressions(definition.cron), timezone: 'UTC' } : { intervals: [{ every: definition.every }] };
+  const spec =
+    definition.cron !== undefined
+      ? { cronExpressions: temporalCronExpressions(definition.cron), timezone: 'UTC' }
+      : { intervals: [{ every: definition.every }] };
   const state = { paused: definition.paused ?? false };
   const action = {
     type: 'startWorkflow' as const,
@@ -36,7 +39,8 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
     typedSearchAttributes: searchAttributePairs({ ...definition.labels, trigger: 'schedule' }),
   };
   try {
-    await temporal.call(() => temporal.client.schedule.create({
+    await temporal.call(() =>
+      temporal.client.schedule.create({
         scheduleId: definition.scheduleId,
         spec,
         action,
@@ -44,14 +48,19 @@ export async function ensureSchedule<W extends Workflow>(temporal: TemporalClien
         state,
         memo: definition.memo,
         typedSearchAttributes: searchAttributePairs(definition.labels),
-      }));
+      }),
+    );
     return 'created';
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
     await temporal.call(() =>
-      temporal.client.schedule
-        .getHandle(definition.scheduleId)
-        .update((previous) => ({ ...previous, spec, action, state: { ...previous.state, paused: state.paused }, typedSearchAttributes: searchAttributePairs(definition.labels) })),
+      temporal.client.schedule.getHandle(definition.scheduleId).update((previous) => ({
+        ...previous,
+        spec,
+        action,
+        state: { ...previous.state, paused: state.paused },
+        typedSearchAttributes: searchAttributePairs(definition.labels),
+      })),
     );
     return 'updated';
   }

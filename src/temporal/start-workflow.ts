@@ -3,7 +3,10 @@ import type { TemporalClient } from './client';
 import { searchAttributePairs, type WorkflowLabels } from './search-attributes';
 import { workspaceTaskQueue } from './task-queues';
 
-export type StartOptions<W extends Workflow> = Omit<WorkflowStartOptions<W>, 'taskQueue' | 'workflowIdConflictPolicy' | 'typedSearchAttributes' | 'searchAttributes'> & {
+export type StartOptions<W extends Workflow> = Omit<
+  WorkflowStartOptions<W>,
+  'taskQueue' | 'workflowIdConflictPolicy' | 'typedSearchAttributes' | 'searchAttributes'
+> & {
   taskQueue?: string;
   /** Kind, workspace, object and trigger, as search attributes an operator filters on. */
   labels: WorkflowLabels;
@@ -19,7 +22,11 @@ export type StartOptions<W extends Workflow> = Omit<WorkflowStartOptions<W>, 'ta
  * retried after a failed commit, say) is that same workflow. Defaults to the service's task queue;
  * a workspace's workflow goes to its shard of that queue (see task-queues.ts).
  */
-export async function startWorkflowOnce<W extends Workflow>(temporal: TemporalClient, workflow: W, options: StartOptions<W>): Promise<{ eagerlyStarted: boolean }> {
+export async function startWorkflowOnce<W extends Workflow>(
+  temporal: TemporalClient,
+  workflow: W,
+  options: StartOptions<W>,
+): Promise<{ eagerlyStarted: boolean }> {
   const { labels, eager, ...start } = options;
   const startOptions = {
     ...start,
@@ -29,7 +36,9 @@ export async function startWorkflowOnce<W extends Workflow>(temporal: TemporalCl
   } as WorkflowStartOptions<W>;
   const local = eager ? temporal.local : undefined;
   if (local) {
-    const handle = await temporal.call(() => local.connection.withDeadline(Date.now() + startDeadlineMs, () => local.client.workflow.start(workflow, { ...startOptions, requestEagerStart: true })));
+    const handle = await temporal.call(() =>
+      local.connection.withDeadline(Date.now() + startDeadlineMs, () => local.client.workflow.start(workflow, { ...startOptions, requestEagerStart: true })),
+    );
     return { eagerlyStarted: handle.eagerlyStarted };
   }
   return { eagerlyStarted: (await temporal.call(() => temporal.client.workflow.start(workflow, startOptions))).eagerlyStarted };

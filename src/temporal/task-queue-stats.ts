@@ -13,7 +13,12 @@ const normalKind = 1;
  * approximate backlog and its age, and the workers polling. Undefined when Temporal does not answer
  * in time, so a scrape never waits on an outage.
  */
-export function taskQueueStats(client: TemporalClient, namespace: string, queues: Record<string, string>, timeoutMs = 2_000): () => Promise<TaskQueueStat[] | undefined> {
+export function taskQueueStats(
+  client: TemporalClient,
+  namespace: string,
+  queues: Record<string, string>,
+  timeoutMs = 2_000,
+): () => Promise<TaskQueueStat[] | undefined> {
   return async () => {
     try {
       return await client.call(

@@ -100,7 +100,13 @@ export async function startWorker(options: WorkerOptions): Promise<RunningWorker
   const reconcile = () =>
     turn.runExclusive(async () => {
       if (stopping || !shards) return;
-      const wanted = new Map(shards.held().flatMap((shard) => options.workers.map((spec) => [shardTaskQueue(spec.taskQueue, shard), { ...spec, taskQueue: shardTaskQueue(spec.taskQueue, shard) }] as const)));
+      const wanted = new Map(
+        shards
+          .held()
+          .flatMap((shard) =>
+            options.workers.map((spec) => [shardTaskQueue(spec.taskQueue, shard), { ...spec, taskQueue: shardTaskQueue(spec.taskQueue, shard) }] as const),
+          ),
+      );
       const base = new Set(options.workers.map((spec) => spec.taskQueue));
       await Promise.all([...running.keys()].filter((queue) => !base.has(queue) && !wanted.has(queue)).map(stop));
       for (const [queue, spec] of wanted) if (!running.has(queue)) await launch(spec);

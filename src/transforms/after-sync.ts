@@ -44,7 +44,12 @@ export class TransformsAfterSync {
       trigger: 'after_sync',
       objectId: dagRunId,
     });
-    this.logger.info('transforms started after a sync', { workspace_id: event.workspaceId, connection_id: event.connectionId, job_id: event.jobId, dag_run_id: dagRunId });
+    this.logger.info('transforms started after a sync', {
+      workspace_id: event.workspaceId,
+      connection_id: event.connectionId,
+      job_id: event.jobId,
+      dag_run_id: dagRunId,
+    });
     return dagRunId;
   };
 }

@@ -48,7 +48,15 @@ export class DagRunPlanner {
       for (const { transform_id: transformId, depends_on: dependsOn } of plan) {
         const row = transforms.byId.get(transformId)!;
         const runId = Bun.randomUUIDv7();
-        await tx.run(insertRun, { id: runId, workspace_id: workspaceId, transform_id: transformId, transform_name: row.name, dag_run_id: dagRunId, trigger, now });
+        await tx.run(insertRun, {
+          id: runId,
+          workspace_id: workspaceId,
+          transform_id: transformId,
+          transform_name: row.name,
+          dag_run_id: dagRunId,
+          trigger,
+          now,
+        });
         nodes.push({ transformId, runId, name: row.name, dependsOn });
       }
       return { dagRunId, order, nodes };
@@ -84,7 +92,8 @@ export class DagRunPlanner {
       }
       case 'retry': {
         const run = await this.store.first(findDagRun, { id: request.dagRunId });
-        if (!run || run.workspace_id !== workspaceId) throw new AppError('NOT_FOUND', 'No such DAG run in this workspace', { hint: 'retry_from takes the dag_run_id of an earlier run.' });
+        if (!run || run.workspace_id !== workspaceId)
+          throw new AppError('NOT_FOUND', 'No such DAG run in this workspace', { hint: 'retry_from takes the dag_run_id of an earlier run.' });
         const runs = await this.store.all(listDagRunRuns, { dag_run_id: request.dagRunId });
         return new Set(runs.filter((entry) => retried.has(entry.status) && transforms.byId.has(entry.transform_id)).map((entry) => entry.transform_id));
       }

@@ -18,7 +18,6 @@ const shownRuns = 3;
 /** The shortest interval a DAG schedule takes: each run reads and rewrites tables. */
 const minimumEveryMs = 60_000;
 
-
 /**
  * A workspace's optional DAG schedule: all its transforms run on a 5-field cron in UTC or every
  * interval, as a Temporal Schedule; a run still going when the next is due skips that one. The

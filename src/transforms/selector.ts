@@ -16,10 +16,14 @@ const term = /^(\+?)([A-Za-z0-9_-]+)(\+?)$/;
  */
 export function parseSelector(selector: string): SelectorTerm[] {
   const parts = selector.split(/[\s,]+/).filter(Boolean);
-  if (parts.length === 0) throw new AppError('BAD_REQUEST', 'The selector names no transform', { hint: 'Write `name`, `+name`, `name+` or `+name+`, several separated by spaces.' });
+  if (parts.length === 0)
+    throw new AppError('BAD_REQUEST', 'The selector names no transform', { hint: 'Write `name`, `+name`, `name+` or `+name+`, several separated by spaces.' });
   return parts.map((part) => {
     const match = term.exec(part);
-    if (!match) throw new AppError('BAD_REQUEST', `"${part}" is not a selector term`, { hint: 'Write `name`, `+name`, `name+` or `+name+`, several separated by spaces.' });
+    if (!match)
+      throw new AppError('BAD_REQUEST', `"${part}" is not a selector term`, {
+        hint: 'Write `name`, `+name`, `name+` or `+name+`, several separated by spaces.',
+      });
     return { upstream: match[1] === '+', name: match[2]!, downstream: match[3] === '+' };
   });
 }
@@ -29,7 +33,8 @@ export function selectIds(graph: TransformGraph, selector: string): Set<string> 
   const selected = new Set<string>();
   for (const { name, upstream, downstream } of parseSelector(selector)) {
     const node = graph.nodes.find((candidate) => candidate.name === name);
-    if (!node) throw new AppError('NOT_FOUND', `No transform is named "${name}"`, { hint: 'List the transforms with GET /workspaces/{workspace_id}/transforms.' });
+    if (!node)
+      throw new AppError('NOT_FOUND', `No transform is named "${name}"`, { hint: 'List the transforms with GET /workspaces/{workspace_id}/transforms.' });
     selected.add(node.id);
     if (upstream) for (const id of graph.withUpstream([node.id])) selected.add(id);
     if (downstream) for (const id of graph.withDownstream([node.id])) selected.add(id);

@@ -70,7 +70,10 @@ export const updateTransform = namedQuery<TransformParams>(
    WHERE id = :id AND workspace_id = :workspace_id`,
 );
 
-export const deleteTransform = namedQuery<{ id: string; workspace_id: string }>('transforms.delete', 'DELETE FROM transforms WHERE id = :id AND workspace_id = :workspace_id');
+export const deleteTransform = namedQuery<{ id: string; workspace_id: string }>(
+  'transforms.delete',
+  'DELETE FROM transforms WHERE id = :id AND workspace_id = :workspace_id',
+);
 
 /** Every transform of a workspace: the graph is small and always read whole. */
 export const listWorkspaceTransforms = namedQuery<{ workspace_id: string }, TransformRow>(
@@ -115,7 +118,15 @@ export const listDagRunRuns = namedQuery<{ dag_run_id: string }, RunRow>(
   'SELECT r.*, d.single FROM transform_runs r JOIN transform_dag_runs d ON d.id = r.dag_run_id WHERE r.dag_run_id = :dag_run_id',
 );
 
-export const insertDagRun = namedQuery<{ id: string; workspace_id: string; trigger: RunTrigger; single: number; plan: string; retry_of: string | null; now: string }>(
+export const insertDagRun = namedQuery<{
+  id: string;
+  workspace_id: string;
+  trigger: RunTrigger;
+  single: number;
+  plan: string;
+  retry_of: string | null;
+  now: string;
+}>(
   'transform_dag_runs.insert',
   `INSERT INTO transform_dag_runs (id, workspace_id, trigger, single, status, plan, retry_of, created_at)
    VALUES (:id, :workspace_id, :trigger, :single, 'running', :plan, :retry_of, :now)`,
@@ -139,7 +150,15 @@ export const finishDagRun = namedQuery<{ id: string; status: DagRunStatus; now: 
   "UPDATE transform_dag_runs SET status = :status, finished_at = :now WHERE id = :id AND status = 'running'",
 );
 
-export const insertRun = namedQuery<{ id: string; workspace_id: string; transform_id: string; transform_name: string; dag_run_id: string; trigger: RunTrigger; now: string }>(
+export const insertRun = namedQuery<{
+  id: string;
+  workspace_id: string;
+  transform_id: string;
+  transform_name: string;
+  dag_run_id: string;
+  trigger: RunTrigger;
+  now: string;
+}>(
   'transform_runs.insert',
   `INSERT INTO transform_runs (id, workspace_id, transform_id, transform_name, dag_run_id, status, trigger, created_at)
    VALUES (:id, :workspace_id, :transform_id, :transform_name, :dag_run_id, 'pending', :trigger, :now)`,
@@ -160,15 +179,32 @@ export const completeRun = namedQuery<{ id: string; now: string; rows_written: n
 );
 
 /** Failed, skipped or cancelled: a run that ends without writing. */
-export const endRun = namedQuery<{ id: string; status: RunStatus; now: string; duration_ms: number | null; code: string | null; message: string | null; hint: string | null }>(
+export const endRun = namedQuery<{
+  id: string;
+  status: RunStatus;
+  now: string;
+  duration_ms: number | null;
+  code: string | null;
+  message: string | null;
+  hint: string | null;
+}>(
   'transform_runs.end',
   `UPDATE transform_runs SET status = :status, finished_at = :now, duration_ms = :duration_ms, error_code = :code, error_message = :message, error_hint = :hint
    WHERE id = :id AND status IN ('pending', 'running')`,
 );
 
-export const deleteWorkspaceTransforms = namedQuery<{ workspace_id: string }>('transforms.delete_for_workspace', 'DELETE FROM transforms WHERE workspace_id = :workspace_id');
-export const deleteWorkspaceTransformRuns = namedQuery<{ workspace_id: string }>('transform_runs.delete_for_workspace', 'DELETE FROM transform_runs WHERE workspace_id = :workspace_id');
-export const deleteWorkspaceDagRuns = namedQuery<{ workspace_id: string }>('transform_dag_runs.delete_for_workspace', 'DELETE FROM transform_dag_runs WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceTransforms = namedQuery<{ workspace_id: string }>(
+  'transforms.delete_for_workspace',
+  'DELETE FROM transforms WHERE workspace_id = :workspace_id',
+);
+export const deleteWorkspaceTransformRuns = namedQuery<{ workspace_id: string }>(
+  'transform_runs.delete_for_workspace',
+  'DELETE FROM transform_runs WHERE workspace_id = :workspace_id',
+);
+export const deleteWorkspaceDagRuns = namedQuery<{ workspace_id: string }>(
+  'transform_dag_runs.delete_for_workspace',
+  'DELETE FROM transform_dag_runs WHERE workspace_id = :workspace_id',
+);
 
 /** Runs of transforms that no longer exist, ended a day ago: nothing lists them any more. */
 export const pruneOrphanTransformRuns = namedQuery<PruneParams>(
@@ -193,7 +229,10 @@ export const upsertSchedule = namedQuery<{ workspace_id: string; schedule: strin
    ON CONFLICT (workspace_id) DO UPDATE SET schedule = excluded.schedule, updated_at = excluded.updated_at`,
 );
 
-export const deleteSchedule = namedQuery<{ workspace_id: string }>('transform_schedules.delete', 'DELETE FROM transform_schedules WHERE workspace_id = :workspace_id');
+export const deleteSchedule = namedQuery<{ workspace_id: string }>(
+  'transform_schedules.delete',
+  'DELETE FROM transform_schedules WHERE workspace_id = :workspace_id',
+);
 
 export const listRunningDagRuns = namedQuery<{ workspace_id: string }, { id: string }>(
   'transform_dag_runs.list_running',

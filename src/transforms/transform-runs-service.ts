@@ -76,13 +76,19 @@ export class TransformRunsService {
 
   async listRuns(workspaceId: string, transformId: string, limit: number): Promise<{ items: TransformRunView[]; total: number }> {
     if (!(await loadTransforms(this.store, workspaceId)).byId.has(transformId)) throw new AppError('NOT_FOUND', 'No such transform');
-    const [rows, count] = await Promise.all([this.store.all(listTransformRuns, { transform_id: transformId, limit }), this.store.first(countTransformRuns, { transform_id: transformId })]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listTransformRuns, { transform_id: transformId, limit }),
+      this.store.first(countTransformRuns, { transform_id: transformId }),
+    ]);
     return { items: rows.map(runView), total: Number(count?.total ?? 0) };
   }
 
   /** The workspace's DAG runs, newest first, each with its nodes' runs (live while it runs). */
   async listDagRuns(workspaceId: string, page: Page): Promise<{ items: DagRunRecordView[]; total: number }> {
-    const [rows, count] = await Promise.all([this.store.all(listWorkspaceDagRuns, { workspace_id: workspaceId, ...page }), this.store.first(countWorkspaceDagRuns, { workspace_id: workspaceId })]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listWorkspaceDagRuns, { workspace_id: workspaceId, ...page }),
+      this.store.first(countWorkspaceDagRuns, { workspace_id: workspaceId }),
+    ]);
     return { items: await Promise.all(rows.map((row) => this.record(row))), total: Number(count?.total ?? 0) };
   }
 
@@ -105,7 +111,10 @@ export class TransformRunsService {
         await this.workflows.start({ workspaceId, dagRunId, request, trigger: 'manual', objectId: singleId ?? dagRunId });
       } catch (error) {
         await this.failUnstarted(dagRunId);
-        throw new AppError('SERVICE_UNAVAILABLE', 'The run could not be scheduled; it is recorded as failed', { hint: 'Run it again in a moment.', cause: error });
+        throw new AppError('SERVICE_UNAVAILABLE', 'The run could not be scheduled; it is recorded as failed', {
+          hint: 'Run it again in a moment.',
+          cause: error,
+        });
       }
     }
     await this.waitForEnd(dagRunId);
@@ -152,7 +161,15 @@ export class TransformRunsService {
     const now = this.clock.now().toISOString();
     try {
       for (const run of await this.store.all(listDagRunRuns, { dag_run_id: dagRunId })) {
-        await this.store.run(endRun, { id: run.id, status: 'failed', now, duration_ms: null, code: 'SERVICE_UNAVAILABLE', message: 'The run could not be scheduled', hint: 'Run it again.' });
+        await this.store.run(endRun, {
+          id: run.id,
+          status: 'failed',
+          now,
+          duration_ms: null,
+          code: 'SERVICE_UNAVAILABLE',
+          message: 'The run could not be scheduled',
+          hint: 'Run it again.',
+        });
       }
       await this.store.run(finishDagRun, { id: dagRunId, status: 'failed', now });
     } catch (error) {

@@ -6,8 +6,25 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Staleness } from './staleness';
 import { TransformGraph } from './transform-graph';
-import { deleteTransform, insertTransform, latestRuns, updateTransform, type Materialization, type RunRow, type RunStatus, type TransformRow } from './transform-queries';
-import { graphNodeOf, loadTransforms, transformView, withDeps, type TransformView, type TransformWithDepsView, type WorkspaceTransforms } from './transform-view';
+import {
+  deleteTransform,
+  insertTransform,
+  latestRuns,
+  updateTransform,
+  type Materialization,
+  type RunRow,
+  type RunStatus,
+  type TransformRow,
+} from './transform-queries';
+import {
+  graphNodeOf,
+  loadTransforms,
+  transformView,
+  withDeps,
+  type TransformView,
+  type TransformWithDepsView,
+  type WorkspaceTransforms,
+} from './transform-view';
 
 export interface TransformInput {
   name: string;
@@ -59,7 +76,12 @@ export class TransformsService {
       depends_on: patch.depends_on ?? (JSON.parse(current.depends_on) as string[]),
       materialization,
       // A key stays with an incremental transform; changing to another materialisation lets it go.
-      unique_key: patch.unique_key !== undefined ? patch.unique_key : materialization !== 'incremental' || current.unique_key === null ? null : (JSON.parse(current.unique_key) as string[]),
+      unique_key:
+        patch.unique_key !== undefined
+          ? patch.unique_key
+          : materialization !== 'incremental' || current.unique_key === null
+            ? null
+            : (JSON.parse(current.unique_key) as string[]),
       description: patch.description !== undefined ? patch.description : current.description,
     };
     const row = await this.checked(workspaceId, id, merged, current);
@@ -82,7 +104,9 @@ export class TransformsService {
       const doomed = graph.withDownstream([id]);
       const dependents = [...doomed].filter((other) => other !== id).map((other) => byId.get(other)!.name);
       if (dependents.length > 0 && !cascade) {
-        throw new AppError('CONFLICT', `Other transforms depend on ${byId.get(id)!.name}`, { hint: `Its dependents: ${dependents.join(', ')}. Delete with ?cascade=true to delete them too.` });
+        throw new AppError('CONFLICT', `Other transforms depend on ${byId.get(id)!.name}`, {
+          hint: `Its dependents: ${dependents.join(', ')}. Delete with ?cascade=true to delete them too.`,
+        });
       }
       for (const other of doomed) await tx.run(deleteTransform, { id: other, workspace_id: workspaceId });
     });
@@ -125,7 +149,12 @@ export class TransformsService {
   }
 
   /** The row a create or change would write, with its SQL checked against the workspace's tables and the other transforms' targets. */
-  private async checked(workspaceId: string, id: string, input: TransformInput, current: TransformRow | undefined): Promise<Omit<TransformRow, 'created_at' | 'updated_at'>> {
+  private async checked(
+    workspaceId: string,
+    id: string,
+    input: TransformInput,
+    current: TransformRow | undefined,
+  ): Promise<Omit<TransformRow, 'created_at' | 'updated_at'>> {
     const target = targetOf(input.target_table);
     const materialization = input.materialization ?? 'table';
     const uniqueKey = uniqueKeyOf(input.unique_key, materialization);
@@ -154,13 +183,15 @@ export class TransformsService {
     const others = transforms.rows.filter((other) => other.id !== row.id);
     if (others.some((other) => other.name === row.name)) throw new AppError('CONFLICT', `A transform named ${row.name} exists already`);
     const writer = others.find((other) => other.target_table === row.target_table);
-    if (writer) throw new AppError('CONFLICT', `The transform ${writer.name} writes ${row.target_table} already`, { hint: 'Each transform writes a table of its own.' });
+    if (writer)
+      throw new AppError('CONFLICT', `The transform ${writer.name} writes ${row.target_table} already`, { hint: 'Each transform writes a table of its own.' });
     if ((JSON.parse(row.reads) as string[]).includes(row.target_table)) {
       throw new AppError('DAG_CYCLE', `The transform reads its own target ${row.target_table}`, { hint: `${row.name} → ${row.name}` });
     }
     const graph = new TransformGraph([...others.map(graphNodeOf), graphNodeOf(row)]);
     const cycle = graph.findCycle();
-    if (cycle) throw new AppError('DAG_CYCLE', 'The transform would make the dependencies circular', { hint: `${cycle.join(' → ')} (each depends on the next)` });
+    if (cycle)
+      throw new AppError('DAG_CYCLE', 'The transform would make the dependencies circular', { hint: `${cycle.join(' → ')} (each depends on the next)` });
   }
 }
 

@@ -31,9 +31,13 @@ export class StorageQuota {
     plan ??= await this.planOf(workspaceId);
     const { usedBytes, limitBytes } = await this.use(workspaceId, lane, plan);
     if (usedBytes < limitBytes) return;
-    throw new AppError('STORAGE_LIMIT_REACHED', `The workspace's tables hold ${gb(usedBytes)} GB, the ${plan.name} plan's limit is ${plan.storage_limit_gb} GB`, {
-      hint: 'Drop tables you no longer need (time travel keeps replaced data until the plan’s window passes), or move the workspace to a plan with more storage.',
-    });
+    throw new AppError(
+      'STORAGE_LIMIT_REACHED',
+      `The workspace's tables hold ${gb(usedBytes)} GB, the ${plan.name} plan's limit is ${plan.storage_limit_gb} GB`,
+      {
+        hint: 'Drop tables you no longer need (time travel keeps replaced data until the plan’s window passes), or move the workspace to a plan with more storage.',
+      },
+    );
   }
 }
 

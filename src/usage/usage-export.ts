@@ -9,7 +9,20 @@ export type ExportFormat = 'csv' | 'json';
 export type ExportedUsageRecord = Omit<UsageRecordRow, 'source'> & { kind: string };
 
 const exportColumns: (keyof ExportedUsageRecord)[] = [
-  'id', 'created_at', 'kind', 'status', 'error_code', 'user_id', 'api_key_id', 'job_id', 'statement_hash', 'bytes_scanned', 'cpu_ms', 'rows_returned', 'duration_ms', 'cost_eur',
+  'id',
+  'created_at',
+  'kind',
+  'status',
+  'error_code',
+  'user_id',
+  'api_key_id',
+  'job_id',
+  'statement_hash',
+  'bytes_scanned',
+  'cpu_ms',
+  'rows_returned',
+  'duration_ms',
+  'cost_eur',
 ];
 
 export interface UsageExportStream {

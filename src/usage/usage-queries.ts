@@ -61,7 +61,10 @@ export const dailyUsageRows = namedQuery<{ workspace_id: string; first_day: stri
    ORDER BY day, source`,
 );
 
-export const deleteWorkspaceDailyUsage = namedQuery<{ workspace_id: string }>('usage_daily.delete_for_workspace', 'DELETE FROM usage_daily WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceDailyUsage = namedQuery<{ workspace_id: string }>(
+  'usage_daily.delete_for_workspace',
+  'DELETE FROM usage_daily WHERE workspace_id = :workspace_id',
+);
 
 /** One usage record as the export writes it. */
 export interface UsageRecordRow {

@@ -8,6 +8,12 @@ export const mailDeliveryWorkflowId = (outboxId: string) => `mail-delivery-${out
 /** One delivery workflow per outbox message; it retries until the SMTP server takes the message. */
 export function mailDeliveryClient(temporal: TemporalClient): MailDeliveryStarter {
   return {
-    startDelivery: async (outboxId) => void (await startWorkflowOnce(temporal, mailDeliveryWorkflow, { workflowId: mailDeliveryWorkflowId(outboxId), args: [outboxId], memo: { outbox_id: outboxId }, labels: { kind: 'mail', objectId: outboxId } })),
+    startDelivery: async (outboxId) =>
+      void (await startWorkflowOnce(temporal, mailDeliveryWorkflow, {
+        workflowId: mailDeliveryWorkflowId(outboxId),
+        args: [outboxId],
+        memo: { outbox_id: outboxId },
+        labels: { kind: 'mail', objectId: outboxId },
+      })),
   };
 }

@@ -6,7 +6,6 @@ import { shardTaskQueue, workspaceTaskQueue } from '../temporal/task-queues';
 import { priorityKeyOf, queryJobAdmittedSignal, queryJobStartedSignal, queryJobWorkflow, type QueryJobInput } from '../workflows/query-job';
 import type { JobStartedNotice, JobWorkflowState, QueryJobWorkflows } from '../jobs/job-workflows';
 
-
 /**
  * The query-job workflows: started under the job id, described, told of their admission and start,
  * cancelled. The one place that chooses their task queues: the workflow on the service's, its query
@@ -110,7 +109,10 @@ export class QueryJobClient implements QueryJobWorkflows, JobStartedNotice {
 
   /** This deployment's only (its task queue and that queue's shards): another one sharing the namespace keeps its own jobs. */
   async running(): Promise<string[]> {
-    const queues = [this.temporal.taskQueue, ...Array.from({ length: this.temporal.shards > 1 ? this.temporal.shards : 0 }, (_, shard) => shardTaskQueue(this.temporal.taskQueue, shard))];
+    const queues = [
+      this.temporal.taskQueue,
+      ...Array.from({ length: this.temporal.shards > 1 ? this.temporal.shards : 0 }, (_, shard) => shardTaskQueue(this.temporal.taskQueue, shard)),
+    ];
     const query = `OxbowKind = 'query_job' AND ExecutionStatus = 'Running' AND TaskQueue IN (${queues.map(visibilityString).join(', ')})`;
     const ids: string[] = [];
     for await (const execution of this.temporal.client.workflow.list({ query })) ids.push(execution.workflowId);

@@ -41,7 +41,13 @@ export function workspaceDurableWorkStop(temporal: TemporalClient, logger: Logge
         }
       }
       const stillRunning = await untilClosed(cancelled, Date.now() + closeWait);
-      if (schedules || cancelled.length) logger.info('durable work of a deleted workspace stopped', { workspace_id: workspaceId, schedules, workflows: cancelled.length, still_running: stillRunning });
+      if (schedules || cancelled.length)
+        logger.info('durable work of a deleted workspace stopped', {
+          workspace_id: workspaceId,
+          schedules,
+          workflows: cancelled.length,
+          still_running: stillRunning,
+        });
     },
   };
 }
@@ -50,7 +56,14 @@ export function workspaceDurableWorkStop(temporal: TemporalClient, logger: Logge
 async function untilClosed(handles: readonly WorkflowHandle[], deadline: number): Promise<number> {
   let open = [...handles];
   while (open.length > 0 && Date.now() < deadline) {
-    const states = await Promise.all(open.map((handle) => handle.describe().then((description) => description.status.name === 'RUNNING', () => false)));
+    const states = await Promise.all(
+      open.map((handle) =>
+        handle.describe().then(
+          (description) => description.status.name === 'RUNNING',
+          () => false,
+        ),
+      ),
+    );
     open = open.filter((_, index) => states[index]);
     if (open.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
   }

@@ -74,7 +74,9 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   });
 
   const jobs = patched('sync-bookkeeping-local') ? localJobs : scheduledJobs;
-  const jobId = input.jobId ?? (await jobs.openScheduledSyncJob({ workspaceId: input.workspaceId, connectionId: input.connectionId, workflowId: workflowInfo().workflowId }));
+  const jobId =
+    input.jobId ??
+    (await jobs.openScheduledSyncJob({ workspaceId: input.workspaceId, connectionId: input.connectionId, workflowId: workflowInfo().workflowId }));
   if (!jobId) return 'skipped';
   state.jobId = jobId;
 
@@ -82,7 +84,9 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   try {
     plan = await jobs.startSyncJob(jobId);
   } catch (error) {
-    const outcome = await CancellationScope.nonCancellable(() => jobs.finishSyncJob(jobId, { reports: [], cancelled: isCancellation(error), failure: messageOf(error) }));
+    const outcome = await CancellationScope.nonCancellable(() =>
+      jobs.finishSyncJob(jobId, { reports: [], cancelled: isCancellation(error), failure: messageOf(error) }),
+    );
     state.status = outcome.status;
     return outcome.status;
   }
@@ -90,9 +94,32 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
   state.startedAt = plan.startedAt;
   const changeLogStreams = plan.changeLogStreams ?? [];
   state.streams = [
-    ...[...plan.streams, ...changeLogStreams].map((stream): LiveStream => ({ name: stream.name, status: 'pending', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0 })),
-    ...plan.refused.map((stream): LiveStream => ({ name: stream.name, status: 'failed', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, error: stream.error })),
-    ...(plan.skipped ?? []).map((stream): LiveStream => ({ name: stream.name, status: 'skipped', sync_mode: stream.syncMode, records_read: 0, records_written: 0, bytes_read: 0, reason: stream.reason })),
+    ...[...plan.streams, ...changeLogStreams].map((stream): LiveStream => ({
+      name: stream.name,
+      status: 'pending',
+      sync_mode: stream.syncMode,
+      records_read: 0,
+      records_written: 0,
+      bytes_read: 0,
+    })),
+    ...plan.refused.map((stream): LiveStream => ({
+      name: stream.name,
+      status: 'failed',
+      sync_mode: stream.syncMode,
+      records_read: 0,
+      records_written: 0,
+      bytes_read: 0,
+      error: stream.error,
+    })),
+    ...(plan.skipped ?? []).map((stream): LiveStream => ({
+      name: stream.name,
+      status: 'skipped',
+      sync_mode: stream.syncMode,
+      records_read: 0,
+      records_written: 0,
+      bytes_read: 0,
+      reason: stream.reason,
+    })),
   ];
 
   const streamActivities = proxyActivities<ConnectionStreamActivities>({
@@ -118,7 +145,12 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
             ? await streamActivities.syncChangeLogStreams({ jobId, connectionId: input.connectionId, streams: unit })
             : [await streamActivities.syncConnectionStream({ jobId, connectionId: input.connectionId, stream: unit })];
           for (const report of done) {
-            Object.assign(live.find((entry) => entry.name === report.name)!, report.progress, { status: report.status }, report.reason ? { reason: report.reason } : {});
+            Object.assign(
+              live.find((entry) => entry.name === report.name)!,
+              report.progress,
+              { status: report.status },
+              report.reason ? { reason: report.reason } : {},
+            );
             reports.push(report);
           }
         } catch (error) {
@@ -126,7 +158,14 @@ export async function connectionSyncWorkflow(input: ConnectionSyncInput): Promis
             entry.status = isCancellation(error) ? 'cancelled' : 'failed';
             entry.error = entry.status === 'failed' ? messageOf(error) : undefined;
             const progress = { records_read: entry.records_read, records_written: entry.records_written, bytes_read: entry.bytes_read };
-            reports.push({ name: entry.name, sync_mode: group[index]!.syncMode, status: entry.status, progress, error: entry.error, error_code: codeOf(error) });
+            reports.push({
+              name: entry.name,
+              sync_mode: group[index]!.syncMode,
+              status: entry.status,
+              progress,
+              error: entry.error,
+              error_code: codeOf(error),
+            });
           }
           if (isCancellation(error)) throw error;
         }

@@ -106,7 +106,11 @@ export async function queryJobWorkflow(input: QueryJobInput): Promise<JobStatus>
 function ended(state: QueryJobLiveStatus, outcome: JobOutcome): JobStatus {
   setStatus(state, outcome.status);
   if (outcome.status === 'failed') {
-    throw ApplicationFailure.create({ type: outcome.error?.code ?? 'INTERNAL_ERROR', message: outcome.error?.message ?? 'The query failed', nonRetryable: true });
+    throw ApplicationFailure.create({
+      type: outcome.error?.code ?? 'INTERNAL_ERROR',
+      message: outcome.error?.message ?? 'The query failed',
+      nonRetryable: true,
+    });
   }
   return outcome.status;
 }

@@ -1,4 +1,14 @@
-import { ActivityFailure, CancellationScope, CancelledFailure, condition, defineQuery, isCancellation, proxyActivities, setHandler, uuid4 } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  CancellationScope,
+  CancelledFailure,
+  condition,
+  defineQuery,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  uuid4,
+} from '@temporalio/workflow';
 import type { TransformActivities } from '../activities/transform-activities';
 import type { DagRunRequest, NodeOutcome } from '../transforms/dag-run-plan';
 import type { DagRunStatus, RunStatus, RunTrigger } from '../transforms/transform-queries';
@@ -137,7 +147,7 @@ async function runNodes(nodes: DagNodeState[], input: TransformDagInput, unrecor
 
 /** Skips every pending node one of whose dependencies failed, was skipped or cancelled, until none is left. */
 function skipBlocked(nodes: DagNodeState[], byId: Map<string, DagNodeState>, unrecorded: Unrecorded): void {
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const node of nodes) {
       if (node.status !== 'pending') continue;

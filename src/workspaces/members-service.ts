@@ -8,7 +8,17 @@ import { mailTemplates } from '../mail/templates';
 import { normalizeEmail } from '../auth/normalize-email';
 import { findActiveUserByEmail, findActiveUserById } from '../auth/queries/users';
 import type { Role } from './roles';
-import { countMembers, deleteMember, findInvitation, findMember, findMemberByUser, insertMember, listMembers, setMemberRole, type MemberRow } from './queries/members';
+import {
+  countMembers,
+  deleteMember,
+  findInvitation,
+  findMember,
+  findMemberByUser,
+  insertMember,
+  listMembers,
+  setMemberRole,
+  type MemberRow,
+} from './queries/members';
 import type { Membership } from './workspace-view';
 
 export type MemberView = MemberRow;
@@ -48,7 +58,9 @@ export class MembersService {
       await tx.lock(`workspace-members:${caller.workspaceId}`);
       const account = await tx.first(findActiveUserByEmail, { email });
       const verified = account?.email_verified_at ? account : undefined;
-      const already = verified ? await tx.first(findMemberByUser, { workspace_id: caller.workspaceId, user_id: verified.id }) : await tx.first(findInvitation, { workspace_id: caller.workspaceId, email });
+      const already = verified
+        ? await tx.first(findMemberByUser, { workspace_id: caller.workspaceId, user_id: verified.id })
+        : await tx.first(findInvitation, { workspace_id: caller.workspaceId, email });
       if (already) throw new AppError('CONFLICT', `${email} is already a member or invited`);
       await tx.run(insertMember, {
         id,
@@ -63,7 +75,12 @@ export class MembersService {
       const inviter = await tx.first(findActiveUserById, { id: caller.userId });
       const message = verified
         ? mailTemplates.addedToWorkspace(email, caller.workspace.name, inviter?.email ?? 'A workspace admin', this.frontendUrl)
-        : mailTemplates.workspaceInvitation(email, caller.workspace.name, inviter?.email ?? 'A workspace admin', `${this.frontendUrl}/signup?${new URLSearchParams({ email })}`);
+        : mailTemplates.workspaceInvitation(
+            email,
+            caller.workspace.name,
+            inviter?.email ?? 'A workspace admin',
+            `${this.frontendUrl}/signup?${new URLSearchParams({ email })}`,
+          );
       return this.outbox.enqueue(tx, message, verified?.id ?? null);
     });
     await this.mail.dispatch([outboxId]);

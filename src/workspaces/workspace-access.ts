@@ -15,7 +15,9 @@ export class WorkspaceAccess {
   constructor(private readonly store: Store) {}
 
   async authorize(userId: string, workspaceId: string, permission: Permission): Promise<Membership> {
-    const row = uuidPattern.test(workspaceId) ? await this.store.first(findMembership, { workspace_id: workspaceId.toLowerCase(), user_id: userId }) : undefined;
+    const row = uuidPattern.test(workspaceId)
+      ? await this.store.first(findMembership, { workspace_id: workspaceId.toLowerCase(), user_id: userId })
+      : undefined;
     if (!row) throw new AppError('WORKSPACE_ACCESS_DENIED', 'You are not a member of this workspace');
     if (!allows(row.role, permission)) {
       throw new AppError('INSUFFICIENT_ROLE', `Your role (${row.role}) does not allow this`, { hint: `Ask an owner or admin of the workspace.` });

@@ -34,7 +34,16 @@ export class WorkspacesService {
         throw new AppError('CONFLICT', `The slug "${input.slug}" is taken`, { hint: 'Choose another slug.' });
       }
       await tx.run(insertWorkspace, { ...row, created_by: userId, now });
-      await tx.run(insertMember, { id: Bun.randomUUIDv7(), workspace_id: id, user_id: userId, invited_email: null, role: 'OWNER', status: 'active', invited_by: null, now });
+      await tx.run(insertMember, {
+        id: Bun.randomUUIDv7(),
+        workspace_id: id,
+        user_id: userId,
+        invited_email: null,
+        role: 'OWNER',
+        status: 'active',
+        invited_by: null,
+        now,
+      });
     });
     await this.onCreated(id);
     return workspaceView(row);

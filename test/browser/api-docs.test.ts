@@ -6,7 +6,6 @@ import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
 import { bodyOf } from '../support/http';
 
-
 /**
  * `/docs` in a real browser under its own strict policy: the viewer comes from the service, draws
  * every operation, and its "Try it out" reaches the API, with no request leaving the service and no
@@ -34,7 +33,10 @@ describe('the API docs page in a real browser', () => {
   });
 
   test('loads from the service only, draws every operation, and tries one out', async () => {
-    const operations = Object.values((await bodyOf(await fetch(`${origin}/openapi.json`))).paths as Record<string, object>).reduce((count: number, item) => count + Object.keys(item).length, 0);
+    const operations = Object.values((await bodyOf(await fetch(`${origin}/openapi.json`))).paths as Record<string, object>).reduce(
+      (count: number, item) => count + Object.keys(item).length,
+      0,
+    );
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const requested: string[] = [];

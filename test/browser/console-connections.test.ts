@@ -17,7 +17,9 @@ describe('the console: a Postgres connection', () => {
   beforeAll(async () => {
     source = await createSourceDatabase();
     await source.sql.unsafe('CREATE TABLE readings (id bigint PRIMARY KEY, sensor int, value double precision, taken_at timestamptz)');
-    await source.sql.unsafe(`INSERT INTO readings SELECT g, g % 100, g * 0.5, timestamptz '2026-01-01' + g * interval '1 minute' FROM generate_series(1, ${rows}) g`);
+    await source.sql.unsafe(
+      `INSERT INTO readings SELECT g, g % 100, g * 0.5, timestamptz '2026-01-01' + g * interval '1 minute' FROM generate_series(1, ${rows}) g`,
+    );
     await source.sql.unsafe('ANALYZE readings');
     reader = await throttledReader(source, 'readings', 2_000, 0.05);
     under = await startConsole();
@@ -60,7 +62,10 @@ describe('the console: a Postgres connection', () => {
 
       // The service's complaint about a field of the spec is shown at that field.
       await page.getByRole('button', { name: 'Create connection' }).click();
-      const hostError = page.locator('.field').filter({ has: page.getByLabel(/^Host/) }).locator('.field-error');
+      const hostError = page
+        .locator('.field')
+        .filter({ has: page.getByLabel(/^Host/) })
+        .locator('.field-error');
       await hostError.waitFor();
       expect(await page.getByLabel(/^Host/).getAttribute('aria-invalid')).toBe('true');
       await page.getByLabel(/^Host/).fill(url.hostname);
@@ -121,7 +126,10 @@ describe('the console: a Postgres connection', () => {
       // Then a sync in the stream's own mode: incremental on the cursor, nothing new to read.
       await source.sql.unsafe("INSERT INTO readings VALUES (200001, 1, 1.5, timestamptz '2027-01-01')");
       await page.getByRole('button', { name: 'Sync now' }).click();
-      const incremental = page.locator('.sync-job').first().getByRole('row', { name: /readings/ });
+      const incremental = page
+        .locator('.sync-job')
+        .first()
+        .getByRole('row', { name: /readings/ });
       await incremental.getByText('Incremental, deduplicated by the key').waitFor();
       await page.locator('.sync-job').first().locator('.sync-job-header .badge-succeeded').waitFor({ timeout: 90_000 });
       expect(await page.locator('.sync-job').count()).toBe(2);
@@ -138,7 +146,10 @@ describe('the console: a Postgres connection', () => {
 
       await page.getByRole('link', { name: 'All connections' }).click();
       await waitForRoom(page, 'Connections', shots);
-      await page.getByRole('row', { name: /plant_db/ }).getByText('succeeded').waitFor();
+      await page
+        .getByRole('row', { name: /plant_db/ })
+        .getByText('succeeded')
+        .waitFor();
       await checkRoom(watched, shots, '06-connections-list');
     } catch (error) {
       await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);

@@ -105,10 +105,19 @@ describe('the web console in a real browser', () => {
 
     // A program pushes records through the API, as the CLI or a script would.
     const login = await bodyOf(await t.request('/api/v1/auth/login', { method: 'POST', json: { email, password } }));
-    await pushOk(t, workspaceId, { email, password, accessToken: login.access_token, refreshToken: login.refresh_token, userId: '' }, {
-      table: 'shop.sales',
-      records: Array.from({ length: 24 }, (_, i) => ({ month: `2026-${String((i % 12) + 1).padStart(2, '0')}`, region: i < 12 ? 'north' : 'south', revenue: 100 + i * 7 })),
-    });
+    await pushOk(
+      t,
+      workspaceId,
+      { email, password, accessToken: login.access_token, refreshToken: login.refresh_token, userId: '' },
+      {
+        table: 'shop.sales',
+        records: Array.from({ length: 24 }, (_, i) => ({
+          month: `2026-${String((i % 12) + 1).padStart(2, '0')}`,
+          region: i < 12 ? 'north' : 'south',
+          revenue: 100 + i * 7,
+        })),
+      },
+    );
 
     // The workbench completes the workspace's tables and columns.
     await page.reload();
@@ -131,7 +140,13 @@ describe('the web console in a real browser', () => {
     await check(owner, '04-workbench-result');
 
     await page.getByRole('button', { name: 'Chart' }).click();
-    expect(await eventually(() => page.locator('.chart-area svg path').count(), (count) => count > 24, 15_000)).toBeGreaterThan(24);
+    expect(
+      await eventually(
+        () => page.locator('.chart-area svg path').count(),
+        (count) => count > 24,
+        15_000,
+      ),
+    ).toBeGreaterThan(24);
     await check(owner, '05-workbench-chart');
 
     // An error is marked where it is in the SQL.
@@ -161,7 +176,9 @@ describe('the web console in a real browser', () => {
     await page.getByText('Rows 1–100 of 10,000').waitFor();
     await check(owner, '07-workbench-job');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/);
     expect(csv[0]).toBe('n,doubled');
     expect(csv).toHaveLength(10_001);
     expect(csv[10_000]).toBe('9999,19998');
@@ -172,7 +189,10 @@ describe('the web console in a real browser', () => {
     await page.getByRole('link', { name: 'shop.sales' }).click();
     await heading(page, 'shop.sales');
     await page.getByRole('cell', { name: 'revenue' }).first().waitFor();
-    await page.getByRole('cell', { name: /^created/ }).first().waitFor();
+    await page
+      .getByRole('cell', { name: /^created/ })
+      .first()
+      .waitFor();
     await page.getByText(/Rows 1–24 of 24/).waitFor();
     await check(owner, '08-table-detail');
 
@@ -200,7 +220,12 @@ describe('the web console in a real browser', () => {
 
     await page.reload();
     await page.getByRole('cell', { name: invitee, exact: true }).waitFor();
-    expect(await page.getByRole('row', { name: new RegExp(invitee) }).getByText('Active').count()).toBe(1);
+    expect(
+      await page
+        .getByRole('row', { name: new RegExp(invitee) })
+        .getByText('Active')
+        .count(),
+    ).toBe(1);
 
     // API keys: made, shown once, revealed again with the password.
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -217,7 +242,11 @@ describe('the web console in a real browser', () => {
     expect(await page.getByLabel('Key nightly report').inputValue()).toBe(created);
     await check(owner, '11-api-keys');
 
-    const executed = await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT count(*) AS n FROM shop.sales', workspace_id: workspaceId }, headers: { 'x-api-key': created } });
+    const executed = await t.request('/api/v1/execute', {
+      method: 'POST',
+      json: { sql: 'SELECT count(*) AS n FROM shop.sales', workspace_id: workspaceId },
+      headers: { 'x-api-key': created },
+    });
     expect((await bodyOf(executed)).rows).toEqual([[24]]);
 
     await page.getByRole('link', { name: 'Account' }).click();

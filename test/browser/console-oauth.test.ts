@@ -53,7 +53,13 @@ describe('the console: connecting HubSpot over OAuth', () => {
       const job = page.locator('.sync-job').first();
       await job.locator('.sync-job-header .badge-succeeded').waitFor({ timeout: 60_000 });
       expect(await job.locator('.sync-job-header').innerText()).toContain('oauth');
-      expect(await job.getByRole('row', { name: /contacts/ }).getByRole('cell').nth(4).innerText()).toBe('120');
+      expect(
+        await job
+          .getByRole('row', { name: /contacts/ })
+          .getByRole('cell')
+          .nth(4)
+          .innerText(),
+      ).toBe('120');
       await checkRoom(watched, shots, '02-hubspot-connected');
 
       // The grant is revoked at the provider (once the page has read the streams with it): the next sync fails and the connection asks to be authorized again.
@@ -61,7 +67,12 @@ describe('the console: connecting HubSpot over OAuth', () => {
       hubspot.oauth.revokeGrant(hubspot.oauth.lastRefreshToken);
       await page.getByRole('button', { name: 'Sync now' }).click();
       await page.locator('.sync-job').first().locator('.sync-job-header .badge-failed').waitFor({ timeout: 60_000 });
-      await page.locator('.sync-job').first().getByText(/BAD_REFRESH_TOKEN/).first().waitFor();
+      await page
+        .locator('.sync-job')
+        .first()
+        .getByText(/BAD_REFRESH_TOKEN/)
+        .first()
+        .waitFor();
       await page.getByText('The provider no longer accepts this connection’s authorization').waitFor();
       await page.locator('.details .badge-needs_reauth').waitFor();
       expect(await page.getByRole('button', { name: 'Sync now' }).isDisabled()).toBe(true);

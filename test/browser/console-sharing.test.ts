@@ -27,7 +27,11 @@ describe('the console: saved queries, charts, pages and their public links', () 
     const regions = ['north', 'south', 'east'];
     await pushOk(under.t, workspaceId, user, {
       table: 'shop.sales',
-      records: Array.from({ length: 36 }, (_, i) => ({ month: `2026-${String((i % 12) + 1).padStart(2, '0')}`, region: regions[Math.floor(i / 12)], revenue: 100 + i * 5 })),
+      records: Array.from({ length: 36 }, (_, i) => ({
+        month: `2026-${String((i % 12) + 1).padStart(2, '0')}`,
+        region: regions[Math.floor(i / 12)],
+        revenue: 100 + i * 5,
+      })),
     });
     const stranger = await openWatched(under.browser);
     try {
@@ -39,7 +43,10 @@ describe('the console: saved queries, charts, pages and their public links', () 
       await page.getByRole('link', { name: 'New saved query' }).click();
       await waitForRoom(page, 'New saved query', shots);
       await page.getByLabel('Name', { exact: true }).fill('sales_by_month');
-      await typeSql(page, 'SELECT month, region, sum(revenue) AS revenue FROM shop.sales WHERE region <> {{skip_region}} AND revenue >= {{min_revenue}} GROUP BY month, region ORDER BY month, region');
+      await typeSql(
+        page,
+        'SELECT month, region, sum(revenue) AS revenue FROM shop.sales WHERE region <> {{skip_region}} AND revenue >= {{min_revenue}} GROUP BY month, region ORDER BY month, region',
+      );
       await page.keyboard.press('Escape');
       await page.getByLabel('Type of skip_region').selectOption('enum');
       await page.getByLabel('Options of skip_region, separated by commas').fill('north, south, east');
@@ -89,7 +96,10 @@ describe('the console: saved queries, charts, pages and their public links', () 
 
       await page.getByRole('link', { name: 'Charts', exact: true }).click();
       await waitForRoom(page, 'Charts', shots);
-      await page.getByRole('row', { name: /Revenue by month/ }).getByText('published').waitFor();
+      await page
+        .getByRole('row', { name: /Revenue by month/ })
+        .getByText('published')
+        .waitFor();
       await checkRoom(watched, shots, '04b-charts');
 
       // A page: text, then the chart moved above it.

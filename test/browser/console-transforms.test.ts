@@ -9,7 +9,8 @@ import { createTransformOk } from '../support/transforms';
 /** A node of the DAG's graph by its transform's name. */
 const node = (page: Page, name: string) => page.locator(`svg.dag g.dag-node[data-node="${name}"]`);
 /** Waits for a node to read as said (a run's end reaches the graph's states a moment before its staleness). */
-const nodeReads = (page: Page, name: string, label: string) => page.locator(`svg.dag g.dag-node[data-node="${name}"][aria-label="${label}"]`).waitFor({ timeout: 10_000 });
+const nodeReads = (page: Page, name: string, label: string) =>
+  page.locator(`svg.dag g.dag-node[data-node="${name}"][aria-label="${label}"]`).waitFor({ timeout: 10_000 });
 
 /**
  * Transforms in the browser: two made in the editor, the second after the first; the DAG drawn as a
@@ -33,7 +34,10 @@ describe('the console: transforms and their DAG', () => {
     const { watched, workspaceId, user } = await signedInPage(under, 'console-dag');
     const { page } = watched;
     const days = ['mon', 'tue', 'wed', 'thu'];
-    await pushOk(under.t, workspaceId, user, { table: 'raw.orders', records: Array.from({ length: 40 }, (_, i) => ({ id: i + 1, day: days[i % 4], amount: 10 + i })) });
+    await pushOk(under.t, workspaceId, user, {
+      table: 'raw.orders',
+      records: Array.from({ length: 40 }, (_, i) => ({ id: i + 1, day: days[i % 4], amount: 10 + i })),
+    });
     try {
       await page.getByRole('link', { name: 'Transforms' }).click();
       await waitForRoom(page, 'Transforms', shots);
@@ -98,7 +102,11 @@ describe('the console: transforms and their DAG', () => {
       await checkRoom(watched, shots, '05-dag-run');
 
       // A transform that fails as it runs (a text that is no integer): run as the stale one, fixed, retried from the failure.
-      await createTransformOk(under.t, workspaceId, user, { name: 'day_codes', sql: 'SELECT CAST(day AS integer) AS code FROM marts.daily_orders', target_table: 'marts.day_codes' });
+      await createTransformOk(under.t, workspaceId, user, {
+        name: 'day_codes',
+        sql: 'SELECT CAST(day AS integer) AS code FROM marts.daily_orders',
+        target_table: 'marts.day_codes',
+      });
       await page.getByRole('link', { name: 'All transforms' }).click();
       await waitForRoom(page, 'Transforms', shots);
       await node(page, 'day_codes').waitFor();
@@ -107,10 +115,17 @@ describe('the console: transforms and their DAG', () => {
       await nodeReads(page, 'daily_orders', 'daily_orders, writes marts.daily_orders: succeeded');
       await page.getByRole('link', { name: 'details' }).click();
       await waitForRoom(page, 'Transform run', shots);
-      await page.getByRole('row', { name: /day_codes/ }).getByText(/integer/i).first().waitFor();
+      await page
+        .getByRole('row', { name: /day_codes/ })
+        .getByText(/integer/i)
+        .first()
+        .waitFor();
       await checkRoom(watched, shots, '06-dag-run-failed');
 
-      await page.getByRole('row', { name: /day_codes/ }).getByRole('link', { name: 'day_codes' }).click();
+      await page
+        .getByRole('row', { name: /day_codes/ })
+        .getByRole('link', { name: 'day_codes' })
+        .click();
       await waitForRoom(page, 'day_codes', shots);
       await typeSql(page, "SELECT CASE day WHEN 'mon' THEN 1 WHEN 'tue' THEN 2 WHEN 'wed' THEN 3 ELSE 4 END AS code FROM marts.daily_orders");
       await page.getByRole('button', { name: 'Save changes' }).click();
@@ -128,7 +143,11 @@ describe('the console: transforms and their DAG', () => {
       await page.getByLabel('On a cron (UTC)').check();
       await page.getByLabel('Cron expression').fill('0 6 * * 1-5');
       await page.getByRole('button', { name: 'Save schedule' }).click();
-      await page.getByRole('list', { name: 'Next runs (UTC)' }).getByText(/ 6:00:00 AM UTC/).first().waitFor();
+      await page
+        .getByRole('list', { name: 'Next runs (UTC)' })
+        .getByText(/ 6:00:00 AM UTC/)
+        .first()
+        .waitFor();
       await checkRoom(watched, shots, '07-transforms-scheduled');
     } catch (error) {
       await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);

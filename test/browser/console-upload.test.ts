@@ -27,7 +27,9 @@ describe('the console: a file upload', () => {
   test('a CSV file uploads into a table with a progress bar and is queried in the workbench', async () => {
     const { watched, workspaceId } = await signedIn();
     const { page } = watched;
-    const csv = ['city,visits,day', ...Array.from({ length: 50_000 }, (_, i) => `city-${i % 97},${i},2026-01-${String((i % 28) + 1).padStart(2, '0')}`)].join('\n');
+    const csv = ['city,visits,day', ...Array.from({ length: 50_000 }, (_, i) => `city-${i % 97},${i},2026-01-${String((i % 28) + 1).padStart(2, '0')}`)].join(
+      '\n',
+    );
     const path = join(files, 'visits.csv');
     writeFileSync(path, `${csv}\n`);
 

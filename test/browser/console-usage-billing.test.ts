@@ -47,13 +47,18 @@ describe('the console: usage and billing', () => {
       await page.getByRole('row', { name: /^query 3 / }).waitFor();
       await checkRoom(watched, shots, '01-usage');
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-      const lines = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/);
+      const lines = readFileSync((await download.path())!, 'utf8')
+        .trim()
+        .split(/\r?\n/);
       expect(lines[0]).toContain('bytes_scanned');
       expect(lines).toHaveLength(4);
 
       await page.getByRole('link', { name: 'Plan and billing' }).click();
       await waitForRoom(page, 'Billing', shots);
-      await page.getByRole('row', { name: /current/ }).getByText('Free').waitFor();
+      await page
+        .getByRole('row', { name: /current/ })
+        .getByText('Free')
+        .waitFor();
       await checkRoom(watched, shots, '02-billing-free');
 
       // Upgrade: a checkout session made on stripe-mock; back with ?checkout=success, the plan changes with the provider's event.
@@ -63,10 +68,23 @@ describe('the console: usage and billing', () => {
       expect(providerPages).toHaveLength(1);
       const setup = await bodyOf(await under.t.request(`/api/v1/workspaces/${workspaceId}/billing/setup`, { method: 'POST', token: user.accessToken }));
       const created = Math.floor(under.t.clock.now().getTime() / 1000);
-      const event = stripeEvent('customer.subscription.created', subscription({ id: `sub_${workspaceId.slice(0, 8)}`, customer: setup.customer_id, status: 'active', lookupKey: 'oxbow_team', metadata: { workspace_id: workspaceId, plan: 'team' } }), { created });
+      const event = stripeEvent(
+        'customer.subscription.created',
+        subscription({
+          id: `sub_${workspaceId.slice(0, 8)}`,
+          customer: setup.customer_id,
+          status: 'active',
+          lookupKey: 'oxbow_team',
+          metadata: { workspace_id: workspaceId, plan: 'team' },
+        }),
+        { created },
+      );
       expect((await deliver(under.t, event)).status).toBe(200);
       await page.getByText('The subscription is active: the workspace is on the team plan.').waitFor({ timeout: 20_000 });
-      await page.getByRole('row', { name: /current/ }).getByText('Team').waitFor();
+      await page
+        .getByRole('row', { name: /current/ })
+        .getByText('Team')
+        .waitFor();
       expect(await page.getByRole('button', { name: /^Upgrade to/ }).count()).toBe(0);
       await checkRoom(watched, shots, '03-billing-subscribed');
 

@@ -25,7 +25,14 @@ describe('CORS in a real browser', () => {
     const [listedPort, otherPort] = [await freePort(), await freePort()];
     listed = `http://127.0.0.1:${listedPort}`;
     other = `http://127.0.0.1:${otherPort}`;
-    for (const port of [listedPort, otherPort]) pages.push(Bun.serve({ hostname: '127.0.0.1', port, fetch: () => new Response('<!doctype html><title>client</title>', { headers: { 'content-type': 'text/html' } }) }));
+    for (const port of [listedPort, otherPort])
+      pages.push(
+        Bun.serve({
+          hostname: '127.0.0.1',
+          port,
+          fetch: () => new Response('<!doctype html><title>client</title>', { headers: { 'content-type': 'text/html' } }),
+        }),
+      );
     ({ t, user: owner } = await withUser('local', { env: { CORS_ALLOWED_ORIGINS: listed }, label: 'cors-browser' }));
     api = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
     browser = await launchChromium();

@@ -10,7 +10,6 @@ import { pushOk } from '../support/lake';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { withWorkspace } from '../support/fixtures';
 
-
 describe('public pages in a real browser', () => {
   let t: TestApp;
   let server: HttpServer;
@@ -33,13 +32,34 @@ describe('public pages in a real browser', () => {
     };
     await pushOk(t, workspaceId, owner, {
       table: 'shop.sales',
-      records: Array.from({ length: 12 }, (_, month) => ({ month: `2026-${String(month + 1).padStart(2, '0')}`, region: month % 2 ? 'north' : 'south', revenue: 100 + month * 17 })),
+      records: Array.from({ length: 12 }, (_, month) => ({
+        month: `2026-${String(month + 1).padStart(2, '0')}`,
+        region: month % 2 ? 'north' : 'south',
+        revenue: 100 + month * 17,
+      })),
     });
     const sql = 'SELECT month, region, revenue FROM shop.sales ORDER BY month';
-    await send('/charts', { name: 'bars', title: 'Revenue <b>by</b> month', description: 'Twelve months', sql, chart_type: 'bar', config: { x: 'month', y: ['revenue'], series: 'region', stacked: true } });
+    await send('/charts', {
+      name: 'bars',
+      title: 'Revenue <b>by</b> month',
+      description: 'Twelve months',
+      sql,
+      chart_type: 'bar',
+      config: { x: 'month', y: ['revenue'], series: 'region', stacked: true },
+    });
     await send('/charts', { name: 'line', title: 'Trend', sql, chart_type: 'line', config: { x: 'month', y: ['revenue'] } });
-    await send('/charts', { name: 'pie', title: 'Share', sql: 'SELECT region, sum(revenue) AS revenue FROM shop.sales GROUP BY ALL', chart_type: 'pie', config: { x: 'region', y: ['revenue'] } });
-    await send('/pages', { name: 'board', title: 'Board', blocks: [{ markdown: '## Sales\nThree **charts**.' }, { chart: 'bars' }, { chart: 'line' }, { chart: 'pie' }] });
+    await send('/charts', {
+      name: 'pie',
+      title: 'Share',
+      sql: 'SELECT region, sum(revenue) AS revenue FROM shop.sales GROUP BY ALL',
+      chart_type: 'pie',
+      config: { x: 'region', y: ['revenue'] },
+    });
+    await send('/pages', {
+      name: 'board',
+      title: 'Board',
+      blocks: [{ markdown: '## Sales\nThree **charts**.' }, { chart: 'bars' }, { chart: 'line' }, { chart: 'pie' }],
+    });
     chartUrl = `${server.url}/c/${(await send('/charts/bars/publish', {})).token}`;
     pageUrl = `${server.url}/p/${(await send('/pages/board/publish', {})).token}`;
     expiringUrl = `${server.url}/c/${(await send('/charts/line/publish', { expires_at: new Date(t.clock.now().getTime() + 60_000).toISOString() })).token}`;
@@ -119,7 +139,8 @@ describe('public pages in a real browser', () => {
       if (javaScript) await page.waitForFunction(`document.querySelectorAll('[data-interactive="true"] svg').length === 3`);
       expect(await page.locator('.chart-area svg').count()).toBe(3);
       expect(await page.locator('.markdown strong').textContent()).toBe('charts');
-      for (const position of [0, 1, 2]) expect(await ink(page, `#chart-${position}`, `page-${position}-${javaScript ? 'js' : 'nojs'}.png`)).toBeGreaterThan(1_000);
+      for (const position of [0, 1, 2])
+        expect(await ink(page, `#chart-${position}`, `page-${position}-${javaScript ? 'js' : 'nojs'}.png`)).toBeGreaterThan(1_000);
       await page.screenshot({ path: join(shots, `page-${javaScript ? 'js' : 'nojs'}.png`), fullPage: true });
       expect(problems).toEqual([]);
       await page.context().close();

@@ -24,8 +24,13 @@ describe('API keys', () => {
     expect(response.status).toBe(201);
     const created = await bodyOf(response);
     expect(created).toEqual({
-      id: expect.any(String), name: 'laptop', key: expect.stringMatching(/^oxb_[0-9A-Za-z]{43}$/),
-      prefix: created.key.slice(0, 12), created_at: expect.any(String), expires_at: null, last_used_at: null,
+      id: expect.any(String),
+      name: 'laptop',
+      key: expect.stringMatching(/^oxb_[0-9A-Za-z]{43}$/),
+      prefix: created.key.slice(0, 12),
+      created_at: expect.any(String),
+      expires_at: null,
+      last_used_at: null,
     });
     expect((await useKey(created.key)).status).toBe(200);
   });
@@ -45,7 +50,9 @@ describe('API keys', () => {
   test('last use is recorded', async () => {
     const { id, key } = await bodyOf(await createKey({ name: 'used' }));
     await useKey(key);
-    const listed = (await bodyOf(await t.request('/api/v1/auth/api-keys?limit=200', { token: user.accessToken }))).find((entry: { id: string }) => entry.id === id);
+    const listed = (await bodyOf(await t.request('/api/v1/auth/api-keys?limit=200', { token: user.accessToken }))).find(
+      (entry: { id: string }) => entry.id === id,
+    );
     expect(listed.last_used_at).toEqual(expect.any(String));
   });
 
@@ -62,7 +69,11 @@ describe('API keys', () => {
     const wrong = await t.request(`/api/v1/auth/api-keys/${created.id}/reveal`, { method: 'POST', json: { password: 'wrong' }, token: user.accessToken });
     expect(wrong.status).toBe(401);
     expect(await codeOf(wrong)).toBe('INVALID_CREDENTIALS');
-    const revealed = await t.request(`/api/v1/auth/api-keys/${created.id}/reveal`, { method: 'POST', json: { password: user.password }, token: user.accessToken });
+    const revealed = await t.request(`/api/v1/auth/api-keys/${created.id}/reveal`, {
+      method: 'POST',
+      json: { password: user.password },
+      token: user.accessToken,
+    });
     expect(revealed.status).toBe(200);
     expect((await bodyOf(revealed)).key).toBe(created.key);
   });
@@ -70,7 +81,11 @@ describe('API keys', () => {
   test("another user's key cannot be revealed or revoked", async () => {
     const created = await bodyOf(await createKey({ name: 'private' }));
     const stranger = await createVerifiedUser(t, 'stranger');
-    const reveal = await t.request(`/api/v1/auth/api-keys/${created.id}/reveal`, { method: 'POST', json: { password: stranger.password }, token: stranger.accessToken });
+    const reveal = await t.request(`/api/v1/auth/api-keys/${created.id}/reveal`, {
+      method: 'POST',
+      json: { password: stranger.password },
+      token: stranger.accessToken,
+    });
     expect(reveal.status).toBe(404);
     expect((await t.request(`/api/v1/auth/api-keys/${created.id}`, { method: 'DELETE', token: stranger.accessToken })).status).toBe(404);
     expect((await useKey(created.key)).status).toBe(200);

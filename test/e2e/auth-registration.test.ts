@@ -48,7 +48,14 @@ describe('registration', () => {
   });
 
   test.each([
-    ['no body fields', {}, [['body', 'email'], ['body', 'password']]],
+    [
+      'no body fields',
+      {},
+      [
+        ['body', 'email'],
+        ['body', 'password'],
+      ],
+    ],
     ['a malformed address', { email: 'not-an-address', password: 'long enough password' }, [['body', 'email']]],
     ['a short password', { email: 'a@example.test', password: 'short' }, [['body', 'password']]],
     ['a password that is not a string', { email: 'a@example.test', password: 12345678 }, [['body', 'password']]],

@@ -113,7 +113,11 @@ describe('sessions', () => {
     const user = await createVerifiedUser(t);
     const fromSameAddress = await t.request('/api/v1/auth/login', { method: 'POST', json: { email: user.email, password: user.password }, headers: address });
     expect(fromSameAddress.status).toBe(429);
-    const fromElsewhere = await t.request('/api/v1/auth/login', { method: 'POST', json: { email: user.email, password: user.password }, headers: { 'x-forwarded-for': '198.51.100.7' } });
+    const fromElsewhere = await t.request('/api/v1/auth/login', {
+      method: 'POST',
+      json: { email: user.email, password: user.password },
+      headers: { 'x-forwarded-for': '198.51.100.7' },
+    });
     expect(fromElsewhere.status).toBe(200);
   });
 

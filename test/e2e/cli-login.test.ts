@@ -11,7 +11,11 @@ describe('CLI browser login', () => {
 
   const state = 'state-0123456789abcdef';
   const submit = (fields: Record<string, string>) =>
-    t.request('/api/v1/auth/cli-login', { method: 'POST', body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    t.request('/api/v1/auth/cli-login', {
+      method: 'POST',
+      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
 
   test('the form is HTML carrying the port and the state, escaped', async () => {
     const hostile = '"><script>alert(1)</script>xx';

@@ -18,7 +18,11 @@ describe("the console's pages and files", () => {
   afterAll(() => t.stop());
 
   const get = (path: string, headers: Record<string, string> = {}) => t.app.handle(new Request(`http://localhost${path}`, { headers }));
-  const sample: Record<string, string> = { workspaceId: '01a21cd6-6bf1-7065-a316-24f2a60a199a', table: 'shop.sales', connectionId: '01a21cd6-6bf1-7065-a316-24f2a60a199b' };
+  const sample: Record<string, string> = {
+    workspaceId: '01a21cd6-6bf1-7065-a316-24f2a60a199a',
+    table: 'shop.sales',
+    connectionId: '01a21cd6-6bf1-7065-a316-24f2a60a199b',
+  };
   const addresses = [
     ...Object.values(paths).map((pattern) => pattern.replace(/:(\w+)/g, (_, name: string) => sample[name] ?? 'x')),
     '/verify-email?token=abc',
@@ -72,7 +76,12 @@ describe("the console's pages and files", () => {
   });
 
   test("only the build's listed files are served", async () => {
-    for (const path of ['/console/assets/manifest.json', '/console/assets/..%2F..%2Fpackage.json', '/console/assets/nothing.js', '/console/assets/main.js.gz']) {
+    for (const path of [
+      '/console/assets/manifest.json',
+      '/console/assets/..%2F..%2Fpackage.json',
+      '/console/assets/nothing.js',
+      '/console/assets/main.js.gz',
+    ]) {
       expect({ path, status: (await get(path)).status }).toEqual({ path, status: 404 });
     }
     expect((await get('/no-such-page')).status).toBe(404);

@@ -17,7 +17,11 @@ describe('console sessions', () => {
 
   const consoleHeaders = { 'x-oxbow-console': '1' };
   const call = (path: string, init: { json?: unknown; cookie?: string; headers?: Record<string, string> } = {}) =>
-    t.request(`/api/v1/auth/console/${path}`, { method: 'POST', json: init.json, headers: { ...consoleHeaders, ...(init.cookie ? { cookie: init.cookie } : {}), ...init.headers } });
+    t.request(`/api/v1/auth/console/${path}`, {
+      method: 'POST',
+      json: init.json,
+      headers: { ...consoleHeaders, ...(init.cookie ? { cookie: init.cookie } : {}), ...init.headers },
+    });
   const cookieOf = (response: Response) => response.headers.get('set-cookie') ?? '';
   const tokenIn = (setCookie: string) => /^oxbow_console_refresh=([^;]*)/.exec(setCookie)?.[1] ?? '';
   const codeOf = async (response: Response) => (await bodyOf(response)).detail.error.code;
@@ -79,7 +83,11 @@ describe('console sessions', () => {
   test('over HTTPS the cookie is Secure', async () => {
     const user = await createVerifiedUser(t, 'console');
     const response = await t.app.handle(
-      new Request('https://localhost/api/v1/auth/console/login', { method: 'POST', headers: { 'content-type': 'application/json', ...consoleHeaders }, body: JSON.stringify({ email: user.email, password: user.password }) }),
+      new Request('https://localhost/api/v1/auth/console/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...consoleHeaders },
+        body: JSON.stringify({ email: user.email, password: user.password }),
+      }),
     );
     expect(response.status).toBe(200);
     expect(cookieOf(response)).toMatch(/; HttpOnly; SameSite=Strict; Secure; Max-Age=2592000$/);

@@ -11,28 +11,31 @@ import { createLogger } from '../../src/logging/logger';
 const logLines: string[] = [];
 const logger = createLogger({ level: 'info', sink: (line) => logLines.push(line) });
 const healthy = { metadata: async () => {}, lake: async () => {}, temporal: async () => {} };
-const healthApp = (probes: typeof healthy) => new Elysia().use(httpBasics(logger)).use(healthRoutes(probes, 'getServiceHealth')).group('/api/v1', (api) => api.use(healthRoutes(probes, 'getHealth')));
-const call = (app: { handle(request: Request): Promise<Response> }, path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
+const healthApp = (probes: typeof healthy) =>
+  new Elysia()
+    .use(httpBasics(logger))
+    .use(healthRoutes(probes, 'getServiceHealth'))
+    .group('/api/v1', (api) => api.use(healthRoutes(probes, 'getHealth')));
+const call = (app: { handle(request: Request): Promise<Response> }, path: string, init?: RequestInit) =>
+  app.handle(new Request(`http://localhost${path}`, init));
 const postJson = (body: string) => ({ method: 'POST', body, headers: { 'content-type': 'application/json' } });
 
 // A probe app with the same plugins as the service, for the rules every route inherits.
 const allowedMethods = routeMethods((): readonly { method: string; path: string }[] => probe.routes);
-const probe = new Elysia()
-  .use(httpBasics(logger, { allowedMethods }))
-  .group('/api/v1', (api) =>
-    api
-      .get('/things', ({ query }) => query, { query: paginationQuery() })
-      .get('/things/:thing_id', ({ params }) => params, { params: t.Object({ thing_id: t.String({ format: 'uuid' }) }) })
-      .post('/things', ({ body }) => body, {
-        body: t.Object({ name: t.String({ minLength: 1 }), slug: t.String({ minLength: 3, maxLength: 63 }), size: t.Integer({ minimum: 0 }) }),
-      })
-      .get('/conflict', () => {
-        throw new AppError('RATE_LIMITED', 'Too many queries', { hint: 'Wait a little', headers: { 'retry-after': '12' } });
-      })
-      .get('/crash', () => {
-        throw new Error('database password is hunter2');
-      }),
-  );
+const probe = new Elysia().use(httpBasics(logger, { allowedMethods })).group('/api/v1', (api) =>
+  api
+    .get('/things', ({ query }) => query, { query: paginationQuery() })
+    .get('/things/:thing_id', ({ params }) => params, { params: t.Object({ thing_id: t.String({ format: 'uuid' }) }) })
+    .post('/things', ({ body }) => body, {
+      body: t.Object({ name: t.String({ minLength: 1 }), slug: t.String({ minLength: 3, maxLength: 63 }), size: t.Integer({ minimum: 0 }) }),
+    })
+    .get('/conflict', () => {
+      throw new AppError('RATE_LIMITED', 'Too many queries', { hint: 'Wait a little', headers: { 'retry-after': '12' } });
+    })
+    .get('/crash', () => {
+      throw new Error('database password is hunter2');
+    }),
+);
 
 describe('HTTP basics', () => {
   test('health reports every dependency and answers 200 when all are up', async () => {

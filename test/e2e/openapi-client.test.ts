@@ -33,9 +33,22 @@ describe('a TypeScript client generated from the OpenAPI document', () => {
     expect(generated.exitCode).toBe(0);
 
     for (const file of ['typed-client.ts', 'walkthrough.ts', 'mistakes.ts']) cpSync(join(walkthroughDir, file), join(scratch, file));
-    const compilerOptions = { target: 'ES2023', module: 'Preserve', moduleResolution: 'bundler', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, noEmit: true, types: [] };
+    const compilerOptions = {
+      target: 'ES2023',
+      module: 'Preserve',
+      moduleResolution: 'bundler',
+      lib: ['ES2023', 'DOM'],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      noEmit: true,
+      types: [],
+    };
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['walkthrough.ts', 'mistakes.ts'] }));
-    const checked = Bun.spawnSync([join(projectRoot, 'node_modules', '.bin', 'tsc'), '-p', join(scratch, 'tsconfig.json')], { cwd: scratch, stdout: 'pipe', stderr: 'pipe' });
+    const checked = Bun.spawnSync([join(projectRoot, 'node_modules', '.bin', 'tsc'), '-p', join(scratch, 'tsconfig.json')], {
+      cwd: scratch,
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     expect(checked.stdout.toString() + checked.stderr.toString()).toBe('');
     expect(checked.exitCode).toBe(0);
   }, 120_000);

@@ -47,11 +47,21 @@ describe('the OpenAPI document', () => {
 
   test('covers every path of the interface this service implements', () => {
     const paths = Object.keys(document.paths ?? {});
-    const usageAndBilling = ['', '/daily', '/current', '/dashboard', '/export'].map((suffix) => `/api/v1/workspaces/{workspace_id}/usage${suffix}`).concat(
-      ['status', 'setup', 'portal-session'].map((suffix) => `/api/v1/workspaces/{workspace_id}/billing/${suffix}`),
-      ['/api/v1/billing/webhooks/{billing_provider}'],
-    );
-    for (const path of ['/api/v1/auth/login', '/api/v1/workspaces/{workspace_id}/push', '/api/v1/query/jobs/{job_id}', '/api/v1/execute', '/api/v1/execute/tables', '/api/v1/query/tables/{table_name}/metadata', ...usageAndBilling]) {
+    const usageAndBilling = ['', '/daily', '/current', '/dashboard', '/export']
+      .map((suffix) => `/api/v1/workspaces/{workspace_id}/usage${suffix}`)
+      .concat(
+        ['status', 'setup', 'portal-session'].map((suffix) => `/api/v1/workspaces/{workspace_id}/billing/${suffix}`),
+        ['/api/v1/billing/webhooks/{billing_provider}'],
+      );
+    for (const path of [
+      '/api/v1/auth/login',
+      '/api/v1/workspaces/{workspace_id}/push',
+      '/api/v1/query/jobs/{job_id}',
+      '/api/v1/execute',
+      '/api/v1/execute/tables',
+      '/api/v1/query/tables/{table_name}/metadata',
+      ...usageAndBilling,
+    ]) {
       expect(paths).toContain(path);
     }
     expect(paths).not.toContain('/openapi.json');
@@ -62,7 +72,9 @@ describe('the OpenAPI document', () => {
     const ids = operations.map((operation) => operation.operationId!);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z]+$/);
-    expect(ids).toEqual(expect.arrayContaining(['listWorkspaces', 'pushRecords', 'submitQueryJob', 'getQueryJob', 'cancelQueryJob', 'executeQuery', 'logIn', 'createApiKey']));
+    expect(ids).toEqual(
+      expect.arrayContaining(['listWorkspaces', 'pushRecords', 'submitQueryJob', 'getQueryJob', 'cancelQueryJob', 'executeQuery', 'logIn', 'createApiKey']),
+    );
   });
 
   test('every operation declares its errors in the envelope, 422 in the validation shape, and 500', () => {
@@ -95,7 +107,8 @@ describe('the OpenAPI document', () => {
       expect(noContent).toBeDefined();
       expect(noContent!.content).toBeUndefined();
     }
-    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'exportUsage']) expect(Object.keys(responseOf(find(id), 200)!.content!)).toEqual(['application/json', 'text/csv']);
+    for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'exportUsage'])
+      expect(Object.keys(responseOf(find(id), 200)!.content!)).toEqual(['application/json', 'text/csv']);
     expect(Object.keys(responseOf(find('getCliLoginForm'), 200)!.content!)).toEqual(['text/html']);
     expect(responseOf(find('submitCliLogin'), 303)!.headers).toHaveProperty('Location');
   });
@@ -104,11 +117,14 @@ describe('the OpenAPI document', () => {
     for (const id of ['executeQuery', 'runQuery', 'runWorkspaceQuery', 'submitQueryJob']) {
       const tooMany = responseOf(find(id), 429)!;
       expect(Object.keys(tooMany.headers!)).toEqual(expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
-      expect(Object.keys(responseOf(find(id), 200)!.headers!)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']));
+      expect(Object.keys(responseOf(find(id), 200)!.headers!)).toEqual(
+        expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']),
+      );
     }
     expect(responseOf(find('logIn'), 429)!.headers).toHaveProperty('Retry-After');
     expect(responseOf(find('runQuery'), 200)!.headers).toHaveProperty('Content-Disposition');
-    for (const id of ['listWorkspaces', 'listMembers', 'listApiKeys', 'listDailyUsage']) expect((responseOf(find(id), 200)!.headers!['X-Total-Count'] as OpenAPIV3_1.HeaderObject).required).toBe(true);
+    for (const id of ['listWorkspaces', 'listMembers', 'listApiKeys', 'listDailyUsage'])
+      expect((responseOf(find(id), 200)!.headers!['X-Total-Count'] as OpenAPIV3_1.HeaderObject).required).toBe(true);
   });
 
   test('types integer parameters as integers, bounded, and the offset’s maximum is documented', () => {
@@ -129,7 +145,8 @@ describe('the OpenAPI document', () => {
 
   test('shares named component schemas instead of inline copies, and gives the push body its real schema', () => {
     const schemas = document.components?.schemas ?? {};
-    for (const name of ['ErrorEnvelope', 'ValidationError', 'PushRecord', 'QueryResponse', 'JobStatusResponse', 'WorkspaceRole', 'ResultColumn']) expect(schemas).toHaveProperty(name);
+    for (const name of ['ErrorEnvelope', 'ValidationError', 'PushRecord', 'QueryResponse', 'JobStatusResponse', 'WorkspaceRole', 'ResultColumn'])
+      expect(schemas).toHaveProperty(name);
     const push = find('pushRecords').requestBody as OpenAPIV3_1.ReferenceObject;
     expect(push).toEqual({ $ref: '#/components/requestBodies/PushRequest' });
     const pushRequest = (document.components!.requestBodies!.PushRequest as OpenAPIV3_1.RequestBodyObject).content['application/json']!.schema as {
@@ -147,8 +164,15 @@ describe('the OpenAPI document', () => {
 
   test('request bodies are components of their own, so a field with a default is optional to a client', () => {
     const bodies = document.components?.requestBodies as Record<string, OpenAPIV3_1.RequestBodyObject>;
-    const schemaOf = (name: string) => bodies[name]!.content['application/json']!.schema as { properties: Record<string, { default?: unknown }>; required?: string[] };
-    for (const [name, field] of [['PushRequest', 'mode'], ['QueryRequest', 'estimate_only'], ['JobSubmitRequest', 'priority'], ['WorkspaceCreateRequest', 'region'], ['PreviewRequest', 'limit']] as const) {
+    const schemaOf = (name: string) =>
+      bodies[name]!.content['application/json']!.schema as { properties: Record<string, { default?: unknown }>; required?: string[] };
+    for (const [name, field] of [
+      ['PushRequest', 'mode'],
+      ['QueryRequest', 'estimate_only'],
+      ['JobSubmitRequest', 'priority'],
+      ['WorkspaceCreateRequest', 'region'],
+      ['PreviewRequest', 'limit'],
+    ] as const) {
       expect(schemaOf(name).properties[field]!.default).toBeDefined();
       expect(schemaOf(name).required ?? []).not.toContain(field);
     }
@@ -158,7 +182,8 @@ describe('the OpenAPI document', () => {
   });
 
   test('public operations say so with an empty security list; the rest name their scheme', () => {
-    for (const id of ['logIn', 'signUp', 'getReadiness', 'getLiveness', 'getServiceHealth', 'viewPublicChart', 'receiveBillingWebhook']) expect(find(id).security).toEqual([]);
+    for (const id of ['logIn', 'signUp', 'getReadiness', 'getLiveness', 'getServiceHealth', 'viewPublicChart', 'receiveBillingWebhook'])
+      expect(find(id).security).toEqual([]);
     for (const id of ['listWorkspaces', 'executeQuery', 'pushRecords']) expect(find(id).security!.length).toBeGreaterThan(0);
     for (const operation of operations) expect(operation.security).toBeDefined();
   });
@@ -170,7 +195,18 @@ describe('the OpenAPI document', () => {
       expect(busy.description).toContain('ENGINE_BUSY');
       expect(busy.headers).toHaveProperty('Retry-After');
     }
-    for (const id of ['createWorkspace', 'addMember', 'createApiKey', 'createConnection', 'createTransform', 'createSavedQuery', 'createChart', 'createPage', 'publishChart', 'publishPage']) {
+    for (const id of [
+      'createWorkspace',
+      'addMember',
+      'createApiKey',
+      'createConnection',
+      'createTransform',
+      'createSavedQuery',
+      'createChart',
+      'createPage',
+      'publishChart',
+      'publishPage',
+    ]) {
       expect((responseOf(find(id), 201)!.headers!.Location as OpenAPIV3_1.HeaderObject).required).toBe(true);
     }
     // Sign-up and the waitlist create nothing a client may address.
@@ -183,7 +219,12 @@ describe('the OpenAPI document', () => {
       // An address of the service's own rather than example.com, which the rules flag (as they flag localhost).
       writeFileSync(join(scratch, 'openapi.json'), JSON.stringify({ ...document, servers: [{ url: 'https://oxbow.test' }] }));
       const cli = join(import.meta.dir, '..', '..', 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-      const lint = Bun.spawnSync([process.execPath, cli, 'lint', '--extends', 'recommended', '--format', 'json', 'openapi.json'], { cwd: scratch, stdout: 'pipe', stderr: 'pipe', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } });
+      const lint = Bun.spawnSync([process.execPath, cli, 'lint', '--extends', 'recommended', '--format', 'json', 'openapi.json'], {
+        cwd: scratch,
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      });
       const report = JSON.parse(lint.stdout.toString()) as { problems: { ruleId: string; severity: string; location: { pointer: string }[] }[] };
       const problems = report.problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]!.pointer}`);
       expect(problems.filter((problem) => problem.startsWith('error'))).toEqual([]);

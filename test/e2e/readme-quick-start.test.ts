@@ -59,7 +59,14 @@ describe('the README quick start', () => {
   test('every command succeeds as written, prints what the block shows, and the chart it publishes opens', async () => {
     // The CLI's profile and token cache go where a reader's would, in a home of the test's own.
     const home = join(dataDir, 'home');
-    const env: Record<string, string> = { PATH: process.env.PATH!, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), XDG_CACHE_HOME: join(home, '.cache'), DATA_DIR: dataDir, OXBOW: service.baseUrl };
+    const env: Record<string, string> = {
+      PATH: process.env.PATH!,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+      DATA_DIR: dataDir,
+      OXBOW: service.baseUrl,
+    };
     const run = await runInShell(block, env);
     expect({ exitCode: run.exitCode, stderr: run.stderr }).toMatchObject({ exitCode: 0 });
 

@@ -17,8 +17,10 @@ describe('schedules', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
   let source: SourceDatabase;
 
-  const temporalNext = async (scheduleId: string) => (await t.infra.temporal.client.schedule.getHandle(scheduleId).describe()).info.nextActionTimes.slice(0, 3).map((time) => time.toISOString());
-  const putTransformSchedule = (schedule: string) => t.request(`${transformsPath(workspaceId)}/schedule`, { method: 'PUT', json: { schedule }, token: user.accessToken });
+  const temporalNext = async (scheduleId: string) =>
+    (await t.infra.temporal.client.schedule.getHandle(scheduleId).describe()).info.nextActionTimes.slice(0, 3).map((time) => time.toISOString());
+  const putTransformSchedule = (schedule: string) =>
+    t.request(`${transformsPath(workspaceId)}/schedule`, { method: 'PUT', json: { schedule }, token: user.accessToken });
 
   beforeAll(async () => {
     source = await createSourceDatabase();
@@ -46,18 +48,29 @@ describe('schedules', () => {
       expect(schedule.next_runs).toEqual(await temporalNext(dagScheduleId(workspaceId)));
       expect(schedule.next_runs).toEqual(connection.next_runs);
 
-      const paused = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { status: 'paused' }, token: user.accessToken }));
+      const paused = await bodyOf(
+        await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { status: 'paused' }, token: user.accessToken }),
+      );
       expect(paused.next_runs).toEqual([]);
     });
   }
 
   test('a cron that never fires is refused alike: 422 for a connection, its PATCH and the transforms', async () => {
-    const created = await createConnection(t, user, workspaceId, { name: 'never', connector_type: 'postgres', spec: postgresSpec(source), sync_schedule: '0 0 31 2 *' });
+    const created = await createConnection(t, user, workspaceId, {
+      name: 'never',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      sync_schedule: '0 0 31 2 *',
+    });
     expect(created.status).toBe(422);
     expect((await bodyOf(created)).detail[0]).toMatchObject({ loc: ['body', 'sync_schedule'], msg: expect.stringContaining('never fires') });
     const manual = await bodyOf(await createConnection(t, user, workspaceId, { name: 'manual', connector_type: 'postgres', spec: postgresSpec(source) }));
     expect(manual.next_runs).toEqual([]);
-    const patched = await t.request(`${connectionsPath(workspaceId)}/${manual.id}`, { method: 'PATCH', json: { sync_schedule: '0 0 30 2 *' }, token: user.accessToken });
+    const patched = await t.request(`${connectionsPath(workspaceId)}/${manual.id}`, {
+      method: 'PATCH',
+      json: { sync_schedule: '0 0 30 2 *' },
+      token: user.accessToken,
+    });
     expect(patched.status).toBe(422);
     const transforms = await putTransformSchedule('0 0 31 2 *');
     expect(transforms.status).toBe(422);

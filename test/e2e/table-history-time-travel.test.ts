@@ -35,7 +35,11 @@ for (const backend of ['local', 'postgres-s3'] as const) {
 
       const counts: number[] = [];
       for (const snapshot of snapshots) {
-        const read = await t.request(`/api/v1/workspaces/${id}/query`, { method: 'POST', token: owner.accessToken, json: { sql: `SELECT count(*) AS n FROM shop.items FOR SYSTEM_TIME AS OF '${snapshot.committed_at}'` } });
+        const read = await t.request(`/api/v1/workspaces/${id}/query`, {
+          method: 'POST',
+          token: owner.accessToken,
+          json: { sql: `SELECT count(*) AS n FROM shop.items FOR SYSTEM_TIME AS OF '${snapshot.committed_at}'` },
+        });
         counts.push((await bodyOf(read)).rows[0][0]);
       }
       expect(counts).toEqual([1, 3, 2]);

@@ -21,7 +21,13 @@ describe('transforms: definitions, validation and roles', () => {
     const id = (await createWorkspace(t, owner)).id;
     await addMember(t, id, owner, viewer, 'VIEWER');
     await addMember(t, id, owner, member, 'MEMBER');
-    await pushOk(t, id, owner, { table: 'raw.orders', records: [{ id: 1, amount: 10, customer: 'a' }, { id: 2, amount: 5, customer: 'b' }] });
+    await pushOk(t, id, owner, {
+      table: 'raw.orders',
+      records: [
+        { id: 1, amount: 10, customer: 'a' },
+        { id: 2, amount: 5, customer: 'b' },
+      ],
+    });
     return id;
   };
   afterAll(() => t.stop());
@@ -30,10 +36,27 @@ describe('transforms: definitions, validation and roles', () => {
 
   test('create, read, list, change and delete, with inferred dependencies', async () => {
     const ws = await workspaceWithData();
-    const base = await createTransformOk(t, ws, owner, { name: 'clean_orders', sql: 'SELECT id, amount::numeric AS amount, customer FROM raw.orders', target_table: 'staging.orders', description: 'typed' });
-    expect(base).toMatchObject({ name: 'clean_orders', target_table: 'staging.orders', materialization: 'table', unique_key: null, depends_on: [], last_run: null, description: 'typed' });
+    const base = await createTransformOk(t, ws, owner, {
+      name: 'clean_orders',
+      sql: 'SELECT id, amount::numeric AS amount, customer FROM raw.orders',
+      target_table: 'staging.orders',
+      description: 'typed',
+    });
+    expect(base).toMatchObject({
+      name: 'clean_orders',
+      target_table: 'staging.orders',
+      materialization: 'table',
+      unique_key: null,
+      depends_on: [],
+      last_run: null,
+      description: 'typed',
+    });
     // Reads a table that does not exist yet but is another transform's target: accepted, and a dependency.
-    const totals = await createTransformOk(t, ws, member, { name: 'totals', sql: 'SELECT customer, sum(amount) AS total FROM staging.orders GROUP BY customer', target_table: 'marts.totals' });
+    const totals = await createTransformOk(t, ws, member, {
+      name: 'totals',
+      sql: 'SELECT customer, sum(amount) AS total FROM staging.orders GROUP BY customer',
+      target_table: 'marts.totals',
+    });
     const detail = await bodyOf(await t.request(`${transformsPath(ws)}/${totals.id}`, { token: viewer.accessToken }));
     expect(detail.dependencies).toEqual([{ id: base.id, name: 'clean_orders' }]);
     const upstream = await bodyOf(await t.request(`${transformsPath(ws)}/${base.id}`, { token: viewer.accessToken }));
@@ -49,7 +72,11 @@ describe('transforms: definitions, validation and roles', () => {
     expect(dag.order).toEqual([base.id, totals.id]);
     expect(dag.nodes.every((node: { stale: boolean; last_run_status: unknown }) => node.stale && node.last_run_status === null)).toBe(true);
 
-    const patched = await t.request(`${transformsPath(ws)}/${totals.id}`, { method: 'PATCH', json: { materialization: 'view', description: null }, token: member.accessToken });
+    const patched = await t.request(`${transformsPath(ws)}/${totals.id}`, {
+      method: 'PATCH',
+      json: { materialization: 'view', description: null },
+      token: member.accessToken,
+    });
     expect(patched.status).toBe(200);
     expect(await bodyOf(patched)).toMatchObject({ materialization: 'view', description: null, target_table: 'marts.totals' });
 
@@ -75,14 +102,27 @@ describe('transforms: definitions, validation and roles', () => {
     const detail = await bodyOf(await t.request(`${transformsPath(ws)}/${reader.id}`, { token: viewer.accessToken }));
     expect(detail.dependencies.map((dependency: { id: string }) => dependency.id).sort()).toEqual([a.id, c.id].sort());
     const dag = await dagOf(t, ws, viewer);
-    expect(dag.edges.filter((edge: { to: string }) => edge.to === reader.id).map((edge: { from: string }) => edge.from).sort()).toEqual([a.id, c.id].sort());
+    expect(
+      dag.edges
+        .filter((edge: { to: string }) => edge.to === reader.id)
+        .map((edge: { from: string }) => edge.from)
+        .sort(),
+    ).toEqual([a.id, c.id].sort());
     expect(dag.order.indexOf(reader.id)).toBeGreaterThan(Math.max(dag.order.indexOf(a.id), dag.order.indexOf(c.id)));
     // A CTE hides the table of its name inside its scope: no dependency on the transform writing main.shadow.
     await createTransformOk(t, ws, owner, { name: 'inf_shadow', sql: 'SELECT 1 AS x', target_table: 'main.shadow' });
-    const hidden = await createTransformOk(t, ws, owner, { name: 'inf_hidden', sql: 'WITH shadow AS (SELECT 3 AS x) SELECT x FROM shadow', target_table: 'inf.hidden' });
+    const hidden = await createTransformOk(t, ws, owner, {
+      name: 'inf_hidden',
+      sql: 'WITH shadow AS (SELECT 3 AS x) SELECT x FROM shadow',
+      target_table: 'inf.hidden',
+    });
     expect((await bodyOf(await t.request(`${transformsPath(ws)}/${hidden.id}`, { token: viewer.accessToken }))).dependencies).toEqual([]);
     const unhidden = await createTransformOk(t, ws, owner, { name: 'inf_unhidden', sql: 'SELECT x FROM shadow', target_table: 'inf.unhidden' });
-    expect((await bodyOf(await t.request(`${transformsPath(ws)}/${unhidden.id}`, { token: viewer.accessToken }))).dependencies.map((dependency: { name: string }) => dependency.name)).toEqual(['inf_shadow']);
+    expect(
+      (await bodyOf(await t.request(`${transformsPath(ws)}/${unhidden.id}`, { token: viewer.accessToken }))).dependencies.map(
+        (dependency: { name: string }) => dependency.name,
+      ),
+    ).toEqual(['inf_shadow']);
     // Named explicitly, inf_b becomes one too.
     const patched = await t.request(`${transformsPath(ws)}/${reader.id}`, { method: 'PATCH', json: { depends_on: [b.id] }, token: owner.accessToken });
     expect(patched.status).toBe(200);
@@ -92,7 +132,11 @@ describe('transforms: definitions, validation and roles', () => {
 
   test('refusals: SQL, tables, targets, names, keys, dependencies and cycles', async () => {
     const expectError = async (body: Record<string, unknown>, status: number, code?: string) => {
-      const response = await post({ name: `bad_${Math.random().toString(36).slice(2, 8)}`, target_table: `bad.t_${Math.random().toString(36).slice(2, 8)}`, ...body });
+      const response = await post({
+        name: `bad_${Math.random().toString(36).slice(2, 8)}`,
+        target_table: `bad.t_${Math.random().toString(36).slice(2, 8)}`,
+        ...body,
+      });
       expect(response.status).toBe(status);
       const error = await bodyOf(response);
       if (code) expect(error.detail.error.code).toBe(code);
@@ -146,7 +190,13 @@ describe('transforms: definitions, validation and roles', () => {
     expect((await t.request(one, { method: 'PATCH', json: { description: 'ok' }, token: member.accessToken })).status).toBe(200);
     expect((await t.request(`${one}/runs?limit=0`, { token: viewer.accessToken })).status).toBe(422);
     const missing = `${transformsPath(ws)}/01890000-0000-7000-8000-000000000000`;
-    for (const [path, method] of [[missing, 'GET'], [missing, 'PATCH'], [missing, 'DELETE'], [`${missing}/run`, 'POST'], [`${missing}/runs`, 'GET']] as const) {
+    for (const [path, method] of [
+      [missing, 'GET'],
+      [missing, 'PATCH'],
+      [missing, 'DELETE'],
+      [`${missing}/run`, 'POST'],
+      [`${missing}/runs`, 'GET'],
+    ] as const) {
       const response = await t.request(path, { method, ...(method === 'PATCH' ? { json: { description: 'x' } } : {}), token: member.accessToken });
       expect(response.status).toBe(404);
     }
@@ -170,6 +220,11 @@ describe('transforms: definitions, validation and roles', () => {
     }
     expect((await t.request(path, { method: 'DELETE', token: member.accessToken })).status).toBe(204);
     expect((await bodyOf(await t.request(path, { token: viewer.accessToken }))).schedule).toBeNull();
-    expect(await handle.describe().then(() => 'exists', () => 'gone')).toBe('gone');
+    expect(
+      await handle.describe().then(
+        () => 'exists',
+        () => 'gone',
+      ),
+    ).toBe('gone');
   });
 });

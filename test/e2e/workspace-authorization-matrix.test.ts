@@ -34,9 +34,18 @@ const writers = (status: number) => ({ OWNER: status, ADMIN: status, MEMBER: sta
 // Every workspace and member endpoint, and what each later feature reads (its own suite tests its writes by role).
 const endpoints: Endpoint[] = [
   { name: 'list workspaces', request: () => ({ method: 'GET', path: '/api/v1/workspaces' }), allowed: { ...everyRole(200), 'non-member': 200 } },
-  { name: 'create a workspace', request: () => ({ method: 'POST', path: '/api/v1/workspaces', json: { name: 'x', slug: uniqueSlug('matrix') } }), allowed: { ...everyRole(201), 'non-member': 201 } },
+  {
+    name: 'create a workspace',
+    request: () => ({ method: 'POST', path: '/api/v1/workspaces', json: { name: 'x', slug: uniqueSlug('matrix') } }),
+    allowed: { ...everyRole(201), 'non-member': 201 },
+  },
   { name: 'get the workspace', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}` }), allowed: everyRole(200) },
-  { name: 'delete the workspace', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}` }), allowed: { OWNER: 204 }, destructive: true },
+  {
+    name: 'delete the workspace',
+    request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}` }),
+    allowed: { OWNER: 204 },
+    destructive: true,
+  },
   { name: 'list members', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/members` }), allowed: everyRole(200) },
   {
     name: 'add a member',
@@ -49,16 +58,50 @@ const endpoints: Endpoint[] = [
     allowed: managers(200),
     destructive: true,
   },
-  { name: 'remove a member', request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}/members/${f.targetMemberId}` }), allowed: managers(204), destructive: true },
-  { name: 'push records', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/push`, json: { table: 'raw.more', records: [{ a: 1 }] } }), allowed: writers(200) },
-  { name: 'query', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/query`, json: { sql: 'SELECT count(*) FROM raw.facts' } }), allowed: everyRole(200), table: true },
-  { name: 'query with workspace_id', request: (f) => ({ method: 'POST', path: '/api/v1/query', json: { sql: 'SELECT 1', workspace_id: f.workspaceId } }), allowed: everyRole(200) },
+  {
+    name: 'remove a member',
+    request: (f) => ({ method: 'DELETE', path: `/api/v1/workspaces/${f.workspaceId}/members/${f.targetMemberId}` }),
+    allowed: managers(204),
+    destructive: true,
+  },
+  {
+    name: 'push records',
+    request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/push`, json: { table: 'raw.more', records: [{ a: 1 }] } }),
+    allowed: writers(200),
+  },
+  {
+    name: 'query',
+    request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/query`, json: { sql: 'SELECT count(*) FROM raw.facts' } }),
+    allowed: everyRole(200),
+    table: true,
+  },
+  {
+    name: 'query with workspace_id',
+    request: (f) => ({ method: 'POST', path: '/api/v1/query', json: { sql: 'SELECT 1', workspace_id: f.workspaceId } }),
+    allowed: everyRole(200),
+  },
   { name: 'rate limit', request: (f) => ({ method: 'GET', path: `/api/v1/query/rate-limit?workspace_id=${f.workspaceId}` }), allowed: everyRole(200) },
   { name: 'list tables', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables` }), allowed: everyRole(200) },
   { name: 'list tables by ?workspace=', request: (f) => ({ method: 'GET', path: `/api/v1/query/tables?workspace=${f.workspaceId}` }), allowed: everyRole(200) },
-  { name: 'table metadata', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables/raw.facts/metadata` }), allowed: everyRole(200), table: true },
-  { name: 'table metadata by ?workspace=', request: (f) => ({ method: 'GET', path: `/api/v1/query/tables/raw.facts/metadata?workspace=${f.workspaceId}` }), allowed: everyRole(200), table: true },
-  { name: 'drop a table', request: (f) => ({ method: 'DELETE', path: `/api/v1/query/tables/raw/facts?workspace=${f.workspaceId}` }), allowed: writers(204), destructive: true, table: true },
+  {
+    name: 'table metadata',
+    request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/query/tables/raw.facts/metadata` }),
+    allowed: everyRole(200),
+    table: true,
+  },
+  {
+    name: 'table metadata by ?workspace=',
+    request: (f) => ({ method: 'GET', path: `/api/v1/query/tables/raw.facts/metadata?workspace=${f.workspaceId}` }),
+    allowed: everyRole(200),
+    table: true,
+  },
+  {
+    name: 'drop a table',
+    request: (f) => ({ method: 'DELETE', path: `/api/v1/query/tables/raw/facts?workspace=${f.workspaceId}` }),
+    allowed: writers(204),
+    destructive: true,
+    table: true,
+  },
   { name: 'usage summary', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage` }), allowed: everyRole(200) },
   { name: 'daily usage', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/daily` }), allowed: everyRole(200) },
   { name: 'current period usage', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/current` }), allowed: everyRole(200) },
@@ -66,7 +109,11 @@ const endpoints: Endpoint[] = [
   { name: 'usage export', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/usage/export?format=json` }), allowed: everyRole(200) },
   { name: 'billing status', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/billing/status` }), allowed: everyRole(200) },
   { name: 'set up billing', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/setup` }), allowed: managers(200) },
-  { name: 'billing portal session', request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/portal-session` }), allowed: managers(200) },
+  {
+    name: 'billing portal session',
+    request: (f) => ({ method: 'POST', path: `/api/v1/workspaces/${f.workspaceId}/billing/portal-session` }),
+    allowed: managers(200),
+  },
   { name: 'list connections', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/connections` }), allowed: everyRole(200) },
   { name: 'list sync jobs', request: (f) => ({ method: 'GET', path: `/api/v1/workspaces/${f.workspaceId}/connections/sync-jobs` }), allowed: everyRole(200) },
   {
@@ -105,7 +152,8 @@ for (const backend of backends) {
         OAUTH_HUBSPOT_API_BASE: 'http://127.0.0.1:9',
       };
       t = await startTestApp(backend, { env: { STRIPE_SECRET_KEY: 'sk_test_matrix', STRIPE_API_BASE: testEnv.stripeApiBase(), ...hubspot } });
-      for (const role of ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'target'] as const) people[role] = await createVerifiedUser(t, role.toLowerCase());
+      for (const role of ['OWNER', 'ADMIN', 'MEMBER', 'VIEWER', 'non-member', 'target'] as const)
+        people[role] = await createVerifiedUser(t, role.toLowerCase());
     });
     afterAll(() => t.stop());
 

@@ -27,7 +27,9 @@ describe('workspaces and members', () => {
     const list = await t.request('/api/v1/workspaces', { token: owner.accessToken });
     expect(list.headers.get('x-total-count')).toBe('1');
     expect(await bodyOf(list)).toEqual([{ ...created, role: 'OWNER' }]);
-    expect(await members(created.id, owner.accessToken)).toEqual([{ id: expect.any(String), user_id: owner.userId, email: owner.email, role: 'OWNER', status: 'active' }]);
+    expect(await members(created.id, owner.accessToken)).toEqual([
+      { id: expect.any(String), user_id: owner.userId, email: owner.email, role: 'OWNER', status: 'active' },
+    ]);
   });
 
   test('plans are seeded with their per-minute query limits, quotas and limits', async () => {
@@ -76,7 +78,9 @@ describe('workspaces and members', () => {
     expect(clash.status).toBe(409);
     expect(await codeOf(clash)).toBe('CONFLICT');
     expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: first.accessToken })).status).toBe(204);
-    expect((await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'again', slug: workspace.slug }, token: second.accessToken })).status).toBe(201);
+    expect((await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'again', slug: workspace.slug }, token: second.accessToken })).status).toBe(
+      201,
+    );
   });
 
   test('a deleted workspace is gone for every member at once', async () => {
@@ -115,7 +119,11 @@ describe('workspaces and members', () => {
     const { user: owner, workspace } = await withWorkspace(t, { label: 'discreet' });
     const existing = await createVerifiedUser(t, 'known');
     const shape = async (email: string) => {
-      const response = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email, role: 'VIEWER' }, token: owner.accessToken });
+      const response = await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+        method: 'POST',
+        json: { email, role: 'VIEWER' },
+        token: owner.accessToken,
+      });
       const { id: _id, email: _email, ...rest } = await bodyOf(response);
       return { status: response.status, ...rest };
     };
@@ -126,12 +134,24 @@ describe('workspaces and members', () => {
     const { user: owner, workspace } = await withWorkspace(t, { label: 'dup' });
     const member = await createVerifiedUser(t, 'dupe');
     await addMember(t, workspace.id, owner, member, 'VIEWER');
-    const again = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: member.email, role: 'ADMIN' }, token: owner.accessToken });
+    const again = await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+      method: 'POST',
+      json: { email: member.email, role: 'ADMIN' },
+      token: owner.accessToken,
+    });
     expect(again.status).toBe(409);
-    const asOwner = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: uniqueEmail('boss'), role: 'OWNER' }, token: owner.accessToken });
+    const asOwner = await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+      method: 'POST',
+      json: { email: uniqueEmail('boss'), role: 'OWNER' },
+      token: owner.accessToken,
+    });
     expect(asOwner.status).toBe(422);
     expect((await bodyOf(asOwner)).detail[0].loc).toEqual(['body', 'role']);
-    const badRole = await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: uniqueEmail('x'), role: 'GOD' }, token: owner.accessToken });
+    const badRole = await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+      method: 'POST',
+      json: { email: uniqueEmail('x'), role: 'GOD' },
+      token: owner.accessToken,
+    });
     expect(badRole.status).toBe(422);
   });
 
@@ -141,19 +161,40 @@ describe('workspaces and members', () => {
     const adminId = await addMember(t, workspace.id, owner, admin, 'ADMIN');
     const ownerId = (await members(workspace.id, owner.accessToken)).find((m: { role: string }) => m.role === 'OWNER').id;
 
-    const byAdmin = await t.request(`/api/v1/workspaces/${workspace.id}/members/${adminId}`, { method: 'PATCH', json: { role: 'OWNER' }, token: admin.accessToken });
+    const byAdmin = await t.request(`/api/v1/workspaces/${workspace.id}/members/${adminId}`, {
+      method: 'PATCH',
+      json: { role: 'OWNER' },
+      token: admin.accessToken,
+    });
     expect(byAdmin.status).toBe(403);
-    const adminOnOwner = await t.request(`/api/v1/workspaces/${workspace.id}/members/${ownerId}`, { method: 'PATCH', json: { role: 'VIEWER' }, token: admin.accessToken });
+    const adminOnOwner = await t.request(`/api/v1/workspaces/${workspace.id}/members/${ownerId}`, {
+      method: 'PATCH',
+      json: { role: 'VIEWER' },
+      token: admin.accessToken,
+    });
     expect(adminOnOwner.status).toBe(403);
     expect(await codeOf(adminOnOwner)).toBe('INSUFFICIENT_ROLE');
-    const selfDemotion = await t.request(`/api/v1/workspaces/${workspace.id}/members/${ownerId}`, { method: 'PATCH', json: { role: 'ADMIN' }, token: owner.accessToken });
+    const selfDemotion = await t.request(`/api/v1/workspaces/${workspace.id}/members/${ownerId}`, {
+      method: 'PATCH',
+      json: { role: 'ADMIN' },
+      token: owner.accessToken,
+    });
     expect(selfDemotion.status).toBe(409);
 
-    const transfer = await t.request(`/api/v1/workspaces/${workspace.id}/members/${adminId}`, { method: 'PATCH', json: { role: 'OWNER' }, token: owner.accessToken });
+    const transfer = await t.request(`/api/v1/workspaces/${workspace.id}/members/${adminId}`, {
+      method: 'PATCH',
+      json: { role: 'OWNER' },
+      token: owner.accessToken,
+    });
     expect(transfer.status).toBe(200);
     expect(await bodyOf(transfer)).toMatchObject({ id: adminId, role: 'OWNER', status: 'active' });
     const roles = (await members(workspace.id, admin.accessToken)).map((m: { id: string; role: string }) => [m.id, m.role]);
-    expect(roles).toEqual(expect.arrayContaining([[ownerId, 'ADMIN'], [adminId, 'OWNER']]));
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        [ownerId, 'ADMIN'],
+        [adminId, 'OWNER'],
+      ]),
+    );
     expect(roles.filter(([, role]: string[]) => role === 'OWNER')).toHaveLength(1);
     expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(403);
   });
@@ -173,14 +214,25 @@ describe('workspaces and members', () => {
     const memberId = await addMember(t, workspace.id, owner, member, 'MEMBER');
     expect((await t.request(`/api/v1/workspaces/${workspace.id}/members/${memberId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
     expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { token: member.accessToken })).status).toBe(403);
-    const invitation = await bodyOf(await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: uniqueEmail('maybe'), role: 'VIEWER' }, token: owner.accessToken }));
+    const invitation = await bodyOf(
+      await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+        method: 'POST',
+        json: { email: uniqueEmail('maybe'), role: 'VIEWER' },
+        token: owner.accessToken,
+      }),
+    );
     expect((await t.request(`/api/v1/workspaces/${workspace.id}/members/${invitation.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
     expect((await members(workspace.id, owner.accessToken)).map((m: { id: string }) => m.id)).not.toContain(invitation.id);
   });
 
   test('members page with limit and offset and report the total', async () => {
     const { user: owner, workspace } = await withWorkspace(t, { label: 'pager' });
-    for (let i = 0; i < 4; i++) await t.request(`/api/v1/workspaces/${workspace.id}/members`, { method: 'POST', json: { email: uniqueEmail(`p${i}`), role: 'VIEWER' }, token: owner.accessToken });
+    for (let i = 0; i < 4; i++)
+      await t.request(`/api/v1/workspaces/${workspace.id}/members`, {
+        method: 'POST',
+        json: { email: uniqueEmail(`p${i}`), role: 'VIEWER' },
+        token: owner.accessToken,
+      });
     const page = await t.request(`/api/v1/workspaces/${workspace.id}/members?limit=2&offset=1`, { token: owner.accessToken });
     expect(page.headers.get('x-total-count')).toBe('5');
     expect(await bodyOf(page)).toHaveLength(2);
@@ -194,7 +246,11 @@ describe('workspaces and members', () => {
     const unknown = await t.request(`/api/v1/workspaces/${crypto.randomUUID()}`, { token: owner.accessToken });
     expect(unknown.status).toBe(403);
     expect(await codeOf(unknown)).toBe('WORKSPACE_ACCESS_DENIED');
-    const missingMember = await t.request(`/api/v1/workspaces/${workspace.id}/members/${crypto.randomUUID()}`, { method: 'PATCH', json: { role: 'VIEWER' }, token: owner.accessToken });
+    const missingMember = await t.request(`/api/v1/workspaces/${workspace.id}/members/${crypto.randomUUID()}`, {
+      method: 'PATCH',
+      json: { role: 'VIEWER' },
+      token: owner.accessToken,
+    });
     expect(missingMember.status).toBe(404);
   });
 
@@ -217,14 +273,20 @@ describe('workspaces and members', () => {
     expect(refused.status).toBe(409);
     expect((await bodyOf(refused)).detail.error.message).toContain(workspace.name);
     await t.request(`/api/v1/workspaces/${workspace.id}/members/${memberId}`, { method: 'PATCH', json: { role: 'OWNER' }, token: owner.accessToken });
-    expect((await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken })).status).toBe(204);
+    expect((await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken })).status).toBe(
+      204,
+    );
     expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { token: member.accessToken })).status).toBe(200);
   });
 
   test('a workspace its deleted owner had alone goes with the account', async () => {
     const { user: owner, workspace } = await withWorkspace(t, { label: 'solo' });
-    expect((await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken })).status).toBe(204);
+    expect((await t.request('/api/v1/auth/me/delete-account', { method: 'POST', json: { password: owner.password }, token: owner.accessToken })).status).toBe(
+      204,
+    );
     const other = await createVerifiedUser(t, 'slug-taker');
-    expect((await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'reuse', slug: workspace.slug }, token: other.accessToken })).status).toBe(201);
+    expect((await t.request('/api/v1/workspaces', { method: 'POST', json: { name: 'reuse', slug: workspace.slug }, token: other.accessToken })).status).toBe(
+      201,
+    );
   });
 });

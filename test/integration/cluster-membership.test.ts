@@ -44,7 +44,11 @@ async function member(role: 'api' | 'worker' = 'api') {
   opened.push({ session, membership });
   await membership.join(role === 'api' ? `http://127.0.0.1:${10_000 + opened.length}` : null);
   const closed: string[] = [];
-  const ownership = new ClusterOwnership(membership, { claimWaitMs: 1_000, drainMs: 2_000, closeWorkspace: async (workspaceId) => void closed.push(workspaceId) }, logger);
+  const ownership = new ClusterOwnership(
+    membership,
+    { claimWaitMs: 1_000, drainMs: 2_000, closeWorkspace: async (workspaceId) => void closed.push(workspaceId) },
+    logger,
+  );
   return { session, membership, ownership, closed };
 }
 
@@ -52,7 +56,10 @@ async function member(role: 'api' | 'worker' = 'api') {
 async function twoReplicas() {
   const a = await member();
   const b = await member();
-  await eventually(() => b.membership.refresh().then(() => b.membership.members('api').length), (count) => count >= 2);
+  await eventually(
+    () => b.membership.refresh().then(() => b.membership.members('api').length),
+    (count) => count >= 2,
+  );
   return { a, b, workspaceId: ownedBy(a.membership.self, b.membership.members('api')) };
 }
 
@@ -77,7 +84,10 @@ describe('members sharing one Postgres', () => {
     const w = await member('worker');
     const everyone = ids([a.membership.self, b.membership.self, w.membership.self]);
     for (const { membership } of [a, b, w]) {
-      await eventually(() => membership.refresh().then(() => ids(membership.members('api').concat(membership.members('worker')))), (seen) => everyone.every((id) => seen.includes(id)));
+      await eventually(
+        () => membership.refresh().then(() => ids(membership.members('api').concat(membership.members('worker')))),
+        (seen) => everyone.every((id) => seen.includes(id)),
+      );
     }
     const apis = a.membership.members('api');
     const workspaceId = ownedBy(a.membership.self, apis);
@@ -101,12 +111,19 @@ describe('members sharing one Postgres', () => {
     expect(running.kind).toBe('local');
 
     await a.membership.leave();
-    await eventually(() => b.membership.refresh().then(() => b.membership.members('api').some((entry) => entry.id === a.membership.self.id)), (present) => !present);
+    await eventually(
+      () => b.membership.refresh().then(() => b.membership.members('api').some((entry) => entry.id === a.membership.self.id)),
+      (present) => !present,
+    );
     // Its request still runs on a: b waits for the lock, and answers 503 after its wait.
     expect((await b.ownership.route(workspaceId, false)).kind).toBe('moving');
     expect(a.closed).toEqual([]);
     done(running);
-    const taken = await eventually(() => b.ownership.route(workspaceId, false), (route) => route.kind === 'local', 5_000);
+    const taken = await eventually(
+      () => b.ownership.route(workspaceId, false),
+      (route) => route.kind === 'local',
+      5_000,
+    );
     expect(taken.kind).toBe('local');
     expect(a.closed).toEqual([workspaceId]);
     done(taken);
@@ -120,7 +137,11 @@ describe('members sharing one Postgres', () => {
     // What Postgres sees of a process killed outright: its connections close, its row stays behind.
     await a.session.close();
     const killedAt = performance.now();
-    const taken = await eventually(() => b.ownership.route(workspaceId, false), (route) => route.kind === 'local', 5_000);
+    const taken = await eventually(
+      () => b.ownership.route(workspaceId, false),
+      (route) => route.kind === 'local',
+      5_000,
+    );
     expect(taken.kind).toBe('local');
     expect(performance.now() - killedAt).toBeLessThan(3_000);
     done(taken);
@@ -135,9 +156,17 @@ describe('members sharing one Postgres', () => {
     await admin`SELECT pg_terminate_backend(${a.session.pid!})`;
     await admin.end();
     // Its next heartbeat finds another backend: every lock went with the old one, so what it held is closed.
-    await eventually(() => a.closed.length, (count) => count === 1, 3_000);
+    await eventually(
+      () => a.closed.length,
+      (count) => count === 1,
+      3_000,
+    );
     expect(a.closed).toEqual([workspaceId]);
-    await eventually(() => a.membership.refresh().then(() => a.membership.members('api').some((entry) => entry.id === a.membership.self.id)), (present) => present, 3_000);
+    await eventually(
+      () => a.membership.refresh().then(() => a.membership.members('api').some((entry) => entry.id === a.membership.self.id)),
+      (present) => present,
+      3_000,
+    );
     // And it takes the workspace again on the new session when next asked.
     const again = await a.ownership.route(workspaceId, false);
     expect(again.kind).toBe('local');
@@ -157,7 +186,10 @@ describe('members sharing one Postgres', () => {
     const notice: ChangeNotice = { kind: 'workspace_deleted', workspaceId: crypto.randomUUID() };
     await notices[0]!.publish(notice);
     expect(heard[0]).toEqual([notice]);
-    await eventually(() => heard[1]!.length, (count) => count > 0);
+    await eventually(
+      () => heard[1]!.length,
+      (count) => count > 0,
+    );
     await Bun.sleep(100);
     expect(heard).toEqual([[notice], [notice]]);
   }, 30_000);

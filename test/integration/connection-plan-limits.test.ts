@@ -4,7 +4,15 @@ import { bodyOf } from '../support/http';
 import type { TestUser } from '../support/accounts';
 import { createWorkspace, type TestPlan, addPlan, usePlan } from '../support/workspaces';
 import { pushOk } from '../support/lake';
-import { createConnection, createConnectionOk, createSourceDatabase, postgresSpec, triggerSyncOk, waitForSync, type SourceDatabase } from '../support/connections';
+import {
+  createConnection,
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  triggerSyncOk,
+  waitForSync,
+  type SourceDatabase,
+} from '../support/connections';
 import { withUser } from '../support/fixtures';
 
 // A plan of one connector and 20 kB of storage.
@@ -54,7 +62,9 @@ describe('plan limits on connections and syncs', () => {
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
     const job = await waitForSync(t, user, workspaceId, connection.id, jobId);
     expect(job.status).toBe('failed');
-    expect(job.streams).toEqual([expect.objectContaining({ name: 'orders', status: 'failed', records_written: 0, error: expect.stringContaining("the Tiny plan's limit") })]);
+    expect(job.streams).toEqual([
+      expect.objectContaining({ name: 'orders', status: 'failed', records_written: 0, error: expect.stringContaining("the Tiny plan's limit") }),
+    ]);
     const tables = (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables;
     expect(tables.map((table: { name: string }) => table.name)).toEqual(['filler']);
   }, 120_000);

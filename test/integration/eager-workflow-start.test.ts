@@ -23,7 +23,12 @@ describe('eager workflow start', () => {
   const start = (t: TestApp, eager: boolean) => {
     const workspaceId = crypto.randomUUID();
     const workflowId = `eager-start-test-${workspaceId}`;
-    return startWorkflowOnce(t.infra.temporal, workspaceMaintenanceWorkflow, { workflowId, args: [workspaceId], labels: { kind: 'maintenance', workspaceId }, eager }).then((started) => ({ ...started, workflowId }));
+    return startWorkflowOnce(t.infra.temporal, workspaceMaintenanceWorkflow, {
+      workflowId,
+      args: [workspaceId],
+      labels: { kind: 'maintenance', workspaceId },
+      eager,
+    }).then((started) => ({ ...started, workflowId }));
   };
 
   test('with the worker in this process, an eager start runs on it at once and completes', async () => {

@@ -57,7 +57,10 @@ for (const backend of backends) {
       const settings = await connection.read(
         "SELECT name, value FROM duckdb_settings() WHERE name IN ('autoinstall_known_extensions', 'autoload_known_extensions') ORDER BY name",
       );
-      expect(settings.getRows()).toEqual([['autoinstall_known_extensions', 'false'], ['autoload_known_extensions', 'false']]);
+      expect(settings.getRows()).toEqual([
+        ['autoinstall_known_extensions', 'false'],
+        ['autoload_known_extensions', 'false'],
+      ]);
       const loaded = await connection.read("SELECT extension_name FROM duckdb_extensions() WHERE loaded AND install_mode <> 'STATICALLY_LINKED' ORDER BY 1");
       expect(loaded.getRows().flat()).toEqual(['ducklake', 'httpfs', 'postgres_scanner', 'sqlite_scanner']);
     });

@@ -21,7 +21,18 @@ const bound = 2_000;
 describe('heavy engine work of one workspace never starves another', () => {
   let t: TestApp, a: TestUser, workspaceA: string;
 
-  beforeAll(async () => ({ t, user: a, workspaceId: workspaceA } = await withWorkspace('local', { worker: true, env: { QUERY_TIMEOUT_MS: String(queryTimeoutMs), QUERY_JOB_TIMEOUT: `${jobTimeoutMs / 1000}s` }, label: 'saturating' })));
+  beforeAll(
+    async () =>
+      ({
+        t,
+        user: a,
+        workspaceId: workspaceA,
+      } = await withWorkspace('local', {
+        worker: true,
+        env: { QUERY_TIMEOUT_MS: String(queryTimeoutMs), QUERY_JOB_TIMEOUT: `${jobTimeoutMs / 1000}s` },
+        label: 'saturating',
+      })),
+  );
   afterAll(() => t.stop());
 
   test('while A runs ten long statements, B signs up, logs in, creates a workspace, pushes and queries within the bound', async () => {
@@ -56,7 +67,9 @@ describe('heavy engine work of one workspace never starves another', () => {
     const password = 'correct horse battery';
     await step('sign-up', async () => expect((await t.request('/api/v1/auth/signup', { method: 'POST', json: { email, password } })).status).toBe(201));
     const verification = await tokenFromMail(t, email);
-    await step('verify', async () => expect((await t.request('/api/v1/auth/verify-email', { method: 'POST', json: { token: verification } })).status).toBe(200));
+    await step('verify', async () =>
+      expect((await t.request('/api/v1/auth/verify-email', { method: 'POST', json: { token: verification } })).status).toBe(200),
+    );
     const token = await step('login', async () => {
       const response = await t.request('/api/v1/auth/login', { method: 'POST', json: { email, password } });
       expect(response.status).toBe(200);

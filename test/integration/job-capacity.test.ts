@@ -21,8 +21,12 @@ for (const backend of backends) {
         };
         expect(await warnings(env.config.jobs.concurrency)).toEqual([]);
         expect(await warnings(5)).toEqual([]);
-        expect(await warnings(4)).toEqual([{ level: 'warn', plans: 'business: 4, enterprise: 4', query_job_concurrency: 4, hint: expect.stringContaining('QUERY_JOB_CONCURRENCY above 4') }]);
-        expect(await warnings(2)).toEqual([{ level: 'warn', plans: 'team: 2, business: 4, enterprise: 4', query_job_concurrency: 2, hint: expect.stringContaining('above 4') }]);
+        expect(await warnings(4)).toEqual([
+          { level: 'warn', plans: 'business: 4, enterprise: 4', query_job_concurrency: 4, hint: expect.stringContaining('QUERY_JOB_CONCURRENCY above 4') },
+        ]);
+        expect(await warnings(2)).toEqual([
+          { level: 'warn', plans: 'team: 2, business: 4, enterprise: 4', query_job_concurrency: 2, hint: expect.stringContaining('above 4') },
+        ]);
       } finally {
         await store.close();
         await env.cleanup();

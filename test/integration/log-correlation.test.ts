@@ -24,7 +24,10 @@ describe('log lines carry the request or workflow and the workspace they were wr
     const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: user.accessToken });
     expect(response.status).toBe(200);
     const requestId = response.headers.get('x-request-id');
-    const access = await eventually(() => linesOf(t).find((line) => line.msg === 'request' && line.request_id === requestId), (line) => line !== undefined);
+    const access = await eventually(
+      () => linesOf(t).find((line) => line.msg === 'request' && line.request_id === requestId),
+      (line) => line !== undefined,
+    );
     expect(access?.workspace_id).toBe(workspaceId);
   });
 

@@ -21,7 +21,10 @@ const reports = namedQuery<{ workspace_id: string }, { usage_id: string; period_
   'test.meter_reports',
   'SELECT usage_id, period_start, outcome FROM usage_meter_reports WHERE workspace_id = :workspace_id ORDER BY usage_id',
 );
-const usageIds = namedQuery<{ workspace_id: string }, { id: string; created_at: string }>('test.usage_ids', 'SELECT id, created_at FROM query_usage WHERE workspace_id = :workspace_id');
+const usageIds = namedQuery<{ workspace_id: string }, { id: string; created_at: string }>(
+  'test.usage_ids',
+  'SELECT id, created_at FROM query_usage WHERE workspace_id = :workspace_id',
+);
 
 describe('overage reported as meter events', () => {
   let t: TestApp;
@@ -32,11 +35,14 @@ describe('overage reported as meter events', () => {
 
   const queries = async (workspaceId: string, count: number) => {
     for (let index = 0; index < count; index++) {
-      expect((await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: `SELECT ${index}` }, token: user.accessToken })).status).toBe(200);
+      expect(
+        (await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: `SELECT ${index}` }, token: user.accessToken })).status,
+      ).toBe(200);
     }
     await t.services.usageRecorded();
   };
-  const meterEvents = () => stripe.requests.filter((request) => request.path === '/v1/billing/meter_events').map((request) => new URLSearchParams(request.body));
+  const meterEvents = () =>
+    stripe.requests.filter((request) => request.path === '/v1/billing/meter_events').map((request) => new URLSearchParams(request.body));
 
   beforeAll(async () => {
     stripe = recordingStripe();
@@ -48,7 +54,14 @@ describe('overage reported as meter events', () => {
     const { customer_id } = await bodyOf(await t.request(`/api/v1/workspaces/${id}/billing/setup`, { method: 'POST', token: user.accessToken }));
     billed = { id, customer: customer_id };
     const created = Math.floor(t.clock.now().getTime() / 1000);
-    await deliver(t, stripeEvent('customer.subscription.created', subscription({ id: 'sub_metered', customer: customer_id, status: 'active', lookupKey: 'oxbow_test_metered' }), { created }));
+    await deliver(
+      t,
+      stripeEvent(
+        'customer.subscription.created',
+        subscription({ id: 'sub_metered', customer: customer_id, status: 'active', lookupKey: 'oxbow_test_metered' }),
+        { created },
+      ),
+    );
     unbilledId = (await createWorkspace(t, user, 'unbilled')).id;
 
     // January: five queries, two beyond the three included. February: four, one beyond.

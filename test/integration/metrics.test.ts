@@ -61,7 +61,11 @@ describe('GET /metrics', () => {
 
     const moved = (name: string, labels: Record<string, string>) => sample(after, name, labels) - sample(before, name, labels);
     const refusalRoute = { route: '/api/v1/workspaces/:workspace_id/query', status: '429' };
-    const after = await eventually(scrape, (samples) => sample(samples, 'oxbow_http_request_duration_seconds_count', refusalRoute) > sample(before, 'oxbow_http_request_duration_seconds_count', refusalRoute));
+    const after = await eventually(
+      scrape,
+      (samples) =>
+        sample(samples, 'oxbow_http_request_duration_seconds_count', refusalRoute) > sample(before, 'oxbow_http_request_duration_seconds_count', refusalRoute),
+    );
     expect(moved('oxbow_queries_total', { kind: 'query', outcome: 'succeeded' })).toBe(succeeded);
     expect(moved('oxbow_queries_total', { kind: 'query', outcome: 'UNDEFINED_COLUMN' })).toBe(1);
     expect(moved('oxbow_queries_total', { kind: 'job', outcome: 'succeeded' })).toBe(1);
@@ -85,7 +89,11 @@ describe('GET /metrics', () => {
   });
 
   test('Temporal’s view of the task queues: workers polling each, backlogs; DuckDB memory by lane', async () => {
-    const run = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: 'SELECT count(*) FROM range(100000)' }, token: user.accessToken });
+    const run = await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+      method: 'POST',
+      json: { sql: 'SELECT count(*) FROM range(100000)' },
+      token: user.accessToken,
+    });
     expect([200, 429]).toContain(run.status);
     const samples = await eventually(scrape, (found) => sample(found, 'oxbow_task_queue_pollers', { queue: 'query_jobs', type: 'activity' }) >= 1, 20_000);
     expect(sample(samples, 'oxbow_task_queue_stats_up', {})).toBe(1);
@@ -103,10 +111,22 @@ describe('GET /metrics', () => {
     const workflow = t.infra.temporal.client.workflow.getHandle(jobId);
     await workflow.cancel();
     // The workflow closes as cancelled, as Temporal shows it.
-    const closed = await workflow.result().then(() => 'completed', (error: Error) => error.message);
+    const closed = await workflow.result().then(
+      () => 'completed',
+      (error: Error) => error.message,
+    );
     expect(closed).toBe('Workflow execution cancelled');
-    const after = await eventually(scrape, (samples) => sample(samples, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) > sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }), 30_000);
-    expect(sample(after, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) - sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' })).toBe(1);
+    const after = await eventually(
+      scrape,
+      (samples) =>
+        sample(samples, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) >
+        sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }),
+      30_000,
+    );
+    expect(
+      sample(after, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }) -
+        sample(before, 'oxbow_queries_total', { kind: 'job', outcome: 'cancelled' }),
+    ).toBe(1);
   }, 90_000);
 });
 

@@ -12,7 +12,6 @@ const rulesTests = join(projectRoot, 'ops', 'prometheus', 'oxbow-alerts.test.yml
 const dashboardFile = join(projectRoot, 'ops', 'grafana', 'oxbow-dashboard.json');
 const token = 'metrics-token-for-monitoring-0123';
 
-
 const promtool = (...args: string[]) => {
   const run = Bun.spawnSync([join(testEnv.toolsDir(), 'bin', 'promtool'), ...args], { stdout: 'pipe', stderr: 'pipe' });
   return { exitCode: run.exitCode, output: run.stdout.toString() + run.stderr.toString() };
@@ -31,7 +30,9 @@ function metricNames(expr: string): string[] {
  */
 describe('monitoring: alert rules and the Grafana dashboard', () => {
   const dashboard = JSON.parse(readFileSync(dashboardFile, 'utf8')) as Dashboard;
-  const queries = (dashboard.panels ?? []).flatMap((panel) => ('targets' in panel ? (panel.targets ?? []) : []).map((target) => ({ panel: panel.title, expr: String((target as { expr?: unknown }).expr) })));
+  const queries = (dashboard.panels ?? []).flatMap((panel) =>
+    ('targets' in panel ? (panel.targets ?? []) : []).map((target) => ({ panel: panel.title, expr: String((target as { expr?: unknown }).expr) })),
+  );
   let scratch: string;
   beforeAll(() => {
     scratch = mkdtempSync(join(tmpdir(), 'oxbow-monitoring-'));
@@ -56,7 +57,10 @@ describe('monitoring: alert rules and the Grafana dashboard', () => {
   test('every panel query of the dashboard is valid PromQL', () => {
     expect(queries.length).toBeGreaterThan(20);
     // Grafana's own variables stand for a duration and a label value; the rest is PromQL as written.
-    const rules = queries.map(({ expr }, index) => `      - record: dashboard:query_${index}\n        expr: ${JSON.stringify(expr.replaceAll('$__rate_interval', '5m').replaceAll('$instance', '.*'))}`);
+    const rules = queries.map(
+      ({ expr }, index) =>
+        `      - record: dashboard:query_${index}\n        expr: ${JSON.stringify(expr.replaceAll('$__rate_interval', '5m').replaceAll('$instance', '.*'))}`,
+    );
     const file = join(scratch, 'dashboard-queries.yml');
     writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${rules.join('\n')}\n`);
     const checked = promtool('check', 'rules', file);
@@ -68,8 +72,21 @@ describe('monitoring: alert rules and the Grafana dashboard', () => {
     const schemaTypes = join(projectRoot, 'node_modules', '@grafana', 'schema', 'dist', 'types', 'index.d.ts');
     const text = readFileSync(dashboardFile, 'utf8');
     const check = (name: string, json: string) => {
-      writeFileSync(join(scratch, `${name}.ts`), `import type { Dashboard } from '@grafana/schema';\nexport const dashboard = ${json.trim()} satisfies Dashboard;\n`);
-      const compilerOptions = { strict: true, noEmit: true, module: 'Preserve', moduleResolution: 'bundler', target: 'ES2023', lib: ['ES2023', 'DOM'], types: [], skipLibCheck: true, paths: { '@grafana/schema': [schemaTypes] } };
+      writeFileSync(
+        join(scratch, `${name}.ts`),
+        `import type { Dashboard } from '@grafana/schema';\nexport const dashboard = ${json.trim()} satisfies Dashboard;\n`,
+      );
+      const compilerOptions = {
+        strict: true,
+        noEmit: true,
+        module: 'Preserve',
+        moduleResolution: 'bundler',
+        target: 'ES2023',
+        lib: ['ES2023', 'DOM'],
+        types: [],
+        skipLibCheck: true,
+        paths: { '@grafana/schema': [schemaTypes] },
+      };
       writeFileSync(join(scratch, `${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }));
       return Bun.spawnSync([join(projectRoot, 'node_modules', '.bin', 'tsc'), '-p', join(scratch, `${name}.json`)], { stdout: 'pipe', stderr: 'pipe' });
     };

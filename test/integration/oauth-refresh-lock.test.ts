@@ -13,7 +13,10 @@ import { ProviderClient } from '../../src/oauth/provider-client';
 import { namedQuery } from '../../src/store/named-query';
 import { withWorkspace } from '../support/fixtures';
 
-const makeDue = namedQuery<{ connection_id: string }>('test.oauth_token_due', "UPDATE oauth_tokens SET refresh_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
+const makeDue = namedQuery<{ connection_id: string }>(
+  'test.oauth_token_due',
+  "UPDATE oauth_tokens SET refresh_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id",
+);
 
 /**
  * Two processes asking for a connection's token when it is due, against a provider that rotates
@@ -32,7 +35,13 @@ for (const backend of backends) {
       const config = t.backend.config;
       const settings = config.oauth.hubspot;
       const client = new ProviderClient('hubspot', { ...settings, client: settings.client! }, `${config.http.publicBaseUrl}/api/v1/oauth/hubspot/callback`);
-      return new OAuthTokens({ store: t.infra.store, box: new SealedBox(config.secrets.encryptionKey), clientOf: () => client, clock: t.clock, logger: createLogger({ level: 'error' }) });
+      return new OAuthTokens({
+        store: t.infra.store,
+        box: new SealedBox(config.secrets.encryptionKey),
+        clientOf: () => client,
+        clock: t.clock,
+        logger: createLogger({ level: 'error' }),
+      });
     };
 
     beforeAll(async () => {

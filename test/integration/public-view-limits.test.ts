@@ -40,7 +40,11 @@ for (const backend of backends) {
       clock.set('2026-05-01T10:00:00.000Z');
       const replicas = [new StoreViewLimits(store, perMinute, clock), new StoreViewLimits(store, perMinute, clock)];
       const link = `chart:${crypto.randomUUID()}`;
-      const view = (i: number, address: string) => replicas[i % 2]!.take([{ limit: 'address', key: address }, { limit: 'link', key: link }]);
+      const view = (i: number, address: string) =>
+        replicas[i % 2]!.take([
+          { limit: 'address', key: address },
+          { limit: 'link', key: link },
+        ]);
       const outcomes: (string | undefined)[] = [];
       for (let i = 0; i < 6; i++) outcomes.push(await refusal(view(i, 'a')));
       expect(outcomes.slice(0, 5)).toEqual([undefined, undefined, undefined, undefined, undefined]);
@@ -59,7 +63,16 @@ for (const backend of backends) {
       clock.set('2026-05-01T11:00:00.000Z');
       const replicas = [new StoreViewLimits(store, perMinute, clock), new StoreViewLimits(store, perMinute, clock)];
       const link = `page:${crypto.randomUUID()}`;
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => refusal(replicas[i % 2]!.take([{ limit: 'address', key: `c${i}` }, { limit: 'link', key: link }]))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          refusal(
+            replicas[i % 2]!.take([
+              { limit: 'address', key: `c${i}` },
+              { limit: 'link', key: link },
+            ]),
+          ),
+        ),
+      );
       expect(outcomes.filter((outcome) => outcome === undefined)).toHaveLength(perMinute.link);
     });
   });

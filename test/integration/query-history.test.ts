@@ -39,21 +39,47 @@ for (const backend of backends) {
       await addMember(t, workspaceId, owner, viewer, 'VIEWER');
       await useJobsPlan(t, workspaceId, 2);
       apiKey = await bodyOf(await post('/auth/api-keys', { name: 'history' }));
-      await pushOk(t, workspaceId, owner, { table: 'shop.orders', records: [{ id: 1, region: 'north', amount: 10 }, { id: 2, region: 'south', amount: 20 }] });
+      await pushOk(t, workspaceId, owner, {
+        table: 'shop.orders',
+        records: [
+          { id: 1, region: 'north', amount: 10 },
+          { id: 2, region: 'south', amount: 20 },
+        ],
+      });
 
       // One statement of every kind.
       expect((await post('/query', { sql: "SELECT id FROM shop.orders WHERE region SIMILAR TO 'n%'", workspace_id: workspaceId })).status).toBe(200);
       expect((await post('/query', { sql: 'SELECT missing FROM shop.orders', workspace_id: workspaceId })).status).toBe(400);
-      expect((await post('/execute', { sql: 'SELECT count(*) AS n FROM shop.orders', workspace_id: workspaceId }, { 'x-api-key': apiKey.key })).status).toBe(200);
+      expect((await post('/execute', { sql: 'SELECT count(*) AS n FROM shop.orders', workspace_id: workspaceId }, { 'x-api-key': apiKey.key })).status).toBe(
+        200,
+      );
       jobId = await submitJobOk(t, owner, { sql: 'SELECT sum(amount) AS total FROM shop.orders', workspace_id: workspaceId });
       await waitForJob(t, owner, jobId);
-      expect((await post(`/workspaces/${workspaceId}/saved-queries`, { name: 'by-region', sql: 'SELECT id FROM shop.orders WHERE region = {{region}}', parameters: [{ name: 'region', type: 'string' }] })).status).toBe(201);
+      expect(
+        (
+          await post(`/workspaces/${workspaceId}/saved-queries`, {
+            name: 'by-region',
+            sql: 'SELECT id FROM shop.orders WHERE region = {{region}}',
+            parameters: [{ name: 'region', type: 'string' }],
+          })
+        ).status,
+      ).toBe(201);
       expect((await post(`/workspaces/${workspaceId}/saved-queries/by-region/run`, { parameters: { region: 'south' } })).status).toBe(200);
-      const chart = { name: 'amounts', title: 'Amounts', sql: 'SELECT region, amount FROM shop.orders', chart_type: 'bar', config: { x: 'region', y: ['amount'] } };
+      const chart = {
+        name: 'amounts',
+        title: 'Amounts',
+        sql: 'SELECT region, amount FROM shop.orders',
+        chart_type: 'bar',
+        config: { x: 'region', y: ['amount'] },
+      };
       expect((await post(`/workspaces/${workspaceId}/charts`, chart)).status).toBe(201);
       const { token } = await bodyOf(await post(`/workspaces/${workspaceId}/charts/amounts/publish`, {}));
       expect((await t.request(`/c/${token}/data`)).status).toBe(200);
-      const transform = await createTransformOk(t, workspaceId, owner, { name: 'totals', sql: 'SELECT region, sum(amount) AS total FROM shop.orders GROUP BY region', target_table: 'marts.totals' });
+      const transform = await createTransformOk(t, workspaceId, owner, {
+        name: 'totals',
+        sql: 'SELECT region, sum(amount) AS total FROM shop.orders GROUP BY region',
+        target_table: 'marts.totals',
+      });
       expect((await post(`/workspaces/${workspaceId}/transforms/${transform.id}/run`)).status).toBe(200);
       const connection = await createConnectionOk(t, owner, workspaceId, { name: 'inventory', connector_type: 'postgres', spec: postgresSpec(source) });
       await syncOk(t, owner, workspaceId, connection.id);
@@ -73,12 +99,27 @@ for (const backend of backends) {
       expect([...times].sort((a, b) => b - a)).toEqual(times);
       for (const entry of entries) {
         // A copy: toMatchObject leaves its matchers in the object it checks.
-        expect({ ...entry }).toMatchObject({ query_id: expect.any(String), status: expect.stringMatching(/^(succeeded|failed)$/), sql: expect.any(String), started_at: expect.any(String), duration_ms: expect.any(Number), bytes_scanned: expect.any(Number), cpu_ms: expect.any(Number), cost_eur: expect.any(Number) });
+        expect({ ...entry }).toMatchObject({
+          query_id: expect.any(String),
+          status: expect.stringMatching(/^(succeeded|failed)$/),
+          sql: expect.any(String),
+          started_at: expect.any(String),
+          duration_ms: expect.any(Number),
+          bytes_scanned: expect.any(Number),
+          cpu_ms: expect.any(Number),
+          cost_eur: expect.any(Number),
+        });
       }
       const byKind = (kind: string) => entries.filter((entry) => entry.kind === kind);
 
       const [translated] = byKind('query').filter((entry) => entry.status === 'succeeded');
-      expect(translated).toMatchObject({ sql: "SELECT id FROM shop.orders WHERE region SIMILAR TO 'n%'", translated_sql: expect.stringContaining('regexp_full_match'), caller: { type: 'user', id: owner.userId }, rows: 1, estimated_bytes: expect.any(Number) });
+      expect(translated).toMatchObject({
+        sql: "SELECT id FROM shop.orders WHERE region SIMILAR TO 'n%'",
+        translated_sql: expect.stringContaining('regexp_full_match'),
+        caller: { type: 'user', id: owner.userId },
+        rows: 1,
+        estimated_bytes: expect.any(Number),
+      });
       const [failed] = byKind('query').filter((entry) => entry.status === 'failed');
       expect(failed).toMatchObject({ error_code: 'UNDEFINED_COLUMN', sql: 'SELECT missing FROM shop.orders', caller: { type: 'user', id: owner.userId } });
       expect(failed.rows).toBeUndefined();
@@ -87,7 +128,11 @@ for (const backend of backends) {
       expect(byKind('job')[0]).toMatchObject({ job_id: jobId, query_id: jobId, status: 'succeeded', caller: { type: 'user', id: owner.userId }, rows: 1 });
       expect(byKind('saved_query')[0]).toMatchObject({ caller: { type: 'user', id: owner.userId }, rows: 1 });
       expect(byKind('chart')[0]).toMatchObject({ sql: 'SELECT region, amount FROM shop.orders', caller: { type: 'public' }, rows: 2 });
-      expect(byKind('transform')[0]).toMatchObject({ status: 'succeeded', sql: 'SELECT region, sum(amount) AS total FROM shop.orders GROUP BY region', caller: { type: 'system' } });
+      expect(byKind('transform')[0]).toMatchObject({
+        status: 'succeeded',
+        sql: 'SELECT region, sum(amount) AS total FROM shop.orders GROUP BY region',
+        caller: { type: 'system' },
+      });
       expect(byKind('sync')[0]).toMatchObject({ status: 'succeeded', caller: { type: 'user', id: owner.userId }, rows: 5 });
       for (const entry of entries) expect(entry.job_id === undefined).toBe(entry.kind !== 'job');
     });
@@ -124,11 +169,15 @@ for (const backend of backends) {
       const business = (await createWorkspace(t, owner, 'history-business')).id;
       await usePlan(t, business, 'business');
       for (const id of [free, business]) expect((await post(`/workspaces/${id}/query`, { sql: 'SELECT 1 AS one' })).status).toBe(200);
-      const count = async (id: string, token = owner.accessToken) => Number((await t.request(`/api/v1/workspaces/${id}/queries`, { token })).headers.get('x-total-count'));
+      const count = async (id: string, token = owner.accessToken) =>
+        Number((await t.request(`/api/v1/workspaces/${id}/queries`, { token })).headers.get('x-total-count'));
       expect([await count(free), await count(business)]).toEqual([1, 1]);
       t.clock.advance(8 * 24 * 3_600_000);
       try {
-        await t.infra.temporal.client.workflow.execute<typeof housekeepingWorkflow>('housekeepingWorkflow', { workflowId: `history-sweep-${crypto.randomUUID()}`, taskQueue: t.infra.temporal.taskQueue });
+        await t.infra.temporal.client.workflow.execute<typeof housekeepingWorkflow>('housekeepingWorkflow', {
+          workflowId: `history-sweep-${crypto.randomUUID()}`,
+          taskQueue: t.infra.temporal.taskQueue,
+        });
         const login = await bodyOf(await t.request('/api/v1/auth/login', { method: 'POST', json: { email: owner.email, password: owner.password } }));
         expect([await count(free, login.access_token), await count(business, login.access_token)]).toEqual([0, 1]);
       } finally {

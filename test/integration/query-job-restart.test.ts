@@ -58,7 +58,13 @@ describe('a query job survives its worker being killed', () => {
     await waitForJob(t, user, running, ['running'], 60_000);
     worker.child.kill('SIGTERM');
     // Once it says so, it has stopped polling; a loaded machine may take a while to let it say so.
-    expect(await eventually(() => worker.output(), (output) => output.includes('"shutting down"'), 30_000)).toContain('"shutting down"');
+    expect(
+      await eventually(
+        () => worker.output(),
+        (output) => output.includes('"shutting down"'),
+        30_000,
+      ),
+    ).toContain('"shutting down"');
     await Bun.sleep(1_000);
     // Submitted after the signal: the stopping worker no longer polls, so it waits for the next one.
     const later = await submitJobOk(t, user, { sql: 'SELECT 8 AS eight', workspace_id: workspaceId });

@@ -37,7 +37,11 @@ for (const backend of backends) {
       for (let i = 0; i < 10; i++) backlog.push(await submitJobOk(t, a, { sql: slowSql(3_000 + i), workspace_id: workspaceA, priority: 10 }));
       try {
         // A holds its four slots, its six other jobs wait for them, and none of them runs elsewhere.
-        const running = await eventually(() => jobsOf(t, a, workspaceA, '&status=running'), ({ jobs }) => jobs.length === 4, 30_000);
+        const running = await eventually(
+          () => jobsOf(t, a, workspaceA, '&status=running'),
+          ({ jobs }) => jobs.length === 4,
+          30_000,
+        );
         expect(running.total).toBe(4);
         expect((await jobsOf(t, a, workspaceA, '&status=pending')).total).toBe(6);
 
@@ -89,7 +93,11 @@ for (const backend of backends) {
       expect(all.jobs.map((job) => job.job_id)).toEqual([failing, ids[2], ids[1], ids[0]]);
       expect(all.jobs[0]).toMatchObject({ job_id: failing, status: 'failed', error: { code: 'UNDEFINED_COLUMN' }, result: null, progress: null });
       const succeeded = all.jobs.find((job) => job.job_id === ids[0]);
-      expect(succeeded).toMatchObject({ status: 'succeeded', progress: 1, result: { row_count: 1, columns: [{ name: 'i', type: 'INTEGER' }], expired: false } });
+      expect(succeeded).toMatchObject({
+        status: 'succeeded',
+        progress: 1,
+        result: { row_count: 1, columns: [{ name: 'i', type: 'INTEGER' }], expired: false },
+      });
       expect(succeeded.result.rows).toBeUndefined();
       expect((await jobsOf(t, user, workspaceId, '&status=failed')).jobs.map((job) => job.job_id)).toEqual([failing]);
       const page = await jobsOf(t, user, workspaceId, '&limit=2&offset=1');
@@ -102,7 +110,11 @@ for (const backend of backends) {
       const dashboard = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/usage/dashboard`, { token: user.accessToken }));
       expect(dashboard).toMatchObject({ max_running_jobs: 2 });
       const free = (await createWorkspace(t, user, 'free')).id;
-      expect(await bodyOf(await t.request(`/api/v1/workspaces/${free}/usage/dashboard`, { token: user.accessToken }))).toMatchObject({ plan_tier: 'free', max_running_jobs: 1, query_history_days: 7 });
+      expect(await bodyOf(await t.request(`/api/v1/workspaces/${free}/usage/dashboard`, { token: user.accessToken }))).toMatchObject({
+        plan_tier: 'free',
+        max_running_jobs: 1,
+        query_history_days: 7,
+      });
     }, 120_000);
   });
 }

@@ -17,10 +17,10 @@ const usageOfJob = namedQuery<{ job_id: string }, { status: string; duration_ms:
   'test.stopped_job_usage',
   'SELECT status, duration_ms, cpu_ms, error_code FROM query_usage WHERE job_id = :job_id',
 );
-const historyOfJob = namedQuery<{ id: string }, { status: string; kind: string; job_id: string | null; duration_ms: number | string; error_code: string | null }>(
-  'test.stopped_job_history',
-  'SELECT status, kind, job_id, duration_ms, error_code FROM query_history WHERE id = :id',
-);
+const historyOfJob = namedQuery<
+  { id: string },
+  { status: string; kind: string; job_id: string | null; duration_ms: number | string; error_code: string | null }
+>('test.stopped_job_history', 'SELECT status, kind, job_id, duration_ms, error_code FROM query_history WHERE id = :id');
 
 for (const backend of backends) {
   describe(`stopping a job, and one truth for its state (${backend})`, () => {
@@ -63,7 +63,11 @@ for (const backend of backends) {
       expect(await bodyOf(response)).toEqual({ job_id: jobId, status: 'cancelled' });
       expect((await record(jobId)).status).toBe('cancelled');
 
-      const usage = await eventually(() => t.infra.store.first(usageOfJob, { job_id: jobId }), (row) => row !== undefined, 5_000);
+      const usage = await eventually(
+        () => t.infra.store.first(usageOfJob, { job_id: jobId }),
+        (row) => row !== undefined,
+        5_000,
+      );
       expect(usage).toMatchObject({ status: 'cancelled', error_code: null });
       // The statement ran from its start until the interrupt, which came within a second of the cancel.
       const started = Date.parse((await record(jobId)).started_at!);
@@ -71,7 +75,11 @@ for (const backend of backends) {
       expect(started + Number(usage!.duration_ms)).toBeLessThan(cancelledAt + 1_000);
       expect(await t.infra.store.first(historyOfJob, { id: jobId })).toMatchObject({ status: 'cancelled', kind: 'job', job_id: jobId });
 
-      await eventually(() => handle(jobId).describe(), (description) => description.status.name === 'CANCELLED', 5_000);
+      await eventually(
+        () => handle(jobId).describe(),
+        (description) => description.status.name === 'CANCELLED',
+        5_000,
+      );
       expect(await statusAttribute(jobId)).toBe('cancelled');
       expect(await jobStatus(t, user, jobId)).toMatchObject({ status: 'cancelled', progress: null, result: null });
       const again = await t.request(`/api/v1/query/jobs/${jobId}/cancel`, { method: 'POST', token: user.accessToken });
@@ -93,8 +101,18 @@ for (const backend of backends) {
       const jobId = await runningFor(slowSql(20_000));
       await handle(jobId).cancel();
       expect(await recordWithin(jobId, (job) => job.status === 'cancelled')).toMatchObject({ status: 'cancelled' });
-      expect(await eventually(() => t.infra.store.first(usageOfJob, { job_id: jobId }), (row) => row !== undefined, 5_000)).toMatchObject({ status: 'cancelled' });
-      await eventually(() => handle(jobId).describe(), (description) => description.status.name === 'CANCELLED', 5_000);
+      expect(
+        await eventually(
+          () => t.infra.store.first(usageOfJob, { job_id: jobId }),
+          (row) => row !== undefined,
+          5_000,
+        ),
+      ).toMatchObject({ status: 'cancelled' });
+      await eventually(
+        () => handle(jobId).describe(),
+        (description) => description.status.name === 'CANCELLED',
+        5_000,
+      );
     }, 90_000);
 
     test('terminated from Temporal: the record says failed within 5 s, and the slot passes to the next job', async () => {
@@ -140,7 +158,16 @@ for (const backend of backends) {
       // Submitted, and its process died before it could start the workflow.
       const lost = Bun.randomUUIDv7();
       await t.infra.store.run(insertJob, {
-        id: lost, workspace_id: workspaceId, user_id: user.userId, sql: 'SELECT 7 AS lost', priority: 5, force_scan: 0, result_format: 'json', idempotency_key: null, request_hash: 'test', now: t.clock.now().toISOString(),
+        id: lost,
+        workspace_id: workspaceId,
+        user_id: user.userId,
+        sql: 'SELECT 7 AS lost',
+        priority: 5,
+        force_scan: 0,
+        result_format: 'json',
+        idempotency_key: null,
+        request_hash: 'test',
+        now: t.clock.now().toISOString(),
       });
       t.clock.advance(61_000);
       try {
@@ -150,8 +177,18 @@ for (const backend of backends) {
       } finally {
         t.clock.advance(-61_000);
       }
-      await eventually(() => handle(cancelled).describe(), (description) => description.status.name === 'CANCELLED', 10_000);
-      expect(await eventually(() => t.infra.store.first(usageOfJob, { job_id: cancelled }), (row) => row !== undefined, 5_000)).toMatchObject({ status: 'cancelled' });
+      await eventually(
+        () => handle(cancelled).describe(),
+        (description) => description.status.name === 'CANCELLED',
+        10_000,
+      );
+      expect(
+        await eventually(
+          () => t.infra.store.first(usageOfJob, { job_id: cancelled }),
+          (row) => row !== undefined,
+          5_000,
+        ),
+      ).toMatchObject({ status: 'cancelled' });
       expect(await waitForJob(t, user, lost, ['succeeded', 'failed'], 30_000)).toMatchObject({ status: 'succeeded', result: { rows: [[7]] } });
     }, 90_000);
 
@@ -160,7 +197,9 @@ for (const backend of backends) {
       const fine = await submitJobOk(t, user, { sql: 'SELECT 3 AS three', workspace_id: workspaceId });
       expect(await waitForJob(t, user, failing)).toMatchObject({ status: 'failed', error: { code: 'UNDEFINED_COLUMN' } });
       await waitForJob(t, user, fine);
-      const failure = await handle(failing).result().catch((error: unknown) => error);
+      const failure = await handle(failing)
+        .result()
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(WorkflowFailedError);
       expect((failure as WorkflowFailedError).cause).toMatchObject({ type: 'UNDEFINED_COLUMN' });
 
@@ -170,12 +209,28 @@ for (const backend of backends) {
         return ids;
       };
       const ofWorkspace = `OxbowWorkspaceId = '${workspaceId}' AND OxbowKind = 'query_job'`;
-      expect(await eventually(() => list(`${ofWorkspace} AND ExecutionStatus = 'Failed'`), (ids) => ids.includes(failing), 10_000)).toContain(failing);
-      const failedIds = await eventually(() => list(`${ofWorkspace} AND OxbowStatus = 'failed'`), (ids) => ids.includes(failing), 10_000);
+      expect(
+        await eventually(
+          () => list(`${ofWorkspace} AND ExecutionStatus = 'Failed'`),
+          (ids) => ids.includes(failing),
+          10_000,
+        ),
+      ).toContain(failing);
+      const failedIds = await eventually(
+        () => list(`${ofWorkspace} AND OxbowStatus = 'failed'`),
+        (ids) => ids.includes(failing),
+        10_000,
+      );
       expect(failedIds).toContain(failing);
       expect(failedIds).not.toContain(fine);
       // The job's record says succeeded before its workflow has set the attribute on its way out.
-      expect(await eventually(() => statusAttribute(fine), (status) => status === 'succeeded', 10_000)).toBe('succeeded');
+      expect(
+        await eventually(
+          () => statusAttribute(fine),
+          (status) => status === 'succeeded',
+          10_000,
+        ),
+      ).toBe('succeeded');
       // The error code reaches the log as it is: codes are not secrets.
       expect(t.logLines.some((line) => line.includes('"code":"UNDEFINED_COLUMN"'))).toBe(true);
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
@@ -193,7 +248,10 @@ for (const backend of backends) {
         timeoutMs: 300_000,
       });
       // Three digests a row: about ten seconds on two cores, so many readings fall inside the run.
-      const jobId = await submitJobOk(t, user, { sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'", workspace_id: workspaceId });
+      const jobId = await submitJobOk(t, user, {
+        sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'",
+        workspace_id: workspaceId,
+      });
       const seen: number[] = [];
       for (;;) {
         const status = await jobStatus(t, user, jobId, '?limit=1');
@@ -212,18 +270,34 @@ for (const backend of backends) {
     }, 300_000);
 
     test('async_after_ms: a query that ends in time answers as /query would; one still running answers 202 with its job, counted once', async () => {
-      const quick = await t.request('/api/v1/query', { method: 'POST', token: user.accessToken, json: { sql: 'SELECT 42 AS answer', workspace_id: workspaceId, async_after_ms: 10_000 } });
+      const quick = await t.request('/api/v1/query', {
+        method: 'POST',
+        token: user.accessToken,
+        json: { sql: 'SELECT 42 AS answer', workspace_id: workspaceId, async_after_ms: 10_000 },
+      });
       expect(quick.status).toBe(200);
       expect(await bodyOf(quick)).toMatchObject({ columns: [{ name: 'answer', type: 'INTEGER' }], rows: [[42]], row_count: 1, metadata: { bytes_scanned: 0 } });
-      const csv = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql: 'SELECT 1 AS a, 2 AS b', format: 'csv', async_after_ms: 10_000 } });
+      const csv = await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+        method: 'POST',
+        token: user.accessToken,
+        json: { sql: 'SELECT 1 AS a, 2 AS b', format: 'csv', async_after_ms: 10_000 },
+      });
       expect(csv.status).toBe(200);
       expect(csv.headers.get('content-type')).toContain('text/csv');
       expect(await csv.text()).toBe('a,b\r\n1,2\r\n');
-      const wrong = await t.request('/api/v1/query', { method: 'POST', token: user.accessToken, json: { sql: 'SELECT nope FROM range(1)', workspace_id: workspaceId, async_after_ms: 10_000 } });
+      const wrong = await t.request('/api/v1/query', {
+        method: 'POST',
+        token: user.accessToken,
+        json: { sql: 'SELECT nope FROM range(1)', workspace_id: workspaceId, async_after_ms: 10_000 },
+      });
       expect(wrong.status).toBe(400);
       expect((await bodyOf(wrong)).detail.error.code).toBe('UNDEFINED_COLUMN');
 
-      const slow = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql: slowSql(20_000), async_after_ms: 300 } });
+      const slow = await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+        method: 'POST',
+        token: user.accessToken,
+        json: { sql: slowSql(20_000), async_after_ms: 300 },
+      });
       expect(slow.status).toBe(202);
       const job = await bodyOf(slow);
       expect(job).toEqual({ job_id: expect.any(String), status: expect.stringMatching(/^(pending|running)$/), priority: 5, submitted_at: expect.any(String) });
@@ -232,7 +306,15 @@ for (const backend of backends) {
       await t.request(`/api/v1/query/jobs/${job.job_id}/cancel`, { method: 'POST', token: user.accessToken });
 
       for (const asyncAfterMs of [99, 30_001]) {
-        expect((await t.request('/api/v1/query', { method: 'POST', token: user.accessToken, json: { sql: 'SELECT 1', workspace_id: workspaceId, async_after_ms: asyncAfterMs } })).status).toBe(422);
+        expect(
+          (
+            await t.request('/api/v1/query', {
+              method: 'POST',
+              token: user.accessToken,
+              json: { sql: 'SELECT 1', workspace_id: workspaceId, async_after_ms: asyncAfterMs },
+            })
+          ).status,
+        ).toBe(422);
       }
     }, 90_000);
   });

@@ -29,12 +29,24 @@ describe('query jobs on Temporal', () => {
     const done = await waitForJob(t, user, submitted.job_id, ['succeeded'], 60_000, '?offset=9990&limit=100');
     expect(done).toMatchObject({ status: 'succeeded', priority: 7, started_at: expect.any(String), finished_at: expect.any(String), error: null, progress: 1 });
     expect(done.result).toMatchObject({
-      columns: [{ name: 'n', type: 'BIGINT' }, { name: 'twice', type: 'BIGINT' }],
-      row_count: 10_000, offset: 9990, limit: 100, expired: false, cpu_ms: expect.any(Number), cost_eur: expect.any(Number),
+      columns: [
+        { name: 'n', type: 'BIGINT' },
+        { name: 'twice', type: 'BIGINT' },
+      ],
+      row_count: 10_000,
+      offset: 9990,
+      limit: 100,
+      expired: false,
+      cpu_ms: expect.any(Number),
+      cost_eur: expect.any(Number),
     });
     expect(done.result.rows).toEqual(Array.from({ length: 10 }, (_, i) => [9990 + i, (9990 + i) * 2]));
     const firstPage = await jobStatus(t, user, submitted.job_id, '?limit=3');
-    expect(firstPage.result.rows).toEqual([[0, 0], [1, 2], [2, 4]]);
+    expect(firstPage.result.rows).toEqual([
+      [0, 0],
+      [1, 2],
+      [2, 4],
+    ]);
     const all = await jobStatus(t, user, submitted.job_id, '?limit=10000');
     expect(all.result.rows).toHaveLength(10_000);
     expect((await t.infra.store.first(usageOfJob, { job_id: submitted.job_id }))?.n).toBe(1);
@@ -44,7 +56,10 @@ describe('query jobs on Temporal', () => {
     const sql = `SELECT n, 'say "hi", ' || n AS greeting FROM (VALUES (1), (2)) t(n) ORDER BY n`;
     const jobId = await submitJobOk(t, user, { sql, workspace_id: workspaceId, format: 'objects' });
     const done = await waitForJob(t, user, jobId);
-    expect(done.result.data).toEqual([{ n: 1, greeting: 'say "hi", 1' }, { n: 2, greeting: 'say "hi", 2' }]);
+    expect(done.result.data).toEqual([
+      { n: 1, greeting: 'say "hi", 1' },
+      { n: 2, greeting: 'say "hi", 2' },
+    ]);
     expect(done.result.rows).toBeUndefined();
     const csv = await jobStatus(t, user, jobId, '?format=csv&limit=1');
     expect(csv.result.csv).toBe('n,greeting\r\n1,"say ""hi"", 1"\r\n');
@@ -78,7 +93,11 @@ describe('query jobs on Temporal', () => {
     const seenRunning = await waitForJob(t, user, running, ['running']);
     // The record answers the API (progress from the activity's heartbeat); the workflow answers operators.
     expect(seenRunning).toMatchObject({ status: 'running', started_at: expect.any(String), progress: expect.any(Number) });
-    const workflowSays = await eventually(() => t.infra.temporal.client.workflow.getHandle(running).query(queryJobStatusQuery), (state) => state.status === 'running', 10_000);
+    const workflowSays = await eventually(
+      () => t.infra.temporal.client.workflow.getHandle(running).query(queryJobStatusQuery),
+      (state) => state.status === 'running',
+      10_000,
+    );
     expect(workflowSays).toEqual({ status: 'running', startedAt: seenRunning.started_at, admitted: true });
     const pending = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
     const cancelled = await t.request(`/api/v1/query/jobs/${pending}`, { method: 'DELETE', token: user.accessToken });
@@ -125,7 +144,6 @@ describe('query jobs on Temporal', () => {
     expect((await submitJob(t, user, { sql: '', workspace_id: workspaceId })).status).toBe(422);
     expect((await submitJob(t, user, { sql: 'SELECT 1' })).status).toBe(422);
   });
-
 });
 
 describe('query job results', () => {
@@ -133,19 +151,19 @@ describe('query job results', () => {
     // Its own service: moving the clock a week on would expire every other test's tokens.
     const t = await startTestApp('local', { worker: true });
     try {
-    const { user, workspaceId } = await withWorkspace(t, { label: 'retention' });
-    const jobId = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
-    await waitForJob(t, user, jobId);
-    t.clock.advance(7 * 24 * 3_600_000 + 1_000);
-    const login = await bodyOf(await t.request('/api/v1/auth/login', { method: 'POST', json: { email: user.email, password: user.password } }));
-    const expired = await jobStatus(t, { ...user, accessToken: login.access_token }, jobId);
-    expect(expired.result).toMatchObject({ expired: true, rows: null, row_count: 1 });
-    const removed = await t.infra.temporal.client.workflow.execute<typeof jobResultsCleanupWorkflow>('jobResultsCleanupWorkflow', {
-      workflowId: `cleanup-test-${crypto.randomUUID()}`,
-      taskQueue: t.infra.temporal.taskQueue,
-    });
-    expect(removed).toBeGreaterThanOrEqual(1);
-    expect(await t.infra.lake.list(`${workspaceId}/__results/`)).not.toContain(`${workspaceId}/__results/${jobId}.parquet`);
+      const { user, workspaceId } = await withWorkspace(t, { label: 'retention' });
+      const jobId = await submitJobOk(t, user, { sql: 'SELECT 1 AS one', workspace_id: workspaceId });
+      await waitForJob(t, user, jobId);
+      t.clock.advance(7 * 24 * 3_600_000 + 1_000);
+      const login = await bodyOf(await t.request('/api/v1/auth/login', { method: 'POST', json: { email: user.email, password: user.password } }));
+      const expired = await jobStatus(t, { ...user, accessToken: login.access_token }, jobId);
+      expect(expired.result).toMatchObject({ expired: true, rows: null, row_count: 1 });
+      const removed = await t.infra.temporal.client.workflow.execute<typeof jobResultsCleanupWorkflow>('jobResultsCleanupWorkflow', {
+        workflowId: `cleanup-test-${crypto.randomUUID()}`,
+        taskQueue: t.infra.temporal.taskQueue,
+      });
+      expect(removed).toBeGreaterThanOrEqual(1);
+      expect(await t.infra.lake.list(`${workspaceId}/__results/`)).not.toContain(`${workspaceId}/__results/${jobId}.parquet`);
     } finally {
       await t.stop();
     }

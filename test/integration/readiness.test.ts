@@ -24,7 +24,11 @@ describe('liveness and readiness', () => {
     expect(ready.status).toBe(200);
     const report = await bodyOf(ready);
     expect(report).toMatchObject({ status: 'ready', ready: true, degraded: [] });
-    expect(report.checks).toMatchObject({ metadata: { status: 'ok', required: true }, lake: { status: 'ok', required: true }, temporal: { status: 'ok', required: false } });
+    expect(report.checks).toMatchObject({
+      metadata: { status: 'ok', required: true },
+      lake: { status: 'ok', required: true },
+      temporal: { status: 'ok', required: false },
+    });
   });
 
   test('Temporal down: still ready (queries answer), durable work listed as degraded; /health says 503', async () => {
@@ -41,7 +45,11 @@ describe('liveness and readiness', () => {
     expect((await t.request('/health')).status).toBe(503);
 
     const { user, workspaceId } = await withWorkspace(t, { label: 'degraded' });
-    const answer = await t.request('/api/v1/query', { method: 'POST', json: { sql: 'SELECT 42 AS answer', workspace_id: workspaceId }, token: user.accessToken });
+    const answer = await t.request('/api/v1/query', {
+      method: 'POST',
+      json: { sql: 'SELECT 42 AS answer', workspace_id: workspaceId },
+      token: user.accessToken,
+    });
     expect(answer.status).toBe(200);
     expect((await bodyOf(answer)).rows).toEqual([[42]]);
   }, 60_000);
@@ -50,7 +58,11 @@ describe('liveness and readiness', () => {
     const t = await start('postgres-s3', { env: { AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${await freePort()}` } });
     const ready = await t.request('/readyz');
     expect(ready.status).toBe(503);
-    expect(await bodyOf(ready)).toMatchObject({ status: 'not_ready', ready: false, checks: { lake: { status: 'down', required: true }, metadata: { status: 'ok' } } });
+    expect(await bodyOf(ready)).toMatchObject({
+      status: 'not_ready',
+      ready: false,
+      checks: { lake: { status: 'down', required: true }, metadata: { status: 'ok' } },
+    });
     expect((await t.request('/livez')).status).toBe(200);
   }, 60_000);
 

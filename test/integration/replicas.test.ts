@@ -41,10 +41,12 @@ afterAll(async () => {
 });
 
 const api = (index: number) => replicas.apis[index % replicas.apis.length]!;
-const query = (via: ServiceProcess, token: string, workspaceId: string, sql: string) => replicas.call(via, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql, format: 'objects' } });
+const query = (via: ServiceProcess, token: string, workspaceId: string, sql: string) =>
+  replicas.call(via, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql, format: 'objects' } });
 const push = (via: ServiceProcess, token: string, workspaceId: string, records: unknown[], headers: Record<string, string> = {}) =>
   replicas.call(via, `/api/v1/workspaces/${workspaceId}/push`, { token, json: { table: 'app.events', records }, headers });
-const countOf = async (via: ServiceProcess, token: string, workspaceId: string) => (await query(via, token, workspaceId, 'SELECT count(*) AS n FROM app.events')).body.data[0].n;
+const countOf = async (via: ServiceProcess, token: string, workspaceId: string) =>
+  (await query(via, token, workspaceId, 'SELECT count(*) AS n FROM app.events')).body.data[0].n;
 const records = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, v: (from + i) % 97 }));
 
 describe('API replicas and workers sharing one deployment', () => {
@@ -73,7 +75,9 @@ describe('API replicas and workers sharing one deployment', () => {
     const owner = await replicas.user('victim');
     const workspaceId = await replicas.workspace(api(0), owner.token, 'victim');
     const { token } = await replicas.user('intruder');
-    const claimed = Buffer.from(JSON.stringify({ caller: { userId: 'someone', via: 'jwt' }, membership: { workspaceId, role: 'OWNER' } })).toString('base64url');
+    const claimed = Buffer.from(JSON.stringify({ caller: { userId: 'someone', via: 'jwt' }, membership: { workspaceId, role: 'OWNER' } })).toString(
+      'base64url',
+    );
     for (const forwardToken of ['', 'bm90IHRoZSBrZXk', 'A'.repeat(43)]) {
       for (const via of replicas.apis) {
         const headers = { 'x-oxbow-forward-token': forwardToken, 'x-oxbow-forward-identity': claimed };
@@ -114,7 +118,10 @@ describe('API replicas and workers sharing one deployment', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
 
     await replicas.store.run(usePlan, { id: workspaceId, plan: 'business' });
-    const chart = await replicas.call(api(1), `/api/v1/workspaces/${workspaceId}/charts`, { token, json: { name: 'ones', title: 'Ones', sql: 'SELECT 1 AS one', chart_type: 'table', config: {} } });
+    const chart = await replicas.call(api(1), `/api/v1/workspaces/${workspaceId}/charts`, {
+      token,
+      json: { name: 'ones', title: 'Ones', sql: 'SELECT 1 AS one', chart_type: 'table', config: {} },
+    });
     expect(chart.status).toBe(201);
     const link = await replicas.call(api(0), `/api/v1/workspaces/${workspaceId}/charts/ones/publish`, { token, json: {} });
     expect(link.status).toBe(201);
@@ -135,8 +142,14 @@ describe('API replicas and workers sharing one deployment', () => {
       while (sampling) {
         const running = await Promise.all(replicas.apis.map((process) => replicas.metric(process, 'oxbow_engine_statements', { state: 'running' })));
         const waiting = await Promise.all(replicas.apis.map((process) => replicas.metric(process, 'oxbow_engine_statements', { state: 'queued' })));
-        peak = Math.max(peak, running.reduce((a, b) => a + b, 0));
-        queued = Math.max(queued, waiting.reduce((a, b) => a + b, 0));
+        peak = Math.max(
+          peak,
+          running.reduce((a, b) => a + b, 0),
+        );
+        queued = Math.max(
+          queued,
+          waiting.reduce((a, b) => a + b, 0),
+        );
         await Bun.sleep(20);
       }
     })();
@@ -158,7 +171,10 @@ describe('API replicas and workers sharing one deployment', () => {
     const owner = replicas.ownerOf(workspaceId);
     const other = replicas.other(owner);
 
-    const created = await replicas.call(other, `/api/v1/workspaces/${workspaceId}/connections`, { token, json: { name: 'bank', connector_type: 'postgres', spec: postgresSpec(source), query_mode: 'live' } });
+    const created = await replicas.call(other, `/api/v1/workspaces/${workspaceId}/connections`, {
+      token,
+      json: { name: 'bank', connector_type: 'postgres', spec: postgresSpec(source), query_mode: 'live' },
+    });
     expect(created.status).toBe(201);
     const total = 'SELECT count(*) AS n FROM bank.accounts';
     const read = [await query(other, token, workspaceId, total), await query(owner, token, workspaceId, total)];
@@ -179,7 +195,11 @@ describe('API replicas and workers sharing one deployment', () => {
     // A job opens the workspace's background instance on a worker.
     const job = await replicas.call(api(1), '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql: 'SELECT count(*) AS n FROM app.events' } });
     expect(job.status).toBeLessThan(300);
-    const finished = await waitFor(() => replicas.call(api(0), `/api/v1/query/jobs/${job.body.job_id}`, { token }), (answer) => answer.body.status === 'succeeded', 60_000);
+    const finished = await waitFor(
+      () => replicas.call(api(0), `/api/v1/query/jobs/${job.body.job_id}`, { token }),
+      (answer) => answer.body.status === 'succeeded',
+      60_000,
+    );
     expect(finished.body.status).toBe('succeeded');
     const holders = [...replicas.openedOn(workspaceId, 'interactive'), ...replicas.openedOn(workspaceId, 'background')];
     expect(holders.some((process) => replicas.workers.includes(process))).toBe(true);
@@ -210,7 +230,9 @@ describe('API replicas and workers sharing one deployment', () => {
     await sampler;
     expect(answers.map((answer) => [answer.status, answer.body.detail?.error?.message])).toEqual(Array(6).fill([200, undefined]));
     expect(peak).toBeLessThanOrEqual(2);
-    expect(replicas.apis.some((process) => logLines(process, 'workspace engine closed').some((line) => line.reason === 'room for another workspace'))).toBe(true);
+    expect(replicas.apis.some((process) => logLines(process, 'workspace engine closed').some((line) => line.reason === 'room for another workspace'))).toBe(
+      true,
+    );
     // Per process (docs/operations.md): the metadata pool (10), the catalog readers (4), the cluster
     // session and its listener (2), an idle catalog connection per instance (2 × 1), and one per
     // statement running (16); and this test's own two.
@@ -234,14 +256,16 @@ describe('API replicas and workers sharing one deployment', () => {
       const forwarded = query(survivor, token, workspaceId, endlessQuery).then((answer) => answers.push(answer));
       // Both statements running on the owner (the Free plan's two at once), the forwarded one included.
       const running = () => replicas.metric(owner, 'oxbow_engine_statements', { state: 'running' });
-      for (const started = performance.now(); (await running()) < 2 && performance.now() - started < 30_000; ) await Bun.sleep(50);
+      for (const started = performance.now(); (await running()) < 2 && performance.now() - started < 30_000;) await Bun.sleep(50);
       expect(await running()).toBe(2);
       await replicas.kill(owner);
       const killedAt = performance.now();
       expect(await direct).toBe('connection lost');
       await forwarded;
       // The forwarded query's one answer: the owner may have run it, so it is not sent again.
-      expect(answers.map((answer) => [answer.status, answer.body.detail?.error?.code, answer.headers.get('retry-after')])).toEqual([[503, 'SERVICE_UNAVAILABLE', '1']]);
+      expect(answers.map((answer) => [answer.status, answer.body.detail?.error?.code, answer.headers.get('retry-after')])).toEqual([
+        [503, 'SERVICE_UNAVAILABLE', '1'],
+      ]);
 
       let answer = await countAnswer(survivor, token, workspaceId);
       while (answer.status !== 200 && performance.now() - killedAt < 10_000) {
@@ -271,14 +295,22 @@ describe('API replicas and workers sharing one deployment', () => {
     // Larger than one read of a socket: it streams through the replica in many chunks.
     const csv = gzipSync(Buffer.from(`id,v,label\n${Array.from({ length: rows }, (_, i) => `${i},${i % 97},row ${i}`).join('\n')}\n`));
     const upload = (key: string, body: Uint8Array<ArrayBuffer> = new Uint8Array(csv)) =>
-      replicas.call(other, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, { token, body, headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key } });
+      replicas.call(other, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, {
+        token,
+        body,
+        headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key },
+      });
     const key = `upload-once-${Date.now()}`;
     const first = await upload(key);
     expect([first.status, first.body]).toEqual([200, { records_written: rows, table: 'app.uploaded' }]);
     // The client did not see the answer and sends it again, through the same replica or the other.
     const again = await upload(key);
     expect([again.status, again.body]).toEqual([200, first.body]);
-    const elsewhere = await replicas.call(owner, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, { token, body: new Uint8Array(csv), headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key } });
+    const elsewhere = await replicas.call(owner, `/api/v1/workspaces/${workspaceId}/push?table=app.uploaded`, {
+      token,
+      body: new Uint8Array(csv),
+      headers: { 'content-type': 'text/csv', 'content-encoding': 'gzip', 'idempotency-key': key },
+    });
     expect([elsewhere.status, elsewhere.body]).toEqual([200, first.body]);
     // The same key with another body is a conflict, not a second write.
     expect((await upload(key, new Uint8Array(gzipSync(Buffer.from('id,v,label\n1,1,other\n'))))).status).toBe(409);
@@ -295,13 +327,18 @@ describe('API replicas and workers sharing one deployment', () => {
     expect((await push(api(0), token, workspaceId, records(0, 30))).status).toBe(200);
     const owner = replicas.ownerOf(workspaceId);
     const other = replicas.other(owner);
-    const submit = (via: ServiceProcess, sql: string) => replicas.call(via, '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql, format: 'objects' } });
+    const submit = (via: ServiceProcess, sql: string) =>
+      replicas.call(via, '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql, format: 'objects' } });
     const status = (via: ServiceProcess, jobId: string, page = '') => replicas.call(via, `/api/v1/query/jobs/${jobId}${page}`, { token });
 
     // A result followed page by page through the replica that does not own the workspace, and through the owner.
     const paged = await submit(other, 'SELECT id, v FROM app.events ORDER BY id');
     expect(paged.status).toBeLessThan(300);
-    const done = await waitFor(() => status(other, paged.body.job_id), (answer) => answer.body.status === 'succeeded', 60_000);
+    const done = await waitFor(
+      () => status(other, paged.body.job_id),
+      (answer) => answer.body.status === 'succeeded',
+      60_000,
+    );
     expect(done.body.result.row_count).toBe(30);
     for (const via of [other, owner]) {
       const page = await status(via, paged.body.job_id, '?offset=10&limit=5');
@@ -310,7 +347,15 @@ describe('API replicas and workers sharing one deployment', () => {
 
     // A running job cancelled through the replica it was not submitted to; DELETE, which takes pending jobs only, refused for an ended one.
     const running = await submit(owner, endlessQuery);
-    expect((await waitFor(() => status(other, running.body.job_id), (answer) => answer.body.status === 'running', 60_000)).body.status).toBe('running');
+    expect(
+      (
+        await waitFor(
+          () => status(other, running.body.job_id),
+          (answer) => answer.body.status === 'running',
+          60_000,
+        )
+      ).body.status,
+    ).toBe('running');
     const cancelled = await replicas.call(other, `/api/v1/query/jobs/${running.body.job_id}/cancel`, { method: 'POST', token });
     expect(cancelled.body).toEqual({ job_id: running.body.job_id, status: 'cancelled' });
     expect((await status(owner, running.body.job_id)).body.status).toBe('cancelled');
@@ -324,11 +369,21 @@ describe('API replicas and workers sharing one deployment', () => {
     expect([stillPending.status, stillPending.body.detail?.error?.code]).toEqual([409, 'JOB_NOT_PENDING']);
 
     // A query sent with async_after_ms through the other replica: answered at once when quick, handed over as a job when not.
-    const quick = await replicas.call(other, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql: 'SELECT count(*) AS n FROM app.events', format: 'objects', async_after_ms: 20_000 } });
+    const quick = await replicas.call(other, '/api/v1/query', {
+      token,
+      json: { workspace_id: workspaceId, sql: 'SELECT count(*) AS n FROM app.events', format: 'objects', async_after_ms: 20_000 },
+    });
     expect([quick.status, quick.body.data]).toEqual([200, [{ n: 30 }]]);
-    const handedOver = await replicas.call(other, '/api/v1/query', { token, json: { workspace_id: workspaceId, sql: slowQuery, format: 'objects', async_after_ms: 100 } });
+    const handedOver = await replicas.call(other, '/api/v1/query', {
+      token,
+      json: { workspace_id: workspaceId, sql: slowQuery, format: 'objects', async_after_ms: 100 },
+    });
     expect(handedOver.status).toBe(202);
-    const finished = await waitFor(() => status(other, handedOver.body.job_id), (answer) => answer.body.status === 'succeeded', 60_000);
+    const finished = await waitFor(
+      () => status(other, handedOver.body.job_id),
+      (answer) => answer.body.status === 'succeeded',
+      60_000,
+    );
     expect(finished.body.result.data).toHaveLength(1);
 
     // However many pages were read through it, the replica that does not own the workspace never opened it.
@@ -342,11 +397,19 @@ describe('workers sharing the workspaces', () => {
     const workspaces = await Promise.all(Array.from({ length: 6 }, (_, i) => replicas.workspace(api(i), token, `jobs${i}`)));
     await replicas.store.run(usePlan, { id: workspaces[0]!, plan: 'business' });
     const jobs = await Promise.all(
-      workspaces.flatMap((workspaceId, i) => Array.from({ length: i === 0 ? 3 : 1 }, () => replicas.call(api(i), '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql: 'SELECT 7 AS n' } }))),
+      workspaces.flatMap((workspaceId, i) =>
+        Array.from({ length: i === 0 ? 3 : 1 }, () =>
+          replicas.call(api(i), '/api/v1/query/jobs', { token, json: { workspace_id: workspaceId, sql: 'SELECT 7 AS n' } }),
+        ),
+      ),
     );
     for (const job of jobs) {
       expect(job.status).toBeLessThan(300);
-      const finished = await waitFor(() => replicas.call(api(0), `/api/v1/query/jobs/${job.body.job_id}`, { token }), (answer) => answer.body.status === 'succeeded', 60_000);
+      const finished = await waitFor(
+        () => replicas.call(api(0), `/api/v1/query/jobs/${job.body.job_id}`, { token }),
+        (answer) => answer.body.status === 'succeeded',
+        60_000,
+      );
       expect(finished.body.status).toBe('succeeded');
     }
     // Three jobs of one workspace: one background instance, on one worker.
@@ -372,7 +435,7 @@ async function workerKilledMidJob(): Promise<void> {
   const status = () => replicas.call(api(0), `/api/v1/query/jobs/${submitted.body.job_id}`, { token });
   expect((await waitFor(status, (answer) => answer.body.status === 'running', 60_000)).body.status).toBe('running');
   const opened = () => replicas.openedOn(workspaceId, 'background');
-  for (const started = performance.now(); opened().length === 0 && performance.now() - started < 30_000; ) await Bun.sleep(50);
+  for (const started = performance.now(); opened().length === 0 && performance.now() - started < 30_000;) await Bun.sleep(50);
   const [runner] = opened();
   expect(runner && replicas.workers.includes(runner)).toBe(true);
   await replicas.kill(runner!);

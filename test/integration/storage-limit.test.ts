@@ -12,7 +12,8 @@ import { withUser } from '../support/fixtures';
 // A plan of 20 kB of storage: a few pushes reach it.
 const tinyPlan: TestPlan = { id: 'tiny', name: 'Tiny', storage_limit_gb: 0.00002, connector_limit: 1 };
 
-const records = (count: number, from = 0) => Array.from({ length: count }, (_, index) => ({ id: from + index, note: `record ${from + index} ${'x'.repeat(40)}`, amount: (from + index) * 1.25 }));
+const records = (count: number, from = 0) =>
+  Array.from({ length: count }, (_, index) => ({ id: from + index, note: `record ${from + index} ${'x'.repeat(40)}`, amount: (from + index) * 1.25 }));
 
 for (const backend of backends) {
   describe(`storage limit on ${backend}`, () => {
@@ -24,7 +25,10 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     const tableBytes = async (workspaceId: string) =>
-      (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.reduce((sum: number, table: { size_bytes: number }) => sum + table.size_bytes, 0);
+      (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.reduce(
+        (sum: number, table: { size_bytes: number }) => sum + table.size_bytes,
+        0,
+      );
     const used = (workspaceId: string) => t.services.usage.storage.use(workspaceId).then((use) => use.usedBytes);
 
     test('storage is the catalog’s file sizes: the live files, those kept for time travel, and none of a dropped table', async () => {
@@ -59,13 +63,25 @@ for (const backend of backends) {
       expect(error.message).toContain('Tiny plan');
       expect(await tableBytes(id)).toBe(before);
       // An upload is refused the same way, whatever its format.
-      for (const [body, type] of [[ndjsonOf(records(3)), 'application/x-ndjson'], ['id,note\n1,x\n', 'text/csv']] as const) {
-        const upload = await t.request(`/api/v1/workspaces/${id}/push?table=raw.uploaded`, { method: 'POST', body, token: user.accessToken, headers: { 'content-type': type } });
+      for (const [body, type] of [
+        [ndjsonOf(records(3)), 'application/x-ndjson'],
+        ['id,note\n1,x\n', 'text/csv'],
+      ] as const) {
+        const upload = await t.request(`/api/v1/workspaces/${id}/push?table=raw.uploaded`, {
+          method: 'POST',
+          body,
+          token: user.accessToken,
+          headers: { 'content-type': type },
+        });
         expect(upload.status).toBe(403);
         expect((await bodyOf(upload)).detail.error.code).toBe('STORAGE_LIMIT_REACHED');
       }
       expect(await tableBytes(id)).toBe(before);
-      expect((await bodyOf(await t.request(`/api/v1/workspaces/${id}/query/tables`, { token: user.accessToken }))).tables.map((table: { name: string }) => table.name)).toEqual(['events']);
+      expect(
+        (await bodyOf(await t.request(`/api/v1/workspaces/${id}/query/tables`, { token: user.accessToken }))).tables.map(
+          (table: { name: string }) => table.name,
+        ),
+      ).toEqual(['events']);
 
       // Room again once the data goes; and the dashboard says where it stands.
       const dashboard = await bodyOf(await t.request(`/api/v1/workspaces/${id}/usage/dashboard`, { token: user.accessToken }));

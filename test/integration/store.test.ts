@@ -86,7 +86,13 @@ for (const backend of backends) {
     test('rows round-trip with the same shapes on both drivers', async () => {
       const createdAt = '2026-11-21T10:00:00.123Z';
       await store.run(insertItem, { id: 'shape', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt });
-      expect(await store.first(itemById, { id: 'shape' })).toEqual({ id: 'shape', name: "O'Brien; DROP TABLE test_items", size: 2 ** 40, created_at: createdAt, note: null });
+      expect(await store.first(itemById, { id: 'shape' })).toEqual({
+        id: 'shape',
+        name: "O'Brien; DROP TABLE test_items",
+        size: 2 ** 40,
+        created_at: createdAt,
+        note: null,
+      });
       expect(await store.first(itemById, { id: 'missing' })).toBeUndefined();
     });
 

@@ -33,13 +33,21 @@ describe('a sync runs the transforms downstream of what it changed', () => {
     const streams = [{ name: 'orders', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at', primary_key: ['id'] }];
     const connection = await createConnectionOk(t, user, workspaceId, { name: 'shop', connector_type: 'postgres', spec: postgresSpec(source), streams });
     await syncOk(t, user, workspaceId, connection.id);
-    const revenue = await createTransformOk(t, workspaceId, user, { name: 'revenue', sql: 'SELECT sum(amount) AS total, count(*) AS orders FROM shop.orders', target_table: 'marts.revenue' });
+    const revenue = await createTransformOk(t, workspaceId, user, {
+      name: 'revenue',
+      sql: 'SELECT sum(amount) AS total, count(*) AS orders FROM shop.orders',
+      target_table: 'marts.revenue',
+    });
     expect(await waitForDagRun(t, (await runAll(t, workspaceId, user)).dag_run_id)).toBe('succeeded');
     expect(await query(t, workspaceId, 'SELECT total, orders FROM marts.revenue')).toEqual([{ total: 55, orders: 10 }]);
 
     await source.sql`INSERT INTO orders (id, amount) VALUES (11, 100)`;
     await syncOk(t, user, workspaceId, connection.id);
-    const runs = await eventually(() => runsOf(t, workspaceId, user, revenue.id), (list) => list.length === 2 && list[0].status === 'succeeded', 60_000);
+    const runs = await eventually(
+      () => runsOf(t, workspaceId, user, revenue.id),
+      (list) => list.length === 2 && list[0].status === 'succeeded',
+      60_000,
+    );
     expect(runs.map((run: { trigger: string }) => run.trigger)).toEqual(['after_sync', 'manual']);
     expect(await query(t, workspaceId, 'SELECT total, orders FROM marts.revenue')).toEqual([{ total: 155, orders: 11 }]);
 

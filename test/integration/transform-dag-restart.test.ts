@@ -24,13 +24,16 @@ describe('a DAG run survives its worker being killed', () => {
   afterEach(() => workers.killAll());
   afterAll(() => t.stop());
 
-  const runsOf = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
+  const runsOf = async (dagRunId: string) =>
+    new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
 
   /** How many snapshots carry the run's id: each run writes exactly one. */
   const commitsOf = (workspaceId: string, runId: string) =>
     t.services.engine.engines.with(workspaceId, (engine) =>
       engine.read(async (connection) => {
-        const reader = await connection.read(`SELECT count(*) FROM ${engine.metadataSchema}.ducklake_snapshot_changes WHERE commit_extra_info LIKE $needle`, { needle: `%${runId}%` });
+        const reader = await connection.read(`SELECT count(*) FROM ${engine.metadataSchema}.ducklake_snapshot_changes WHERE commit_extra_info LIKE $needle`, {
+          needle: `%${runId}%`,
+        });
         return Number(reader.getRows()[0]![0]);
       }),
     );

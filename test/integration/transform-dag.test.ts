@@ -29,21 +29,37 @@ describe('DAG runs', () => {
   beforeAll(async () => ({ t, user } = await withUser('local', { worker: true, label: 'tf-dag' })));
   afterAll(() => t.stop());
 
-  const recordedRuns = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
+  const recordedRuns = async (dagRunId: string) =>
+    new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
 
   test('a failed node skips what depends on it, the rest goes on; retry_from runs the failed and skipped only', async () => {
     const ws = (await createWorkspace(t, user)).id;
-    await pushOk(t, ws, user, { table: 'raw.items', records: [{ id: 1, code: 'x1' }, { id: 2, code: '7' }] });
+    await pushOk(t, ws, user, {
+      table: 'raw.items',
+      records: [
+        { id: 1, code: 'x1' },
+        { id: 2, code: '7' },
+      ],
+    });
     const root = await createTransformOk(t, ws, user, { name: 'root', sql: 'SELECT id, code FROM raw.items', target_table: 'f.root' });
     // Binds, then fails while it runs: 'x1' is no integer.
-    const broken = await createTransformOk(t, ws, user, { name: 'broken', sql: 'SELECT id, CAST(code AS INTEGER) AS code FROM f.root', target_table: 'f.broken' });
+    const broken = await createTransformOk(t, ws, user, {
+      name: 'broken',
+      sql: 'SELECT id, CAST(code AS INTEGER) AS code FROM f.root',
+      target_table: 'f.broken',
+    });
     const after = await createTransformOk(t, ws, user, { name: 'after_broken', sql: 'SELECT count(*) AS n FROM f.broken', target_table: 'f.after' });
     const fine = await createTransformOk(t, ws, user, { name: 'fine', sql: 'SELECT count(*) AS n FROM f.root', target_table: 'f.fine' });
 
     const first = await runAll(t, ws, user);
     expect(await waitForDagRun(t, first.dag_run_id)).toBe('failed');
     const runs = await recordedRuns(first.dag_run_id);
-    expect(Object.fromEntries([...runs.entries()].map(([name, run]) => [name, run.status]))).toEqual({ root: 'succeeded', broken: 'failed', after_broken: 'skipped', fine: 'succeeded' });
+    expect(Object.fromEntries([...runs.entries()].map(([name, run]) => [name, run.status]))).toEqual({
+      root: 'succeeded',
+      broken: 'failed',
+      after_broken: 'skipped',
+      fine: 'succeeded',
+    });
     const [failed] = await runsOf(t, ws, user, broken.id);
     // Postgres' invalid text representation (22P02): 'x1' is no integer.
     expect(failed.error.code).toBe('INVALID_VALUE');
@@ -51,7 +67,11 @@ describe('DAG runs', () => {
     expect(skipped.error.message).toContain('broken');
     expect((await dagOf(t, ws, user)).nodes.find((node: { id: string }) => node.id === broken.id).last_run_status).toBe('failed');
 
-    const fixed = await t.request(`${transformsPath(ws)}/${broken.id}`, { method: 'PATCH', json: { sql: "SELECT id, CAST(replace(code, 'x', '') AS INTEGER) AS code FROM f.root" }, token: user.accessToken });
+    const fixed = await t.request(`${transformsPath(ws)}/${broken.id}`, {
+      method: 'PATCH',
+      json: { sql: "SELECT id, CAST(replace(code, 'x', '') AS INTEGER) AS code FROM f.root" },
+      token: user.accessToken,
+    });
     expect(fixed.status).toBe(200);
     const retry = await runAll(t, ws, user, { retry_from: first.dag_run_id });
     expect(retry.order).toEqual([broken.id, after.id]);
@@ -60,7 +80,11 @@ describe('DAG runs', () => {
     expect((await runsOf(t, ws, user, fine.id)).length).toBe(1);
     expect(await query(t, ws, 'SELECT n FROM f.after')).toEqual([{ n: 2 }]);
 
-    const unknown = await t.request(`${transformsPath(ws)}/run`, { method: 'POST', json: { retry_from: '01890000-0000-7000-8000-000000000000' }, token: user.accessToken });
+    const unknown = await t.request(`${transformsPath(ws)}/run`, {
+      method: 'POST',
+      json: { retry_from: '01890000-0000-7000-8000-000000000000' },
+      token: user.accessToken,
+    });
     expect(unknown.status).toBe(404);
   }, 120_000);
 
@@ -84,7 +108,11 @@ describe('DAG runs', () => {
     expect(await orderOf({ select: 's1+ other' })).toEqual([one.id, two.id, three.id, other.id]);
     expect(await orderOf(null)).toEqual([one.id, two.id, three.id, other.id]);
     expect(await orderOf({ select: 'other' })).toEqual([other.id]);
-    for (const [body, status] of [[{ select: 'nope' }, 404], [{ select: '++s1' }, 400], [{ transform_ids: ['01890000-0000-7000-8000-000000000000'] }, 404]] as const) {
+    for (const [body, status] of [
+      [{ select: 'nope' }, 404],
+      [{ select: '++s1' }, 400],
+      [{ transform_ids: ['01890000-0000-7000-8000-000000000000'] }, 404],
+    ] as const) {
       const response = await t.request(`${transformsPath(ws)}/run`, { method: 'POST', json: body, token: user.accessToken });
       expect(response.status).toBe(status);
     }
@@ -150,14 +178,28 @@ describe('DAG runs', () => {
     expect((await t.request(`${transformsPath(ws)}/schedule`, { method: 'PUT', json: { schedule: 'every 1h' }, token: user.accessToken })).status).toBe(200);
     expect((await t.request(`/api/v1/workspaces/${ws}`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
     expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(ws)).result()).toBe('done');
-    expect(await t.infra.store.first(transformRows, { workspace_id: ws, transform_id: created.id })).toEqual({ transforms: 0, runs: 0, dag_runs: 0, schedules: 0 });
+    expect(await t.infra.store.first(transformRows, { workspace_id: ws, transform_id: created.id })).toEqual({
+      transforms: 0,
+      runs: 0,
+      dag_runs: 0,
+      schedules: 0,
+    });
     const schedule = t.infra.temporal.client.schedule.getHandle(`transform-dag-schedule-${ws}`);
-    expect(await schedule.describe().then(() => 'exists', () => 'gone')).toBe('gone');
+    expect(
+      await schedule.describe().then(
+        () => 'exists',
+        () => 'gone',
+      ),
+    ).toBe('gone');
   }, 120_000);
 
   test('a long run answers running, and its workflow tells the live state of its nodes', async () => {
     const ws = (await createWorkspace(t, user)).id;
-    const slow = await createTransformOk(t, ws, user, { name: 'slow', sql: 'SELECT count(*) AS n FROM range(20000000000) r WHERE hash(r.range) % 3 = 0', target_table: 'slow.t' });
+    const slow = await createTransformOk(t, ws, user, {
+      name: 'slow',
+      sql: 'SELECT count(*) AS n FROM range(20000000000) r WHERE hash(r.range) % 3 = 0',
+      target_table: 'slow.t',
+    });
     await createTransformOk(t, ws, user, { name: 'later', sql: 'SELECT n FROM slow.t', target_table: 'slow.later' });
     const response = await t.request(`${transformsPath(ws)}/run`, { method: 'POST', token: user.accessToken });
     const run = await bodyOf(response);
@@ -182,7 +224,8 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     test('a 10-node diamond runs in dependency order, independent nodes side by side', async () => {
-      const recordedRuns = async (dagRunId: string) => new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
+      const recordedRuns = async (dagRunId: string) =>
+        new Map((await t.infra.store.all(listDagRunRuns, { dag_run_id: dagRunId })).map((run) => [run.transform_name, run]));
       const ws = (await createWorkspace(t, user)).id;
       await pushOk(t, ws, user, { table: 'raw.seed', records: [{ id: 1 }] });
       const names = ['a', 'b1', 'b2', 'b3', 'b4', 'c1', 'c2', 'c3', 'c4', 'd'];
@@ -203,7 +246,9 @@ for (const backend of backends) {
       const endedAs = await waitForDagRun(t, started.dag_run_id, 120_000);
       const runs = await recordedRuns(started.dag_run_id);
       // A failure names the nodes that did not succeed, and why.
-      const unsucceeded = [...runs.values()].filter((run) => run.status !== 'succeeded').map(({ transform_name, status, error_code, error_message }) => ({ transform_name, status, error_code, error_message }));
+      const unsucceeded = [...runs.values()]
+        .filter((run) => run.status !== 'succeeded')
+        .map(({ transform_name, status, error_code, error_message }) => ({ transform_name, status, error_code, error_message }));
       expect({ endedAs, unsucceeded }).toEqual({ endedAs: 'succeeded', unsucceeded: [] });
       expect([...runs.values()].every((run) => run.status === 'succeeded' && run.attempts === 1)).toBe(true);
       const span = (name: string) => ({ start: Date.parse(runs.get(name)!.started_at!), end: Date.parse(runs.get(name)!.finished_at!) });

@@ -26,13 +26,27 @@ for (const backend of backends) {
 
     test('lists DAG runs newest first with each node’s timing and error, a retry naming what it retries, single runs marked', async () => {
       const ws = (await createWorkspace(t, user)).id;
-      await pushOk(t, ws, user, { table: 'raw.items', records: [{ id: 1, code: 'x1' }, { id: 2, code: '7' }] });
+      await pushOk(t, ws, user, {
+        table: 'raw.items',
+        records: [
+          { id: 1, code: 'x1' },
+          { id: 2, code: '7' },
+        ],
+      });
       const root = await createTransformOk(t, ws, user, { name: 'root', sql: 'SELECT id, code FROM raw.items', target_table: 'h.root' });
-      const broken = await createTransformOk(t, ws, user, { name: 'broken', sql: 'SELECT id, CAST(code AS INTEGER) AS code FROM h.root', target_table: 'h.broken' });
+      const broken = await createTransformOk(t, ws, user, {
+        name: 'broken',
+        sql: 'SELECT id, CAST(code AS INTEGER) AS code FROM h.root',
+        target_table: 'h.broken',
+      });
 
       const first = await runAll(t, ws, user);
       expect(await waitForDagRun(t, first.dag_run_id)).toBe('failed');
-      const fixed = await t.request(`${transformsPath(ws)}/${broken.id}`, { method: 'PATCH', json: { sql: "SELECT id, CAST(replace(code, 'x', '') AS INTEGER) AS code FROM h.root" }, token: user.accessToken });
+      const fixed = await t.request(`${transformsPath(ws)}/${broken.id}`, {
+        method: 'PATCH',
+        json: { sql: "SELECT id, CAST(replace(code, 'x', '') AS INTEGER) AS code FROM h.root" },
+        token: user.accessToken,
+      });
       expect(fixed.status).toBe(200);
       const retry = await runAll(t, ws, user, { retry_from: first.dag_run_id });
       expect(await waitForDagRun(t, retry.dag_run_id)).toBe('succeeded');
@@ -54,7 +68,11 @@ for (const backend of backends) {
       expect(rootRun).toMatchObject({ transform_name: 'root', status: 'succeeded', rows_written: 2 });
       expect(rootRun.duration_ms).toBeGreaterThanOrEqual(0);
       expect(Date.parse(rootRun.started_at)).toBeLessThanOrEqual(Date.parse(rootRun.finished_at));
-      expect(brokenRun).toMatchObject({ transform_name: 'broken', status: 'failed', error: { code: 'INVALID_VALUE', message: expect.stringContaining('integer') } });
+      expect(brokenRun).toMatchObject({
+        transform_name: 'broken',
+        status: 'failed',
+        error: { code: 'INVALID_VALUE', message: expect.stringContaining('integer') },
+      });
       expect(again).toMatchObject({ status: 'succeeded', order: [broken.id], runs: [{ transform_name: 'broken', status: 'succeeded' }] });
 
       // One of them by its id, and the pages of the list.

@@ -9,7 +9,10 @@ import { createTransformOk, dagOf, runAll, runsOf, transformsPath, waitForDagRun
 import { namedQuery } from '../../src/store/named-query';
 import { withUser } from '../support/fixtures';
 
-const usageOf = namedQuery<{ id: string }, { source: string; status: string; duration_ms: number }>('test.transform_usage', 'SELECT source, status, duration_ms FROM query_usage WHERE job_id = :id');
+const usageOf = namedQuery<{ id: string }, { source: string; status: string; duration_ms: number }>(
+  'test.transform_usage',
+  'SELECT source, status, duration_ms FROM query_usage WHERE job_id = :id',
+);
 
 for (const backend of backends) {
   describe(`transform runs (${backend})`, () => {
@@ -20,15 +23,38 @@ for (const backend of backends) {
 
     test('three dependent transforms: run all, query, change the source, stale, only_stale', async () => {
       const ws = (await createWorkspace(t, user)).id;
-      await pushOk(t, ws, user, { table: 'raw.events', records: [{ id: 1, kind: 'a', value: 10 }, { id: 2, kind: 'b', value: 5 }, { id: 3, kind: 'a', value: 1 }] });
-      const clean = await createTransformOk(t, ws, user, { name: 'clean', sql: 'SELECT id, kind, value FROM raw.events WHERE value > 0', target_table: 'staging.events' });
-      const perKind = await createTransformOk(t, ws, user, { name: 'per_kind', sql: 'SELECT kind, sum(value) AS total, count(*) AS n FROM staging.events GROUP BY kind', target_table: 'marts.per_kind' });
-      const top = await createTransformOk(t, ws, user, { name: 'top_kind', sql: 'SELECT kind, total FROM marts.per_kind ORDER BY total DESC LIMIT 1', target_table: 'marts.top_kind', materialization: 'view' });
+      await pushOk(t, ws, user, {
+        table: 'raw.events',
+        records: [
+          { id: 1, kind: 'a', value: 10 },
+          { id: 2, kind: 'b', value: 5 },
+          { id: 3, kind: 'a', value: 1 },
+        ],
+      });
+      const clean = await createTransformOk(t, ws, user, {
+        name: 'clean',
+        sql: 'SELECT id, kind, value FROM raw.events WHERE value > 0',
+        target_table: 'staging.events',
+      });
+      const perKind = await createTransformOk(t, ws, user, {
+        name: 'per_kind',
+        sql: 'SELECT kind, sum(value) AS total, count(*) AS n FROM staging.events GROUP BY kind',
+        target_table: 'marts.per_kind',
+      });
+      const top = await createTransformOk(t, ws, user, {
+        name: 'top_kind',
+        sql: 'SELECT kind, total FROM marts.per_kind ORDER BY total DESC LIMIT 1',
+        target_table: 'marts.top_kind',
+        materialization: 'view',
+      });
 
       const first = await runAll(t, ws, user);
       expect(first.order).toEqual([clean.id, perKind.id, top.id]);
       if (first.status === 'running') await waitForDagRun(t, first.dag_run_id);
-      expect(await query(t, ws, 'SELECT kind, total FROM marts.per_kind ORDER BY kind')).toEqual([{ kind: 'a', total: 11 }, { kind: 'b', total: 5 }]);
+      expect(await query(t, ws, 'SELECT kind, total FROM marts.per_kind ORDER BY kind')).toEqual([
+        { kind: 'a', total: 11 },
+        { kind: 'b', total: 5 },
+      ]);
       expect(await query(t, ws, 'SELECT * FROM marts.top_kind')).toEqual([{ kind: 'a', total: 11 }]);
       const [run] = await runsOf(t, ws, user, perKind.id);
       expect(run).toMatchObject({ status: 'succeeded', trigger: 'manual', rows_written: 2, dag_run_id: first.dag_run_id, transform_name: 'per_kind' });
@@ -39,7 +65,11 @@ for (const backend of backends) {
       // Time travel shows the run's snapshot.
       await pushOk(t, ws, user, { table: 'raw.events', records: [{ id: 4, kind: 'b', value: 100 }] });
       const stale = await dagOf(t, ws, user);
-      expect(stale.nodes.map((node: { name: string; stale: boolean }) => [node.name, node.stale])).toEqual([['clean', true], ['per_kind', true], ['top_kind', true]]);
+      expect(stale.nodes.map((node: { name: string; stale: boolean }) => [node.name, node.stale])).toEqual([
+        ['clean', true],
+        ['per_kind', true],
+        ['top_kind', true],
+      ]);
 
       const second = await runAll(t, ws, user, { only_stale: true });
       expect(second.order).toEqual([clean.id, perKind.id, top.id]);
@@ -60,18 +90,42 @@ for (const backend of backends) {
 
     test('a single transform runs alone; incremental merges on its key', async () => {
       const ws = (await createWorkspace(t, user)).id;
-      await pushOk(t, ws, user, { table: 'raw.users', records: [{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }], primary_key: ['id'] });
-      const latest = await createTransformOk(t, ws, user, { name: 'users', sql: "SELECT id, upper(name) AS name, 'v1' AS version FROM raw.users", target_table: 'dim.users', materialization: 'incremental', unique_key: 'id' });
+      await pushOk(t, ws, user, {
+        table: 'raw.users',
+        records: [
+          { id: 1, name: 'ann' },
+          { id: 2, name: 'bob' },
+        ],
+        primary_key: ['id'],
+      });
+      const latest = await createTransformOk(t, ws, user, {
+        name: 'users',
+        sql: "SELECT id, upper(name) AS name, 'v1' AS version FROM raw.users",
+        target_table: 'dim.users',
+        materialization: 'incremental',
+        unique_key: 'id',
+      });
       const response = await t.request(`${transformsPath(ws)}/${latest.id}/run`, { method: 'POST', token: user.accessToken });
       expect(response.status).toBe(200);
       let run = await bodyOf(response);
       expect(run.dag_run_id).toBeNull();
       if (run.status !== 'succeeded') run = (await waitForRun(t, ws, user, latest.id))[0];
       expect(run).toMatchObject({ status: 'succeeded', rows_written: 2, transform_id: latest.id });
-      await pushOk(t, ws, user, { table: 'raw.users', records: [{ id: 2, name: 'bo' }, { id: 3, name: 'cy' }], primary_key: ['id'] });
+      await pushOk(t, ws, user, {
+        table: 'raw.users',
+        records: [
+          { id: 2, name: 'bo' },
+          { id: 3, name: 'cy' },
+        ],
+        primary_key: ['id'],
+      });
       await t.request(`${transformsPath(ws)}/${latest.id}/run`, { method: 'POST', token: user.accessToken });
       await waitForRun(t, ws, user, latest.id, 2);
-      expect(await query(t, ws, 'SELECT id, name FROM dim.users ORDER BY id')).toEqual([{ id: 1, name: 'ANN' }, { id: 2, name: 'BO' }, { id: 3, name: 'CY' }]);
+      expect(await query(t, ws, 'SELECT id, name FROM dim.users ORDER BY id')).toEqual([
+        { id: 1, name: 'ANN' },
+        { id: 2, name: 'BO' },
+        { id: 3, name: 'CY' },
+      ]);
     }, 120_000);
   });
 }

@@ -23,7 +23,20 @@ const moveUsageAway = namedQuery('test.move_usage_away', 'ALTER TABLE query_usag
 const moveUsageBack = namedQuery('test.move_usage_back', 'ALTER TABLE query_usage_away RENAME TO query_usage');
 
 function entry(workspaceId: string, rows: number): UsageEntry {
-  return { workspaceId, userId: 'user-1', apiKeyId: null, source: 'query', sql: `SELECT ${rows}`, status: 'succeeded', errorCode: null, bytesScanned: 10, cpuMs: 1, rowsReturned: rows, durationMs: 2, costEur: 0 };
+  return {
+    workspaceId,
+    userId: 'user-1',
+    apiKeyId: null,
+    source: 'query',
+    sql: `SELECT ${rows}`,
+    status: 'succeeded',
+    errorCode: null,
+    bytesScanned: 10,
+    cpuMs: 1,
+    rowsReturned: rows,
+    durationMs: 2,
+    costEur: 0,
+  };
 }
 
 for (const backend of backends) {
@@ -72,7 +85,10 @@ for (const backend of backends) {
       const workspaceId = crypto.randomUUID();
       const usage = batches({ delayMs: 20 });
       for (let rows = 1; rows <= 3; rows++) usage.add(entry(workspaceId, rows));
-      const { queries } = await eventually(() => recorded(workspaceId), (state) => state.queries === 3);
+      const { queries } = await eventually(
+        () => recorded(workspaceId),
+        (state) => state.queries === 3,
+      );
       expect(queries).toBe(3);
     });
 

@@ -74,7 +74,9 @@ for (const backend of backends) {
       await writeTable(t, workspace.id);
       expect((await t.infra.lake.list(workspaceDataPrefix(workspace.id))).length).toBeGreaterThan(0);
       expect(await catalogExists(t, workspace.id)).toBe(true);
-      expect((await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken })).status).toBe(200);
+      expect(
+        (await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT 1' }, token: owner.accessToken })).status,
+      ).toBe(200);
       await t.infra.store.run(openBilling, { workspace_id: workspace.id, provider: 'stripe', now: new Date().toISOString() });
       await t.services.usageRecorded();
       expect(await t.infra.store.first(usageRowsOf, { id: workspace.id })).toEqual({ usage: 1, daily: 1, billing: 1, history: 1 });
@@ -95,14 +97,28 @@ for (const backend of backends) {
       const jobId = await submitJobOk(t, owner, { sql: 'SELECT count(*) FROM range(1000000000000)', workspace_id: workspace.id });
       await waitForJob(t, owner, jobId, ['running']);
       // Visibility is eventually consistent: the purge finds what the listing shows.
-      await eventually(() => workflowIdsOf(t, `OxbowWorkspaceId = '${workspace.id}' AND ExecutionStatus = 'Running'`), (ids) => ids.includes(jobId), 10_000);
+      await eventually(
+        () => workflowIdsOf(t, `OxbowWorkspaceId = '${workspace.id}' AND ExecutionStatus = 'Running'`),
+        (ids) => ids.includes(jobId),
+        10_000,
+      );
 
       expect((await t.request(`/api/v1/workspaces/${workspace.id}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
       expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
       // The job's workflow takes the cancellation as one of its own endings, and closes cancelled.
-      await eventually(() => t.infra.temporal.client.workflow.getHandle(jobId).describe(), (description) => description.status.name === 'CANCELLED', 10_000);
+      await eventually(
+        () => t.infra.temporal.client.workflow.getHandle(jobId).describe(),
+        (description) => description.status.name === 'CANCELLED',
+        10_000,
+      );
       expect((await t.infra.temporal.client.workflow.getHandle(jobId).describe()).status.name).toBe('CANCELLED');
-      const schedule = await t.infra.temporal.client.schedule.getHandle(maintenanceScheduleId(workspace.id)).describe().then(() => 'still there', (error: unknown) => error);
+      const schedule = await t.infra.temporal.client.schedule
+        .getHandle(maintenanceScheduleId(workspace.id))
+        .describe()
+        .then(
+          () => 'still there',
+          (error: unknown) => error,
+        );
       expect(schedule).toBeInstanceOf(ScheduleNotFoundError);
     }, 90_000);
 
@@ -111,12 +127,17 @@ for (const backend of backends) {
       const membership = await t.services.workspaces.access.authorize(owner.userId, workspace.id, 'workspace:delete');
       // The deletion's transaction stays open a while after the purge has started: its worker is idle and takes it at once.
       const purges = workspacePurgeClient(t.infra.temporal);
-      const slowToCommit = new WorkspacesService(t.infra.store, t.clock, {
-        schedulePurge: async (workspaceId, purgeAfter) => {
-          await purges.schedulePurge(workspaceId, purgeAfter);
-          await Bun.sleep(1_500);
+      const slowToCommit = new WorkspacesService(
+        t.infra.store,
+        t.clock,
+        {
+          schedulePurge: async (workspaceId, purgeAfter) => {
+            await purges.schedulePurge(workspaceId, purgeAfter);
+            await Bun.sleep(1_500);
+          },
         },
-      }, () => Promise.resolve());
+        () => Promise.resolve(),
+      );
       await slowToCommit.delete(membership, t.clock.now().toISOString());
       expect(await t.infra.temporal.client.workflow.getHandle(workspacePurgeWorkflowId(workspace.id)).result()).toBe('done');
       expect(await t.infra.store.first(rowsOf, { id: workspace.id })).toEqual({ workspaces: 0, members: 0 });

@@ -36,9 +36,12 @@ export interface Client {
 export function client(baseUrl: string): Client {
   return {
     async call(method, path, init = {}) {
-      const filled = String(path).replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String((init.path as Record<string, unknown> | undefined)?.[name])));
+      const filled = String(path).replace(/\{([^}]+)\}/g, (_, name: string) =>
+        encodeURIComponent(String((init.path as Record<string, unknown> | undefined)?.[name])),
+      );
       const url = new URL(`${baseUrl}${filled}`);
-      for (const [name, value] of Object.entries((init.query as Record<string, unknown> | undefined) ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+      for (const [name, value] of Object.entries((init.query as Record<string, unknown> | undefined) ?? {}))
+        if (value !== undefined) url.searchParams.set(name, String(value));
       const headers = new Headers();
       if (init.token) headers.set('authorization', `Bearer ${init.token}`);
       if (init.apiKey) headers.set('x-api-key', init.apiKey);

@@ -41,17 +41,30 @@ export async function walkthrough(baseUrl: string, email: string, password: stri
 
   // Push, query, tables
   const pushed = expectStatus(
-    await api.call('post', '/api/v1/workspaces/{workspace_id}/push', { token, path: { workspace_id }, body: { table: 'shop.orders', records: [{ id: 1, amount: 9.5 }] } }),
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/push', {
+      token,
+      path: { workspace_id },
+      body: { table: 'shop.orders', records: [{ id: 1, amount: 9.5 }] },
+    }),
     200,
   );
   const written: number = pushed.records_written;
-  const result = expectStatus(await api.call('post', '/api/v1/query', { token, body: { sql: 'SELECT sum(amount) AS total FROM shop.orders', workspace_id } }), 200);
+  const result = expectStatus(
+    await api.call('post', '/api/v1/query', { token, body: { sql: 'SELECT sum(amount) AS total FROM shop.orders', workspace_id } }),
+    200,
+  );
   if (typeof result === 'object' && 'rows' in result) void result.rows[0];
-  const estimate = expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/query', { token, path: { workspace_id }, body: { sql: 'SELECT 1', estimate_only: true } }), 200);
+  const estimate = expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/query', { token, path: { workspace_id }, body: { sql: 'SELECT 1', estimate_only: true } }),
+    200,
+  );
   const executed = await api.call('post', '/api/v1/execute', { apiKey: key, body: { sql: 'SELECT 1 AS one', format: 'objects' } });
   if (executed.status === 503 || executed.status === 429) void executed.body.detail.error.code;
   const tables = expectStatus(await api.call('get', '/api/v1/query/tables', { token, query: { workspace: workspace_id } }), 200);
-  const detail = expectStatus(await api.call('get', '/api/v1/query/tables/{table_name}/metadata', { token, path: { table_name: 'shop.orders' }, query: { workspace: workspace_id } }), 200);
+  const detail = expectStatus(
+    await api.call('get', '/api/v1/query/tables/{table_name}/metadata', { token, path: { table_name: 'shop.orders' }, query: { workspace: workspace_id } }),
+    200,
+  );
   const rateLimit = expectStatus(await api.call('get', '/api/v1/query/rate-limit', { token, query: { workspace_id } }), 200);
   void [written, estimate, tables.tables.length, detail, rateLimit.remaining];
 
@@ -71,23 +84,53 @@ export async function walkthrough(baseUrl: string, email: string, password: stri
     201,
   );
   const connection_id: string = connection.id;
-  const tested = expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/test', { token, path: { workspace_id, connection_id } }), 200);
-  const streams = await api.call('get', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/streams', { token, path: { workspace_id, connection_id } });
-  const preview = await api.call('post', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/preview', { token, path: { workspace_id, connection_id }, body: { stream: 'items' } });
+  const tested = expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/test', { token, path: { workspace_id, connection_id } }),
+    200,
+  );
+  const streams = await api.call('get', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/streams', {
+    token,
+    path: { workspace_id, connection_id },
+  });
+  const preview = await api.call('post', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/preview', {
+    token,
+    path: { workspace_id, connection_id },
+    body: { stream: 'items' },
+  });
   const sync = await api.call('post', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync', { token, path: { workspace_id, connection_id } });
   if (sync.status === 202) {
-    const syncJob = expectStatus(await api.call('get', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync-jobs/{job_id}', { token, path: { workspace_id, connection_id, job_id: sync.body.job_id } }), 200);
+    const syncJob = expectStatus(
+      await api.call('get', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync-jobs/{job_id}', {
+        token,
+        path: { workspace_id, connection_id, job_id: sync.body.job_id },
+      }),
+      200,
+    );
     void syncJob.status;
   }
-  expectStatus(await api.call('patch', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { token, path: { workspace_id, connection_id }, body: { sync_schedule: 'every 1h' } }), 200);
+  expectStatus(
+    await api.call('patch', '/api/v1/workspaces/{workspace_id}/connections/{connection_id}', {
+      token,
+      path: { workspace_id, connection_id },
+      body: { sync_schedule: 'every 1h' },
+    }),
+    200,
+  );
   void [types[0]?.type, tested.success, streams.status, preview.status];
 
   // Transforms
   const transform = expectStatus(
-    await api.call('post', '/api/v1/workspaces/{workspace_id}/transforms', { token, path: { workspace_id }, body: { name: 'totals', sql: 'SELECT sum(amount) AS total FROM shop.orders', target_table: 'marts.totals' } }),
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/transforms', {
+      token,
+      path: { workspace_id },
+      body: { name: 'totals', sql: 'SELECT sum(amount) AS total FROM shop.orders', target_table: 'marts.totals' },
+    }),
     201,
   );
-  const run = expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/transforms/{transform_id}/run', { token, path: { workspace_id, transform_id: transform.id } }), 200);
+  const run = expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/transforms/{transform_id}/run', { token, path: { workspace_id, transform_id: transform.id } }),
+    200,
+  );
   const dag = expectStatus(await api.call('get', '/api/v1/workspaces/{workspace_id}/transforms/dag', { token, path: { workspace_id } }), 200);
   const runAll = expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/transforms/run', { token, path: { workspace_id } }), 200);
   void [run.status, dag.order, runAll.runs.length];
@@ -101,13 +144,34 @@ export async function walkthrough(baseUrl: string, email: string, password: stri
     }),
     201,
   );
-  expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/saved-queries/{name}/run', { token, path: { workspace_id, name: 'by-amount' }, body: { parameters: { min: 1 } } }), 200);
   expectStatus(
-    await api.call('post', '/api/v1/workspaces/{workspace_id}/charts', { token, path: { workspace_id }, body: { name: 'amounts', title: 'Amounts', saved_query: 'by-amount', chart_type: 'bar', config: { x: 'id', y: ['amount'] } } }),
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/saved-queries/{name}/run', {
+      token,
+      path: { workspace_id, name: 'by-amount' },
+      body: { parameters: { min: 1 } },
+    }),
+    200,
+  );
+  expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/charts', {
+      token,
+      path: { workspace_id },
+      body: { name: 'amounts', title: 'Amounts', saved_query: 'by-amount', chart_type: 'bar', config: { x: 'id', y: ['amount'] } },
+    }),
     201,
   );
-  const link = expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/charts/{name}/publish', { token, path: { workspace_id, name: 'amounts' } }), 201);
-  expectStatus(await api.call('post', '/api/v1/workspaces/{workspace_id}/pages', { token, path: { workspace_id }, body: { name: 'board', title: 'Board', blocks: [{ markdown: '# Orders' }, { chart: 'amounts' }] } }), 201);
+  const link = expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/charts/{name}/publish', { token, path: { workspace_id, name: 'amounts' } }),
+    201,
+  );
+  expectStatus(
+    await api.call('post', '/api/v1/workspaces/{workspace_id}/pages', {
+      token,
+      path: { workspace_id },
+      body: { name: 'board', title: 'Board', blocks: [{ markdown: '# Orders' }, { chart: 'amounts' }] },
+    }),
+    201,
+  );
   const data = expectStatus(await api.call('get', '/c/{token}/data', { path: { token: link.token } }), 200);
   void [link.url, data.rows.length];
 
@@ -118,7 +182,14 @@ export async function walkthrough(baseUrl: string, email: string, password: stri
   void [usage.query_count, dashboard.plan_tier, billing.status];
 
   // Clean-up
-  expectStatus(await api.call('delete', '/api/v1/query/tables/{schema_name}/{table_name}', { token, path: { schema_name: 'shop', table_name: 'orders' }, query: { workspace: workspace_id } }), 204);
+  expectStatus(
+    await api.call('delete', '/api/v1/query/tables/{schema_name}/{table_name}', {
+      token,
+      path: { schema_name: 'shop', table_name: 'orders' },
+      query: { workspace: workspace_id },
+    }),
+    204,
+  );
   expectStatus(await api.call('delete', '/api/v1/auth/api-keys/{key_id}', { token, path: { key_id: created.id } }), 204);
   expectStatus(await api.call('post', '/api/v1/auth/logout', { body: { refresh_token: refreshed.refresh_token } }), 204);
 }

@@ -82,13 +82,25 @@ describe('request body limits over a real socket', () => {
     ['login, just over the standard limit', () => '/api/v1/auth/login', standardMaxBodyBytes + 1],
     ['an unknown route, 200 MB', () => '/api/v1/nothing-here', 200 * 1024 * 1024],
   ])('a declared length over the limit (%s) is refused before the body arrives', async (_, path, declared) => {
-    const head = [`POST ${path()} HTTP/1.1`, 'Host: localhost', 'Content-Type: application/json', `Authorization: Bearer ${user.accessToken}`, `Content-Length: ${declared}`].join('\r\n');
+    const head = [
+      `POST ${path()} HTTP/1.1`,
+      'Host: localhost',
+      'Content-Type: application/json',
+      `Authorization: Bearer ${user.accessToken}`,
+      `Content-Length: ${declared}`,
+    ].join('\r\n');
     const answer = await rawExchange(server.url, head, '{"table":');
     expectEnvelope413(answer.status, answer.headers, answer.body);
   });
 
   test('the refusal names the limit of the route asked, not the largest of all', async () => {
-    const over = ['POST /api/v1/query HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', `Authorization: Bearer ${user.accessToken}`, `Content-Length: ${standardMaxBodyBytes + 1}`].join('\r\n');
+    const over = [
+      'POST /api/v1/query HTTP/1.1',
+      'Host: localhost',
+      'Content-Type: application/json',
+      `Authorization: Bearer ${user.accessToken}`,
+      `Content-Length: ${standardMaxBodyBytes + 1}`,
+    ].join('\r\n');
     const refused = await rawExchange(server.url, over, '{"sql":');
     expectEnvelope413(refused.status, refused.headers, refused.body);
     const error = JSON.parse(refused.body).detail.error;
@@ -112,17 +124,27 @@ describe('request body limits over a real socket', () => {
 
   test('an honest body just over the push limit is a 413; one under it is written', async () => {
     const records = (count: number) => Array.from({ length: count }, (_, id) => ({ id, text: 'y'.repeat(100) }));
-    const over = await fetch(`${server.url}${pushPath}`, { method: 'POST', body: JSON.stringify({ table: 'b.over', records: records(700) }), headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } });
+    const over = await fetch(`${server.url}${pushPath}`, {
+      method: 'POST',
+      body: JSON.stringify({ table: 'b.over', records: records(700) }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+    });
     expect(over.status).toBe(413);
     expect((await bodyOf(over)).detail.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', hint: 'Split the records over several pushes.' });
-    const under = await fetch(`${server.url}${pushPath}`, { method: 'POST', body: JSON.stringify({ table: 'b.under', records: records(100) }), headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } });
+    const under = await fetch(`${server.url}${pushPath}`, {
+      method: 'POST',
+      body: JSON.stringify({ table: 'b.under', records: records(100) }),
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+    });
     expect(under.status).toBe(200);
     expect((await bodyOf(under)).records_written).toBe(100);
   });
 
   test('a body within the limit that matches its declared length is read and answered', async () => {
     const body = JSON.stringify({ email: 'nobody@example.test', password: 'wrong password' });
-    const head = ['POST /api/v1/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n');
+    const head = ['POST /api/v1/auth/login HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', `Content-Length: ${Buffer.byteLength(body)}`].join(
+      '\r\n',
+    );
     const answer = await rawExchange(server.url, head, body);
     expect(answer.status).toBe(401);
   });
@@ -130,7 +152,14 @@ describe('request body limits over a real socket', () => {
   test('a chunked body that also declares a small length is still held to the limit', async () => {
     const piece = 'x'.repeat(16 * 1024);
     const chunks = `${`${piece.length.toString(16)}\r\n${piece}\r\n`.repeat((pushLimit * 4) / piece.length)}0\r\n\r\n`;
-    const head = [`POST ${pushPath} HTTP/1.1`, 'Host: localhost', 'Content-Type: application/json', `Authorization: Bearer ${user.accessToken}`, 'Content-Length: 10', 'Transfer-Encoding: chunked'].join('\r\n');
+    const head = [
+      `POST ${pushPath} HTTP/1.1`,
+      'Host: localhost',
+      'Content-Type: application/json',
+      `Authorization: Bearer ${user.accessToken}`,
+      'Content-Length: 10',
+      'Transfer-Encoding: chunked',
+    ].join('\r\n');
     const answer = await rawExchange(server.url, head, chunks);
     // Refused either way: as a malformed request by the HTTP server, or with the envelope after reading past the limit.
     expect([400, 413]).toContain(answer.status);

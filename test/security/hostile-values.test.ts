@@ -40,12 +40,20 @@ const hostile = [
   'getvariable(x)',
 ];
 
-type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; patternProperties?: Record<string, Schema>; anyOf?: Schema[]; enum?: unknown[] };
+type Schema = {
+  type?: string;
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  patternProperties?: Record<string, Schema>;
+  anyOf?: Schema[];
+  enum?: unknown[];
+};
 type Path = (string | number)[];
 
 /** Every place of a spec a string goes, as a path (the first item of an array; a made-up key of a map), from the type's JSON Schema. */
 function stringPaths(schema: Schema, prefix: Path = []): { path: Path; key?: true }[] {
-  if (schema.type === 'string' || schema.anyOf?.some((member) => member.type === 'string' || (member as { const?: unknown }).const !== undefined)) return [{ path: prefix }];
+  if (schema.type === 'string' || schema.anyOf?.some((member) => member.type === 'string' || (member as { const?: unknown }).const !== undefined))
+    return [{ path: prefix }];
   if (schema.type === 'array' && schema.items) return stringPaths(schema.items, [...prefix, 0]);
   if (schema.patternProperties) {
     const value = Object.values(schema.patternProperties)[0]!;
@@ -86,10 +94,19 @@ describe('hostile values never make a 5xx', () => {
     await database.sql`CREATE TABLE items (id integer PRIMARY KEY, note text)`;
     await database.sql`INSERT INTO items VALUES (1, 'one')`;
     const s3 = testEnv.s3();
-    const client = new S3Client({ region: s3.region, endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const client = new S3Client({
+      region: s3.region,
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'hostile/items.csv', Body: 'id,note\n1,one\n' }));
     client.destroy();
-    ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUBLIC_VIEWS_PER_ADDRESS: '100000', PUBLIC_VIEWS_PER_LINK: '100000' }, label: 'hostile', plan: 'enterprise' }));
+    ({ t, user, workspaceId } = await withWorkspace('local', {
+      env: { PUBLIC_VIEWS_PER_ADDRESS: '100000', PUBLIC_VIEWS_PER_LINK: '100000' },
+      label: 'hostile',
+      plan: 'enterprise',
+    }));
   });
   afterAll(async () => {
     await t.stop();
@@ -143,7 +160,12 @@ describe('hostile values never make a 5xx', () => {
     await inParallel(cases, 6, async ({ type, path, key, value, spec }) => {
       const what = `${type} ${key ? 'key at ' : ''}${path.join('.')} = ${JSON.stringify(value.slice(0, 60))}`;
       const name = path[0] === '(name)' ? value : `c${++counter}`;
-      const created = await call(what, 'POST', connectionsPath(workspaceId), { name, connector_type: type, spec, sync_schedule: path[0] === '(name)' ? value : null });
+      const created = await call(what, 'POST', connectionsPath(workspaceId), {
+        name,
+        connector_type: type,
+        spec,
+        sync_schedule: path[0] === '(name)' ? value : null,
+      });
       if (created.status !== 201) return;
       const { id } = await bodyOf(created);
       const at = `${connectionsPath(workspaceId)}/${id}`;
@@ -164,11 +186,11 @@ describe('hostile values never make a 5xx', () => {
     const statements = [
       'SELECT getvariable({{p}})',
       'SELECT getvariable({{p}}) AS v FROM data.t',
-      'SELECT struct_extract({\'a\': 1}, {{p}})',
-      "SELECT json_extract('{\"a\": 1}', {{p}})",
+      "SELECT struct_extract({'a': 1}, {{p}})",
+      'SELECT json_extract(\'{"a": 1}\', {{p}})',
       'SELECT current_setting({{p}})',
       'SELECT * FROM range({{p}})',
-      'SELECT repeat(\'x\', {{p}})',
+      "SELECT repeat('x', {{p}})",
       'SELECT {{p}} LIMIT {{p}}',
       'SELECT 1 OFFSET {{p}}',
       'SELECT 1 AS a ORDER BY {{p}}',
@@ -180,7 +202,7 @@ describe('hostile values never make a 5xx', () => {
       'SELECT * FROM data.t WHERE name = {{p}} OR id = {{p}}',
       'SELECT typeof({{p}}), {{p}}::VARCHAR',
       'SELECT {{p}} + 1',
-      'SELECT date_trunc({{p}}, TIMESTAMP \'2024-01-01\')',
+      "SELECT date_trunc({{p}}, TIMESTAMP '2024-01-01')",
       'SELECT * FROM generate_series(1, {{p}})',
       'SELECT {{p}} FROM data.t GROUP BY ALL',
       'SELECT CAST({{p}} AS INTEGER)',
@@ -212,7 +234,14 @@ describe('hostile values never make a 5xx', () => {
       for (const value of values[type]) {
         await call(`${what} with ${JSON.stringify(value)}`, 'POST', `${api}/saved-queries/${name}/run`, { parameters: { p: value } });
       }
-      const chart = await call(what, 'POST', `${api}/charts`, { name: `c${name}`, title: 'x', saved_query: name, parameters: { p: values[type][0] }, chart_type: 'table', config: {} });
+      const chart = await call(what, 'POST', `${api}/charts`, {
+        name: `c${name}`,
+        title: 'x',
+        saved_query: name,
+        parameters: { p: values[type][0] },
+        chart_type: 'table',
+        config: {},
+      });
       if (chart.status !== 201) return;
       const published = await call(what, 'POST', `${api}/charts/c${name}/publish`, { parameters: { p: values[type].at(-1) } });
       if (published.status === 201) {

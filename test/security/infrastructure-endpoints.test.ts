@@ -15,7 +15,19 @@ import { testEnv } from '../support/test-env';
 import { withWorkspace } from '../support/fixtures';
 
 /** Every spelling of this machine a tenant might try for a listener on the loopback interface. */
-const loopbackSpellings = ['127.0.0.1', 'localhost', '127.0.0.2', '[::1]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::127.0.0.1]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '0.0.0.0'];
+const loopbackSpellings = [
+  '127.0.0.1',
+  'localhost',
+  '127.0.0.2',
+  '[::1]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[::127.0.0.1]',
+  '[::ffff:0:7f00:1]',
+  '[64:ff9b::7f00:1]',
+  '[2002:7f00:1::1]',
+  '0.0.0.0',
+];
 
 const expectedEndpoints = [
   'the service’s own API',
@@ -30,9 +42,10 @@ const expectedEndpoints = [
 
 /** The spellings of an endpoint's host: the loopback ones for a listener on this machine, else its own name. */
 function spellings(endpoint: InfrastructureEndpoint): string[] {
-  return ['127.0.0.1', 'localhost', '0.0.0.0'].includes(endpoint.host) ? loopbackSpellings : [endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host];
+  return ['127.0.0.1', 'localhost', '0.0.0.0'].includes(endpoint.host)
+    ? loopbackSpellings
+    : [endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host];
 }
-
 
 /**
  * Every listener of the service's own infrastructure that its configuration names (API, metrics,
@@ -78,7 +91,8 @@ describe.each(attackConfigurations)('the service’s own infrastructure, in %s',
     for (const stoppable of [s3Console, source, s3Source]) stoppable.stop();
   });
 
-  const create = (connectorType: string, spec: Record<string, unknown>) => createConnection(t, user, workspaceId, { name: `c${++counter}`, connector_type: connectorType, spec });
+  const create = (connectorType: string, spec: Record<string, unknown>) =>
+    createConnection(t, user, workspaceId, { name: `c${++counter}`, connector_type: connectorType, spec });
   const expectRefused = async (response: Response, endpoint: InfrastructureEndpoint, what: string) => {
     const body = await bodyOf(response);
     expect({ what, status: response.status, code: body.detail?.error?.code }).toEqual({ what, status: 400, code: 'SOURCE_NOT_ALLOWED' });
@@ -103,10 +117,35 @@ describe.each(attackConfigurations)('the service’s own infrastructure, in %s',
     await inParallel(cases, 4, async ({ endpoint, host }) => {
       const url = `http://${host}:${endpoint.port}`;
       const bare = host.replace(/^\[|\]$/g, '');
-      await expectRefused(await create('postgres', { host: bare, port: endpoint.port, database: 'postgres', username: 'oxbow', ssl_mode: 'disable' }), endpoint, `postgres ${host}`);
-      await expectRefused(await create('http_json', { base_url: `${url}/`, streams: [{ name: 'workflows', path: 'api/v1/namespaces/default/workflows', records_path: 'executions' }] }), endpoint, `http_json ${url}`);
-      await expectRefused(await create('http_json', { base_url: 'https://93.184.215.14/', streams: [{ name: 'ok', path: 'items' }, { name: 'schedules', path: `${url}/api/v1/namespaces/default/schedules` }] }), endpoint, `a stream's path ${url}`);
-      await expectRefused(await create('s3_files', { bucket: 'data', endpoint: url, streams: [{ name: 'files', glob: '*.csv', format: 'csv' }] }), endpoint, `s3_files ${url}`);
+      await expectRefused(
+        await create('postgres', { host: bare, port: endpoint.port, database: 'postgres', username: 'oxbow', ssl_mode: 'disable' }),
+        endpoint,
+        `postgres ${host}`,
+      );
+      await expectRefused(
+        await create('http_json', {
+          base_url: `${url}/`,
+          streams: [{ name: 'workflows', path: 'api/v1/namespaces/default/workflows', records_path: 'executions' }],
+        }),
+        endpoint,
+        `http_json ${url}`,
+      );
+      await expectRefused(
+        await create('http_json', {
+          base_url: 'https://93.184.215.14/',
+          streams: [
+            { name: 'ok', path: 'items' },
+            { name: 'schedules', path: `${url}/api/v1/namespaces/default/schedules` },
+          ],
+        }),
+        endpoint,
+        `a stream's path ${url}`,
+      );
+      await expectRefused(
+        await create('s3_files', { bucket: 'data', endpoint: url, streams: [{ name: 'files', glob: '*.csv', format: 'csv' }] }),
+        endpoint,
+        `s3_files ${url}`,
+      );
     });
   }, 120_000);
 
@@ -124,18 +163,44 @@ describe.each(attackConfigurations)('the service’s own infrastructure, in %s',
       const { id } = await bodyOf(redirected);
       await expectTestRefused(id, endpoint, 'a redirect (test)');
       await expectRefused(await t.request(`${connectionsPath(workspaceId)}/${id}/streams`, { token: user.accessToken }), endpoint, 'a redirect (streams)');
-      await expectRefused(await t.request(`${connectionsPath(workspaceId)}/${id}/preview`, { method: 'POST', json: { stream: 'workflows' }, token: user.accessToken }), endpoint, 'a redirect (preview)');
+      await expectRefused(
+        await t.request(`${connectionsPath(workspaceId)}/${id}/preview`, { method: 'POST', json: { stream: 'workflows' }, token: user.accessToken }),
+        endpoint,
+        'a redirect (preview)',
+      );
 
-      const linked = await create('http_json', { base_url: source.origin, pagination: { style: 'link_header' }, streams: [{ name: 'pages', path: source.linkTo(target).slice(source.origin.length + 1) }] });
+      const linked = await create('http_json', {
+        base_url: source.origin,
+        pagination: { style: 'link_header' },
+        streams: [{ name: 'pages', path: source.linkTo(target).slice(source.origin.length + 1) }],
+      });
       expect(linked.status).toBe(201);
-      await expectRefused(await t.request(`${connectionsPath(workspaceId)}/${(await bodyOf(linked)).id}/preview`, { method: 'POST', json: { stream: 'pages' }, token: user.accessToken }), endpoint, 'a next-page link');
+      await expectRefused(
+        await t.request(`${connectionsPath(workspaceId)}/${(await bodyOf(linked)).id}/preview`, {
+          method: 'POST',
+          json: { stream: 'pages' },
+          token: user.accessToken,
+        }),
+        endpoint,
+        'a next-page link',
+      );
 
       s3Source.redirectAllTo = `http://127.0.0.1:${endpoint.port}`;
-      const s3 = await create('s3_files', { bucket: 'data', endpoint: s3Source.origin, access_key_id: 'k', secret_access_key: 's', streams: [{ name: 'files', glob: '*.csv', format: 'csv' }] });
+      const s3 = await create('s3_files', {
+        bucket: 'data',
+        endpoint: s3Source.origin,
+        access_key_id: 'k',
+        secret_access_key: 's',
+        streams: [{ name: 'files', glob: '*.csv', format: 'csv' }],
+      });
       expect(s3.status).toBe(201);
       const s3Id = (await bodyOf(s3)).id;
       await expectTestRefused(s3Id, endpoint, 'an S3 endpoint that redirects');
-      await expectRefused(await t.request(`${connectionsPath(workspaceId)}/${s3Id}/streams`, { token: user.accessToken }), endpoint, 'an S3 endpoint that redirects (streams)');
+      await expectRefused(
+        await t.request(`${connectionsPath(workspaceId)}/${s3Id}/streams`, { token: user.accessToken }),
+        endpoint,
+        'an S3 endpoint that redirects (streams)',
+      );
     }
     expect(s3Source.seen.length).toBeGreaterThan(0);
     expect(s3Console.hits).toBe(0);
@@ -152,7 +217,11 @@ describe.each(attackConfigurations)('the service’s own infrastructure, in %s',
     const job = await waitForSync(t, user, workspaceId, id, await triggerSyncOk(t, user, workspaceId, id));
     expect(job.status).toBe('failed');
     expect(JSON.stringify(job)).toContain('Temporal Web UI');
-    const read = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: `SELECT * FROM ${name}.workflows` }, token: user.accessToken });
+    const read = await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+      method: 'POST',
+      json: { sql: `SELECT * FROM ${name}.workflows` },
+      token: user.accessToken,
+    });
     expect((await bodyOf(read)).detail.error.code).toBe('UNDEFINED_TABLE');
   }, 120_000);
 });

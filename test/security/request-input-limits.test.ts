@@ -7,7 +7,17 @@ import { maxJsonDepth } from '../../src/api/request-body/json-input';
 import { withWorkspace } from '../support/fixtures';
 
 /** Names every plain JavaScript object answers to through its prototype. */
-const prototypeNames = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'isPrototypeOf', '__defineGetter__', 'propertyIsEnumerable', 'toLocaleString'];
+const prototypeNames = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'propertyIsEnumerable',
+  'toLocaleString',
+];
 
 /**
  * Input the interface must refuse or keep exactly, never crash on: a 422 pointing at the value (or a
@@ -20,8 +30,15 @@ describe('pushed input', () => {
 
   /** Sends raw JSON text: what JSON.stringify cannot produce (1e400, lone surrogates in keys, 100,000 levels). */
   const pushText = (text: string, token = user.accessToken) =>
-    t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: text, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } });
-  const tableNames = async () => (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.map((entry: { schema_name: string; name: string }) => `${entry.schema_name}.${entry.name}`);
+    t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+      method: 'POST',
+      body: text,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    });
+  const tableNames = async () =>
+    (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.map(
+      (entry: { schema_name: string; name: string }) => `${entry.schema_name}.${entry.name}`,
+    );
   const expect422 = async (response: Response, loc: (string | number)[], type: string) => {
     expect(response.status).toBe(422);
     const body = await bodyOf(response);
@@ -36,7 +53,13 @@ describe('pushed input', () => {
       expect(Object.keys(await columnsOf(t, workspaceId, table, user))).toEqual([name, 'other']);
       const rows = await query(t, workspaceId, `SELECT "${name}" AS v FROM ${table} ORDER BY 1`);
       expect(rows.map((row) => row.v)).toEqual([1, 2]);
-      const objects = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql: `SELECT * FROM ${table} ORDER BY 1`, format: 'objects' }, token: user.accessToken }));
+      const objects = await bodyOf(
+        await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+          method: 'POST',
+          json: { sql: `SELECT * FROM ${table} ORDER BY 1`, format: 'objects' },
+          token: user.accessToken,
+        }),
+      );
       expect(JSON.stringify(objects.data)).toBe(`[{"${name}":1,"other":"a"},{"${name}":2,"other":null}]`);
     });
 
@@ -66,10 +89,13 @@ describe('pushed input', () => {
   });
 
   describe('namespaces that would collide with the engine’s own catalogs and schemas', () => {
-    test.each(['lake', 'LAKE', 'Lake', 'memory', 'system', 'temp', 'information_schema', 'pg_catalog', '__ducklake_metadata_lake', '__anything'])('push into %s.t is a 422 at table', async (namespace) => {
-      const response = await pushText(JSON.stringify({ table: `${namespace}.t`, records: [{ a: 1 }] }));
-      await expect422(response, ['body', 'table'], 'value_error');
-    });
+    test.each(['lake', 'LAKE', 'Lake', 'memory', 'system', 'temp', 'information_schema', 'pg_catalog', '__ducklake_metadata_lake', '__anything'])(
+      'push into %s.t is a 422 at table',
+      async (namespace) => {
+        const response = await pushText(JSON.stringify({ table: `${namespace}.t`, records: [{ a: 1 }] }));
+        await expect422(response, ['body', 'table'], 'value_error');
+      },
+    );
 
     test('the table endpoints refuse them too, and nothing was created', async () => {
       const metadata = await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/lake.t/metadata`, { token: user.accessToken });
@@ -169,10 +195,24 @@ describe('pushed input', () => {
 
   describe('the same checks guard every endpoint', () => {
     test.each([
-      ['a lone surrogate in a sign-up name', '/api/v1/auth/signup', '{"email":"x@y.test","password":"long enough password","name":"\\ud800"}', ['body', 'name'], 'string_unicode', false],
+      [
+        'a lone surrogate in a sign-up name',
+        '/api/v1/auth/signup',
+        '{"email":"x@y.test","password":"long enough password","name":"\\ud800"}',
+        ['body', 'name'],
+        'string_unicode',
+        false,
+      ],
       ['a lone surrogate in a workspace name', '/api/v1/workspaces', '{"name":"\\udfff","slug":"surrogate-ws"}', ['body', 'name'], 'string_unicode', true],
       ['a lone surrogate in SQL', '/api/v1/query', '{"sql":"SELECT \'\\ud800\'"}', ['body', 'sql'], 'string_unicode', true],
-      ['1e400 as a job priority', '/api/v1/query/jobs', `{"sql":"SELECT 1","workspace_id":"00000000-0000-7000-8000-000000000000","priority":1e400}`, ['body', 'priority'], 'finite_number', true],
+      [
+        '1e400 as a job priority',
+        '/api/v1/query/jobs',
+        `{"sql":"SELECT 1","workspace_id":"00000000-0000-7000-8000-000000000000","priority":1e400}`,
+        ['body', 'priority'],
+        'finite_number',
+        true,
+      ],
     ])('%s is a 422 naming it', async (_, path, text, loc, type, authenticated) => {
       const response = await t.request(path as string, {
         method: 'POST',
@@ -184,19 +224,31 @@ describe('pushed input', () => {
 
     test('invalid UTF-8 is a 422, not a silent replacement character', async () => {
       const bytes = new Uint8Array([...new TextEncoder().encode('{"table":"u.x","records":[{"a":"'), 0xff, 0xfe, ...new TextEncoder().encode('"}]}')]);
-      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } });
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+      });
       await expect422(response, ['body'], 'json_invalid');
     });
 
     test('a body that starts with a UTF-8 byte-order mark is read as the JSON after it', async () => {
       const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"table":"u.ok_bom","records":[{"a":"é"}]}')]);
-      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: bytes, headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` } });
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+        method: 'POST',
+        body: bytes,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${user.accessToken}` },
+      });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ records_written: 1, table: 'u.ok_bom' });
     });
 
     test('a body of a type no route takes is a 422 naming the type', async () => {
-      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body: '<records><a>1</a></records>', headers: { 'content-type': 'application/xml', authorization: `Bearer ${user.accessToken}` } });
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+        method: 'POST',
+        body: '<records><a>1</a></records>',
+        headers: { 'content-type': 'application/xml', authorization: `Bearer ${user.accessToken}` },
+      });
       expect(response.status).toBe(422);
       expect((await bodyOf(response)).detail[0].msg).toContain('application/xml');
     });
@@ -218,13 +270,16 @@ describe('list offsets and limits', () => {
 
   const paths = () => ['/api/v1/auth/api-keys', `/api/v1/workspaces/${workspaceId}/members`];
 
-  test.each(['9223372036854775808', '18446744073709551616', '1e30', String(2 ** 53), '99999999999999999999999999'])('offset %s is a 422 at offset', async (offset) => {
-    for (const path of paths()) {
-      const response = await t.request(`${path}?offset=${offset}`, { token: user.accessToken });
-      expect(response.status).toBe(422);
-      expect((await bodyOf(response)).detail[0].loc).toEqual(['query', 'offset']);
-    }
-  });
+  test.each(['9223372036854775808', '18446744073709551616', '1e30', String(2 ** 53), '99999999999999999999999999'])(
+    'offset %s is a 422 at offset',
+    async (offset) => {
+      for (const path of paths()) {
+        const response = await t.request(`${path}?offset=${offset}`, { token: user.accessToken });
+        expect(response.status).toBe(422);
+        expect((await bodyOf(response)).detail[0].loc).toEqual(['query', 'offset']);
+      }
+    },
+  );
 
   test.each(['1.5', '-0.5', 'NaN', 'Infinity', '0x10', ' 1', ''])('a non-integer offset %p is a 422', async (offset) => {
     for (const path of paths()) {

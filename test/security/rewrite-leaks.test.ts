@@ -36,8 +36,8 @@ const revealingCalls = [
   'WITH q AS (SELECT current_query() AS q) SELECT * FROM q',
   'SELECT list_transform([1], lambda x: current_query()) AS q',
   'SELECT (SELECT current_query()) AS q',
-  "SELECT value FROM files WHERE value <> current_query()",
-    'SELECT version()',
+  'SELECT value FROM files WHERE value <> current_query()',
+  'SELECT version()',
   'SELECT current_query_id(), current_connection_id()',
   'SELECT txid_current()',
   "SELECT in_search_path('memory', 'main')",
@@ -78,7 +78,8 @@ for (const backend of backends) {
             const endpoint = endpoints[index++ % 3]!;
             const answer = await send(t, endpoint, caller, sql);
             const refused = answer.status === 400 && ['UNDEFINED_COLUMN', 'UNDEFINED_TABLE', 'QUERY_ERROR', 'SNAPSHOT_NOT_FOUND'].includes(answer.code ?? '');
-            if (!refused || leaksOf(t, answer).length > 0) failures.push({ table, column, form, endpoint, status: answer.status, code: answer.code, text: answer.text.slice(0, 300) });
+            if (!refused || leaksOf(t, answer).length > 0)
+              failures.push({ table, column, form, endpoint, status: answer.status, code: answer.code, text: answer.text.slice(0, 300) });
           }
         }
       }
@@ -87,7 +88,12 @@ for (const backend of backends) {
 
     test('DESCRIBE and SUMMARIZE still show a table’s own columns', async () => {
       for (const table of ['s.one', 'files']) {
-        for (const sql of [`DESCRIBE ${table}`, `SUMMARIZE ${table}`, `SUMMARIZE SELECT * FROM ${table}`, `DESCRIBE SELECT id, value FROM ${table} AT (VERSION => 2)`]) {
+        for (const sql of [
+          `DESCRIBE ${table}`,
+          `SUMMARIZE ${table}`,
+          `SUMMARIZE SELECT * FROM ${table}`,
+          `DESCRIBE SELECT id, value FROM ${table} AT (VERSION => 2)`,
+        ]) {
           const answer = await send(t, 'query', caller, sql, { format: 'objects' });
           expect({ sql, status: answer.status }).toEqual({ sql, status: 200 });
           expect(JSON.parse(answer.text).data.map((row: { column_name: string }) => row.column_name)).toEqual(['id', 'value']);
@@ -101,7 +107,8 @@ for (const backend of backends) {
       for (const [index, sql] of revealingCalls.entries()) {
         const endpoint = endpoints[index % endpoints.length]!;
         const answer = await send(t, endpoint, caller, sql);
-        if (answer.status !== 400 || answer.code !== 'STATEMENT_NOT_ALLOWED' || leaksOf(t, answer).length > 0) failures.push({ sql, endpoint, status: answer.status, code: answer.code, text: answer.text.slice(0, 300) });
+        if (answer.status !== 400 || answer.code !== 'STATEMENT_NOT_ALLOWED' || leaksOf(t, answer).length > 0)
+          failures.push({ sql, endpoint, status: answer.status, code: answer.code, text: answer.text.slice(0, 300) });
       }
       expect(failures).toEqual([]);
     }, 120_000);
@@ -125,7 +132,8 @@ for (const backend of backends) {
       for (const sql of mistakes) {
         for (const endpoint of endpoints) {
           const answer = await send(t, endpoint, caller, sql);
-          if (answer.status < 400 || answer.status >= 500 || leaksOf(t, answer).length > 0) failures.push({ sql, endpoint, status: answer.status, text: answer.text.slice(0, 600), leaks: leaksOf(t, answer) });
+          if (answer.status < 400 || answer.status >= 500 || leaksOf(t, answer).length > 0)
+            failures.push({ sql, endpoint, status: answer.status, text: answer.text.slice(0, 600), leaks: leaksOf(t, answer) });
         }
       }
       expect(failures).toEqual([]);

@@ -69,7 +69,7 @@ function attacks(a: { workspaceId: string; dataPath: string; schema: string }): 
     ['a table function in LATERAL', "SELECT * FROM range(3) r, LATERAL read_csv('/etc/passwd')"],
     ['a table function in a UNION branch', "SELECT 1 AS a UNION ALL SELECT count(*) FROM read_text('/etc/passwd')"],
     ['a statement behind a semicolon', "SELECT 1; ATTACH '/tmp/x.db' AS x"],
-    ['a statement behind a comment line', "SELECT 1; -- harmless\nSET enable_external_access = true"],
+    ['a statement behind a comment line', 'SELECT 1; -- harmless\nSET enable_external_access = true'],
     ['two selects', 'SELECT 1; SELECT 2'],
     ['A’s table by name', 'SELECT * FROM sales.secrets'],
     ['A’s table qualified with a catalog', 'SELECT * FROM lake.sales.secrets'],
@@ -85,7 +85,10 @@ function attacks(a: { workspaceId: string; dataPath: string; schema: string }): 
     ['CREATE MACRO', 'CREATE MACRO f() AS 1'],
     ['a parameter marker', 'SELECT $1'],
     ['pg_settings beside a CTE of its name', 'SELECT name, setting FROM pg_settings, (WITH pg_settings AS (SELECT 1 AS x) SELECT x FROM pg_settings) q'],
-    ['duckdb_databases beside a CTE of its name', 'SELECT * FROM duckdb_databases, (WITH duckdb_databases AS (SELECT 1 AS x) SELECT x FROM duckdb_databases) q'],
+    [
+      'duckdb_databases beside a CTE of its name',
+      'SELECT * FROM duckdb_databases, (WITH duckdb_databases AS (SELECT 1 AS x) SELECT x FROM duckdb_databases) q',
+    ],
     ['a system view inside its namesake CTE', 'WITH duckdb_settings AS (SELECT * FROM duckdb_settings) SELECT * FROM duckdb_settings'],
     ['SUMMARIZE of DuckLake’s filename column', 'SUMMARIZE SELECT filename FROM mine'],
     ['DESCRIBE of DuckLake’s snapshot column', 'DESCRIBE SELECT snapshot_id, file_row_number FROM mine'],
@@ -153,7 +156,12 @@ for (const backend of backends) {
             "SET allowed_directories = ['/']",
             'INSTALL httpfs',
           ]) {
-            expect(await connection.run(sql).then(() => 'ran', () => 'refused')).toBe('refused');
+            expect(
+              await connection.run(sql).then(
+                () => 'ran',
+                () => 'refused',
+              ),
+            ).toBe('refused');
           }
         }),
       );

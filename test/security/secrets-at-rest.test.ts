@@ -13,7 +13,10 @@ const toolchain = (await Bun.file(new URL('../../toolchain.json', import.meta.ur
 function storeContents(t: TestApp): string {
   const metadata = t.backend.config.metadata;
   if (metadata.kind === 'sqlite') {
-    return [metadata.path, `${metadata.path}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('\n');
+    return [metadata.path, `${metadata.path}-wal`]
+      .filter(existsSync)
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('\n');
   }
   const dump = Bun.spawnSync([join(postgresBinDir(toolchain.postgresMajor), 'pg_dump'), '--data-only', metadata.url]);
   if (dump.exitCode !== 0) throw new Error(dump.stderr.toString());

@@ -34,7 +34,11 @@ describe.each(backends)('text inputs on %s', (backend) => {
     ['a pushed value', 'POST', '/PUSH', '{"table":"t.nul","records":[{"a":"x\\u0000y"}]}', ['body', 'records', 0, 'a'], true],
   ])('NUL in %s is a 422 at the field', async (_, method, path, body, loc, authenticated) => {
     const target = path === '/PUSH' ? `/api/v1/workspaces/${workspaceId}/push` : path;
-    await expect422(await send(method as string, target, body as string, 'application/json', authenticated as boolean), loc as (string | number)[], 'string_nul');
+    await expect422(
+      await send(method as string, target, body as string, 'application/json', authenticated as boolean),
+      loc as (string | number)[],
+      'string_nul',
+    );
   });
 
   test('NUL in a field name is a 422 at its record, the name escaped', async () => {
@@ -64,18 +68,34 @@ describe.each(backends)('text inputs on %s', (backend) => {
 
   test('a NUL in a form field of the CLI login is a 422', async () => {
     const form = new URLSearchParams({ email: 'a@b.test', password: 'x\u0000', callback_port: '4000', state: 'a'.repeat(16) });
-    await expect422(await send('POST', '/api/v1/auth/cli-login', form.toString(), 'application/x-www-form-urlencoded', false), ['body', 'password'], 'string_nul');
+    await expect422(
+      await send('POST', '/api/v1/auth/cli-login', form.toString(), 'application/x-www-form-urlencoded', false),
+      ['body', 'password'],
+      'string_nul',
+    );
   });
 
   test('lengths count characters: 200 emoji are a valid workspace name, 201 are not; 15 are too few for a state', async () => {
     const ok = await send('POST', '/api/v1/workspaces', JSON.stringify({ name: '🦆'.repeat(200), slug: `emoji-${backend}` }));
     expect(ok.status).toBe(201);
     expect((await bodyOf(ok)).name).toBe('🦆'.repeat(200));
-    await expect422(await send('POST', '/api/v1/workspaces', JSON.stringify({ name: '🦆'.repeat(201), slug: `emoji-more-${backend}` })), ['body', 'name'], 'string_too_long');
+    await expect422(
+      await send('POST', '/api/v1/workspaces', JSON.stringify({ name: '🦆'.repeat(201), slug: `emoji-more-${backend}` })),
+      ['body', 'name'],
+      'string_too_long',
+    );
     const state = '🦆'.repeat(15);
-    await expect422(await send('GET', `/api/v1/auth/cli-login?callback_port=4000&state=${encodeURIComponent(state)}`, undefined, 'application/json', false), ['query', 'state'], 'string_too_short');
+    await expect422(
+      await send('GET', `/api/v1/auth/cli-login?callback_port=4000&state=${encodeURIComponent(state)}`, undefined, 'application/json', false),
+      ['query', 'state'],
+      'string_too_short',
+    );
     const form = new URLSearchParams({ email: 'a@b.test', password: 'x', callback_port: '4000', state });
-    await expect422(await send('POST', '/api/v1/auth/cli-login', form.toString(), 'application/x-www-form-urlencoded', false), ['body', 'state'], 'string_too_short');
+    await expect422(
+      await send('POST', '/api/v1/auth/cli-login', form.toString(), 'application/x-www-form-urlencoded', false),
+      ['body', 'state'],
+      'string_too_short',
+    );
   });
 
   test('an e-mail address with the characters RFC 5322 allows is accepted', async () => {

@@ -37,7 +37,11 @@ const extremes: [string, string, Expected][] = [
   ['nan', "'NaN'::DOUBLE", 'NaN'],
   ['inf', "'inf'::DOUBLE", 'Infinity'],
   ['ninf', "'-inf'::FLOAT", '-Infinity'],
-  ['struct_keys', "{'__proto__': 1, 'constructor': 'c', 'toString': 2, 'hasOwnProperty': 3}", JSON.parse('{"__proto__": 1, "constructor": "c", "toString": 2, "hasOwnProperty": 3}')],
+  [
+    'struct_keys',
+    "{'__proto__': 1, 'constructor': 'c', 'toString': 2, 'hasOwnProperty': 3}",
+    JSON.parse('{"__proto__": 1, "constructor": "c", "toString": 2, "hasOwnProperty": 3}'),
+  ],
   ['list_of_inf', "['infinity'::TIMESTAMP, '-infinity'::TIMESTAMP, NULL]", ['infinity', '-infinity', null]],
 ];
 
@@ -49,7 +53,11 @@ const streamedOnly: [string, string, Expected][] = [
   ['interval_micro', "INTERVAL '0.000001 seconds'", 'PT0.000001S'],
   ['interval_negative', "-INTERVAL '1.5 seconds'", 'PT-1.5S'],
   ['interval_long', "INTERVAL '178956970 years 7 months'", 'P178956970Y7M'],
-  ['nested', "{'big': [170141183460469231731687303715884105727::HUGEINT], 'when': 'infinity'::DATE}", { big: ['170141183460469231731687303715884105727'], when: 'infinity' }],
+  [
+    'nested',
+    "{'big': [170141183460469231731687303715884105727::HUGEINT], 'when': 'infinity'::DATE}",
+    { big: ['170141183460469231731687303715884105727'], when: 'infinity' },
+  ],
 ];
 
 const sqlOf = (cases: [string, string, Expected][]) => `SELECT ${cases.map(([name, expression]) => `${expression} AS "${name}"`).join(', ')}`;
@@ -99,7 +107,13 @@ describe('values JavaScript cannot hold', () => {
       token: user.accessToken,
     });
     expect(response.status).toBe(200);
-    const body = await bodyOf(await run(endpoints()[2]!, "SELECT at FROM edge.times UNION ALL SELECT 'infinity'::TIMESTAMPTZ UNION ALL SELECT '-infinity'::TIMESTAMPTZ ORDER BY at", 'json'));
+    const body = await bodyOf(
+      await run(
+        endpoints()[2]!,
+        "SELECT at FROM edge.times UNION ALL SELECT 'infinity'::TIMESTAMPTZ UNION ALL SELECT '-infinity'::TIMESTAMPTZ ORDER BY at",
+        'json',
+      ),
+    );
     expect(body.rows).toEqual([['-infinity'], ['2026-01-01T00:00:00.000Z'], ['infinity']]);
   });
 
@@ -155,7 +169,11 @@ describe('an internal error the code anticipated', () => {
     const response = await probe.handle(new Request('http://localhost/broken', { headers: { 'x-request-id': 'client-request-0001' } }));
     expect(response.status).toBe(500);
     const body = await bodyOf(response);
-    expect(body.detail.error).toEqual({ code: 'INTERNAL_ERROR', message: 'The query failed unexpectedly', hint: 'Quote request id client-request-0001 when reporting this.' });
+    expect(body.detail.error).toEqual({
+      code: 'INTERNAL_ERROR',
+      message: 'The query failed unexpectedly',
+      hint: 'Quote request id client-request-0001 when reporting this.',
+    });
     expect(JSON.stringify(body)).not.toContain('Unimplemented');
     const line = logLines.find((entry) => entry.includes('client-request-0001'));
     expect(line).toContain('Unimplemented type for cast');

@@ -23,7 +23,16 @@ export interface EventOptions {
 
 /** A Stripe event envelope as the API sends it. */
 export function stripeEvent(type: string, object: Record<string, unknown>, options: EventOptions) {
-  return { id: options.id ?? eventId(), object: 'event', api_version: '2026-10-28.endive', created: options.created, livemode: false, pending_webhooks: 1, type, data: { object } };
+  return {
+    id: options.id ?? eventId(),
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: options.created,
+    livemode: false,
+    pending_webhooks: 1,
+    type,
+    data: { object },
+  };
 }
 
 export interface SubscriptionOptions {
@@ -63,7 +72,12 @@ export function subscription(options: SubscriptionOptions) {
 
 /** An invoice of the current API version: its subscription under parent.subscription_details. */
 export function invoice(customer: string, subscriptionId: string) {
-  return { id: `in_${Date.now().toString(36)}`, object: 'invoice', customer, parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } } };
+  return {
+    id: `in_${Date.now().toString(36)}`,
+    object: 'invoice',
+    customer,
+    parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId } },
+  };
 }
 
 /** A Stripe-Signature header for a payload, signed with `secret` (the test one) at `timestamp` (epoch seconds). */
@@ -72,10 +86,18 @@ export function signatureHeader(payload: string, timestamp: number, secret = web
 }
 
 /** Posts an event (or a payload as given) to the webhook, signed with `secret` at `timestamp` (the app's now by default). */
-export async function deliver(t: TestApp, event: unknown, options: { secret?: string; timestamp?: number; payload?: string; header?: string } = {}): Promise<Response> {
+export async function deliver(
+  t: TestApp,
+  event: unknown,
+  options: { secret?: string; timestamp?: number; payload?: string; header?: string } = {},
+): Promise<Response> {
   const payload = options.payload ?? JSON.stringify(event);
   const header = options.header ?? (await signatureHeader(payload, options.timestamp ?? Math.floor(t.clock.now().getTime() / 1000), options.secret));
-  return t.request('/api/v1/billing/webhooks/stripe', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', 'stripe-signature': header } });
+  return t.request('/api/v1/billing/webhooks/stripe', {
+    method: 'POST',
+    body: payload,
+    headers: { 'content-type': 'application/json', 'stripe-signature': header },
+  });
 }
 
 export interface RecordedRequest {

@@ -57,7 +57,13 @@ export class CliHome {
   /** Runs the command on a real pseudo-terminal (util-linux `script`), `columns` wide: what a person sees. */
   async runInTerminal(args: string[], columns: number, env: Record<string, string> = {}): Promise<CliResult> {
     const quoted = [oxbowBinary, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
-    const child = Bun.spawn(['script', '-q', '-e', '-c', `stty cols ${columns} rows 40; exec ${quoted}`, '/dev/null'], { env: { ...this.env(env), TERM: 'xterm' }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', cwd: this.dir });
+    const child = Bun.spawn(['script', '-q', '-e', '-c', `stty cols ${columns} rows 40; exec ${quoted}`, '/dev/null'], {
+      env: { ...this.env(env), TERM: 'xterm' },
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      cwd: this.dir,
+    });
     const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
     return { code, stdout, stderr };
   }

@@ -31,7 +31,15 @@ export async function createSourceDatabase(): Promise<SourceDatabase> {
 /** The spec of a postgres connection to the database (the test cluster trusts its users: any password). */
 export function postgresSpec(database: SourceDatabase, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const url = new URL(database.url);
-  return { host: url.hostname, port: Number(url.port), database: database.name, username: decodeURIComponent(url.username), password: 'not-checked-here', ssl_mode: 'disable', ...extra };
+  return {
+    host: url.hostname,
+    port: Number(url.port),
+    database: database.name,
+    username: decodeURIComponent(url.username),
+    password: 'not-checked-here',
+    ssl_mode: 'disable',
+    ...extra,
+  };
 }
 
 export const connectionsPath = (workspaceId: string) => `/api/v1/workspaces/${workspaceId}/connections`;
@@ -111,7 +119,12 @@ export async function queryRows(t: TestApp, user: TestUser, workspaceId: string,
  * then takes seconds on any machine, however fast, so its progress can be seen; every row is still
  * returned. Gives the role's name; `drop` removes what it made.
  */
-export async function throttledReader(source: SourceDatabase, table: string, everyNth: number, sleepSeconds: number): Promise<{ role: string; drop(): Promise<void> }> {
+export async function throttledReader(
+  source: SourceDatabase,
+  table: string,
+  everyNth: number,
+  sleepSeconds: number,
+): Promise<{ role: string; drop(): Promise<void> }> {
   const role = `slow_reader_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   await source.sql.unsafe(`CREATE ROLE ${role} LOGIN`);
   await source.sql.unsafe(`GRANT USAGE ON SCHEMA public TO ${role}`);

@@ -26,7 +26,16 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -53,7 +62,8 @@ export async function openWatched(browser: Browser, options: { width?: number; h
   const problems: string[] = [];
   page.on('console', (message) => {
     // A 4xx the console expects (a wrong password, no session cookie yet) is logged by the browser as a failed resource.
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) problems.push(message.text());
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()))
+      problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
   return { page, context, problems };

@@ -27,7 +27,14 @@ const records = Array.from({ length: rowCount }, (_, id) => ({ id: 1_000_000 + i
 console.log('pushing');
 const target = { schema, table: name };
 await engine.writeTable(table, async (connection) =>
-  writeRecords(connection, engine.stagingDir, { source: 'push', table: target, input: recordsSource(records), mode: 'append', keyOf: () => Promise.resolve([]), commitInfo: {} }),
+  writeRecords(connection, engine.stagingDir, {
+    source: 'push',
+    table: target,
+    input: recordsSource(records),
+    mode: 'append',
+    keyOf: () => Promise.resolve([]),
+    commitInfo: {},
+  }),
 );
 console.log('done');
 await engine.close();

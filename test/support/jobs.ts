@@ -9,7 +9,10 @@ const insertJobsPlan = namedQuery<{ id: string; max_running_jobs: number }>(
   `INSERT INTO plans (id, name, monthly_price_eur, queries_per_minute, included_queries, storage_limit_gb, connector_limit, max_scan_bytes, price_per_tb_scanned_eur, time_travel_days, sort_order, max_running_jobs, query_history_days)
    VALUES (:id, :id, 0, 100000, 1000000, 100, NULL, 1099511627776, 5.00, 7, 90, :max_running_jobs, 90) ON CONFLICT (id) DO NOTHING`,
 );
-const usePlan = namedQuery<{ workspace_id: string; plan_id: string }>('test.use_jobs_plan', 'UPDATE workspaces SET plan_id = :plan_id WHERE id = :workspace_id');
+const usePlan = namedQuery<{ workspace_id: string; plan_id: string }>(
+  'test.use_jobs_plan',
+  'UPDATE workspaces SET plan_id = :plan_id WHERE id = :workspace_id',
+);
 
 /**
  * Moves a workspace onto a plan with the given share of the job capacity (its `max_running_jobs`)
@@ -41,7 +44,14 @@ export async function jobStatus(t: TestApp, user: TestUser, jobId: string, query
 }
 
 /** Polls until the job reaches one of the states (or the time runs out). */
-export async function waitForJob(t: TestApp, user: TestUser, jobId: string, states: string[] = ['succeeded', 'failed', 'cancelled'], timeoutMs = 60_000, query = '') {
+export async function waitForJob(
+  t: TestApp,
+  user: TestUser,
+  jobId: string,
+  states: string[] = ['succeeded', 'failed', 'cancelled'],
+  timeoutMs = 60_000,
+  query = '',
+) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await jobStatus(t, user, jobId, query);

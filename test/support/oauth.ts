@@ -11,7 +11,13 @@ export function authorize(t: TestApp, user: TestUser, provider: string, workspac
   return t.request(`/api/v1/oauth/${provider}/authorize?${query}`, { token: user.accessToken });
 }
 
-export async function authorizeOk(t: TestApp, user: TestUser, provider: string, workspace: string, connectionName: string): Promise<{ authorization_url: string; state: string; expires_at: string }> {
+export async function authorizeOk(
+  t: TestApp,
+  user: TestUser,
+  provider: string,
+  workspace: string,
+  connectionName: string,
+): Promise<{ authorization_url: string; state: string; expires_at: string }> {
   const response = await authorize(t, user, provider, workspace, connectionName);
   if (response.status !== 200) throw new Error(`authorize failed: ${response.status} ${await response.text()}`);
   return bodyOf(response);
@@ -52,7 +58,10 @@ const toolchain = (await Bun.file(new URL('../../toolchain.json', import.meta.ur
 export function storeContents(t: TestApp): string {
   const metadata = t.backend.config.metadata;
   if (metadata.kind === 'sqlite') {
-    return [metadata.path, `${metadata.path}-wal`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('\n');
+    return [metadata.path, `${metadata.path}-wal`]
+      .filter(existsSync)
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('\n');
   }
   const dump = Bun.spawnSync([join(postgresBinDir(toolchain.postgresMajor), 'pg_dump'), '--data-only', metadata.url]);
   if (dump.exitCode !== 0) throw new Error(dump.stderr.toString());

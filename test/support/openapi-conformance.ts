@@ -49,11 +49,15 @@ export class ResponseConformance {
       return this.checkBody(where, response.clone(), `${documentId}#/components/schemas/ErrorEnvelope`);
     }
     const declared = operation.responses?.[String(response.status)] as OpenAPIV3_1.ResponseObject | undefined;
-    if (!declared) throw new Error(`${where}: ${operation.operationId} does not declare status ${response.status} (it declares ${Object.keys(operation.responses ?? {}).join(', ')})`);
+    if (!declared)
+      throw new Error(
+        `${where}: ${operation.operationId} does not declare status ${response.status} (it declares ${Object.keys(operation.responses ?? {}).join(', ')})`,
+      );
     for (const [name, header] of Object.entries(declared.headers ?? {}) as [string, OpenAPIV3_1.HeaderObject][]) {
       const value = response.headers.get(name);
       if (header.required && value === null) throw new Error(`${where}: the required header ${name} is missing`);
-      if (value !== null && (header.schema as { type?: string } | undefined)?.type === 'integer' && !/^\d+$/.test(value)) throw new Error(`${where}: header ${name} is "${value}", not an integer`);
+      if (value !== null && (header.schema as { type?: string } | undefined)?.type === 'integer' && !/^\d+$/.test(value))
+        throw new Error(`${where}: header ${name} is "${value}", not an integer`);
     }
     const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
     if (!declared.content) {
@@ -61,9 +65,12 @@ export class ResponseConformance {
       if (text.length > 0) throw new Error(`${where}: declared without a body, yet has one: ${text.slice(0, 200)}`);
       return;
     }
-    if (!declared.content[mediaType]) throw new Error(`${where}: content type "${mediaType}" is not among the declared ${Object.keys(declared.content).join(', ')}`);
+    if (!declared.content[mediaType])
+      throw new Error(`${where}: content type "${mediaType}" is not among the declared ${Object.keys(declared.content).join(', ')}`);
     if (mediaType !== 'application/json') return;
-    const pointer = ['paths', template, method.toLowerCase(), 'responses', String(response.status), 'content', mediaType, 'schema'].map(escapePointer).join('/');
+    const pointer = ['paths', template, method.toLowerCase(), 'responses', String(response.status), 'content', mediaType, 'schema']
+      .map(escapePointer)
+      .join('/');
     await this.checkBody(where, response.clone(), `${documentId}#/${pointer}`);
   }
 

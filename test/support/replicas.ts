@@ -105,7 +105,11 @@ export class Replicas {
 
   /** A request to one replica, as a client behind a load balancer sends it. */
   /** `body`: sent as it is (an upload), with the content type given in `headers`. */
-  async call(api: ServiceProcess, path: string, init: { method?: string; json?: unknown; body?: Uint8Array<ArrayBuffer>; token?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async call(
+    api: ServiceProcess,
+    path: string,
+    init: { method?: string; json?: unknown; body?: Uint8Array<ArrayBuffer>; token?: string; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = { ...init.headers };
     if (init.json !== undefined) headers['content-type'] = 'application/json';
     if (init.token) headers.authorization = `Bearer ${init.token}`;
@@ -132,14 +136,19 @@ export class Replicas {
   }
 
   async workspace(api: ServiceProcess, token: string, name: string): Promise<string> {
-    const created = await this.call(api, '/api/v1/workspaces', { token, json: { name, slug: `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` } });
+    const created = await this.call(api, '/api/v1/workspaces', {
+      token,
+      json: { name, slug: `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}` },
+    });
     expect(created.status).toBe(201);
     return created.body.id;
   }
 
   /** The processes whose log says they opened an instance of the workspace (on that lane). */
   openedOn(workspaceId: string, lane: 'interactive' | 'background' = 'interactive'): ServiceProcess[] {
-    return [...this.apis, ...this.workers].filter((process) => logLines(process, 'workspace engine opened').some((line) => line.workspace_id === workspaceId && line.lane === lane));
+    return [...this.apis, ...this.workers].filter((process) =>
+      logLines(process, 'workspace engine opened').some((line) => line.workspace_id === workspaceId && line.lane === lane),
+    );
   }
 
   /** The replica that owns the workspace: the one that opened its query instance. */
@@ -161,7 +170,12 @@ export class Replicas {
     for (const line of text.split('\n')) {
       const match = new RegExp(`^${name}(?:\\{([^}]*)\\})? (\\S+)$`).exec(line);
       if (!match) continue;
-      const found = Object.fromEntries((match[1] ?? '').split(',').filter(Boolean).map((pair) => pair.split('=').map((part) => part.replaceAll('"', '')) as [string, string]));
+      const found = Object.fromEntries(
+        (match[1] ?? '')
+          .split(',')
+          .filter(Boolean)
+          .map((pair) => pair.split('=').map((part) => part.replaceAll('"', '')) as [string, string]),
+      );
       if (Object.entries(labels).every(([key, value]) => found[key] === value)) sum += Number(match[2]);
     }
     return sum;

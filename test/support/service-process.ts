@@ -13,7 +13,11 @@ export interface ServiceProcess {
 }
 
 /** Runs `bun src/main.ts <mode>` as its own process, the way `npm start` does, on a free port. */
-export async function startServiceProcess(mode: string, env: Record<string, string | undefined>, options: { waitForHealth?: boolean; startTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  mode: string,
+  env: Record<string, string | undefined>,
+  options: { waitForHealth?: boolean; startTimeoutMs?: number } = {},
+): Promise<ServiceProcess> {
   const port = env.PORT ?? String(await freePort());
   const child = Bun.spawn([process.execPath, join(projectRoot, 'src', 'main.ts'), mode], {
     cwd: projectRoot,

@@ -56,6 +56,9 @@ export async function startSmtpSink() {
 
 /** The text of a received message with quoted-printable soft breaks and escapes undone. */
 export function decodedBody(raw: string): string {
-  const body = raw.split(/\r?\n\r?\n/).slice(1).join('\n\n');
+  const body = raw
+    .split(/\r?\n\r?\n/)
+    .slice(1)
+    .join('\n\n');
   return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }

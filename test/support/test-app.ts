@@ -51,14 +51,22 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
     const infra = await openInfrastructure(testBackend.config, logger, { superviseTemporal: false });
     const services = buildServices(testBackend.config, infra, logger, clock, options.extensions);
     const worker = options.worker
-      ? await startWorker({ address: infra.temporalAddress, namespace: testBackend.config.temporal.namespace, workers: workersOf(services), client: infra.temporal, workflowBundle: testBackend.config.temporal.workflowBundle })
+      ? await startWorker({
+          address: infra.temporalAddress,
+          namespace: testBackend.config.temporal.namespace,
+          workers: workersOf(services),
+          client: infra.temporal,
+          workflowBundle: testBackend.config.temporal.workflowBundle,
+        })
       : undefined;
     return { infra, services, app: createApp(services), worker };
   };
   let running = await boot();
   let conformance: Promise<ResponseConformance> | undefined;
   const documented = () =>
-    (conformance ??= running.app.handle(new Request('http://localhost/openapi.json')).then(async (response) => new ResponseConformance((await response.json()) as OpenAPIV3_1.Document)));
+    (conformance ??= running.app
+      .handle(new Request('http://localhost/openapi.json'))
+      .then(async (response) => new ResponseConformance((await response.json()) as OpenAPIV3_1.Document)));
   const halt = async () => {
     await running.worker?.shutdown();
     await running.services.close();

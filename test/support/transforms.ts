@@ -13,7 +13,11 @@ export async function createTransformOk(t: TestApp, workspaceId: string, user: T
 }
 
 export async function runAll(t: TestApp, workspaceId: string, user: TestUser, body?: unknown): Promise<any> {
-  const response = await t.request(`${transformsPath(workspaceId)}/run`, { method: 'POST', ...(body === undefined ? {} : { json: body }), token: user.accessToken });
+  const response = await t.request(`${transformsPath(workspaceId)}/run`, {
+    method: 'POST',
+    ...(body === undefined ? {} : { json: body }),
+    token: user.accessToken,
+  });
   if (response.status !== 200) throw new Error(`run failed: ${response.status} ${await response.text()}`);
   return bodyOf(response);
 }

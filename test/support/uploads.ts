@@ -17,7 +17,12 @@ export function upload(
   query: Record<string, string>,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return t.request(`/api/v1/workspaces/${workspaceId}/push?${new URLSearchParams(query)}`, { method: 'POST', body: body as string | Uint8Array<ArrayBuffer>, token: user.accessToken, headers: { 'content-type': contentType, ...headers } });
+  return t.request(`/api/v1/workspaces/${workspaceId}/push?${new URLSearchParams(query)}`, {
+    method: 'POST',
+    body: body as string | Uint8Array<ArrayBuffer>,
+    token: user.accessToken,
+    headers: { 'content-type': contentType, ...headers },
+  });
 }
 
 /** A Parquet file written by DuckDB itself from a SELECT. */

@@ -49,7 +49,11 @@ describe('access tokens', () => {
     expect(codeOf(() => tokens.verify(token))).toBeUndefined();
     clock.advance(3_000);
     expect(codeOf(() => tokens.verify(token))).toBe('TOKEN_EXPIRED');
-    const expiredElsewhere = await signElsewhere({ alg: 'HS256' }, claims({ exp: Math.floor(Date.now() / 1000) - 1 }), 'another key of at least thirty-two characters');
+    const expiredElsewhere = await signElsewhere(
+      { alg: 'HS256' },
+      claims({ exp: Math.floor(Date.now() / 1000) - 1 }),
+      'another key of at least thirty-two characters',
+    );
     expect(codeOf(() => tokens.verify(expiredElsewhere))).toBe('INVALID_TOKEN');
   });
 

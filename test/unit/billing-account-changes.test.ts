@@ -26,7 +26,15 @@ const subscriptionChange = (status: string, id = 'sub_1'): BillingChange => ({
 describe('billing account changes', () => {
   test('provider statuses map to the interface’s five, and decide whether the plan applies', () => {
     expect(['active', 'trialing', 'past_due', 'unpaid', 'paused', 'canceled', 'incomplete_expired', 'incomplete', null].map(statusOf)).toEqual([
-      'active', 'trialing', 'past_due', 'past_due', 'past_due', 'canceled', 'canceled', 'none', 'none',
+      'active',
+      'trialing',
+      'past_due',
+      'past_due',
+      'past_due',
+      'canceled',
+      'canceled',
+      'none',
+      'none',
     ]);
     const on = (provider_status: string | null) => planOf({ ...fresh, provider_status, subscribed_plan_id: 'team' }, 'free');
     expect(['active', 'trialing', 'past_due', 'unpaid', 'canceled', 'incomplete'].map(on)).toEqual(['team', 'team', 'team', 'free', 'free', 'free']);
@@ -36,7 +44,14 @@ describe('billing account changes', () => {
   test('a subscription event sets the subscription and its status, both as of its time', () => {
     const { next, outcome } = applyChange(fresh, 100, subscriptionChange('active'), 'team');
     expect(outcome).toBe('applied');
-    expect(next).toMatchObject({ subscription_id: 'sub_1', provider_status: 'active', subscribed_plan_id: 'team', subscription_as_of: 100, status_as_of: 100, current_period_start: '2026-01-01T00:00:00.000Z' });
+    expect(next).toMatchObject({
+      subscription_id: 'sub_1',
+      provider_status: 'active',
+      subscribed_plan_id: 'team',
+      subscription_as_of: 100,
+      status_as_of: 100,
+      current_period_start: '2026-01-01T00:00:00.000Z',
+    });
     expect(applyChange(next, 99, subscriptionChange('canceled'), null)).toEqual({ next, outcome: 'stale' });
     // The same second applies: Stripe's times are whole seconds.
     expect(applyChange(next, 100, subscriptionChange('past_due'), null).next.provider_status).toBe('past_due');
@@ -60,7 +75,9 @@ describe('billing account changes', () => {
     expect(applyChange(failed, 105, { kind: 'invoice', customerId: 'cus_1', subscriptionId: 'sub_1', paid: true }, null).outcome).toBe('stale');
     expect(applyChange(failed, 120, { kind: 'invoice', customerId: 'cus_1', subscriptionId: 'sub_other', paid: true }, null).outcome).toBe('ignored');
     const canceled = applyChange(active, 130, subscriptionChange('canceled'), null).next;
-    expect(applyChange(canceled, 140, { kind: 'invoice', customerId: 'cus_1', subscriptionId: 'sub_1', paid: true }, null).next.provider_status).toBe('canceled');
+    expect(applyChange(canceled, 140, { kind: 'invoice', customerId: 'cus_1', subscriptionId: 'sub_1', paid: true }, null).next.provider_status).toBe(
+      'canceled',
+    );
   });
 
   test('a second subscription replaces the first while it grants a plan; the first one’s end is ignored', () => {

@@ -11,7 +11,8 @@ async function chunks(name: string, content: string | Uint8Array, format: PushFo
   const path = join(dir, name);
   writeFileSync(path, content);
   const out: { text: string; rows: number | undefined }[] = [];
-  for await (const chunk of chunksOf(path, format, gzip, { rows, bytes })) out.push({ text: new TextDecoder().decode(chunk.body instanceof Blob ? await chunk.body.arrayBuffer() : chunk.body), rows: chunk.rows });
+  for await (const chunk of chunksOf(path, format, gzip, { rows, bytes }))
+    out.push({ text: new TextDecoder().decode(chunk.body instanceof Blob ? await chunk.body.arrayBuffer() : chunk.body), rows: chunk.rows });
   return out;
 }
 

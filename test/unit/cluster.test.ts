@@ -26,7 +26,13 @@ describe('rendezvous placement', () => {
     const before = keys.map((key) => rendezvous(key, members(3))!.id);
     const joined = keys.map((key) => rendezvous(key, members(4))!.id);
     expect(joined.every((owner, i) => owner === before[i] || owner === 'member-3')).toBe(true);
-    const left = keys.map((key) => rendezvous(key, members(3).filter((member) => member.id !== 'member-1'))!.id);
+    const left = keys.map(
+      (key) =>
+        rendezvous(
+          key,
+          members(3).filter((member) => member.id !== 'member-1'),
+        )!.id,
+    );
     expect(left.every((owner, i) => before[i] === 'member-1' || owner === before[i])).toBe(true);
   });
 });
@@ -90,14 +96,24 @@ describe('a request body forwarded to the owner', () => {
       port: 0,
       async fetch(request) {
         const bytes = new Uint8Array(await request.arrayBuffer());
-        return Response.json({ same: Buffer.compare(bytes, upload) === 0, length: request.headers.get('content-length'), encoding: request.headers.get('content-encoding'), forwarded: request.headers.has('x-oxbow-forward-token') });
+        return Response.json({
+          same: Buffer.compare(bytes, upload) === 0,
+          length: request.headers.get('content-length'),
+          encoding: request.headers.get('content-encoding'),
+          forwarded: request.headers.has('x-oxbow-forward-token'),
+        });
       },
     });
     try {
       const { request, stream } = received();
       const outcome = await forwarder.forward(request, owner(server.port!), new ForwardedBody(stream, request.headers.get('content-length')), {}, 'r1');
       expect(outcome.kind).toBe('answered');
-      expect(outcome.kind === 'answered' && (await outcome.response.json())).toEqual({ same: true, length: String(upload.byteLength), encoding: 'gzip', forwarded: true });
+      expect(outcome.kind === 'answered' && (await outcome.response.json())).toEqual({
+        same: true,
+        length: String(upload.byteLength),
+        encoding: 'gzip',
+        forwarded: true,
+      });
     } finally {
       await server.stop(true);
     }
@@ -128,7 +144,10 @@ describe('a request body forwarded to the owner', () => {
         },
       });
       const { request } = received();
-      const failure = await forwarder.forward(request, owner(server.port!), new ForwardedBody(stream, null), {}, 'r4').then(() => null, (error: unknown) => error);
+      const failure = await forwarder.forward(request, owner(server.port!), new ForwardedBody(stream, null), {}, 'r4').then(
+        () => null,
+        (error: unknown) => error,
+      );
       expect(failure).toBe(tooLarge);
     } finally {
       await server.stop(true);

@@ -6,7 +6,18 @@ describe('types inferred from pushed values', () => {
     expect(typeOfValue('2024-02-29')).toBe('DATE');
     expect(typeOfValue('2000-02-29')).toBe('DATE');
     expect(typeOfValue('2026-12-31')).toBe('DATE');
-    for (const text of ['2023-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-00-10', '2026-01-00', '2026-01-32', '0099-01-01', '2026-1-01', '2026/01/01']) {
+    for (const text of [
+      '2023-02-29',
+      '1900-02-29',
+      '2026-04-31',
+      '2026-13-01',
+      '2026-00-10',
+      '2026-01-00',
+      '2026-01-32',
+      '0099-01-01',
+      '2026-1-01',
+      '2026/01/01',
+    ]) {
       expect([text, typeOfValue(text)]).toEqual([text, 'VARCHAR']);
     }
   });

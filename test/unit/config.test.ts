@@ -19,7 +19,15 @@ describe('configuration', () => {
   test('embedded defaults: SQLite metadata and a local lake under DATA_DIR, a supervised Temporal', () => {
     const dataDir = tempDir();
     const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 3000, publicBaseUrl: 'http://localhost:3000', frontendUrl: 'http://localhost:3000', trustProxy: false, corsOrigins: [], compressionMinBytes: 1024 });
+    expect(config.http).toEqual({
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      frontendUrl: 'http://localhost:3000',
+      trustProxy: false,
+      corsOrigins: [],
+      compressionMinBytes: 1024,
+    });
     expect(config.shutdown).toEqual({ drainMs: 0, graceMs: 30_000 });
     expect(config.metadata).toEqual({ kind: 'sqlite', path: join(dataDir, 'oxbow.sqlite') });
     expect(config.lake).toEqual({ kind: 'local', root: join(dataDir, 'lake') });
@@ -47,22 +55,36 @@ describe('configuration', () => {
     expect(config.metadata).toEqual({ kind: 'postgres', url: 'postgres://oxbow:secret@db:5432/oxbow', maxConnections: 10 });
     expect(config.metrics).toEqual({ token: 'scrape-token-of-the-cluster', host: '127.0.0.1', port: undefined });
     expect(config.lake).toEqual({
-      kind: 's3', bucket: 'lake-bucket', prefix: 'tenants', region: 'eu-west-3',
-      endpoint: 'https://s3.example.net', accessKeyId: 'AKIA', secretAccessKey: 'shh',
+      kind: 's3',
+      bucket: 'lake-bucket',
+      prefix: 'tenants',
+      region: 'eu-west-3',
+      endpoint: 'https://s3.example.net',
+      accessKeyId: 'AKIA',
+      secretAccessKey: 'shh',
     });
     expect(config.temporal.address).toBe('temporal:7233');
     expect(config.secrets.encryptionKey).toEqual(Buffer.alloc(32, 7));
   });
 
   test('CORS origins: a list of exact origins, none by default; anything else is refused by name', () => {
-    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' }).http.corsOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ DATA_DIR: tempDir(), CORS_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:5173' }).http.corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
     for (const bad of ['*', 'https://app.example.com/', 'app.example.com', 'https://app.example.com/console', 'ftp://files.example.com']) {
       expect(problemsOf({ CORS_ALLOWED_ORIGINS: bad })).toEqual([expect.stringMatching(/^CORS_ALLOWED_ORIGINS has /)]);
     }
   });
 
   test('shutdown: production waits for load balancers to notice before closing the listener', () => {
-    const production = { DATA_DIR: tempDir(), NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), METRICS_PORT: '9464' };
+    const production = {
+      DATA_DIR: tempDir(),
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      METRICS_PORT: '9464',
+    };
     expect(loadConfig(production).shutdown).toEqual({ drainMs: 5_000, graceMs: 30_000 });
     expect(loadConfig({ ...production, SHUTDOWN_DRAIN: '15s', SHUTDOWN_GRACE: '2m' }).shutdown).toEqual({ drainMs: 15_000, graceMs: 120_000 });
     expect(problemsOf({ SHUTDOWN_GRACE: 'soon' })).toEqual([expect.stringMatching(/^SHUTDOWN_GRACE /)]);

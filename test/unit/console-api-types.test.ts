@@ -17,6 +17,8 @@ test("the console's API types are those of the service's /openapi.json as it is 
   const kept = readFileSync(apiTypesPath, 'utf8').split('\n');
   // The first line that differs, with its neighbours, says which operation drifted.
   const at = fresh.findIndex((line, index) => line !== kept[index]);
-  expect(at === -1 ? 'the same' : { line: at + 1, generated: fresh.slice(Math.max(0, at - 3), at + 3), kept: kept.slice(Math.max(0, at - 3), at + 3) }).toEqual('the same');
+  expect(at === -1 ? 'the same' : { line: at + 1, generated: fresh.slice(Math.max(0, at - 3), at + 3), kept: kept.slice(Math.max(0, at - 3), at + 3) }).toEqual(
+    'the same',
+  );
   expect(kept.length).toBe(fresh.length);
 }, 60_000);

@@ -14,7 +14,13 @@ const spec: JsonSchema = {
     port: { type: 'integer', default: 5432 },
     password: { type: 'string', writeOnly: true, default: '' },
     schemas: { type: 'array', items: { type: 'string' }, default: ['public'] },
-    ssl_mode: { anyOf: [{ const: 'disable', type: 'string' }, { const: 'prefer', type: 'string' }], default: 'prefer' },
+    ssl_mode: {
+      anyOf: [
+        { const: 'disable', type: 'string' },
+        { const: 'prefer', type: 'string' },
+      ],
+      default: 'prefer',
+    },
     objects: { type: 'array', items: { anyOf: [{ const: 'contacts' }, { const: 'deals' }] } },
     headers: { type: 'object', additionalProperties: { type: 'string' } },
     verbose: { type: 'boolean' },
@@ -27,7 +33,19 @@ const spec: JsonSchema = {
 describe("the connection form generated from a type's JSON Schema", () => {
   test('each property gets the control its schema asks for', () => {
     const kinds = Object.fromEntries(Object.entries(spec.properties!).map(([name, property]) => [name, kindOf(property)]));
-    expect(kinds).toEqual({ host: 'text', port: 'integer', password: 'secret', schemas: 'lines', ssl_mode: 'enum', objects: 'choices', headers: 'map', verbose: 'boolean', auth_header: 'object', streams: 'list', note: 'text' });
+    expect(kinds).toEqual({
+      host: 'text',
+      port: 'integer',
+      password: 'secret',
+      schemas: 'lines',
+      ssl_mode: 'enum',
+      objects: 'choices',
+      headers: 'map',
+      verbose: 'boolean',
+      auth_header: 'object',
+      streams: 'list',
+      note: 'text',
+    });
     expect(labelOf('ssl_mode', {})).toBe('SSL mode');
     expect(labelOf('base_url', {})).toBe('Base URL');
     expect(labelOf('x', { title: 'Given' })).toBe('Given');
@@ -35,7 +53,17 @@ describe("the connection form generated from a type's JSON Schema", () => {
 
   test('a new form holds the defaults; sent back, optional fields left empty are left out', () => {
     const form = objectToForm(spec, {});
-    expect(form).toMatchObject({ host: '', port: '5432', password: '', schemas: 'public', ssl_mode: 'prefer', objects: [], headers: '', verbose: false, streams: [] });
+    expect(form).toMatchObject({
+      host: '',
+      port: '5432',
+      password: '',
+      schemas: 'public',
+      ssl_mode: 'prefer',
+      objects: [],
+      headers: '',
+      verbose: false,
+      streams: [],
+    });
     form.host = 'db.example.test';
     form.headers = 'X-Team: data\nAccept: application/json';
     form.streams = [{ name: 'orders', cursor_field: '' }];
@@ -53,7 +81,17 @@ describe("the connection form generated from a type's JSON Schema", () => {
   });
 
   test('a stored connection round-trips: its masked secrets go back masked (kept), its values unchanged', () => {
-    const stored = { host: 'db', port: 6543, password: secretMask, schemas: ['public', 'sales'], ssl_mode: 'disable', objects: ['deals'], verbose: true, auth_header: { name: 'X-Key', value: secretMask }, streams: [{ name: 'a', cursor_field: 'updated_at' }] };
+    const stored = {
+      host: 'db',
+      port: 6543,
+      password: secretMask,
+      schemas: ['public', 'sales'],
+      ssl_mode: 'disable',
+      objects: ['deals'],
+      verbose: true,
+      auth_header: { name: 'X-Key', value: secretMask },
+      streams: [{ name: 'a', cursor_field: 'updated_at' }],
+    };
     expect(objectFromForm(spec, objectToForm(spec, stored))).toEqual(stored);
   });
 });

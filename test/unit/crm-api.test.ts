@@ -42,7 +42,10 @@ describe('the CRM connectors’ HTTP client', () => {
 
   test('429 answers are waited out as Retry-After says, in seconds or as a date', async () => {
     seen.length = 0;
-    script = [() => new Response(null, { status: 429, headers: { 'retry-after': '0' } }), () => new Response(null, { status: 429, headers: { 'retry-after': new Date(0).toUTCString() } })];
+    script = [
+      () => new Response(null, { status: 429, headers: { 'retry-after': '0' } }),
+      () => new Response(null, { status: 429, headers: { 'retry-after': new Date(0).toUTCString() } }),
+    ];
     const { api } = apiWith(['first']);
     expect(await api.json({ path: 'objects', query: { limit: '1' } })).toEqual({ ok: true });
     expect(seen.map((request) => request.path)).toEqual(['/base/objects', '/base/objects', '/base/objects']);
@@ -64,8 +67,13 @@ describe('the CRM connectors’ HTTP client', () => {
     expect(seen.map((request) => request.authorization)).toEqual(['Bearer old', 'Bearer new']);
     expect(renewed.asked).toContain('old');
 
-    script = [() => new Response(null, { status: 401 }), () => Response.json([{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }], { status: 401 })];
-    const error = await apiWith(['old', 'new', 'newer']).api.json({ path: 'objects' }).catch((caught: unknown) => caught);
+    script = [
+      () => new Response(null, { status: 401 }),
+      () => Response.json([{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }], { status: 401 }),
+    ];
+    const error = await apiWith(['old', 'new', 'newer'])
+      .api.json({ path: 'objects' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SourceError);
     expect((error as SourceError).failure).toBe('auth');
     expect((error as SourceError).message).toBe('Test CRM answered HTTP 401: INVALID_SESSION_ID Session expired or invalid');

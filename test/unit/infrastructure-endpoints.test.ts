@@ -11,7 +11,11 @@ const listed = (env: Record<string, string>) => infrastructureEndpoints(configOf
 /** What no connection may reach, as the composition root builds it from the configuration. */
 describe('the infrastructure endpoints of a deployment', () => {
   test('embedded: the API and the supervised Temporal with its Web UI; the public Stripe API is no endpoint of ours', () => {
-    expect(listed({})).toEqual(['the service’s own API 127.0.0.1:3000', 'the service’s own Temporal server 127.0.0.1:7233', 'the service’s Temporal Web UI 127.0.0.1:8233']);
+    expect(listed({})).toEqual([
+      'the service’s own API 127.0.0.1:3000',
+      'the service’s own Temporal server 127.0.0.1:7233',
+      'the service’s Temporal Web UI 127.0.0.1:8233',
+    ]);
     expect(infrastructureEndpoints(configOf({})).lakeBucket).toBeUndefined();
   });
 

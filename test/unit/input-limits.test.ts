@@ -40,14 +40,46 @@ describe('input limits', () => {
   });
 
   test('never counts fewer brackets than the translator nests, whatever the text', () => {
-    const alphabet = ["(", ")", "[", "]", "{", "}", "'", '"', '$', '$a$', 'E', "e'", '\\', '-', '--', '/*', '*/', '/', '*', ' ', '\n', 'x', '1', '.', ',', '+', '?', ':', 'U&', '&'];
+    const alphabet = [
+      '(',
+      ')',
+      '[',
+      ']',
+      '{',
+      '}',
+      "'",
+      '"',
+      '$',
+      '$a$',
+      'E',
+      "e'",
+      '\\',
+      '-',
+      '--',
+      '/*',
+      '*/',
+      '/',
+      '*',
+      ' ',
+      '\n',
+      'x',
+      '1',
+      '.',
+      ',',
+      '+',
+      '?',
+      ':',
+      'U&',
+      '&',
+    ];
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let run = 0; run < 3000; run++) {
       const sql = Array.from({ length: 5 + Math.floor(random() * 60) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
       const measured = measureInput(sql);
       const tokens = tokenize(sql).filter(isSignificant).length;
-      if (measured.depth < treeDepth(parseTree(sql)) || measured.tokens > tokens) throw new Error(`measured ${JSON.stringify(measured)} for ${JSON.stringify(sql)}`);
+      if (measured.depth < treeDepth(parseTree(sql)) || measured.tokens > tokens)
+        throw new Error(`measured ${JSON.stringify(measured)} for ${JSON.stringify(sql)}`);
     }
   });
 

@@ -31,7 +31,8 @@ describe('structured logs', () => {
       provider: `Invalid API Key provided: ${stripeKey}; endpoint secret ${signingSecret}`,
     });
     const line = lines[0]!;
-    for (const secret of ['hunter2-hunter2', 'opaque-refresh', apiKey, jwt, 'db-password', 'abc123', stripeKey, signingSecret]) expect(line).not.toContain(secret);
+    for (const secret of ['hunter2-hunter2', 'opaque-refresh', apiKey, jwt, 'db-password', 'abc123', stripeKey, signingSecret])
+      expect(line).not.toContain(secret);
     expect(JSON.parse(line)).toMatchObject({ password: '[redacted]', refresh_token: '[redacted]', headers: { authorization: '[redacted]' } });
   });
 
@@ -40,20 +41,42 @@ describe('structured logs', () => {
     const oauthCode = 'Ab9xQ-2kLm_pQ7rS8tUvWxYz01234567';
     const sessionCode = 'q7Hk2LmN9pQr4StUvW8xYz3A';
     logger.info('job ended', { code: 'UNDEFINED_COLUMN', error: { code: 'ECONNREFUSED' }, sqlstate: { code: '22012' }, grpc: { code: 14 } });
-    logger.info('callback', { code: oauthCode, nested: { code: sessionCode }, lower: { code: 'not_an_error_code' }, long: { code: 'ABCDEFGHJKLMNPQRSTUVWXYZ' } });
+    logger.info('callback', {
+      code: oauthCode,
+      nested: { code: sessionCode },
+      lower: { code: 'not_an_error_code' },
+      long: { code: 'ABCDEFGHJKLMNPQRSTUVWXYZ' },
+    });
     expect(JSON.parse(lines[0]!)).toMatchObject({ code: 'UNDEFINED_COLUMN', error: { code: 'ECONNREFUSED' }, sqlstate: { code: '22012' }, grpc: { code: 14 } });
     expect(lines[1]).not.toContain(oauthCode);
     expect(lines[1]).not.toContain(sessionCode);
-    expect(JSON.parse(lines[1]!)).toMatchObject({ code: '[redacted]', nested: { code: '[redacted]' }, lower: { code: '[redacted]' }, long: { code: '[redacted]' } });
+    expect(JSON.parse(lines[1]!)).toMatchObject({
+      code: '[redacted]',
+      nested: { code: '[redacted]' },
+      lower: { code: '[redacted]' },
+      long: { code: '[redacted]' },
+    });
   });
 
   test('a public link in a path is masked (its token opens the chart), other paths are kept', () => {
     const { lines, logger } = capture();
     const token = 'Ab3_-x'.repeat(8).slice(0, 43);
-    logger.info('request', { path: `/c/${token}`, data: `/c/${token}/data`, page: `/p/${token}`, other: '/api/v1/workspaces/0193/charts/c/usage', short: '/c/abc' });
+    logger.info('request', {
+      path: `/c/${token}`,
+      data: `/c/${token}/data`,
+      page: `/p/${token}`,
+      other: '/api/v1/workspaces/0193/charts/c/usage',
+      short: '/c/abc',
+    });
     const line = lines[0]!;
     expect(line).not.toContain(token);
-    expect(JSON.parse(line)).toMatchObject({ path: '/c/[redacted]', data: '/c/[redacted]/data', page: '/p/[redacted]', other: '/api/v1/workspaces/0193/charts/c/usage', short: '/c/abc' });
+    expect(JSON.parse(line)).toMatchObject({
+      path: '/c/[redacted]',
+      data: '/c/[redacted]/data',
+      page: '/p/[redacted]',
+      other: '/api/v1/workspaces/0193/charts/c/usage',
+      short: '/c/abc',
+    });
   });
 
   test('errors keep their message and stack, redacted', () => {

@@ -55,7 +55,12 @@ describe('a newline-delimited body read as it arrives', () => {
       };
       for (let round = 0; round < 300; round++) expect(read(body, randomCuts(body.byteLength, random))).toEqual(whole);
       // Byte by byte, too.
-      expect(read(body, Array.from({ length: body.byteLength }, (_, i) => i))).toEqual(whole);
+      expect(
+        read(
+          body,
+          Array.from({ length: body.byteLength }, (_, i) => i),
+        ),
+      ).toEqual(whole);
     });
   }
 
@@ -83,6 +88,8 @@ describe('a newline-delimited body read as it arrives', () => {
   test('a line of at most that many characters is read, one of more refused once it ends', () => {
     const line = (characters: number) => `{"a":"${'x'.repeat(characters - 8)}"}`;
     expect(read(encoder.encode(`${line(maxRecordBytes)}\n`), [1000])).toMatchObject({ records: 1 });
-    expect(read(encoder.encode(`${line(maxRecordBytes + 1)}\n`), [1000])).toEqual({ refused: [expect.objectContaining({ loc: ['body', 0], type: 'too_long' })] });
+    expect(read(encoder.encode(`${line(maxRecordBytes + 1)}\n`), [1000])).toEqual({
+      refused: [expect.objectContaining({ loc: ['body', 0], type: 'too_long' })],
+    });
   });
 });

@@ -36,13 +36,32 @@ describe('IPv6 forms that embed an IPv4 address are judged by it', () => {
     expect(isPrivateAddress(address)).toBe(true);
   });
 
-  const publicSpellings = ['::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b:1::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:f7f7:f7f7', '2606:4700::1111', '8.8.8.8'];
+  const publicSpellings = [
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '64:ff9b:1::808:808',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:f7f7:f7f7',
+    '2606:4700::1111',
+    '8.8.8.8',
+  ];
   test.each(publicSpellings)('%s is public', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });
 
   test('every spelling of loopback is this machine, and one canonical address', () => {
-    for (const address of ['127.0.0.1', '127.1.2.3', '0.0.0.0', '::1', '::', '::ffff:127.0.0.1', '::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::', '2001::ffff:ffff:80ff:fffe']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '0.0.0.0',
+      '::1',
+      '::',
+      '::ffff:127.0.0.1',
+      '::127.0.0.1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '2001::ffff:ffff:80ff:fffe',
+    ]) {
       expect({ address, loopback: isLoopback(address) }).toEqual({ address, loopback: true });
     }
     expect(canonicalAddress('::ffff:0a00:0001')).toBe('10.0.0.1');
@@ -84,7 +103,18 @@ describe('the outbound-address policy', () => {
   };
 
   test('an endpoint of the service is refused on every address of its host, on its port only', async () => {
-    for (const host of ['127.0.0.1', '127.0.0.2', '[::1]', '[::ffff:127.0.0.1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '0.0.0.0', '192.168.7.20', 'rebound.example']) {
+    for (const host of [
+      '127.0.0.1',
+      '127.0.0.2',
+      '[::1]',
+      '[::ffff:127.0.0.1]',
+      '[::127.0.0.1]',
+      '[64:ff9b::7f00:1]',
+      '[2002:7f00:1::1]',
+      '0.0.0.0',
+      '192.168.7.20',
+      'rebound.example',
+    ]) {
       const url = `http://${host}:8233/api/v1/namespaces/default/workflows`;
       expect({ host, outcome: await refusal(http(url)) }).toEqual({ host, outcome: 'SOURCE_NOT_ALLOWED' });
     }

@@ -47,10 +47,12 @@ describe('RecentAnswers', () => {
 
   test('a question that failed is not kept: the next caller asks again', async () => {
     const answers = new RecentAnswers<string>(250, () => 0);
-    const failure = await answers.get('wf-1', () => Promise.reject(new Error('unavailable'))).then(
-      () => 'no failure',
-      (error: unknown) => String(error),
-    );
+    const failure = await answers
+      .get('wf-1', () => Promise.reject(new Error('unavailable')))
+      .then(
+        () => 'no failure',
+        (error: unknown) => String(error),
+      );
     expect(failure).toBe('Error: unavailable');
     expect(await answers.get('wf-1', () => Promise.resolve('answered'))).toBe('answered');
   });

@@ -18,7 +18,12 @@ describe('schedules', () => {
   });
 
   test('a day of month and a day of week both given match either, and Temporal gets one expression for each', () => {
-    expect(runs('0 12 13 * FRI', '2024-09-01T00:00:00Z', 4)).toEqual(['2024-09-06T12:00:00.000Z', '2024-09-13T12:00:00.000Z', '2024-09-20T12:00:00.000Z', '2024-09-27T12:00:00.000Z']);
+    expect(runs('0 12 13 * FRI', '2024-09-01T00:00:00Z', 4)).toEqual([
+      '2024-09-06T12:00:00.000Z',
+      '2024-09-13T12:00:00.000Z',
+      '2024-09-20T12:00:00.000Z',
+      '2024-09-27T12:00:00.000Z',
+    ]);
     expect(temporalCronExpressions('0 12 13 * FRI')).toEqual(['0 12 13 * *', '0 12 * * FRI']);
     expect(temporalCronExpressions('0 9 * * MON')).toEqual(['0 9 * * MON']);
   });

@@ -12,10 +12,14 @@ describe('placeholders', () => {
   test('become typed markers outside strings, quoted names, comments and dollar quotes', () => {
     const sql = `SELECT {{a}}, '{{a}}', "{{a}}", E'it\\'s {{a}}', $$ {{a}} $$, $tag$ {{a}} $tag$ -- {{a}}
       /* {{a}} /* nested {{a}} */ still {{a}} */ FROM t WHERE x = {{ b }}`;
-    const { sql: out, names } = parameterizedSql(sql, [
-      { name: 'a', type: 'integer' },
-      { name: 'b', type: 'date' },
-    ], at);
+    const { sql: out, names } = parameterizedSql(
+      sql,
+      [
+        { name: 'a', type: 'integer' },
+        { name: 'b', type: 'date' },
+      ],
+      at,
+    );
     expect(names.sort()).toEqual(['a', 'b']);
     expect(out.match(/CAST\(\$a AS BIGINT\)/g)?.length).toBe(1);
     expect(out).toContain('CAST($b AS DATE)');
@@ -50,7 +54,11 @@ describe('parameter values', () => {
     expect([ok('number', 1.5), ok('number', '2.5e3'), ok('number', 'Infinity'), ok('number', '')]).toEqual([true, true, false, false]);
     expect([ok('boolean', false), ok('boolean', 'false')]).toEqual([true, false]);
     expect([ok('date', '2024-02-29'), ok('date', '2023-02-29'), ok('date', '2024-2-1')]).toEqual([true, false, false]);
-    expect([ok('timestamp', '2026-01-01T10:00:00Z'), ok('timestamp', '2026-01-01 10:00'), ok('timestamp', '2026-01-01T25:00:00Z')]).toEqual([true, true, false]);
+    expect([ok('timestamp', '2026-01-01T10:00:00Z'), ok('timestamp', '2026-01-01 10:00'), ok('timestamp', '2026-01-01T25:00:00Z')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
     expect([ok('enum', 'a', ['a', 'b']), ok('enum', 'c', ['a', 'b'])]).toEqual([true, false]);
   });
 

@@ -29,7 +29,8 @@ describe('ISO 8601 text of DuckDB dates and timestamps', () => {
     const edge = 2n ** 53n;
     const microsPerDay = 86_400_000_000n;
     const cases: [bigint, keyof typeof perSecond][] = [];
-    for (const unit of ['us', 'ns'] as const) for (const base of [edge - 3n, -edge - 3n]) for (let step = 0n; step < 7n; step++) cases.push([base + step, unit]);
+    for (const unit of ['us', 'ns'] as const)
+      for (const base of [edge - 3n, -edge - 3n]) for (let step = 0n; step < 7n; step++) cases.push([base + step, unit]);
     for (const days of [1n, 100_000n, -100_000n, 104_249n, -104_249n]) cases.push([days * microsPerDay - 1n, 'us'], [days * microsPerDay, 'us']);
     for (let i = 0; i < 5_000; i++) {
       cases.push([BigInt(Math.round((Math.random() * 2 - 1) * 2 ** 53)), 'us'], [BigInt(Math.round((Math.random() * 2 - 1) * 8.64e12)), 's']);

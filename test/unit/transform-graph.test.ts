@@ -7,7 +7,12 @@ const node = (id: string, reads: string[] = [], dependsOn: string[] = []): Graph
 describe('transform graph', () => {
   test('dependencies come from the tables the SQL reads and from depends_on', () => {
     const graph = new TransformGraph([node('a', ['raw.x']), node('b', ['t.a', 'raw.y']), node('c', [], ['b']), node('d', ['t.a', 't.c'])]);
-    expect(graph.edges()).toEqual([{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'a', to: 'd' }, { from: 'c', to: 'd' }]);
+    expect(graph.edges()).toEqual([
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c' },
+      { from: 'a', to: 'd' },
+      { from: 'c', to: 'd' },
+    ]);
     expect(graph.order()).toEqual(['a', 'b', 'c', 'd']);
     expect([...graph.withUpstream(['c'])].sort()).toEqual(['a', 'b', 'c']);
     expect([...graph.withDownstream(['b'])].sort()).toEqual(['b', 'c', 'd']);

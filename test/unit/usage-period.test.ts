@@ -49,7 +49,11 @@ describe('usage periods', () => {
   test('dates must be days of the calendar in YYYY-MM-DD, and in order', () => {
     expect(parseDay('2024-02-29', 'start_date')).toBe('2024-02-29');
     for (const bad of ['2026-02-29', '2026-04-31', '2026-00-10', '2026-1-1', '20260101', '2026-01-01T00:00:00Z', ' 2026-01-01', '0000-12-31', '']) {
-      expect(issueOf(() => parseDay(bad, 'start_date'))).toEqual({ loc: ['query', 'start_date'], msg: 'Input should be a valid date in the format YYYY-MM-DD', type: 'date_from_datetime_parsing' });
+      expect(issueOf(() => parseDay(bad, 'start_date'))).toEqual({
+        loc: ['query', 'start_date'],
+        msg: 'Input should be a valid date in the format YYYY-MM-DD',
+        type: 'date_from_datetime_parsing',
+      });
     }
     expect(issueOf(() => monthPeriod({ start_date: '2026-02-02', end_date: '2026-02-01' }, '2026-03-15'))).toMatchObject({ loc: ['query', 'start_date'] });
   });

@@ -39,10 +39,25 @@ export function App() {
       .catch(setLoadError);
   }, [found?.route]);
 
-  if (state.status === 'starting') return <AuthLayout><Loading label="Opening the console…" /></AuthLayout>;
+  if (state.status === 'starting')
+    return (
+      <AuthLayout>
+        <Loading label="Opening the console…" />
+      </AuthLayout>
+    );
   const Layout = state.status === 'signed-in' ? AppShell : AuthLayout;
-  if (!found) return <Layout><NotFound /></Layout>;
-  if (redirect) return <Layout><Loading /></Layout>;
+  if (!found)
+    return (
+      <Layout>
+        <NotFound />
+      </Layout>
+    );
+  if (redirect)
+    return (
+      <Layout>
+        <Loading />
+      </Layout>
+    );
   const Room = loaded.get(found.route);
   return (
     <Layout>

@@ -78,7 +78,11 @@ export class ApiClient {
       return await fetch(url, { method, headers, body, signal: options.signal });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
-      throw new CliError(`Could not reach ${this.url}: ${(error as Error).message}`, exitCodes.unavailable, 'Check the address (--profile, OXBOW_URL) and that the service runs.');
+      throw new CliError(
+        `Could not reach ${this.url}: ${(error as Error).message}`,
+        exitCodes.unavailable,
+        'Check the address (--profile, OXBOW_URL) and that the service runs.',
+      );
     }
   }
 
@@ -90,7 +94,13 @@ export class ApiClient {
     const response = await this.send('POST', '/auth/session-token', { auth: 'key' }, undefined);
     if (!response.ok) {
       const error = await errorOf(response, 'POST', '/auth/session-token');
-      throw new CliError(`The API key was refused: ${error.message}`, exitCodes.auth, 'Run `oxbow login` again, or check OXBOW_API_KEY.', error.code, response.status);
+      throw new CliError(
+        `The API key was refused: ${error.message}`,
+        exitCodes.auth,
+        'Run `oxbow login` again, or check OXBOW_API_KEY.',
+        error.code,
+        response.status,
+      );
     }
     const pair = (await response.json()) as { access_token: string; expires_in: number };
     this.tokens.put(this.url, this.apiKey, pair.access_token, pair.expires_in);

@@ -72,7 +72,11 @@ export function registerConnections(program: Command<[], GlobalOptions>): void {
         (value, seconds) => {
           const written = value.streams.reduce((sum, stream) => sum + stream.records_written, 0);
           const done = value.streams.filter((stream) => isFinal(stream.status)).length;
-          progress.update(value.streams.length ? done / value.streams.length : undefined, `${value.status} ${seconds.toFixed(0)}s  ${written} records written`, true);
+          progress.update(
+            value.streams.length ? done / value.streams.length : undefined,
+            `${value.status} ${seconds.toFixed(0)}s  ${written} records written`,
+            true,
+          );
         },
       ).finally(() => progress.done());
       ctx.out.list(
@@ -86,7 +90,8 @@ export function registerConnections(program: Command<[], GlobalOptions>): void {
         job.streams,
         job,
       );
-      if (job.status !== 'succeeded') throw new CliError(`Sync ${job.id} ${job.status}${job.error ? `: ${job.error.message}` : ''}`, exitCodes.workFailed, undefined, job.error?.code);
+      if (job.status !== 'succeeded')
+        throw new CliError(`Sync ${job.id} ${job.status}${job.error ? `: ${job.error.message}` : ''}`, exitCodes.workFailed, undefined, job.error?.code);
       ctx.out.note(`Sync ${job.id} succeeded: ${job.records_written} records written in ${((job.duration_ms ?? 0) / 1000).toFixed(1)} s`);
     });
 }

@@ -24,7 +24,12 @@ export function registerJobs(program: Command<[], GlobalOptions>): void {
     .option('--offset <n>', 'skip this many', '0')
     .action(async (options, command) => {
       const ctx = CommandContext.from(command.optsWithGlobals());
-      const list = await ctx.api.get<JobStatus[]>('/query/jobs', { workspace_id: await ctx.workspaceId(), status: options.status, limit: options.limit, offset: options.offset });
+      const list = await ctx.api.get<JobStatus[]>('/query/jobs', {
+        workspace_id: await ctx.workspaceId(),
+        status: options.status,
+        limit: options.limit,
+        offset: options.offset,
+      });
       ctx.out.list(jobColumns, list);
     });
 
@@ -70,7 +75,11 @@ export function registerJobs(program: Command<[], GlobalOptions>): void {
     .action(async (jobId, options, command) => {
       const ctx = CommandContext.from(command.optsWithGlobals());
       const writer = new RowWriter(ctx.out, RowWriter.formatFor(ctx.out, options.format));
-      await writeJobResult(ctx, jobId, writer, { offset: Number(options.offset), ...(options.limit === undefined ? {} : { limit: Number(options.limit) }), pageSize: Number(options.pageSize) });
+      await writeJobResult(ctx, jobId, writer, {
+        offset: Number(options.offset),
+        ...(options.limit === undefined ? {} : { limit: Number(options.limit) }),
+        pageSize: Number(options.pageSize),
+      });
     });
 }
 
@@ -99,7 +108,14 @@ function printJob(ctx: CommandContext, job: JobStatus): void {
  */
 async function cancelJob(ctx: CommandContext, jobId: string): Promise<unknown> {
   const job = await ctx.api.get<JobStatus>(`/query/jobs/${jobId}`, { limit: 1 });
-  if (finished(job.status)) throw new CliError(`Job ${jobId} has already ${job.status === 'cancelled' ? 'been cancelled' : job.status}`, exitCodes.rejected, undefined, 'JOB_FINISHED', 409);
+  if (finished(job.status))
+    throw new CliError(
+      `Job ${jobId} has already ${job.status === 'cancelled' ? 'been cancelled' : job.status}`,
+      exitCodes.rejected,
+      undefined,
+      'JOB_FINISHED',
+      409,
+    );
   if (job.status === 'pending') {
     const answer = await ctx.api.request('DELETE', `/query/jobs/${jobId}`, { accept: [409] });
     if (answer.status === 200) return answer.body;

@@ -20,7 +20,11 @@ export function registerPush(program: Command<[], GlobalOptions>): void {
     .argument('<table>', '<namespace>.<table>')
     .argument('<files...>', 'the files, loaded in this order')
     .addOption(new Option('--format <format>', 'the files’ format, when their names do not say it').choices(['ndjson', 'csv', 'parquet'] as const))
-    .addOption(new Option('--mode <mode>', 'append, or overwrite the table’s rows (the first chunk overwrites, the others append)').choices(['append', 'overwrite'] as const).default('append' as const))
+    .addOption(
+      new Option('--mode <mode>', 'append, or overwrite the table’s rows (the first chunk overwrites, the others append)')
+        .choices(['append', 'overwrite'] as const)
+        .default('append' as const),
+    )
     .option('--primary-key <columns>', 'key columns, separated by commas: the push upserts on them')
     .option('--chunk-rows <n>', 'records per request', '100000')
     .option('--chunk-mb <n>', 'about this many megabytes per request', '32')
@@ -32,7 +36,12 @@ export function registerPush(program: Command<[], GlobalOptions>): void {
         if (!existsSync(file)) throw new CliError(`No file ${file}`, exitCodes.usage);
         const named = formatOfName(file);
         const format = options.format ?? named.format;
-        if (!format) throw new CliError(`Cannot tell the format of ${file} from its name`, exitCodes.usage, 'Name it .ndjson, .jsonl, .csv or .parquet (optionally .gz), or pass --format.');
+        if (!format)
+          throw new CliError(
+            `Cannot tell the format of ${file} from its name`,
+            exitCodes.usage,
+            'Name it .ndjson, .jsonl, .csv or .parquet (optionally .gz), or pass --format.',
+          );
         return { file, format, gzip: named.gzip };
       });
       const workspaceId = await ctx.workspaceId();
@@ -45,7 +54,11 @@ export function registerPush(program: Command<[], GlobalOptions>): void {
       const show = (read: number, force = false) => {
         const seconds = (performance.now() - started) / 1000;
         const megabytes = (doneBytes + read) / 1_000_000;
-        progress.update(totalBytes ? (doneBytes + read) / totalBytes : undefined, `${written.toLocaleString('en')} rows  ${megabytes.toFixed(1)} MB  ${(megabytes / Math.max(seconds, 0.001)).toFixed(1)} MB/s`, force);
+        progress.update(
+          totalBytes ? (doneBytes + read) / totalBytes : undefined,
+          `${written.toLocaleString('en')} rows  ${megabytes.toFixed(1)} MB  ${(megabytes / Math.max(seconds, 0.001)).toFixed(1)} MB/s`,
+          force,
+        );
       };
       try {
         for (const [fileIndex, entry] of plan.entries()) {
@@ -82,8 +95,13 @@ export function registerPush(program: Command<[], GlobalOptions>): void {
       const summary = { table, records_written: written, bytes: totalBytes, seconds: Number(seconds.toFixed(3)), files: results };
       if (ctx.out.mode === 'json') return ctx.out.json(summary);
       if (ctx.out.mode === 'plain') return ctx.out.write(`${table}\t${written}`);
-      for (const result of results) ctx.out.write(`${basename(result.file)}: ${result.records_written.toLocaleString('en')} records in ${result.chunks} chunk${result.chunks === 1 ? '' : 's'}`);
-      ctx.out.write(`${written.toLocaleString('en')} records into ${table} in ${seconds.toFixed(1)} s (${(totalBytes / 1_000_000 / Math.max(seconds, 0.001)).toFixed(1)} MB/s)`);
+      for (const result of results)
+        ctx.out.write(
+          `${basename(result.file)}: ${result.records_written.toLocaleString('en')} records in ${result.chunks} chunk${result.chunks === 1 ? '' : 's'}`,
+        );
+      ctx.out.write(
+        `${written.toLocaleString('en')} records into ${table} in ${seconds.toFixed(1)} s (${(totalBytes / 1_000_000 / Math.max(seconds, 0.001)).toFixed(1)} MB/s)`,
+      );
     });
 }
 

@@ -13,7 +13,8 @@ interface QueryResponse {
   metadata: { bytes_scanned: number; cost_eur: number };
 }
 
-export const formatOption = () => new Option('--format <format>', 'table (on a terminal), tsv (otherwise), csv, json or ndjson').choices(['table', 'tsv', 'csv', 'json', 'ndjson'] as const);
+export const formatOption = () =>
+  new Option('--format <format>', 'table (on a terminal), tsv (otherwise), csv, json or ndjson').choices(['table', 'tsv', 'csv', 'json', 'ndjson'] as const);
 
 export function registerQuery(program: Command<[], GlobalOptions>): void {
   program

@@ -47,7 +47,11 @@ export function registerTables(program: Command<[], GlobalOptions>): void {
           { key: 'size', header: 'SIZE' },
           { key: 'column_count', header: 'COLUMNS' },
         ],
-        list.map((entry) => ({ ...entry, table: `${entry.schema_name}.${entry.name}`, size: ctx.out.mode === 'human' ? humanBytes(entry.size_bytes) : entry.size_bytes })),
+        list.map((entry) => ({
+          ...entry,
+          table: `${entry.schema_name}.${entry.name}`,
+          size: ctx.out.mode === 'human' ? humanBytes(entry.size_bytes) : entry.size_bytes,
+        })),
         list,
       );
     });
@@ -61,7 +65,9 @@ export function registerTables(program: Command<[], GlobalOptions>): void {
       const detail = await ctx.api.get<TableDetail>(`/workspaces/${await ctx.workspaceId()}/query/tables/${encodeURIComponent(table)}/metadata`);
       if (ctx.out.mode === 'json') return ctx.out.json(detail);
       if (ctx.out.mode === 'human') {
-        ctx.out.write(`${detail.table}: ${detail.row_count} rows, ${humanBytes(detail.size_bytes)} in ${detail.file_count} files, key ${detail.primary_key?.join(', ') ?? '(none)'}`);
+        ctx.out.write(
+          `${detail.table}: ${detail.row_count} rows, ${humanBytes(detail.size_bytes)} in ${detail.file_count} files, key ${detail.primary_key?.join(', ') ?? '(none)'}`,
+        );
         ctx.out.write(`snapshot ${detail.current_snapshot}, updated ${detail.updated_at}, time travel back to ${detail.earliest_snapshot_at}\n`);
       }
       ctx.out.list(
@@ -82,10 +88,9 @@ export function registerTables(program: Command<[], GlobalOptions>): void {
     .option('--offset <n>', 'skip this many', '0')
     .action(async (table, options, command) => {
       const ctx = CommandContext.from(command.optsWithGlobals());
-      const history = await ctx.api.get<{ snapshot_id: number; committed_at: string; changes: string[]; message: string | null; records_written: number | null }[]>(
-        `/workspaces/${await ctx.workspaceId()}/query/tables/${encodeURIComponent(table)}/history`,
-        { limit: options.limit, offset: options.offset },
-      );
+      const history = await ctx.api.get<
+        { snapshot_id: number; committed_at: string; changes: string[]; message: string | null; records_written: number | null }[]
+      >(`/workspaces/${await ctx.workspaceId()}/query/tables/${encodeURIComponent(table)}/history`, { limit: options.limit, offset: options.offset });
       ctx.out.list(
         [
           { key: 'snapshot_id', header: 'SNAPSHOT' },

@@ -41,9 +41,14 @@ export function registerTransforms(program: Command<[], GlobalOptions>): void {
         const runs = await pollUntil(
           () => runsOf(ctx, base, run),
           (current) => current.length === run.order.length && current.every((entry) => isFinal(entry.status)),
-          (current, seconds) => progress.update(current.filter((entry) => isFinal(entry.status)).length / Math.max(1, run.order.length), `${seconds.toFixed(0)}s`, true),
+          (current, seconds) =>
+            progress.update(current.filter((entry) => isFinal(entry.status)).length / Math.max(1, run.order.length), `${seconds.toFixed(0)}s`, true),
         ).finally(() => progress.done());
-        run = { ...run, runs, status: runs.some((entry) => entry.status === 'failed') ? 'failed' : runs.some((entry) => entry.status === 'cancelled') ? 'cancelled' : 'succeeded' };
+        run = {
+          ...run,
+          runs,
+          status: runs.some((entry) => entry.status === 'failed') ? 'failed' : runs.some((entry) => entry.status === 'cancelled') ? 'cancelled' : 'succeeded',
+        };
       }
       ctx.out.list(
         [
@@ -63,7 +68,9 @@ export function registerTransforms(program: Command<[], GlobalOptions>): void {
 /** The runs of one DAG run, read from each transform's recent runs. */
 async function runsOf(ctx: CommandContext, base: string, run: DagRun): Promise<TransformRun[]> {
   const found = await Promise.all(
-    run.order.map(async (transformId) => (await ctx.api.get<TransformRun[]>(`${base}/${transformId}/runs`, { limit: 20 })).find((entry) => entry.dag_run_id === run.dag_run_id)),
+    run.order.map(async (transformId) =>
+      (await ctx.api.get<TransformRun[]>(`${base}/${transformId}/runs`, { limit: 20 })).find((entry) => entry.dag_run_id === run.dag_run_id),
+    ),
   );
   return found.filter((entry): entry is TransformRun => entry !== undefined);
 }

@@ -40,10 +40,15 @@ export function startBrowserLogin(serviceUrl: string, timeoutMs: number): Browse
         });
       }
       settle?.resolve(apiKey);
-      return new Response(page('Logged in', 'The command line has its key. You can close this window.'), { headers: { 'content-type': 'text/html; charset=utf-8' } });
+      return new Response(page('Logged in', 'The command line has its key. You can close this window.'), {
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+      });
     },
   });
-  const timer = setTimeout(() => settle?.reject(new CliError('The browser login was not completed in time', exitCodes.auth, 'Run `oxbow login` again, or pass --api-key.')), timeoutMs);
+  const timer = setTimeout(
+    () => settle?.reject(new CliError('The browser login was not completed in time', exitCodes.auth, 'Run `oxbow login` again, or pass --api-key.')),
+    timeoutMs,
+  );
   const stop = async () => {
     clearTimeout(timer);
     await server.stop(false);
@@ -66,7 +71,13 @@ function sameState(received: string, expected: string): boolean {
  */
 export function openBrowser(url: string): void {
   const browser = process.env.BROWSER?.trim();
-  const command = browser ? [...browser.split(/\s+/), url] : process.platform === 'darwin' ? ['open', url] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', url] : ['xdg-open', url];
+  const command = browser
+    ? [...browser.split(/\s+/), url]
+    : process.platform === 'darwin'
+      ? ['open', url]
+      : process.platform === 'win32'
+        ? ['cmd', '/c', 'start', '', url]
+        : ['xdg-open', url];
   try {
     Bun.spawn(command, { stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' }).unref();
   } catch {

@@ -46,7 +46,13 @@ export class Output {
       return;
     }
     if (rows.length === 0) return this.note('(none)');
-    this.write(renderTable(columns.map((column) => column.header), cells, this.terminalWidth));
+    this.write(
+      renderTable(
+        columns.map((column) => column.header),
+        cells,
+        this.terminalWidth,
+      ),
+    );
   }
 
   /** One record: `label  value` lines for people, `key<TAB>value` for pipes, JSON as given. */
@@ -67,7 +73,9 @@ export class Output {
 
   error(error: CliError): void {
     if (this.mode === 'json') {
-      this.stderr.write(`${JSON.stringify({ error: { code: error.code ?? null, message: error.message, hint: error.hint ?? null, status: error.status ?? null, exit_code: error.exitCode } })}\n`);
+      this.stderr.write(
+        `${JSON.stringify({ error: { code: error.code ?? null, message: error.message, hint: error.hint ?? null, status: error.status ?? null, exit_code: error.exitCode } })}\n`,
+      );
       return;
     }
     this.stderr.write(`error: ${error.message}\n`);

@@ -45,7 +45,13 @@ export class RowWriter {
   end(rowCount: number): void {
     if (this.format === 'table') {
       const headers = this.columns.map((column) => column.name);
-      this.out.write(renderTable(headers, this.held.map((row) => row.map(cellText)), this.out.terminalWidth));
+      this.out.write(
+        renderTable(
+          headers,
+          this.held.map((row) => row.map(cellText)),
+          this.out.terminalWidth,
+        ),
+      );
       this.out.note(`(${rowCount} row${rowCount === 1 ? '' : 's'})`);
     } else if (this.format === 'json') {
       this.out.write(this.written === 0 ? ']' : '\n]');
@@ -63,7 +69,11 @@ export class RowWriter {
     const object = () => Object.fromEntries(this.columns.map((column, index) => [column.name, row[index] ?? null]));
     switch (this.format) {
       case 'csv':
-        this.out.write(row.map((value) => csvField(value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value))).join(','));
+        this.out.write(
+          row
+            .map((value) => csvField(value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value)))
+            .join(','),
+        );
         break;
       case 'tsv':
         this.out.write(row.map(cellText).join('\t'));

@@ -35,7 +35,8 @@ export async function sendChunk(api: ApiClient, chunk: ChunkRequest): Promise<{ 
       });
       return answer.body;
     } catch (error) {
-      const retryable = error instanceof CliError && (error.exitCode === exitCodes.unavailable || error.code === 'CONFLICT' && /still being processed/.test(error.message));
+      const retryable =
+        error instanceof CliError && (error.exitCode === exitCodes.unavailable || (error.code === 'CONFLICT' && /still being processed/.test(error.message)));
       if (!retryable || attempt === attempts) throw error;
       await Bun.sleep(500 * 2 ** (attempt - 1));
     }

@@ -41,6 +41,8 @@ export function buildCli(paths: ToolPaths): void {
   console.log('[setup] compiling the oxbow command line…');
   mkdirSync(stampDir, { recursive: true });
   mkdirSync(paths.binDir, { recursive: true });
-  runOrFail([process.execPath, 'build', '--compile', join(projectRoot, 'cli', 'main.ts'), '--outfile', binary], 'bun build --compile cli/main.ts', { cwd: projectRoot });
+  runOrFail([process.execPath, 'build', '--compile', join(projectRoot, 'cli', 'main.ts'), '--outfile', binary], 'bun build --compile cli/main.ts', {
+    cwd: projectRoot,
+  });
   writeStamp(stampDir, digest);
 }

@@ -21,6 +21,9 @@ export function installPostgres(toolchain: Toolchain): void {
     runOrFail(apt(['install', '-y', '--no-install-recommends', ...packages]), `apt-get install ${packages.join(' ')}`, { env });
   }
   if (!existsSync(`${postgresBinDir(major)}/postgres`)) {
-    throw new SetupError(`PostgreSQL ${major} was installed but ${postgresBinDir(major)}/postgres is missing`, `apt-get install --reinstall ${packages.join(' ')}`);
+    throw new SetupError(
+      `PostgreSQL ${major} was installed but ${postgresBinDir(major)}/postgres is missing`,
+      `apt-get install --reinstall ${packages.join(' ')}`,
+    );
   }
 }

@@ -17,9 +17,13 @@ export function installPromtool(toolchain: Toolchain, paths: ToolPaths): void {
   console.log(`[setup] building promtool ${version} with go install (the first build takes several minutes)…`);
   rmSync(paths.promtoolDir, { recursive: true, force: true });
   mkdirSync(paths.promtoolDir, { recursive: true });
-  runOrFail(['go', 'install', `github.com/prometheus/prometheus/cmd/promtool@${version}`], `go install github.com/prometheus/prometheus/cmd/promtool@${version}`, {
-    env: { GOBIN: paths.promtoolDir },
-  });
+  runOrFail(
+    ['go', 'install', `github.com/prometheus/prometheus/cmd/promtool@${version}`],
+    `go install github.com/prometheus/prometheus/cmd/promtool@${version}`,
+    {
+      env: { GOBIN: paths.promtoolDir },
+    },
+  );
   mkdirSync(paths.binDir, { recursive: true });
   rmSync(link, { force: true });
   symlinkSync(join(paths.promtoolDir, 'promtool'), link);

@@ -27,12 +27,19 @@ export function installSchemathesis(toolchain: Toolchain, paths: ToolPaths): voi
     symlinkSync(join(venv, 'bin', 'st'), link);
   } else {
     const target = join(paths.schemathesisDir, 'site');
-    runOrFail(['python3', '-m', 'pip', 'install', ...pipQuietly, '--target', target, `schemathesis==${version}`], `pip install --target of schemathesis==${version}`);
-    writeFileSync(link, `#!/bin/sh\nPYTHONPATH="${target}" exec python3 -c 'import sys; from schemathesis.cli import schemathesis; sys.exit(schemathesis())' "$@"\n`);
+    runOrFail(
+      ['python3', '-m', 'pip', 'install', ...pipQuietly, '--target', target, `schemathesis==${version}`],
+      `pip install --target of schemathesis==${version}`,
+    );
+    writeFileSync(
+      link,
+      `#!/bin/sh\nPYTHONPATH="${target}" exec python3 -c 'import sys; from schemathesis.cli import schemathesis; sys.exit(schemathesis())' "$@"\n`,
+    );
     chmodSync(link, 0o755);
   }
   const reported = runOrFail([link, '--version'], 'st --version');
-  if (!reported.includes(version)) throw new SetupError(`schemathesis reports "${reported.trim()}", expected ${version}`, 'rm -rf .tools/schemathesis && npm run fuzz');
+  if (!reported.includes(version))
+    throw new SetupError(`schemathesis reports "${reported.trim()}", expected ${version}`, 'rm -rf .tools/schemathesis && npm run fuzz');
   writeStamp(paths.schemathesisDir, version);
 }
 

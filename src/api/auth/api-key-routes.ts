@@ -16,7 +16,12 @@ export function apiKeyRoutes(auth: AuthServices) {
         set.status = 201;
         return auth.apiKeys.create(caller.userId, body.name, body.expires_at ?? null);
       },
-      { auth: 'user', body: m.CreateAPIKeyRequest, response: { 201: m.APIKeyResponse }, detail: operation({ id: 'createApiKey', tags, summary: 'Create a key; the full key is in this response only', errors: [400] }) },
+      {
+        auth: 'user',
+        body: m.CreateAPIKeyRequest,
+        response: { 201: m.APIKeyResponse },
+        detail: operation({ id: 'createApiKey', tags, summary: 'Create a key; the full key is in this response only', errors: [400] }),
+      },
     )
     .get(
       '',
@@ -25,7 +30,12 @@ export function apiKeyRoutes(auth: AuthServices) {
         set.headers['x-total-count'] = String(total);
         return keys;
       },
-      { auth: 'user', query: paginationQuery(50), response: t.Array(m.APIKeyResponse), detail: operation({ id: 'listApiKeys', tags, summary: 'List keys (never the keys themselves)', list: true }) },
+      {
+        auth: 'user',
+        query: paginationQuery(50),
+        response: t.Array(m.APIKeyResponse),
+        detail: operation({ id: 'listApiKeys', tags, summary: 'List keys (never the keys themselves)', list: true }),
+      },
     )
     .post(
       '/:key_id/reveal',
@@ -33,7 +43,13 @@ export function apiKeyRoutes(auth: AuthServices) {
         await auth.profile.confirmPassword(caller.userId, body.password);
         return auth.apiKeys.reveal(caller.userId, params.key_id);
       },
-      { auth: 'user', params: keyIdParams, body: m.PasswordRequest, response: m.APIKeyResponse, detail: operation({ id: 'revealApiKey', tags, summary: 'Show a full key again (needs the password)', errors: [404] }) },
+      {
+        auth: 'user',
+        params: keyIdParams,
+        body: m.PasswordRequest,
+        response: m.APIKeyResponse,
+        detail: operation({ id: 'revealApiKey', tags, summary: 'Show a full key again (needs the password)', errors: [404] }),
+      },
     )
     .delete(
       '/:key_id',
@@ -41,6 +57,10 @@ export function apiKeyRoutes(auth: AuthServices) {
         await auth.apiKeys.revoke(caller.userId, params.key_id);
         set.status = 204;
       },
-      { auth: 'user', params: keyIdParams, detail: operation({ id: 'revokeApiKey', tags, summary: 'Revoke a key', errors: [404], success: [{ status: 204, body: 'none' }] }) },
+      {
+        auth: 'user',
+        params: keyIdParams,
+        detail: operation({ id: 'revokeApiKey', tags, summary: 'Revoke a key', errors: [404], success: [{ status: 204, body: 'none' }] }),
+      },
     );
 }

@@ -9,7 +9,8 @@ import { cliLoginPage } from './cli-login-page';
 
 const tags = ['Authentication'];
 const state = text({ minLength: 16, maxLength: 128, description: 'Opaque value the CLI checks on its callback' });
-const html = (body: string, status = 200) => new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+const html = (body: string, status = 200) =>
+  new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 
 /**
  * Browser login for the command-line client: the CLI opens the form with its local callback port; on
@@ -50,7 +51,8 @@ export function cliLoginRoutes(auth: AuthServices, trustProxy: boolean) {
           id: 'submitCliLogin',
           tags,
           summary: 'Submit the CLI login form (form-urlencoded)',
-          description: 'Valid credentials redirect (303) to the CLI’s local callback with a new API key; anything else renders the form again with the message.',
+          description:
+            'Valid credentials redirect (303) to the CLI’s local callback with a new API key; anything else renders the form again with the message.',
           requestBody: 'application/x-www-form-urlencoded',
           success: [
             { status: 303, body: 'none', location: true },

@@ -40,7 +40,9 @@ export function consoleCookie(options: ConsoleCookieOptions) {
       const foreignOrigin = origin !== null && origin !== ownOrigin && !allowed.has(origin);
       const foreignSite = site !== null && site !== 'same-origin' && site !== 'none';
       if (foreignOrigin || foreignSite) {
-        throw new AppError('ORIGIN_NOT_ALLOWED', 'The console session endpoints answer only the console itself', { hint: `Open the console at ${[...allowed].join(' or ')}.` });
+        throw new AppError('ORIGIN_NOT_ALLOWED', 'The console session endpoints answer only the console itself', {
+          hint: `Open the console at ${[...allowed].join(' or ')}.`,
+        });
       }
     },
   };

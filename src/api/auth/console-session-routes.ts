@@ -9,10 +9,13 @@ import { authModels as m } from './model';
 
 const tags = ['Console session'];
 const consoleHeader = t.Object({
-  'x-oxbow-console': t.Literal('1', { description: 'Sent by the console on every cookie endpoint: a page of another site cannot send it without a CORS preflight, which the service never grants' }),
+  'x-oxbow-console': t.Literal('1', {
+    description: 'Sent by the console on every cookie endpoint: a page of another site cannot send it without a CORS preflight, which the service never grants',
+  }),
 });
 const cookieSecurity = [{ consoleRefresh: [] }];
-const extension = 'An extension of the interface for the web console: the refresh token lives in an HttpOnly, SameSite=Strict cookie scoped to `/api/v1/auth/console` (Secure when the service is reached over HTTPS), and page scripts only ever hold the 15-minute access token.';
+const extension =
+  'An extension of the interface for the web console: the refresh token lives in an HttpOnly, SameSite=Strict cookie scoped to `/api/v1/auth/console` (Secure when the service is reached over HTTPS), and page scripts only ever hold the 15-minute access token.';
 
 /**
  * The console's sessions: the refresh token in a cookie no script can read, scoped to these three
@@ -34,7 +37,14 @@ export function consoleSessionRoutes(auth: AuthServices, options: ConsoleCookieO
       headers: consoleHeader,
       body: m.LoginRequest,
       response: m.ConsoleSessionResponse,
-      detail: operation({ id: 'logInToConsole', tags, summary: 'Log in to the web console: the refresh token is set as a cookie, the access token returned', description: extension, errors: [401, 403, 429], successHeaders: ['Set-Cookie'] }),
+      detail: operation({
+        id: 'logInToConsole',
+        tags,
+        summary: 'Log in to the web console: the refresh token is set as a cookie, the access token returned',
+        description: extension,
+        errors: [401, 403, 429],
+        successHeaders: ['Set-Cookie'],
+      }),
     })
     .post(
       '/refresh',
@@ -53,7 +63,14 @@ export function consoleSessionRoutes(auth: AuthServices, options: ConsoleCookieO
         headers: consoleHeader,
         response: m.ConsoleSessionResponse,
         detail: {
-          ...operation({ id: 'refreshConsoleSession', tags, summary: "A fresh access token for the console's session cookie (the cookie is rotated)", description: `${extension} A cookie that no longer works is cleared with the 401.`, errors: [403], successHeaders: ['Set-Cookie'] }),
+          ...operation({
+            id: 'refreshConsoleSession',
+            tags,
+            summary: "A fresh access token for the console's session cookie (the cookie is rotated)",
+            description: `${extension} A cookie that no longer works is cleared with the 401.`,
+            errors: [403],
+            successHeaders: ['Set-Cookie'],
+          }),
           security: cookieSecurity,
         },
       },

@@ -4,7 +4,11 @@ import { text } from '../text';
 
 const email = text({ format: 'email', maxLength: 320, description: 'E-mail address' });
 const password = text({ minLength: 1, maxLength: passwordRules.maxLength });
-const newPassword = text({ minLength: passwordRules.minLength, maxLength: passwordRules.maxLength, description: `${passwordRules.minLength} to ${passwordRules.maxLength} characters` });
+const newPassword = text({
+  minLength: passwordRules.minLength,
+  maxLength: passwordRules.maxLength,
+  description: `${passwordRules.minLength} to ${passwordRules.maxLength} characters`,
+});
 const token = text({ minLength: 1, maxLength: 512 });
 
 export const authModels = {
@@ -25,7 +29,11 @@ export const authModels = {
   }),
 
   TokenResponse: t.Object({ access_token: t.String(), refresh_token: t.String(), token_type: t.Literal('bearer'), expires_in: t.Integer() }),
-  ConsoleSessionResponse: t.Object({ access_token: t.String(), token_type: t.Literal('bearer'), expires_in: t.Integer({ description: 'Seconds until the access token expires' }) }),
+  ConsoleSessionResponse: t.Object({
+    access_token: t.String(),
+    token_type: t.Literal('bearer'),
+    expires_in: t.Integer({ description: 'Seconds until the access token expires' }),
+  }),
   MessageResponse: t.Object({ message: t.String() }),
   RegistrationStatusResponse: t.Object({
     mode: t.Union([t.Literal('open'), t.Literal('waitlist'), t.Literal('closed')]),

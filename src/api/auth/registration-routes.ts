@@ -20,7 +20,11 @@ export function registrationRoutes(auth: AuthServices) {
         set.status = 201;
         return { message: 'You are on the waitlist.' };
       },
-      { body: m.WaitlistRequest, response: { 201: m.MessageResponse }, detail: operation({ id: 'joinWaitlist', tags, summary: 'Join the waitlist (201 even when already listed)', errors: [403] }) },
+      {
+        body: m.WaitlistRequest,
+        response: { 201: m.MessageResponse },
+        detail: operation({ id: 'joinWaitlist', tags, summary: 'Join the waitlist (201 even when already listed)', errors: [403] }),
+      },
     )
     .post(
       '/signup',
@@ -29,7 +33,11 @@ export function registrationRoutes(auth: AuthServices) {
         set.status = 201;
         return checkInbox;
       },
-      { body: m.SignupRequest, response: { 201: m.MessageResponse }, detail: operation({ id: 'signUp', tags, summary: 'Create an account; a verification e-mail follows', errors: [403] }) },
+      {
+        body: m.SignupRequest,
+        response: { 201: m.MessageResponse },
+        detail: operation({ id: 'signUp', tags, summary: 'Create an account; a verification e-mail follows', errors: [403] }),
+      },
     )
     .post(
       '/verify-email',
@@ -37,7 +45,11 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.registration.verifyEmail(body.token);
         return { message: 'Your e-mail address is verified.' };
       },
-      { body: m.TokenRequest, response: m.MessageResponse, detail: operation({ id: 'verifyEmail', tags, summary: 'Confirm an address with the token from the e-mail', errors: [400, 409] }) },
+      {
+        body: m.TokenRequest,
+        response: m.MessageResponse,
+        detail: operation({ id: 'verifyEmail', tags, summary: 'Confirm an address with the token from the e-mail', errors: [400, 409] }),
+      },
     )
     .post(
       '/resend-verification',
@@ -45,7 +57,11 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.registration.resendVerification(body.email);
         return checkInbox;
       },
-      { body: m.EmailRequest, response: m.MessageResponse, detail: operation({ id: 'resendVerification', tags, summary: 'Send the verification e-mail again' }) },
+      {
+        body: m.EmailRequest,
+        response: m.MessageResponse,
+        detail: operation({ id: 'resendVerification', tags, summary: 'Send the verification e-mail again' }),
+      },
     )
     .post(
       '/forgot-password',
@@ -61,6 +77,10 @@ export function registrationRoutes(auth: AuthServices) {
         await auth.passwordReset.reset(body.token, body.new_password);
         return { message: 'Your password has been changed. Every session has been signed out.' };
       },
-      { body: m.ResetPasswordRequest, response: m.MessageResponse, detail: operation({ id: 'resetPassword', tags, summary: 'Set a new password with the token from the e-mail', errors: [400] }) },
+      {
+        body: m.ResetPasswordRequest,
+        response: m.MessageResponse,
+        detail: operation({ id: 'resetPassword', tags, summary: 'Set a new password with the token from the e-mail', errors: [400] }),
+      },
     );
 }

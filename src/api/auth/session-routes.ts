@@ -27,7 +27,10 @@ export function sessionRoutes(auth: AuthServices, trustProxy: boolean) {
         await auth.sessions.close(body.refresh_token);
         set.status = 204;
       },
-      { body: m.RefreshRequest, detail: operation({ id: 'logOut', tags, summary: 'End the session of a refresh token', success: [{ status: 204, body: 'none' }] }) },
+      {
+        body: m.RefreshRequest,
+        detail: operation({ id: 'logOut', tags, summary: 'End the session of a refresh token', success: [{ status: 204, body: 'none' }] }),
+      },
     )
     .post(
       '/logout-everywhere',
@@ -46,11 +49,11 @@ export function sessionRoutes(auth: AuthServices, trustProxy: boolean) {
         }),
       },
     )
-    .post(
-      '/session-token',
-      async ({ caller }) => auth.sessions.start(await auth.profile.account(caller.userId)),
-      { auth: 'user-or-api-key', response: m.TokenResponse, detail: operation({ id: 'createSessionToken', tags, summary: 'A fresh token pair for the current API key or access token' }) },
-    )
+    .post('/session-token', async ({ caller }) => auth.sessions.start(await auth.profile.account(caller.userId)), {
+      auth: 'user-or-api-key',
+      response: m.TokenResponse,
+      detail: operation({ id: 'createSessionToken', tags, summary: 'A fresh token pair for the current API key or access token' }),
+    })
     .post('/session-code', ({ caller }) => auth.sessionCodes.create(caller.userId), {
       auth: 'user',
       response: m.SessionCodeResponse,

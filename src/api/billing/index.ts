@@ -19,7 +19,12 @@ export function billingRoutes(services: Pick<Services, 'auth' | 'workspaces' | '
       workspace: 'billing:read',
       params: workspaceParams,
       response: m.BillingStatusResponse,
-      detail: operation({ id: 'getBillingStatus', tags, summary: "The workspace's plan and subscription (answered also when billing is not configured)", errors: [403] }),
+      detail: operation({
+        id: 'getBillingStatus',
+        tags,
+        summary: "The workspace's plan and subscription (answered also when billing is not configured)",
+        errors: [403],
+      }),
     })
     .post('/workspaces/:workspace_id/billing/setup', ({ membership }) => accounts.setup(membership.workspaceId), {
       workspace: 'billing:manage',
@@ -36,7 +41,12 @@ export function billingRoutes(services: Pick<Services, 'auth' | 'workspaces' | '
       workspace: 'billing:read',
       params: workspaceParams,
       response: t.Array(m.PlanOffer),
-      detail: operation({ id: 'listBillingPlans', tags, summary: 'The plans, their prices and limits, the workspace’s own marked (an extension of the interface)', errors: [403] }),
+      detail: operation({
+        id: 'listBillingPlans',
+        tags,
+        summary: 'The plans, their prices and limits, the workspace’s own marked (an extension of the interface)',
+        errors: [403],
+      }),
     })
     .post('/workspaces/:workspace_id/billing/checkout-session', ({ membership, body }) => accounts.checkoutSession(membership.workspaceId, body.plan), {
       workspace: 'billing:manage',
@@ -65,7 +75,9 @@ export function billingRoutes(services: Pick<Services, 'auth' | 'workspaces' | '
     })
     .post(webhookRoutePath, ({ params, body, headers }) => webhooks.receive(params.billing_provider, body as Uint8Array, headers['stripe-signature']), {
       params: t.Object({ billing_provider: t.String({ description: 'stripe' }) }),
-      headers: t.Object({ 'stripe-signature': t.Optional(t.String({ description: 't=<timestamp>,v1=<HMAC-SHA256 of "<timestamp>.<body>"> with the endpoint’s signing secret' })) }),
+      headers: t.Object({
+        'stripe-signature': t.Optional(t.String({ description: 't=<timestamp>,v1=<HMAC-SHA256 of "<timestamp>.<body>"> with the endpoint’s signing secret' })),
+      }),
       body: providerEvent,
       response: m.WebhookReceipt,
       detail: operation({

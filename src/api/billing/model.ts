@@ -31,9 +31,13 @@ export const billingModels = {
     purchasable: t.Boolean({ description: 'Whether a checkout session can subscribe to it; free and arranged plans cannot' }),
     current: t.Boolean({ description: 'The workspace is on it' }),
   }),
-  CheckoutSessionRequest: t.Object({ plan: t.String({ minLength: 1, maxLength: 64, description: 'The plan to subscribe to (an id from the plans list that is purchasable)' }) }),
+  CheckoutSessionRequest: t.Object({
+    plan: t.String({ minLength: 1, maxLength: 64, description: 'The plan to subscribe to (an id from the plans list that is purchasable)' }),
+  }),
   CheckoutSessionResponse: t.Object({
-    url: t.String({ description: "The provider's hosted checkout: send the person there; it returns to /workspaces/<id>/billing?checkout=success (or =cancelled)" }),
+    url: t.String({
+      description: "The provider's hosted checkout: send the person there; it returns to /workspaces/<id>/billing?checkout=success (or =cancelled)",
+    }),
     session_id: t.String(),
   }),
   PortalSessionResponse: t.Object({ url: t.String({ description: "The provider's portal: subscription, payment methods, invoices, cancellation" }) }),
@@ -42,7 +46,8 @@ export const billingModels = {
     event_id: t.String(),
     event_type: t.String(),
     outcome: t.Union([t.Literal('applied'), t.Literal('stale'), t.Literal('ignored'), t.Literal('duplicate')], {
-      description: 'applied; stale: the account already reflects newer events; ignored: not about a subscription of ours, or a type not acted on; duplicate: delivered before',
+      description:
+        'applied; stale: the account already reflects newer events; ignored: not about a subscription of ours, or a type not acted on; duplicate: delivered before',
     }),
   }),
 };

@@ -60,7 +60,13 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
       params: chartParams,
       body: m.ChartUpdateRequest,
       response: m.ChartResponse,
-      detail: operation({ id: 'updateChart', tags, summary: 'Change a chart (planned again); fields not given keep their values', errors: [400, 403, 404, 503], runsStatements: true }),
+      detail: operation({
+        id: 'updateChart',
+        tags,
+        summary: 'Change a chart (planned again); fields not given keep their values',
+        errors: [400, 403, 404, 503],
+        runsStatements: true,
+      }),
     })
     .delete(
       '/:name',
@@ -71,7 +77,13 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
       {
         workspace: 'content:manage',
         params: chartParams,
-        detail: operation({ id: 'deleteChart', tags, summary: 'Delete a chart and its public link (409 while pages show it)', errors: [403, 404, 409], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'deleteChart',
+          tags,
+          summary: 'Delete a chart and its public link (409 while pages show it)',
+          errors: [403, 404, 409],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     )
     .post(
@@ -102,7 +114,13 @@ export function chartRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sh
       {
         workspace: 'content:manage',
         params: chartParams,
-        detail: operation({ id: 'unpublishChart', tags, summary: 'Withdraw the public link at once (also when there is none)', errors: [403, 404], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'unpublishChart',
+          tags,
+          summary: 'Withdraw the public link at once (also when there is none)',
+          errors: [403, 404],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     );
 }

@@ -3,7 +3,15 @@ import { text } from '../text';
 import { objectName, ParameterValues } from '../saved-queries/model';
 
 const column = text({ minLength: 1, maxLength: 255, description: 'A column of the query’s result' });
-const ChartType = t.Union([t.Literal('bar'), t.Literal('line'), t.Literal('area'), t.Literal('pie'), t.Literal('scatter'), t.Literal('table'), t.Literal('number')]);
+const ChartType = t.Union([
+  t.Literal('bar'),
+  t.Literal('line'),
+  t.Literal('area'),
+  t.Literal('pie'),
+  t.Literal('scatter'),
+  t.Literal('table'),
+  t.Literal('number'),
+]);
 const ChartConfig = t.Object(
   {
     x: t.Optional(column),
@@ -12,10 +20,16 @@ const ChartConfig = t.Object(
     stacked: t.Optional(t.Boolean()),
     columns: t.Optional(t.Array(column, { maxItems: 200, description: 'A table’s columns, in order' })),
   },
-  { description: 'bar, line, area: x and y (numeric), series and stacked optional; scatter: x and y, series optional; pie: x (labels) and one y; number: one y; table: columns optional' },
+  {
+    description:
+      'bar, line, area: x and y (numeric), series and stacked optional; scatter: x and y, series optional; pie: x (labels) and one y; number: one y; table: columns optional',
+  },
 );
 const PublishedState = t.Nullable(
-  t.Object({ published_at: t.String({ format: 'date-time' }), expires_at: t.Nullable(t.String({ format: 'date-time' })) }, { description: 'The public link, when there is one (its token is shown only when published)' }),
+  t.Object(
+    { published_at: t.String({ format: 'date-time' }), expires_at: t.Nullable(t.String({ format: 'date-time' })) },
+    { description: 'The public link, when there is one (its token is shown only when published)' },
+  ),
 );
 const title = text({ minLength: 1, maxLength: 200 });
 const description = text({ maxLength: 10_000 });

@@ -34,7 +34,11 @@ export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' 
         set.headers['x-total-count'] = String(types.length);
         return types;
       },
-      { auth: 'user', response: t.Array(m.ConnectorTypeInfo), detail: operation({ id: 'listConnectorTypes', tags, summary: 'Connector types, with the JSON Schema of their spec', list: true }) },
+      {
+        auth: 'user',
+        response: t.Array(m.ConnectorTypeInfo),
+        detail: operation({ id: 'listConnectorTypes', tags, summary: 'Connector types, with the JSON Schema of their spec', list: true }),
+      },
     )
     .post(
       '/workspaces/:workspace_id/connections',
@@ -77,20 +81,24 @@ export function connectionRoutes(services: Pick<Services, 'auth' | 'workspaces' 
       response: m.ConnectionResponse,
       detail: operation({ id: 'getConnection', tags, summary: 'One connection', errors: [403, 404] }),
     })
-    .patch('/workspaces/:workspace_id/connections/:connection_id', ({ membership, params, body }) => connections.update(membership, params.connection_id, body), {
-      workspace: 'content:manage',
-      params: connectionParams,
-      body: m.UpdateConnectionRequest,
-      response: m.ConnectionResponse,
-      detail: operation({
-        id: 'updateConnection',
-        tags,
-        summary: 'Change a connection’s spec, schedule, query mode, streams or status (MEMBER and above)',
-        description:
-          'The spec is merged as a JSON Merge Patch; a secret sent back as `********` keeps its value. The name and type cannot change. Secrets are bound to where the connection points: a change of host, port, database, base URL or a stream’s origin, endpoint, bucket or region (without an endpoint) drops every secret the same request does not set anew, and needs OWNER or ADMIN when the connection holds one (403 `INSUFFICIENT_ROLE`).',
-        errors: [400, 403, 404, 409, 503],
-      }),
-    })
+    .patch(
+      '/workspaces/:workspace_id/connections/:connection_id',
+      ({ membership, params, body }) => connections.update(membership, params.connection_id, body),
+      {
+        workspace: 'content:manage',
+        params: connectionParams,
+        body: m.UpdateConnectionRequest,
+        response: m.ConnectionResponse,
+        detail: operation({
+          id: 'updateConnection',
+          tags,
+          summary: 'Change a connection’s spec, schedule, query mode, streams or status (MEMBER and above)',
+          description:
+            'The spec is merged as a JSON Merge Patch; a secret sent back as `********` keeps its value. The name and type cannot change. Secrets are bound to where the connection points: a change of host, port, database, base URL or a stream’s origin, endpoint, bucket or region (without an endpoint) drops every secret the same request does not set anew, and needs OWNER or ADMIN when the connection holds one (403 `INSUFFICIENT_ROLE`).',
+          errors: [400, 403, 404, 409, 503],
+        }),
+      },
+    )
     .delete(
       '/workspaces/:workspace_id/connections/:connection_id',
       async ({ membership, params, query, set }) => {

@@ -3,19 +3,23 @@ import { syncModes } from '../../connectors/connector';
 import { documentedAs } from '../openapi/documented-schema';
 import { text } from '../text';
 
-const SyncMode = t.Union(
-  [t.Literal(syncModes[0]), t.Literal(syncModes[1]), t.Literal(syncModes[2]), t.Literal(syncModes[3])],
-  { description: 'full_refresh_overwrite (the table replaced in one snapshot), full_refresh_append, incremental_append, incremental_append_deduped (upsert on the primary key)' },
-);
+const SyncMode = t.Union([t.Literal(syncModes[0]), t.Literal(syncModes[1]), t.Literal(syncModes[2]), t.Literal(syncModes[3])], {
+  description:
+    'full_refresh_overwrite (the table replaced in one snapshot), full_refresh_append, incremental_append, incremental_append_deduped (upsert on the primary key)',
+});
 const SyncJobStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')]);
-const QueryMode = t.Union([t.Literal('synced'), t.Literal('live')], { description: 'synced: copied into the lake; live: read in place at query time (postgres)' });
+const QueryMode = t.Union([t.Literal('synced'), t.Literal('live')], {
+  description: 'synced: copied into the lake; live: read in place at query time (postgres)',
+});
 // Checked by the service against the type's own schema: an object schema here would let Elysia reshape a string into one.
 const Spec = documentedAs(t.Unknown(), {
   type: 'object',
   additionalProperties: true,
   description: "The type's settings, as its spec_schema (GET /connections/available-types) says; secrets read ********",
 });
-const schedule = t.Nullable(text({ minLength: 1, maxLength: 128, description: 'null (manual), `every <duration>` (every 15m, every 1h) or a 5-field cron in UTC' }));
+const schedule = t.Nullable(
+  text({ minLength: 1, maxLength: 128, description: 'null (manual), `every <duration>` (every 15m, every 1h) or a 5-field cron in UTC' }),
+);
 const ConfiguredStream = t.Object({
   name: text({ minLength: 1, maxLength: 255 }),
   sync_mode: t.Optional(SyncMode),
@@ -30,14 +34,23 @@ const SchemaChange = t.Object({
   from: t.Optional(t.String()),
   to: t.Optional(t.String()),
 });
-const StreamStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled'), t.Literal('skipped')], {
-  description: 'skipped: the credentials cannot read the stream (a missing scope, an object absent or not permitted); `reason` says which. The job succeeds when every stream that could be read succeeded.',
-});
+const StreamStatus = t.Union(
+  [t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled'), t.Literal('skipped')],
+  {
+    description:
+      'skipped: the credentials cannot read the stream (a missing scope, an object absent or not permitted); `reason` says which. The job succeeds when every stream that could be read succeeded.',
+  },
+);
 const DeletionMode = t.Union([t.Literal('delete'), t.Literal('mark')], {
   description: 'What a record deleted at the source does to its lake row: delete removes it (default); mark keeps it with `_deleted_at` set',
 });
 const KeyComparison = t.Nullable(
-  text({ minLength: 2, maxLength: 16, description: 'How often streams in incremental_append_deduped read by a cursor list every key of the source and delete (or mark) the rows whose key is gone: a duration of 1h or more (24h, 7d); null: never' }),
+  text({
+    minLength: 2,
+    maxLength: 16,
+    description:
+      'How often streams in incremental_append_deduped read by a cursor list every key of the source and delete (or mark) the rows whose key is gone: a duration of 1h or more (24h, 7d); null: never',
+  }),
 );
 const SyncJobStream = t.Object({
   name: t.String(),
@@ -75,14 +88,26 @@ export const connectionModels = {
   SyncMode,
   ConfiguredStream,
   CreateConnectionRequest: t.Object({
-    name: text({ minLength: 1, maxLength: 63, description: 'The lake schema its streams land in: letters, digits, underscores; unique in the workspace; folded to lower case' }),
+    name: text({
+      minLength: 1,
+      maxLength: 63,
+      description: 'The lake schema its streams land in: letters, digits, underscores; unique in the workspace; folded to lower case',
+    }),
     connector_type: text({ minLength: 1, maxLength: 64 }),
     spec: Spec,
     sync_schedule: t.Optional(schedule),
     query_mode: t.Optional(QueryMode),
     deletion_mode: t.Optional(DeletionMode),
     key_comparison_every: t.Optional(KeyComparison),
-    streams: t.Optional(t.Nullable(t.Array(ConfiguredStream, { maxItems: 1_000, description: 'The streams to sync and how; null: every stream, full_refresh_overwrite. An incremental mode needs a cursor_field unless the source has its own (422 names the candidates)' }))),
+    streams: t.Optional(
+      t.Nullable(
+        t.Array(ConfiguredStream, {
+          maxItems: 1_000,
+          description:
+            'The streams to sync and how; null: every stream, full_refresh_overwrite. An incremental mode needs a cursor_field unless the source has its own (422 names the candidates)',
+        }),
+      ),
+    ),
   }),
   UpdateConnectionRequest: t.Object({
     name: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Cannot change' })),
@@ -142,7 +167,12 @@ export const connectionModels = {
     sync_mode: t.Optional(t.Record(t.String(), SyncMode, { description: 'A mode per stream for this sync' })),
     full_refresh: t.Optional(t.Boolean({ description: 'Every stream as full_refresh_overwrite, cursors started afresh' })),
   }),
-  TriggerSyncResponse: t.Object({ job_id: t.String({ format: 'uuid' }), status: t.Literal('pending'), connection_id: t.String({ format: 'uuid' }), workflow_id: t.String() }),
+  TriggerSyncResponse: t.Object({
+    job_id: t.String({ format: 'uuid' }),
+    status: t.Literal('pending'),
+    connection_id: t.String({ format: 'uuid' }),
+    workflow_id: t.String(),
+  }),
   SyncJobResponse,
   SyncStateResponse: t.Object({
     stream: t.String(),
@@ -169,4 +199,8 @@ export const connectionModels = {
 };
 
 export const connectionParams = t.Object({ workspace_id: t.String({ format: 'uuid' }), connection_id: t.String({ format: 'uuid' }) });
-export const syncJobParams = t.Object({ workspace_id: t.String({ format: 'uuid' }), connection_id: t.String({ format: 'uuid' }), job_id: t.String({ format: 'uuid' }) });
+export const syncJobParams = t.Object({
+  workspace_id: t.String({ format: 'uuid' }),
+  connection_id: t.String({ format: 'uuid' }),
+  job_id: t.String({ format: 'uuid' }),
+});

@@ -37,18 +37,30 @@ export function sourceRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'c
         workspace: 'connections:read',
         params: connectionParams,
         response: t.Array(m.StreamInfo),
-        detail: operation({ id: 'listConnectionStreams', tags, summary: 'The source’s streams: columns, primary key, cursor candidates, sync modes', errors: [400, 403, 404], list: true }),
+        detail: operation({
+          id: 'listConnectionStreams',
+          tags,
+          summary: 'The source’s streams: columns, primary key, cursor candidates, sync modes',
+          errors: [400, 403, 404],
+          list: true,
+        }),
       },
     )
     .post(
       '/workspaces/:workspace_id/connections/:connection_id/preview',
-      async ({ membership, params, body }) => sourceProbes.preview(await connections.row(membership.workspaceId, params.connection_id), body.stream, body.limit ?? 10),
+      async ({ membership, params, body }) =>
+        sourceProbes.preview(await connections.row(membership.workspaceId, params.connection_id), body.stream, body.limit ?? 10),
       {
         workspace: 'connections:read',
         params: connectionParams,
         body: m.PreviewRequest,
         response: m.PreviewResponse,
-        detail: operation({ id: 'previewConnectionStream', tags, summary: 'A stream’s first rows, read from the source; nothing is written', errors: [400, 403, 404] }),
+        detail: operation({
+          id: 'previewConnectionStream',
+          tags,
+          summary: 'A stream’s first rows, read from the source; nothing is written',
+          errors: [400, 403, 404],
+        }),
       },
     );
 }

@@ -72,7 +72,12 @@ export function syncRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'con
         workspace: 'connections:read',
         params: syncJobParams,
         response: m.SyncJobResponse,
-        detail: operation({ id: 'getSyncJob', tags, summary: 'A sync job: live progress per stream while it runs, its record once it has ended', errors: [403, 404] }),
+        detail: operation({
+          id: 'getSyncJob',
+          tags,
+          summary: 'A sync job: live progress per stream while it runs, its record once it has ended',
+          errors: [403, 404],
+        }),
       },
     )
     .get(

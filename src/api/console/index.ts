@@ -10,7 +10,21 @@ import { consoleAssetsPath, consoleMissingHtml, consoleShell } from './console-h
  * `/reset-password?token=`, `/signup?email=` (invitations), `/login`; the OAuth callback returns to
  * `/connections/<id>` or `/connections?error=`, the billing portal to `/workspaces/<id>/billing`.
  */
-export const consolePagePaths = ['/', '/login', '/signup', '/waitlist', '/forgot-password', '/reset-password', '/verify-email', '/account', '/account/*', '/workspaces', '/workspaces/*', '/connections', '/connections/*'] as const;
+export const consolePagePaths = [
+  '/',
+  '/login',
+  '/signup',
+  '/waitlist',
+  '/forgot-password',
+  '/reset-password',
+  '/verify-email',
+  '/account',
+  '/account/*',
+  '/workspaces',
+  '/workspaces/*',
+  '/connections',
+  '/connections/*',
+] as const;
 
 /**
  * The console's policy: the public pages' (no inline script, no style attribute, nothing from

@@ -31,7 +31,12 @@ export function probeRoutes(readiness: Readiness) {
   return new Elysia()
     .get('/livez', () => ({ status: 'ok' as const }), {
       response: { 200: m.Liveness },
-      detail: operation({ id: 'getLiveness', tags: ['Health'], summary: 'The process runs', description: 'Never looks at a dependency: a database outage must not restart every replica.' }),
+      detail: operation({
+        id: 'getLiveness',
+        tags: ['Health'],
+        summary: 'The process runs',
+        description: 'Never looks at a dependency: a database outage must not restart every replica.',
+      }),
     })
     .get(
       '/readyz',

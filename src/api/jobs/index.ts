@@ -37,7 +37,9 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       {
         workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' } },
         body: m.JobSubmitRequest,
-        headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the same job' })) }),
+        headers: t.Object({
+          'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the same job' })),
+        }),
         response: m.JobSubmitResponse,
         detail: operation({
           id: 'submitQueryJob',
@@ -57,7 +59,11 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
       },
       {
         workspace: { permission: 'data:read', from: { in: 'query', field: 'workspace_id' } },
-        query: t.Object({ workspace_id: t.Optional(t.String({ format: 'uuid', description: 'Default: your first workspace' })), status: t.Optional(m.JobStatus), ...paginationQuery(50).properties }),
+        query: t.Object({
+          workspace_id: t.Optional(t.String({ format: 'uuid', description: 'Default: your first workspace' })),
+          status: t.Optional(m.JobStatus),
+          ...paginationQuery(50).properties,
+        }),
         response: t.Array(m.JobStatusResponse),
         detail: operation({ id: 'listQueryJobs', tags, summary: "A workspace's jobs, most recent first, without their rows", errors: [403], list: true }),
       },
@@ -107,7 +113,8 @@ export function jobRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'jobs
         id: 'stopQueryJob',
         tags,
         summary: 'Cancel a pending or running job (409 JOB_FINISHED once it has ended)',
-        description: 'A running query is interrupted within a second and billed for what it ran. Whoever submitted the job, or an owner or admin of the workspace, may cancel it.',
+        description:
+          'A running query is interrupted within a second and billed for what it ran. Whoever submitted the job, or an owner or admin of the workspace, may cancel it.',
         errors: [403, 404, 409],
       }),
     });

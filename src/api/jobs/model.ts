@@ -6,7 +6,10 @@ const { ResultColumn, ResultFormat } = queryModels;
 const JobStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')], {
   description: 'pending and running while the workflow has it; succeeded, failed or cancelled once it closed',
 });
-const JobError = t.Object({ code: t.String(), message: t.String(), hint: t.Optional(t.String()) }, { description: 'Why the job failed, with the codes of /query' });
+const JobError = t.Object(
+  { code: t.String(), message: t.String(), hint: t.Optional(t.String()) },
+  { description: 'Why the job failed, with the codes of /query' },
+);
 const JobResult = t.Object(
   {
     columns: t.Array(ResultColumn),
@@ -36,7 +39,12 @@ export const jobModels = {
     format: t.Optional(ResultFormat),
     force: t.Optional(t.Boolean({ default: false, description: "Run even when the estimate exceeds the plan's per-query scan limit" })),
   }),
-  JobSubmitResponse: t.Object({ job_id: t.String({ format: 'uuid' }), status: JobStatus, priority: t.Integer(), submitted_at: t.String({ format: 'date-time' }) }),
+  JobSubmitResponse: t.Object({
+    job_id: t.String({ format: 'uuid' }),
+    status: JobStatus,
+    priority: t.Integer(),
+    submitted_at: t.String({ format: 'date-time' }),
+  }),
   JobStatusResponse: t.Object({
     job_id: t.String({ format: 'uuid' }),
     workspace_id: t.String({ format: 'uuid' }),

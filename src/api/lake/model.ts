@@ -43,7 +43,9 @@ export const lakeModels = {
       items: { $ref: '#/components/schemas/PushRecord' },
       description: 'One JSON object per record; the table schema is inferred from them',
     }),
-    primary_key: t.Optional(t.Array(text({ minLength: 1, maxLength: 255 }), { minItems: 1, uniqueItems: true, description: 'Columns forming the key: the push upserts' })),
+    primary_key: t.Optional(
+      t.Array(text({ minLength: 1, maxLength: 255 }), { minItems: 1, uniqueItems: true, description: 'Columns forming the key: the push upserts' }),
+    ),
     mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { default: 'append' })),
   }),
   PushResponse: t.Object({ records_written: t.Integer(), table: t.String() }),
@@ -94,9 +96,19 @@ export const pushBody = documentedAs(t.Unknown(), { $ref: '#/components/schemas/
 
 /** An upload's table and how it is written; a JSON body names them itself. */
 export const pushUploadQuery = t.Object({
-  table: t.Optional(documentedAs(text({ minLength: 3, maxLength: 127 }), { type: 'string', minLength: 3, maxLength: 127, pattern: tableNamePattern, description: 'Uploads only (required there): `<namespace>.<table>`' })),
+  table: t.Optional(
+    documentedAs(text({ minLength: 3, maxLength: 127 }), {
+      type: 'string',
+      minLength: 3,
+      maxLength: 127,
+      pattern: tableNamePattern,
+      description: 'Uploads only (required there): `<namespace>.<table>`',
+    }),
+  ),
   mode: t.Optional(t.Union([t.Literal('append'), t.Literal('overwrite')], { description: 'Uploads only: `append` (default) or `overwrite`' })),
   primary_key: t.Optional(text({ minLength: 1, maxLength: 10_000, description: 'Uploads only: the key columns, separated by commas' })),
 });
 
-export const workspaceQuery = t.Object({ workspace: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })) });
+export const workspaceQuery = t.Object({
+  workspace: t.Optional(text({ minLength: 1, maxLength: 63, description: 'Workspace id or slug; default: your first workspace' })),
+});

@@ -48,7 +48,11 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       workspace: { permission: 'data:write', engine: true },
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
       query: pushUploadQuery,
-      headers: t.Object({ 'idempotency-key': t.Optional(t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' })) }),
+      headers: t.Object({
+        'idempotency-key': t.Optional(
+          t.String({ minLength: 1, maxLength: 255, description: 'A retry with the same key and body returns the first answer without writing again' }),
+        ),
+      }),
       body: pushBody,
       response: m.PushResponse,
       detail: operation({
@@ -65,7 +69,14 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
   );
 }
 
-async function pushUpload(services: Pick<Services, 'push'>, workspaceId: string, target: PushTarget, body: UploadBody, key: string | undefined, received: () => void) {
+async function pushUpload(
+  services: Pick<Services, 'push'>,
+  workspaceId: string,
+  target: PushTarget,
+  body: UploadBody,
+  key: string | undefined,
+  received: () => void,
+) {
   return asRequestErrors(
     async () => {
       // A name the push would refuse is refused before the body is read, not after.
@@ -91,7 +102,8 @@ function checkedPushRequest(body: unknown): PushRequest {
 }
 
 function uploadTarget(query: { table?: string; mode?: 'append' | 'overwrite'; primary_key?: string }): PushTarget {
-  if (query.table === undefined) throw RequestValidationError.at(['query', 'table'], 'Field required: the table to push into, `<namespace>.<table>`', 'missing');
+  if (query.table === undefined)
+    throw RequestValidationError.at(['query', 'table'], 'Field required: the table to push into, `<namespace>.<table>`', 'missing');
   const target: PushTarget = { table: query.table, ...(query.mode ? { mode: query.mode } : {}) };
   if (query.primary_key === undefined) return target;
   const key = query.primary_key.split(',').map((column) => column.trim());

@@ -40,26 +40,18 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'ta
   const { tables } = services;
   return new Elysia()
     .use(workspaceAccess(services.auth.authenticator, access, ownerRouting(services)))
-    .get(
-      '/execute/tables',
-      async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
-      {
-        workspace: { permission: 'data:read', from: byQuery, auth: 'api-key', engine: true },
-        query: workspaceQuery,
-        response: m.TablesResponse,
-        detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403, 503] }),
-      },
-    )
-    .get(
-      '/query/tables',
-      async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }),
-      {
-        workspace: { permission: 'data:read', from: byQuery, engine: true },
-        query: workspaceQuery,
-        response: m.TablesResponse,
-        detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403, 503] }),
-      },
-    )
+    .get('/execute/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
+      workspace: { permission: 'data:read', from: byQuery, auth: 'api-key', engine: true },
+      query: workspaceQuery,
+      response: m.TablesResponse,
+      detail: operation({ id: 'listTablesWithApiKey', tags, summary: 'List tables (API key)', errors: [400, 403, 503] }),
+    })
+    .get('/query/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
+      workspace: { permission: 'data:read', from: byQuery, engine: true },
+      query: workspaceQuery,
+      response: m.TablesResponse,
+      detail: operation({ id: 'listTables', tags, summary: 'List tables with their metadata', errors: [400, 403, 503] }),
+    })
     .get(
       '/query/tables/:table_name/metadata',
       ({ membership, params }) => tables.detail(membership.workspaceId, tableFromPath(params.table_name, ['path', 'table_name'])),
@@ -83,7 +75,13 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'ta
         query: t.Object({ ...workspaceQuery.properties, ...paginationQuery(50).properties }),
         params: t.Object({ table_name: tablePathParams.reference }),
         response: t.Array(m.TableSnapshot),
-        detail: operation({ id: 'getTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [400, 403, 404], list: true }),
+        detail: operation({
+          id: 'getTableHistory',
+          tags,
+          summary: 'The snapshots that changed a table, newest first (an extension of the interface)',
+          errors: [400, 403, 404],
+          list: true,
+        }),
       },
     )
     .delete(
@@ -96,7 +94,13 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'ta
         workspace: { permission: 'data:write', from: byQuery, engine: true },
         query: workspaceQuery,
         params: t.Object({ schema_name: tablePathParams.namespace, table_name: tablePathParams.table }),
-        detail: operation({ id: 'dropTable', tags, summary: 'Drop a table and purge its files (MEMBER and above)', errors: [400, 403, 404, 503], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'dropTable',
+          tags,
+          summary: 'Drop a table and purge its files (MEMBER and above)',
+          errors: [400, 403, 404, 503],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     )
     .get('/workspaces/:workspace_id/query/tables', async ({ membership }) => ({ tables: await tables.list(membership.workspaceId) }), {
@@ -127,7 +131,13 @@ export function tableRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'ta
         params: t.Object({ workspace_id: t.String({ format: 'uuid' }), table_name: tablePathParams.reference }),
         query: paginationQuery(50),
         response: t.Array(m.TableSnapshot),
-        detail: operation({ id: 'getWorkspaceTableHistory', tags, summary: 'The snapshots that changed a table, newest first (an extension of the interface)', errors: [403, 404], list: true }),
+        detail: operation({
+          id: 'getWorkspaceTableHistory',
+          tags,
+          summary: 'The snapshots that changed a table, newest first (an extension of the interface)',
+          errors: [403, 404],
+          list: true,
+        }),
       },
     );
 }

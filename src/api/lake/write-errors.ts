@@ -5,7 +5,11 @@ import { InvalidTableName, PrimaryKeyMismatch, RecordsRejected } from '../../eng
  * What the lake writer's errors mean for a request: rejected records are a 422 at the records of the
  * body, a bad table name a 422 at the field that named it, a primary key other than the table's a 409.
  */
-export function requestErrorOf(error: unknown, tableLoc: (string | number)[] = ['body', 'table'], recordsLoc: (string | number)[] = ['body', 'records']): unknown {
+export function requestErrorOf(
+  error: unknown,
+  tableLoc: (string | number)[] = ['body', 'table'],
+  recordsLoc: (string | number)[] = ['body', 'records'],
+): unknown {
   if (error instanceof RecordsRejected) {
     return new RequestValidationError(
       error.issues.map((issue) => ({

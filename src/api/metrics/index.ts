@@ -21,7 +21,8 @@ export function metricsRoutes(metrics: ServiceMetrics, workerMetrics: (() => Pro
       if (expected) {
         const given = Buffer.from(request.headers.get('authorization') ?? '');
         // Compared in constant time: the token guards what the service tells about its tenants' load.
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new AppError('NOT_AUTHENTICATED', 'The metrics need their bearer token');
+        if (given.length !== expected.length || !timingSafeEqual(given, expected))
+          throw new AppError('NOT_AUTHENTICATED', 'The metrics need their bearer token');
       }
       const own = await metrics.registry.metrics();
       const worker = workerMetrics ? await workerMetrics().catch(() => '') : '';
@@ -29,7 +30,12 @@ export function metricsRoutes(metrics: ServiceMetrics, workerMetrics: (() => Pro
     },
     {
       detail: {
-        ...operation({ id: 'getMetrics', tags: ['Operations'], summary: 'Service and worker metrics in the Prometheus text format', success: [{ status: 200, body: 'text' }] }),
+        ...operation({
+          id: 'getMetrics',
+          tags: ['Operations'],
+          summary: 'Service and worker metrics in the Prometheus text format',
+          success: [{ status: 200, body: 'text' }],
+        }),
         // Open to whoever reaches it unless METRICS_TOKEN is set: the document says which this service does.
         security: expected ? [{ metricsToken: [] }] : [],
       },

@@ -5,7 +5,11 @@ export const oauthModels = {
   ProviderParams: t.Object({ crm_provider: t.String({ description: 'hubspot or salesforce' }) }),
   AuthorizeQuery: t.Object({
     workspace_id: text({ minLength: 1, maxLength: 63, description: 'The workspace’s id or slug' }),
-    connection_name: text({ minLength: 1, maxLength: 255, description: 'The connection to create (or, when it exists for this provider, to authorize again); the lake schema of its tables' }),
+    connection_name: text({
+      minLength: 1,
+      maxLength: 255,
+      description: 'The connection to create (or, when it exists for this provider, to authorize again); the lake schema of its tables',
+    }),
   }),
   AuthorizeResponse: t.Object({
     authorization_url: t.String({ description: 'The provider’s consent page: send the user there' }),

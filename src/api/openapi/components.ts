@@ -61,21 +61,41 @@ export const headerComponents: Record<HeaderName, OpenAPIV3_1.HeaderObject> = {
   'X-RateLimit-Remaining': integerHeader('Queries left in the current 60-second window'),
   'X-RateLimit-Reset': integerHeader('When a query slot frees, in seconds since the epoch'),
   'Retry-After': integerHeader('Seconds to wait before trying again'),
-  'Content-Disposition': { description: 'A download’s file name: `attachment; filename="query-….csv"` for a CSV result, `attachment; filename="usage-<first day>-<last day>.<format>"` for a usage export', schema: { type: 'string' } },
+  'Content-Disposition': {
+    description:
+      'A download’s file name: `attachment; filename="query-….csv"` for a CSV result, `attachment; filename="usage-<first day>-<last day>.<format>"` for a usage export',
+    schema: { type: 'string' },
+  },
   Location: { description: 'Where the redirect goes, or where what the request created lives', schema: { type: 'string', format: 'uri-reference' } },
-  'Content-Security-Policy': { description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only", schema: { type: 'string' } },
+  'Content-Security-Policy': {
+    description: "What a public page may load and run: `default-src 'none'` and the service's own script, style and images only",
+    schema: { type: 'string' },
+  },
   'Referrer-Policy': { description: '`no-referrer`: a public link never leaks through the Referer header', schema: { type: 'string' } },
   'X-Content-Type-Options': { description: '`nosniff`', schema: { type: 'string' } },
   'Cache-Control': { description: 'How long the answer may be kept', schema: { type: 'string' } },
-  'Set-Cookie': { description: 'The console’s refresh-token cookie (`oxbow_console_refresh`: HttpOnly, SameSite=Strict, Path=/api/v1/auth/console, Secure over HTTPS), set or cleared', schema: { type: 'string' } },
+  'Set-Cookie': {
+    description:
+      'The console’s refresh-token cookie (`oxbow_console_refresh`: HttpOnly, SameSite=Strict, Path=/api/v1/auth/console, Secure over HTTPS), set or cleared',
+    schema: { type: 'string' },
+  },
 };
 
 export const securitySchemes: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
   bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token from login, refresh, session-token or exchange-code' },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key, `oxb_…`' },
   apiKeyBearer: { type: 'http', scheme: 'bearer', bearerFormat: 'oxb_ API key', description: 'An API key as `Authorization: Bearer oxb_…`' },
-  consoleRefresh: { type: 'apiKey', in: 'cookie', name: 'oxbow_console_refresh', description: 'The web console’s refresh token, in the HttpOnly cookie that logInToConsole sets (console endpoints only)' },
-  metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, when the operator set one (required in production unless the metrics have a listener of their own)' },
+  consoleRefresh: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'oxbow_console_refresh',
+    description: 'The web console’s refresh token, in the HttpOnly cookie that logInToConsole sets (console endpoints only)',
+  },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'METRICS_TOKEN, when the operator set one (required in production unless the metrics have a listener of their own)',
+  },
 };
 
 export const tagDescriptions: OpenAPIV3_1.TagObject[] = [

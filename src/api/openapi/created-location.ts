@@ -41,7 +41,11 @@ export function locationOf(rule: LocationRule, params: Record<string, string>, b
 export function createdLocations(routes: () => readonly LocatableRoute[]) {
   let rules: Map<string, LocationRule | undefined> | undefined;
   const ruleOf = (path: string) => {
-    rules ??= new Map(routes().filter((route) => route.method === 'POST').map((route) => [route.path, locationRule(route, routes())]));
+    rules ??= new Map(
+      routes()
+        .filter((route) => route.method === 'POST')
+        .map((route) => [route.path, locationRule(route, routes())]),
+    );
     return rules.get(path);
   };
   return new Elysia({ name: 'created-locations' }).onAfterHandle({ as: 'global' }, ({ request, route, set, params, response }) => {

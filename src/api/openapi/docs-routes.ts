@@ -17,9 +17,13 @@ export function openapiDocs(info: OpenAPIV3_1.InfoObject, describe: () => OpenAP
   let document: OpenAPIV3_1.Document | undefined;
   return new Elysia()
     .get('/openapi.json', () => (document ??= describe()), { detail: { hide: true } })
-    .get('/docs', () => new Response(docsPage(info), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...securityHeaders } }), {
-      detail: { hide: true },
-    })
+    .get(
+      '/docs',
+      () => new Response(docsPage(info), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...securityHeaders } }),
+      {
+        detail: { hide: true },
+      },
+    )
     .get(
       '/docs/assets/:file',
       ({ params }) => {

@@ -47,8 +47,14 @@ export function openapiDocument(routes: readonly DocumentedRoute[], options: Doc
       tags: doc.tags,
       // `[]`: public, said outright (an operation without the key would inherit a default a reader must look up).
       security: security?.length ? security : [],
-      parameters: [...parameters(route.hooks.params, 'path', writer), ...parameters(route.hooks.query, 'query', writer), ...parameters(route.hooks.headers, 'header', writer)],
-      ...(route.hooks.body ? { requestBody: bodies.add(route.hooks.body as object, doc.requestBody ?? 'application/json', !doc.optionalBody, doc.uploads) } : {}),
+      parameters: [
+        ...parameters(route.hooks.params, 'path', writer),
+        ...parameters(route.hooks.query, 'query', writer),
+        ...parameters(route.hooks.headers, 'header', writer),
+      ],
+      ...(route.hooks.body
+        ? { requestBody: bodies.add(route.hooks.body as object, doc.requestBody ?? 'application/json', !doc.optionalBody, doc.uploads) }
+        : {}),
       responses: responsesOf(
         {
           method: route.method,
@@ -121,7 +127,13 @@ class RequestBodies {
 
 /** The security schemes some operation asks for (the metrics' token only where it is set). */
 function schemesUsed(paths: OpenAPIV3_1.PathsObject): Record<string, OpenAPIV3_1.SecuritySchemeObject> {
-  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item ?? {}).flatMap((operation) => ((operation as OpenAPIV3_1.OperationObject).security ?? []).flatMap((requirement) => Object.keys(requirement)))));
+  const used = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item ?? {}).flatMap((operation) =>
+        ((operation as OpenAPIV3_1.OperationObject).security ?? []).flatMap((requirement) => Object.keys(requirement)),
+      ),
+    ),
+  );
   return Object.fromEntries(Object.entries(securitySchemes).filter(([name]) => used.has(name)));
 }
 

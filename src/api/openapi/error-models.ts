@@ -8,7 +8,9 @@ const ErrorCodeSchema = t.Union(
   { description: 'Every code the service answers with; each has one HTTP status' },
 );
 const ValidationIssue = t.Object({
-  loc: t.Array(t.Union([t.String(), t.Integer()]), { description: 'Where: `body`, `query`, `path` or `header`, then the field names and list positions down to the value' }),
+  loc: t.Array(t.Union([t.String(), t.Integer()]), {
+    description: 'Where: `body`, `query`, `path` or `header`, then the field names and list positions down to the value',
+  }),
   msg: t.String(),
   type: t.String({ description: 'What kind of problem, in FastAPI’s words: missing, string_too_long, int_parsing, json_too_deep…' }),
 });

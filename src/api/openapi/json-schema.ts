@@ -40,13 +40,20 @@ const textForms = new Set(['integer', 'numeric', 'boolean']);
 function tidy(schema: JsonSchemaObject): JsonSchemaObject {
   // OpenAPI 3.0's keyword: in 3.1 a null sits in the type or in anyOf, where Elysia puts it too.
   const { patternProperties, anyOf, nullable: _nullable, ...rest } = schema;
-  const widened = Array.isArray(anyOf) && anyOf.length === 2 ? anyOf.findIndex((member) => isObject(member) && member.type === 'string' && textForms.has(String(member.format))) : -1;
+  const widened =
+    Array.isArray(anyOf) && anyOf.length === 2
+      ? anyOf.findIndex((member) => isObject(member) && member.type === 'string' && textForms.has(String(member.format)))
+      : -1;
   if (widened >= 0) return tidy({ ...rest, ...(anyOf as JsonSchemaObject[])[1 - widened], ...(patternProperties ? { patternProperties } : {}) });
   if (isObject(patternProperties)) {
     const entries = Object.entries(patternProperties);
     if (entries.length === 1 && entries[0]![0] === anyKeyPattern) return tidy({ ...rest, ...(anyOf ? { anyOf } : {}), additionalProperties: entries[0]![1] });
   }
-  if (Array.isArray(anyOf) && anyOf.length > 0 && anyOf.every((member) => isObject(member) && typeof member.const === 'string' && Object.keys(member).every((k) => k === 'const' || k === 'type'))) {
+  if (
+    Array.isArray(anyOf) &&
+    anyOf.length > 0 &&
+    anyOf.every((member) => isObject(member) && typeof member.const === 'string' && Object.keys(member).every((k) => k === 'const' || k === 'type'))
+  ) {
     return { ...rest, ...(patternProperties ? { patternProperties } : {}), type: 'string', enum: anyOf.map((member) => (member as JsonSchemaObject).const) };
   }
   return { ...rest, ...(patternProperties ? { patternProperties } : {}), ...(anyOf ? { anyOf } : {}) };

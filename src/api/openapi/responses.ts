@@ -45,7 +45,8 @@ export function responsesOf(route: RouteShape, doc: OperationDoc, writer: Schema
     responses[success.status] = successResponse({ ...success, location: located }, route.responseSchemas[String(success.status)], doc, writer);
   }
   for (const [status, schema] of Object.entries(route.responseSchemas)) {
-    if (Number(status) >= 300 && !responses[status]) responses[status] = { description: errorMeaning[Number(status)] ?? 'Error', headers: headers(['X-Request-Id']), content: json(writer.write(schema)) };
+    if (Number(status) >= 300 && !responses[status])
+      responses[status] = { description: errorMeaning[Number(status)] ?? 'Error', headers: headers(['X-Request-Id']), content: json(writer.write(schema)) };
   }
   for (const status of errorStatuses(route, doc)) {
     if (!responses[status]) responses[status] = errorResponse(status, doc, writer);
@@ -54,12 +55,20 @@ export function responsesOf(route: RouteShape, doc: OperationDoc, writer: Schema
 }
 
 function defaultSuccessStatus(route: RouteShape): SuccessDoc['status'] {
-  const declared = Object.keys(route.responseSchemas).map(Number).find((status) => status < 300);
+  const declared = Object.keys(route.responseSchemas)
+    .map(Number)
+    .find((status) => status < 300);
   return (declared ?? 200) as SuccessDoc['status'];
 }
 
 function successResponse(success: SuccessDoc, schema: object | undefined, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponseObject {
-  const required: HeaderName[] = ['X-Request-Id', ...(doc.list ? (['X-Total-Count'] as const) : []), ...(success.location ? (['Location'] as const) : []), ...(doc.headers ?? []), ...(doc.successHeaders ?? [])];
+  const required: HeaderName[] = [
+    'X-Request-Id',
+    ...(doc.list ? (['X-Total-Count'] as const) : []),
+    ...(success.location ? (['Location'] as const) : []),
+    ...(doc.headers ?? []),
+    ...(doc.successHeaders ?? []),
+  ];
   const downloads = success.body === 'json-or-csv' || success.mediaTypes?.includes('text/csv');
   const optional: HeaderName[] = [...(doc.rateLimited ? rateLimitHeaders : []), ...(downloads ? (['Content-Disposition'] as const) : [])];
   const response: OpenAPIV3_1.ResponseObject = { description: successMeaning(success), headers: headers(required, optional) };
@@ -71,7 +80,8 @@ function successResponse(success: SuccessDoc, schema: object | undefined, doc: O
     return response;
   }
   if ((body === 'json' || body === 'json-or-csv') && schema) response.content = json(writer.write(schema));
-  if (body === 'json-or-csv' && response.content) response.content['text/csv'] = { schema: { type: 'string', description: 'Format csv: RFC 4180, a header row, CRLF line ends' } };
+  if (body === 'json-or-csv' && response.content)
+    response.content['text/csv'] = { schema: { type: 'string', description: 'Format csv: RFC 4180, a header row, CRLF line ends' } };
   return response;
 }
 
@@ -108,7 +118,10 @@ function errorStatuses(route: RouteShape, doc: OperationDoc): number[] {
 function errorResponse(status: number, doc: OperationDoc, writer: SchemaWriter): OpenAPIV3_1.ResponseObject {
   const own = doc.errors?.includes(status as never) ?? false;
   const required: HeaderName[] = ['X-Request-Id', ...(status === 429 ? (['Retry-After'] as const) : []), ...(own ? (doc.headers ?? []) : [])];
-  const optional: HeaderName[] = [...(doc.rateLimited && countedStatuses.has(status) ? rateLimitHeaders : []), ...(status === 409 || status === 503 ? (['Retry-After'] as const) : [])];
+  const optional: HeaderName[] = [
+    ...(doc.rateLimited && countedStatuses.has(status) ? rateLimitHeaders : []),
+    ...(status === 409 || status === 503 ? (['Retry-After'] as const) : []),
+  ];
   const codes = status === 422 ? [] : codesWithStatus(status);
   return {
     description: `${errorMeaning[status] ?? 'Error'}${codes.length ? ` (${codes.join(', ')})` : ''}`,
@@ -121,7 +134,10 @@ function errorResponse(status: number, doc: OperationDoc, writer: SchemaWriter):
 }
 
 function headers(required: HeaderName[], optional: HeaderName[] = []): Record<string, OpenAPIV3_1.HeaderObject> {
-  return Object.fromEntries([...required.map((name) => [name, { ...headerComponents[name], required: true }]), ...optional.map((name) => [name, { ...headerComponents[name], required: false }])]);
+  return Object.fromEntries([
+    ...required.map((name) => [name, { ...headerComponents[name], required: true }]),
+    ...optional.map((name) => [name, { ...headerComponents[name], required: false }]),
+  ]);
 }
 
 function json(schema: JsonSchemaObject): Record<string, OpenAPIV3_1.MediaTypeObject> {

@@ -65,7 +65,13 @@ export function pageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sha
       {
         workspace: 'content:manage',
         params: pageParams,
-        detail: operation({ id: 'deletePage', tags, summary: 'Delete a page and its public link', errors: [403, 404], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'deletePage',
+          tags,
+          summary: 'Delete a page and its public link',
+          errors: [403, 404],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     )
     .post(
@@ -79,7 +85,12 @@ export function pageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sha
         params: pageParams,
         body: t.Optional(t.Nullable(chartModels.PublishRequest)),
         response: { 201: chartModels.PublishResponse },
-        detail: operation({ id: 'publishPage', tags, summary: 'Publish the page at /p/{token}; publishing again gives a new token and ends the old one', errors: [403, 404] }),
+        detail: operation({
+          id: 'publishPage',
+          tags,
+          summary: 'Publish the page at /p/{token}; publishing again gives a new token and ends the old one',
+          errors: [403, 404],
+        }),
       },
     )
     .delete(
@@ -91,7 +102,13 @@ export function pageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'sha
       {
         workspace: 'content:manage',
         params: pageParams,
-        detail: operation({ id: 'unpublishPage', tags, summary: 'Withdraw the public link at once (also when there is none)', errors: [403, 404], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'unpublishPage',
+          tags,
+          summary: 'Withdraw the public link at once (also when there is none)',
+          errors: [403, 404],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     );
 }

@@ -4,7 +4,10 @@ import { objectName } from '../saved-queries/model';
 import { chartModels } from '../charts/model';
 
 const chartName = text({ minLength: 1, maxLength: 63, description: 'A chart of the workspace' });
-const PageBlock = t.Union([t.Object({ chart: chartName }), t.Object({ markdown: text({ maxLength: 100_000, description: 'Markdown; raw HTML is shown as text' }) })]);
+const PageBlock = t.Union([
+  t.Object({ chart: chartName }),
+  t.Object({ markdown: text({ maxLength: 100_000, description: 'Markdown; raw HTML is shown as text' }) }),
+]);
 const title = text({ minLength: 1, maxLength: 200 });
 const description = text({ maxLength: 10_000 });
 

@@ -36,7 +36,11 @@ export function compression(options: CompressionOptions) {
 async function compress(request: Request, response: Response, options: CompressionOptions): Promise<Response> {
   const type = response.headers.get('content-type') ?? '';
   if (request.method === 'HEAD' || !response.body || [204, 304].includes(response.status) || !compressible.test(type)) return response;
-  if (response.headers.has('content-encoding') || /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '') || options.exclude(new URL(request.url).pathname)) {
+  if (
+    response.headers.has('content-encoding') ||
+    /\bno-transform\b/i.test(response.headers.get('cache-control') ?? '') ||
+    options.exclude(new URL(request.url).pathname)
+  ) {
     return response;
   }
   const encoding = negotiate(request.headers.get('accept-encoding'));
@@ -103,47 +107,51 @@ export function negotiate(acceptEncoding: string | null): Encoding | undefined {
  * stops the reading. A client that goes away stops both.
  */
 function compressedStream(head: Uint8Array[], reader: BodyReader, encoding: Encoding): ReadableStream<Uint8Array> {
-  const compressor = encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } }) : zlib.createGzip({ level: gzipLevel });
+  const compressor =
+    encoding === 'br' ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: brotliQuality } }) : zlib.createGzip({ level: gzipLevel });
   // Once the client has gone (or the stream ended), late events of the compressor or the body change nothing.
   let settled = false;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const fail = (error: unknown) => {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (error: unknown) => {
+          compressor.destroy();
+          if (settled) return;
+          settled = true;
+          controller.error(error);
+        };
+        compressor.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 1) <= 0) compressor.pause();
+        });
+        compressor.once('end', () => {
+          if (settled) return;
+          settled = true;
+          controller.close();
+        });
+        compressor.once('error', fail);
+        const write = (chunk: Uint8Array) => (compressor.write(chunk) ? undefined : new Promise<void>((resolve) => compressor.once('drain', () => resolve())));
+        const pump = async () => {
+          for (const chunk of head) await write(chunk);
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done || settled) break;
+            await write(value);
+          }
+          if (!settled) compressor.end();
+        };
+        pump().catch(fail);
+      },
+      pull() {
+        if (compressor.isPaused()) compressor.resume();
+      },
+      cancel(reason) {
+        settled = true;
         compressor.destroy();
-        if (settled) return;
-        settled = true;
-        controller.error(error);
-      };
-      compressor.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) compressor.pause();
-      });
-      compressor.once('end', () => {
-        if (settled) return;
-        settled = true;
-        controller.close();
-      });
-      compressor.once('error', fail);
-      const write = (chunk: Uint8Array) => (compressor.write(chunk) ? undefined : new Promise<void>((resolve) => compressor.once('drain', () => resolve())));
-      const pump = async () => {
-        for (const chunk of head) await write(chunk);
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done || settled) break;
-          await write(value);
-        }
-        if (!settled) compressor.end();
-      };
-      pump().catch(fail);
+        return reader.cancel(reason);
+      },
     },
-    pull() {
-      if (compressor.isPaused()) compressor.resume();
-    },
-    cancel(reason) {
-      settled = true;
-      compressor.destroy();
-      return reader.cancel(reason);
-    },
-  }, { highWaterMark: 4 });
+    { highWaterMark: 4 },
+  );
 }

@@ -10,7 +10,16 @@ export interface CorsOptions {
 /** The request headers a page may send: credentials go in Authorization or X-API-Key, never in cookies. */
 const allowedRequestHeaders = ['authorization', 'content-type', 'content-encoding', 'x-api-key', 'idempotency-key', 'x-request-id'];
 /** The answer headers a page may read besides the simple ones. */
-const exposedHeaders = ['X-Request-Id', 'X-Total-Count', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Location'];
+const exposedHeaders = [
+  'X-Request-Id',
+  'X-Total-Count',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Content-Disposition',
+  'Location',
+];
 /** How long a browser may reuse a preflight's answer. */
 const preflightMaxAgeSeconds = 600;
 
@@ -50,7 +59,10 @@ function preflightAnswer(request: Request, origin: string, served: string[]): Re
   const method = request.headers.get('access-control-request-method')!.toUpperCase();
   const methods = served.filter((entry) => entry !== 'OPTIONS');
   if (!methods.includes(method)) return undefined;
-  const requested = (request.headers.get('access-control-request-headers') ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  const requested = (request.headers.get('access-control-request-headers') ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
   if (requested.some((header) => !allowedRequestHeaders.includes(header))) return undefined;
   return new Response(null, {
     status: 204,

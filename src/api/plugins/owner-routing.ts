@@ -49,7 +49,11 @@ export class OwnerRouting {
       const outcome = await forwarder.forward(request, route.member, body, identity, meta.id);
       if (outcome.kind === 'answered') return outcome.response;
       if (outcome.kind === 'broken') {
-        this.logger.warn('the owner of a workspace failed while answering a forwarded request', { workspace_id: workspaceId, member_id: route.member.id, error: outcome.error });
+        this.logger.warn('the owner of a workspace failed while answering a forwarded request', {
+          workspace_id: workspaceId,
+          member_id: route.member.id,
+          error: outcome.error,
+        });
         throw ownerLost();
       }
       // Nothing reached it: read the members again and try where the workspace is now, with the whole body.
@@ -61,7 +65,10 @@ export class OwnerRouting {
 }
 
 function moving(): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'The workspace is moving to another server process', { hint: 'Retry in a second.', headers: { 'retry-after': '1' } });
+  return new AppError('SERVICE_UNAVAILABLE', 'The workspace is moving to another server process', {
+    hint: 'Retry in a second.',
+    headers: { 'retry-after': '1' },
+  });
 }
 
 function ownerLost(): AppError {

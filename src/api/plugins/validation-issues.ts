@@ -37,7 +37,12 @@ export function validationIssues(error: ValidationError): ValidationIssue[] {
   for (const item of error.all) {
     const loc = [location, ...pathSegments(item.path)];
     const schema = item.schema as Record<string, unknown>;
-    const coerced = item.type === ValueErrorType.Union ? coercedScalarOf(schema) : item.type === ValueErrorType.Kind && isTextSchema(schema) ? textProblem(schema as TextOptions, item.value) : undefined;
+    const coerced =
+      item.type === ValueErrorType.Union
+        ? coercedScalarOf(schema)
+        : item.type === ValueErrorType.Kind && isTextSchema(schema)
+          ? textProblem(schema as TextOptions, item.value)
+          : undefined;
     // TypeBox reports an absent field as a type mismatch against `undefined`.
     const missing = item.value === undefined && item.path !== '';
     const type = missing ? 'missing' : (coerced?.type ?? typeOf[item.type] ?? 'value_error');

@@ -9,7 +9,8 @@ type Answer = Response | Promise<Response>;
  */
 export function wrapResponse(name: string, shape: (request: Request, answer: () => Answer) => Answer) {
   return new Elysia({ name }).wrap(
-    (handle, request) => ((...args: unknown[]) => shape(request, () => (handle as unknown as (...a: unknown[]) => Answer)(...args))) as unknown as ReturnType<typeof handle>,
+    (handle, request) =>
+      ((...args: unknown[]) => shape(request, () => (handle as unknown as (...a: unknown[]) => Answer)(...args))) as unknown as ReturnType<typeof handle>,
   );
 }
 

@@ -37,7 +37,9 @@ export function chartOption(chart: PublicChart): ChartOption {
     ...base,
     legend: series.length > 1 ? { type: 'scroll', top: 0 } : undefined,
     grid: { left: 56, right: 24, top: series.length > 1 ? 40 : 24, bottom: 40, containLabel: true },
-    xAxis: categories ? { type: 'category', data: categories, name: config.x, nameLocation: 'middle', nameGap: 28 } : { type: 'value', name: config.x, nameLocation: 'middle', nameGap: 28 },
+    xAxis: categories
+      ? { type: 'category', data: categories, name: config.x, nameLocation: 'middle', nameGap: 28 }
+      : { type: 'value', name: config.x, nameLocation: 'middle', nameGap: 28 },
     yAxis: { type: 'value' },
     series,
   };

@@ -5,7 +5,18 @@ export const chartWidth = 800;
 export const chartHeight = 400;
 
 /** SVG presentation attributes that ECharts writes into `style` attributes; anything else is dropped. */
-const presentational = new Set(['font-size', 'font-family', 'font-weight', 'font-style', 'fill', 'fill-opacity', 'stroke', 'stroke-width', 'stroke-opacity', 'opacity']);
+const presentational = new Set([
+  'font-size',
+  'font-family',
+  'font-weight',
+  'font-style',
+  'fill',
+  'fill-opacity',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'opacity',
+]);
 
 /**
  * The chart drawn on the server by ECharts' SSR renderer, as SVG a browser shows without JavaScript.

@@ -73,19 +73,23 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config' | 'cl
         }),
       },
     )
-    .get('/c/:token/data', ({ request, params, query, clientAddress }) => dataOrError(() => chartOf(request, params.token, clientAddress), query.format ?? 'json'), {
-      params: tokenParams,
-      query: dataQuery,
-      response: m.PublicChartData,
-      detail: operation({
-        id: 'getPublicChartData',
-        tags,
-        summary: "A public chart's data as JSON (or CSV with ?format=csv; no credentials)",
-        success: [{ status: 200, mediaTypes: ['text/csv'] }],
-        errors: [404, 429, 503],
-        headers: [...dataHeaders],
-      }),
-    })
+    .get(
+      '/c/:token/data',
+      ({ request, params, query, clientAddress }) => dataOrError(() => chartOf(request, params.token, clientAddress), query.format ?? 'json'),
+      {
+        params: tokenParams,
+        query: dataQuery,
+        response: m.PublicChartData,
+        detail: operation({
+          id: 'getPublicChartData',
+          tags,
+          summary: "A public chart's data as JSON (or CSV with ?format=csv; no credentials)",
+          success: [{ status: 200, mediaTypes: ['text/csv'] }],
+          errors: [404, 429, 503],
+          headers: [...dataHeaders],
+        }),
+      },
+    )
     .get(
       '/p/:token',
       async ({ request, params, clientAddress }) => {
@@ -134,7 +138,9 @@ export function publicRoutes(services: Pick<Services, 'sharing' | 'config' | 'cl
       ({ params }) => {
         const asset = Object.hasOwn(clientAssets, params.file) ? clientAssets[params.file as ClientAsset] : undefined;
         if (!asset) throw new AppError('NOT_FOUND', `No asset named ${params.file}`);
-        return new Response(asset.body(), { headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } });
+        return new Response(asset.body(), {
+          headers: { 'content-type': asset.type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' },
+        });
       },
       {
         params: t.Object({ file: t.String({ maxLength: 100, description: 'echarts.min.js, public-chart.js or public.css' }) }),
@@ -163,9 +169,14 @@ async function pageOrError(render: () => Promise<string | Response>): Promise<Re
 function errorPage(error: unknown): Response {
   if (!(error instanceof AppError)) throw error;
   if (error.code === 'NOT_FOUND') return htmlResponse(errorPageHtml('Not found', 'This link does not exist, was withdrawn or has expired.'), 404);
-  if (error.status === 429) return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, { 'retry-after': error.headers['retry-after'] ?? '60' });
+  if (error.status === 429)
+    return htmlResponse(errorPageHtml('Too many views', 'Too many views in the last minute. Try again shortly.'), 429, {
+      'retry-after': error.headers['retry-after'] ?? '60',
+    });
   if (error.code === 'CHART_UNAVAILABLE' || error.status === 503) {
-    return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, { 'retry-after': error.headers['retry-after'] ?? '60' });
+    return htmlResponse(errorPageHtml('Not available', 'This chart cannot be shown right now. Try again later.'), 503, {
+      'retry-after': error.headers['retry-after'] ?? '60',
+    });
   }
   throw error;
 }
@@ -187,8 +198,14 @@ function dataResponse(chart: PublicChart, format: 'json' | 'csv'): Response {
     const csv = new CsvResult();
     csv.columns(columns);
     csv.rows(rows);
-    const name = chart.title.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'chart';
-    return new Response(csv.body().join(''), { headers: { 'content-type': csv.contentType, 'content-disposition': `attachment; filename="${name}.csv"`, ...publicHeaders } });
+    const name =
+      chart.title
+        .replace(/[^A-Za-z0-9_-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 80) || 'chart';
+    return new Response(csv.body().join(''), {
+      headers: { 'content-type': csv.contentType, 'content-disposition': `attachment; filename="${name}.csv"`, ...publicHeaders },
+    });
   }
   const body = jsonText({ title: chart.title, columns, rows, row_count: rows.length, refreshed_at: refreshedAt });
   return new Response(body, { headers: { 'content-type': 'application/json', ...publicHeaders } });

@@ -31,7 +31,10 @@ export function chartPageBytes(chart: PublicChart, links: Links): Uint8Array {
 }
 
 function chartPageHtml(chart: PublicChart, links: Links): string {
-  return document({ title: chart.title, description: chart.description, url: links.url }, `<h1>${escapeHtml(chart.title)}</h1>\n${descriptionHtml(chart.description)}${figure(chart, 0, links, false)}`);
+  return document(
+    { title: chart.title, description: chart.description, url: links.url },
+    `<h1>${escapeHtml(chart.title)}</h1>\n${descriptionHtml(chart.description)}${figure(chart, 0, links, false)}`,
+  );
 }
 
 export function publicPageHtml(page: PublicPage, links: Links): string {
@@ -39,10 +42,14 @@ export function publicPageHtml(page: PublicPage, links: Links): string {
   const blocks = page.blocks.map((block) => {
     if (block.kind === 'markdown') return `<div class="markdown">${renderMarkdown(block.text)}</div>`;
     const at = position++;
-    if (block.kind === 'unavailable') return `<figure class="chart"><p class="unavailable">${block.title ? `${escapeHtml(block.title)}: ` : ''}this chart cannot be shown right now.</p></figure>`;
+    if (block.kind === 'unavailable')
+      return `<figure class="chart"><p class="unavailable">${block.title ? `${escapeHtml(block.title)}: ` : ''}this chart cannot be shown right now.</p></figure>`;
     return figure(block.chart, at, links, true);
   });
-  return document({ title: page.title, description: page.description, url: links.url }, `<h1>${escapeHtml(page.title)}</h1>\n${descriptionHtml(page.description)}${blocks.join('\n')}`);
+  return document(
+    { title: page.title, description: page.description, url: links.url },
+    `<h1>${escapeHtml(page.title)}</h1>\n${descriptionHtml(page.description)}${blocks.join('\n')}`,
+  );
 }
 
 export function errorPageHtml(title: string, message: string): string {

@@ -4,7 +4,14 @@
  * allowed: a public chart is made to be embedded, and its page has nothing to click that changes
  * anything.
  */
-export const publicPagePolicy = ["default-src 'none'", "script-src 'self'", "style-src 'self'", "base-uri 'none'", "form-action 'none'", 'frame-ancestors *'].join('; ');
+export const publicPagePolicy = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  'frame-ancestors *',
+].join('; ');
 
 /** Headers of every public answer: no link leaks through Referer, nothing is sniffed into another type, nothing is kept (an unpublished link ends at once). */
 export const publicHeaders: Record<string, string> = {
@@ -14,7 +21,11 @@ export const publicHeaders: Record<string, string> = {
 };
 
 /** Headers of every public HTML page. */
-export const pageHeaderValues: Record<string, string> = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': publicPagePolicy, ...publicHeaders };
+export const pageHeaderValues: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy': publicPagePolicy,
+  ...publicHeaders,
+};
 
 export function htmlResponse(body: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(body, { status, headers: { ...pageHeaderValues, ...headers } });

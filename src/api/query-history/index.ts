@@ -30,7 +30,8 @@ export function queryHistoryRoutes(services: Pick<Services, 'auth' | 'workspaces
         id: 'listQueryHistory',
         tags: ['Query'],
         summary: 'Every statement the workspace ran, most recent first (VIEWER and above)',
-        description: "Interactive queries, executes, jobs, saved queries, public charts, transforms and syncs, with their SQL as sent and as translated, who ran them and what they cost. Kept for the plan's `query_history_days` (7, 30, 90).",
+        description:
+          "Interactive queries, executes, jobs, saved queries, public charts, transforms and syncs, with their SQL as sent and as translated, who ran them and what they cost. Kept for the plan's `query_history_days` (7, 30, 90).",
         errors: [403],
         list: true,
       }),

@@ -5,7 +5,9 @@ const Kind = t.Union(
   [t.Literal('query'), t.Literal('execute'), t.Literal('job'), t.Literal('saved_query'), t.Literal('chart'), t.Literal('transform'), t.Literal('sync')],
   { description: 'query and execute: interactive; job; saved_query; chart: a public link’s view; transform; sync: its writes to the lake' },
 );
-const Status = t.Union([t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')], { description: 'running: a job’s query under way' });
+const Status = t.Union([t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')], {
+  description: 'running: a job’s query under way',
+});
 
 export const queryHistoryModels = {
   QueryHistoryEntry: t.Object(
@@ -17,7 +19,9 @@ export const queryHistoryModels = {
       sql: t.String({ description: 'As sent (the first 100,000 characters); a sync’s entry names its connection' }),
       translated_sql: t.Optional(t.String({ description: 'What DuckDB ran, when the Postgres dialect was rewritten' })),
       caller: t.Object({
-        type: t.Union([t.Literal('user'), t.Literal('api_key'), t.Literal('public'), t.Literal('system')], { description: 'public: a published chart’s viewer; system: a schedule or the service' }),
+        type: t.Union([t.Literal('user'), t.Literal('api_key'), t.Literal('public'), t.Literal('system')], {
+          description: 'public: a published chart’s viewer; system: a schedule or the service',
+        }),
         id: t.Optional(t.String({ description: 'The user’s or the API key’s id' })),
       }),
       started_at: t.String({ format: 'date-time' }),

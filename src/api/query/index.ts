@@ -25,7 +25,9 @@ const queryOperation = (id: string, summary: string, errors: OperationDoc['error
     rateLimited: true,
     success: [
       { status: 200, body: 'json-or-csv' },
-      ...(handsOver ? [{ status: 202 as const, description: 'Still running after `async_after_ms`: it continues as this job (follow it at /query/jobs/{job_id})' }] : []),
+      ...(handsOver
+        ? [{ status: 202 as const, description: 'Still running after `async_after_ms`: it continues as this job (follow it at /query/jobs/{job_id})' }]
+        : []),
     ],
   });
 
@@ -52,7 +54,12 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
     );
   };
   const runOrHandOver = async (caller: Caller, workspaceId: string, body: QueryBody, asyncAfterMs: number) => {
-    const answer = await services.queriesAsJobs.answer(caller.userId, workspaceId, { sql: body.sql, format: body.format ?? 'json', force: body.force ?? false }, asyncAfterMs);
+    const answer = await services.queriesAsJobs.answer(
+      caller.userId,
+      workspaceId,
+      { sql: body.sql, format: body.format ?? 'json', force: body.force ?? false },
+      asyncAfterMs,
+    );
     if (answer.kind === 'result') return toResponse(answer);
     return Response.json(answer.job, { status: 202, headers: answer.headers });
   };
@@ -68,14 +75,24 @@ export function queryRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'qu
       workspace: { permission: 'data:read', from: { in: 'body', field: 'workspace_id' }, engine: true },
       body: m.QueryRequest,
       response: resultOrJobResponses,
-      detail: queryOperation('runQuery', 'Run a query, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)', [400, 403, 408, 429, 503], true),
+      detail: queryOperation(
+        'runQuery',
+        'Run a query, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)',
+        [400, 403, 408, 429, 503],
+        true,
+      ),
     })
     .post('/workspaces/:workspace_id/query', ({ request, caller, membership, body }) => run(request, caller, 'query', membership.workspaceId, body), {
       workspace: { permission: 'data:read', engine: true },
       params: t.Object({ workspace_id: t.String({ format: 'uuid' }) }),
       body: m.WorkspaceQueryRequest,
       response: resultOrJobResponses,
-      detail: queryOperation('runWorkspaceQuery', 'Run a query in this workspace, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)', [400, 403, 408, 429, 503], true),
+      detail: queryOperation(
+        'runWorkspaceQuery',
+        'Run a query in this workspace, or estimate its cost; with `async_after_ms`, a query still running then becomes a job (202)',
+        [400, 403, 408, 429, 503],
+        true,
+      ),
     })
     .get(
       '/query/rate-limit',

@@ -45,7 +45,10 @@ export const queryModels = {
     },
     { description: 'Format json' },
   ),
-  ObjectsResponse: t.Object({ data: t.Array(t.Record(t.String(), t.Unknown())), row_count: t.Integer(), execution_time_ms: t.Number(), metadata: QueryMetadata }, { description: 'Format objects' }),
+  ObjectsResponse: t.Object(
+    { data: t.Array(t.Record(t.String(), t.Unknown())), row_count: t.Integer(), execution_time_ms: t.Number(), metadata: QueryMetadata },
+    { description: 'Format objects' },
+  ),
   EstimateOnlyResponse: t.Object({
     estimate_only: t.Literal(true),
     bytes_scanned_estimate: t.Integer(),

@@ -86,7 +86,8 @@ export class NdjsonRecords {
     } catch {
       throw RequestValidationError.at(['body', index], `Line ${this.line} is not valid JSON`, 'json_invalid');
     }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw RequestValidationError.at(['body', index], `Line ${this.line} must hold a JSON object`, 'dict_type');
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      throw RequestValidationError.at(['body', index], `Line ${this.line} must hold a JSON object`, 'dict_type');
     assertKeepableParsed(value, ['body', index], escapes);
     this.inference.add(value as Record<string, unknown>, index);
   }

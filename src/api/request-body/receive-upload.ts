@@ -23,7 +23,9 @@ export async function receiveUpload(upload: UploadBody, folder: string, options:
   const hash = options.digest ? new Bun.CryptoHasher('sha256') : undefined;
   const records = upload.format === 'ndjson' ? new NdjsonRecords() : undefined;
   // DecompressionStream's declared input type is wider than a byte stream's chunks; they are bytes all the same.
-  const stream: ReadableStream<Uint8Array> = upload.gzip ? upload.stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>) : upload.stream;
+  const stream: ReadableStream<Uint8Array> = upload.gzip
+    ? upload.stream.pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>)
+    : upload.stream;
   const file = await open(path, 'wx', 0o600);
   const block = new Uint8Array(writeBlockBytes);
   let blockBytes = 0;
@@ -35,7 +37,8 @@ export async function receiveUpload(upload: UploadBody, folder: string, options:
         if (size > upload.limit.maxBytes) throw payloadTooLarge(upload.limit, 'larger than that once decompressed');
         hash?.update(chunk);
         records?.write(chunk);
-        if (upload.format === 'csv' && chunk.includes(0)) throw RequestValidationError.at(['body'], 'The body holds the NUL character (U+0000), which cannot be stored', 'string_nul');
+        if (upload.format === 'csv' && chunk.includes(0))
+          throw RequestValidationError.at(['body'], 'The body holds the NUL character (U+0000), which cannot be stored', 'string_nul');
         if (blockBytes + chunk.byteLength > writeBlockBytes) {
           await writeAll(file, block.subarray(0, blockBytes));
           blockBytes = 0;
@@ -71,7 +74,7 @@ export async function receiveUpload(upload: UploadBody, folder: string, options:
 const collectAfterBytes = 128 * 1024 * 1024;
 
 async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
-  for (let written = 0; written < bytes.byteLength; ) written += (await file.write(bytes, written)).bytesWritten;
+  for (let written = 0; written < bytes.byteLength;) written += (await file.write(bytes, written)).bytesWritten;
 }
 
 /** A stream that failed midway: a gzip body that is not one, or a connection that closed early. */

@@ -33,7 +33,12 @@ export class UploadBody {
       throw RequestValidationError.at(['header', 'content-encoding'], `Content-Encoding "${encoding}" is not accepted; send gzip or none`, 'literal_error');
     }
     const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-    return new UploadBody(limited(request.body ?? new ReadableStream(), limit, Number.isFinite(declared) ? declared : undefined), format, encoding === 'gzip', limit);
+    return new UploadBody(
+      limited(request.body ?? new ReadableStream(), limit, Number.isFinite(declared) ? declared : undefined),
+      format,
+      encoding === 'gzip',
+      limit,
+    );
   }
 }
 

@@ -66,7 +66,13 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
       {
         workspace: 'content:manage',
         params: savedQueryParams,
-        detail: operation({ id: 'deleteSavedQuery', tags, summary: 'Delete a saved query (409 while charts read it)', errors: [403, 404, 409], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'deleteSavedQuery',
+          tags,
+          summary: 'Delete a saved query (409 while charts read it)',
+          errors: [403, 404, 409],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     )
     .post(
@@ -90,7 +96,8 @@ export function savedQueryRoutes(services: Pick<Services, 'auth' | 'workspaces' 
           id: 'runSavedQuery',
           tags,
           summary: 'Run a saved query with parameter values (answers like a query: json, objects or csv)',
-          description: 'Each value is bound to its `{{name}}` marker as its declared type, never written into the SQL. A value that does not fit, a missing required one or an unknown name is a 422 at `["body", "parameters", name]`.',
+          description:
+            'Each value is bound to its `{{name}}` marker as its declared type, never written into the SQL. A value that does not fit, a missing required one or an unknown name is a 422 at `["body", "parameters", name]`.',
           errors: [400, 403, 404, 408, 429, 503],
           rateLimited: true,
           success: [{ status: 200, body: 'json-or-csv' }],

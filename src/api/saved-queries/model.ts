@@ -4,10 +4,15 @@ import { queryModels } from '../query/model';
 
 /** Saved queries, charts and pages are known by this name within their workspace. */
 export const objectName = (description: string) => text({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description });
-const ParameterValue = t.Union([t.String(), t.Number(), t.Boolean()], { description: 'A value of the parameter’s type: integers and numbers as JSON numbers or decimal text, dates `YYYY-MM-DD`, timestamps ISO 8601' });
-const ParameterType = t.Union([t.Literal('string'), t.Literal('integer'), t.Literal('number'), t.Literal('boolean'), t.Literal('date'), t.Literal('timestamp'), t.Literal('enum')], {
-  description: 'VARCHAR, BIGINT, DOUBLE, BOOLEAN, DATE, TIMESTAMPTZ, or one of `options` (VARCHAR)',
+const ParameterValue = t.Union([t.String(), t.Number(), t.Boolean()], {
+  description: 'A value of the parameter’s type: integers and numbers as JSON numbers or decimal text, dates `YYYY-MM-DD`, timestamps ISO 8601',
 });
+const ParameterType = t.Union(
+  [t.Literal('string'), t.Literal('integer'), t.Literal('number'), t.Literal('boolean'), t.Literal('date'), t.Literal('timestamp'), t.Literal('enum')],
+  {
+    description: 'VARCHAR, BIGINT, DOUBLE, BOOLEAN, DATE, TIMESTAMPTZ, or one of `options` (VARCHAR)',
+  },
+);
 const ParameterDefinition = t.Object({
   name: text({ minLength: 1, maxLength: 63, pattern: '^[a-z_][a-z0-9_]*$', description: 'Written `{{name}}` in the SQL, where the value goes' }),
   type: ParameterType,

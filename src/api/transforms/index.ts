@@ -31,7 +31,8 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
           id: 'createTransform',
           tags,
           summary: 'Create a transform (MEMBER and above)',
-          description: 'The SQL is checked like a query; every table it reads exists or is another transform’s target. A cycle is 400 DAG_CYCLE, an unknown depends_on 404.',
+          description:
+            'The SQL is checked like a query; every table it reads exists or is another transform’s target. A cycle is 400 DAG_CYCLE, an unknown depends_on 404.',
           errors: [400, 403, 404, 409, 503],
           success: [{ status: 201 }],
           runsStatements: true,
@@ -116,7 +117,12 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       params: workspaceParams,
       body: m.TransformScheduleRequest,
       response: m.TransformScheduleResponse,
-      detail: operation({ id: 'setTransformSchedule', tags, summary: 'Run all transforms on a cron (UTC) or interval (an extension of the interface)', errors: [403, 503] }),
+      detail: operation({
+        id: 'setTransformSchedule',
+        tags,
+        summary: 'Run all transforms on a cron (UTC) or interval (an extension of the interface)',
+        errors: [403, 503],
+      }),
     })
     .delete(
       `${base}/schedule`,
@@ -127,7 +133,13 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       {
         workspace: 'content:manage',
         params: workspaceParams,
-        detail: operation({ id: 'deleteTransformSchedule', tags, summary: 'Stop running the DAG on a schedule (an extension of the interface)', errors: [403, 503], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'deleteTransformSchedule',
+          tags,
+          summary: 'Stop running the DAG on a schedule (an extension of the interface)',
+          errors: [403, 503],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     )
     .get(`${base}/:transform_id`, ({ membership, params }) => definitions.get(membership.workspaceId, params.transform_id), {
@@ -141,7 +153,13 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       params: transformParams,
       body: m.UpdateTransformRequest,
       response: m.TransformResponse,
-      detail: operation({ id: 'updateTransform', tags, summary: 'Change a transform (checked as at creation)', errors: [400, 403, 404, 409, 503], runsStatements: true }),
+      detail: operation({
+        id: 'updateTransform',
+        tags,
+        summary: 'Change a transform (checked as at creation)',
+        errors: [400, 403, 404, 409, 503],
+        runsStatements: true,
+      }),
     })
     .delete(
       `${base}/:transform_id`,
@@ -152,7 +170,9 @@ export function transformRoutes(services: Pick<Services, 'auth' | 'workspaces' |
       {
         workspace: 'content:manage',
         params: transformParams,
-        query: t.Object({ cascade: t.Optional(t.Union([t.Literal('true'), t.Literal('false')], { description: 'Delete the transforms that depend on it too' })) }),
+        query: t.Object({
+          cascade: t.Optional(t.Union([t.Literal('true'), t.Literal('false')], { description: 'Delete the transforms that depend on it too' })),
+        }),
         detail: operation({
           id: 'deleteTransform',
           tags,

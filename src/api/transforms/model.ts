@@ -8,7 +8,14 @@ const time = t.String({ format: 'date-time' });
 const Materialization = t.Union([t.Literal('table'), t.Literal('view'), t.Literal('incremental')], {
   description: '`table` is replaced on every run, `view` is a view over the SQL, `incremental` merges the rows the SQL returns on unique_key',
 });
-const RunStatus = t.Union([t.Literal('pending'), t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('skipped'), t.Literal('cancelled')]);
+const RunStatus = t.Union([
+  t.Literal('pending'),
+  t.Literal('running'),
+  t.Literal('succeeded'),
+  t.Literal('failed'),
+  t.Literal('skipped'),
+  t.Literal('cancelled'),
+]);
 const DagRunStatus = t.Union([t.Literal('running'), t.Literal('succeeded'), t.Literal('failed'), t.Literal('cancelled')], {
   description: 'failed when any node failed or was skipped',
 });
@@ -88,7 +95,9 @@ export const transformModels = {
         target_table: t.String(),
         materialization: Materialization,
         last_run_status: t.Nullable(RunStatus),
-        stale: t.Boolean({ description: 'An input changed after the last successful run, the definition changed, it never ran, or something upstream is stale' }),
+        stale: t.Boolean({
+          description: 'An input changed after the last successful run, the definition changed, it never ran, or something upstream is stale',
+        }),
       }),
     ),
     edges: t.Array(t.Object({ from: uuid, to: uuid }, { description: '`from` runs before `to`' })),
@@ -98,7 +107,9 @@ export const transformModels = {
     transform_ids: t.Optional(t.Array(uuid, { maxItems: 1_000, description: 'These and everything they depend on; all transforms when absent' })),
     select: t.Optional(text({ minLength: 1, maxLength: 10_000, description: 'dbt-style: `name`, `+name`, `name+`, `+name+`, several separated by spaces' })),
     only_stale: t.Optional(t.Boolean({ default: false, description: 'Of those, only the stale ones' })),
-    retry_from: t.Optional(t.String({ format: 'uuid', description: 'Run again the failed, skipped and cancelled nodes of this DAG run (other fields are ignored)' })),
+    retry_from: t.Optional(
+      t.String({ format: 'uuid', description: 'Run again the failed, skipped and cancelled nodes of this DAG run (other fields are ignored)' }),
+    ),
   }),
   RunTransformsResponse: t.Object({
     dag_run_id: uuid,
@@ -117,7 +128,9 @@ export const transformModels = {
     created_at: time,
     finished_at: t.Nullable(time),
   }),
-  TransformScheduleRequest: t.Object({ schedule: text({ minLength: 1, maxLength: 200, description: 'A 5-field cron in UTC, or `every <duration>` (at least 1m)' }) }),
+  TransformScheduleRequest: t.Object({
+    schedule: text({ minLength: 1, maxLength: 200, description: 'A 5-field cron in UTC, or `every <duration>` (at least 1m)' }),
+  }),
   TransformScheduleResponse: t.Object({
     schedule: t.Nullable(t.String()),
     next_runs: t.Array(time, { description: 'The next times the schedule starts a run (UTC)' }),

@@ -51,13 +51,23 @@ export function usageRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'us
       workspace: 'usage:read',
       params: usageParams,
       response: m.CurrentPeriodUsageResponse,
-      detail: operation({ id: 'getCurrentPeriodUsage', tags, summary: 'Usage of the current billing period, the calendar month (UTC), against the plan', errors: [403] }),
+      detail: operation({
+        id: 'getCurrentPeriodUsage',
+        tags,
+        summary: 'Usage of the current billing period, the calendar month (UTC), against the plan',
+        errors: [403],
+      }),
     })
     .get('/dashboard', ({ membership }) => dashboards.dashboard(membership.workspaceId), {
       workspace: { permission: 'usage:read', engine: true },
       params: usageParams,
       response: m.UsageDashboardResponse,
-      detail: operation({ id: 'getUsageDashboard', tags, summary: 'The month so far: queries, storage and connectors against the plan, and the cost', errors: [403, 503] }),
+      detail: operation({
+        id: 'getUsageDashboard',
+        tags,
+        summary: 'The month so far: queries, storage and connectors against the plan, and the cost',
+        errors: [403, 503],
+      }),
     })
     .get(
       '/export',

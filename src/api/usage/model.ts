@@ -94,4 +94,6 @@ export const periodQuery = {
   end_date: t.Optional(dateParameter('YYYY-MM-DD (UTC), the last day included')),
 };
 
-export const ExportFormat = t.Union([t.Literal('csv'), t.Literal('json')], { description: 'csv (default): a header row, then one line per record; json: an array of records' });
+export const ExportFormat = t.Union([t.Literal('csv'), t.Literal('json')], {
+  description: 'csv (default): a header row, then one line per record; json: an array of records',
+});

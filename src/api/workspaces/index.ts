@@ -20,7 +20,11 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         set.headers['x-total-count'] = String(list.length);
         return list;
       },
-      { auth: 'user', response: t.Array(m.WorkspaceWithRoleResponse), detail: operation({ id: 'listWorkspaces', tags, summary: "The caller's workspaces, with the caller's role", list: true }) },
+      {
+        auth: 'user',
+        response: t.Array(m.WorkspaceWithRoleResponse),
+        detail: operation({ id: 'listWorkspaces', tags, summary: "The caller's workspaces, with the caller's role", list: true }),
+      },
     )
     .post(
       '',
@@ -28,7 +32,12 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         set.status = 201;
         return workspaces.workspaces.create(caller.userId, body);
       },
-      { auth: 'user', body: m.WorkspaceCreateRequest, response: { 201: m.WorkspaceResponse }, detail: operation({ id: 'createWorkspace', tags, summary: 'Create a workspace; the caller becomes its OWNER', errors: [409] }) },
+      {
+        auth: 'user',
+        body: m.WorkspaceCreateRequest,
+        response: { 201: m.WorkspaceResponse },
+        detail: operation({ id: 'createWorkspace', tags, summary: 'Create a workspace; the caller becomes its OWNER', errors: [409] }),
+      },
     )
     .get('/:workspace_id', ({ membership }) => ({ ...membership.workspace, role: membership.role }), {
       workspace: 'workspace:read',
@@ -42,7 +51,17 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         await workspaces.workspaces.delete(membership);
         set.status = 204;
       },
-      { workspace: 'workspace:delete', params: workspaceParams, detail: operation({ id: 'deleteWorkspace', tags, summary: 'Delete the workspace and all its data (OWNER)', errors: [403, 503], success: [{ status: 204, body: 'none' }] }) },
+      {
+        workspace: 'workspace:delete',
+        params: workspaceParams,
+        detail: operation({
+          id: 'deleteWorkspace',
+          tags,
+          summary: 'Delete the workspace and all its data (OWNER)',
+          errors: [403, 503],
+          success: [{ status: 204, body: 'none' }],
+        }),
+      },
     )
     .get(
       '/:workspace_id/members',
@@ -70,7 +89,12 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
         params: workspaceParams,
         body: m.AddMemberRequest,
         response: { 201: m.MemberResponse },
-        detail: operation({ id: 'addMember', tags, summary: 'Add a member by e-mail (OWNER or ADMIN); an address without an account is invited', errors: [403, 409] }),
+        detail: operation({
+          id: 'addMember',
+          tags,
+          summary: 'Add a member by e-mail (OWNER or ADMIN); an address without an account is invited',
+          errors: [403, 409],
+        }),
       },
     )
     .patch('/:workspace_id/members/:member_id', ({ membership, params, body }) => workspaces.members.updateRole(membership, params.member_id, body.role), {
@@ -89,7 +113,13 @@ export function workspaceRoutes(authenticator: Authenticator, workspaces: Worksp
       {
         workspace: 'members:manage',
         params: memberParams,
-        detail: operation({ id: 'removeMember', tags, summary: 'Remove a member or invitation (OWNER or ADMIN); never the owner', errors: [403, 404, 409], success: [{ status: 204, body: 'none' }] }),
+        detail: operation({
+          id: 'removeMember',
+          tags,
+          summary: 'Remove a member or invitation (OWNER or ADMIN); never the owner',
+          errors: [403, 404, 409],
+          success: [{ status: 204, body: 'none' }],
+        }),
       },
     );
 }

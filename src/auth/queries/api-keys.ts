@@ -15,7 +15,14 @@ export interface ApiKeyRow {
 const columns = 'id, user_id, name, prefix, key_ciphertext, created_at, expires_at, last_used_at, revoked_at';
 
 export const insertApiKey = namedQuery<{
-  id: string; user_id: string; name: string; prefix: string; key_hash: string; key_ciphertext: string; now: string; expires_at: string | null;
+  id: string;
+  user_id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  key_ciphertext: string;
+  now: string;
+  expires_at: string | null;
 }>(
   'api_keys.insert',
   `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, key_ciphertext, created_at, expires_at)

@@ -13,7 +13,13 @@ export interface EmailTokenRow {
 }
 
 export const insertEmailToken = namedQuery<{
-  id: string; user_id: string; purpose: EmailTokenPurpose; email: string; token_hash: string; now: string; expires_at: string;
+  id: string;
+  user_id: string;
+  purpose: EmailTokenPurpose;
+  email: string;
+  token_hash: string;
+  now: string;
+  expires_at: string;
 }>(
   'email_tokens.insert',
   `INSERT INTO email_tokens (id, user_id, purpose, email, token_hash, created_at, expires_at)

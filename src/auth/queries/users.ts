@@ -25,10 +25,7 @@ export const findActiveUserByEmail = namedQuery<{ email: string }, UserRow>(
   'SELECT * FROM users WHERE email = :email AND deleted_at IS NULL',
 );
 
-export const findActiveUserById = namedQuery<{ id: string }, UserRow>(
-  'users.find_active_by_id',
-  'SELECT * FROM users WHERE id = :id AND deleted_at IS NULL',
-);
+export const findActiveUserById = namedQuery<{ id: string }, UserRow>('users.find_active_by_id', 'SELECT * FROM users WHERE id = :id AND deleted_at IS NULL');
 
 export const findUserById = namedQuery<{ id: string }, UserRow>('users.find_by_id', 'SELECT * FROM users WHERE id = :id');
 

@@ -42,7 +42,7 @@ export class CrmApi {
   async json(request: CrmRequest): Promise<unknown> {
     const { provider, maxRateLimitWaits = 8, maxWaitMs = 60_000 } = this.options;
     let renewed = false;
-    for (let waits = 0; ; ) {
+    for (let waits = 0; ;) {
       const session = await this.current();
       const response = await this.send(session, request);
       if (response.status === 401 && !renewed) {
@@ -54,7 +54,8 @@ export class CrmApi {
       const retryAfter = response.headers.get('retry-after');
       if (response.status === 429 || (response.status === 503 && retryAfter !== null)) {
         await response.body?.cancel();
-        if (waits >= maxRateLimitWaits) throw new SourceError('unreachable', `${provider} kept answering ${response.status} (rate limited) after ${waits} waits`);
+        if (waits >= maxRateLimitWaits)
+          throw new SourceError('unreachable', `${provider} kept answering ${response.status} (rate limited) after ${waits} waits`);
         await this.sleep(Math.min(maxWaitMs, waitMs(retryAfter, waits)));
         waits += 1;
         continue;
@@ -87,7 +88,13 @@ export class CrmApi {
     const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${session.accessToken}` };
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await pinnedFetch(url, checked, { method: request.method ?? 'GET', headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), redirect: 'error', signal });
+      return await pinnedFetch(url, checked, {
+        method: request.method ?? 'GET',
+        headers,
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        redirect: 'error',
+        signal,
+      });
     } catch (error) {
       if (this.options.signal?.aborted) throw error;
       if (timeout.aborted) throw new SourceError('unreachable', `${this.options.provider} did not answer within ${sourceTimeoutMs / 1000} s`);

@@ -25,7 +25,12 @@ export interface OriginHeaders {
  * to the configured origin only, so neither a redirect nor a link to another origin carries them
  * there. The body is bounded; failures become SourceErrors a user can act on.
  */
-export async function fetchJson(url: URL, configured: OriginHeaders, allow: (address: SourceAddress) => Promise<CheckedAddress>, signal?: AbortSignal): Promise<JsonPage> {
+export async function fetchJson(
+  url: URL,
+  configured: OriginHeaders,
+  allow: (address: SourceAddress) => Promise<CheckedAddress>,
+  signal?: AbortSignal,
+): Promise<JsonPage> {
   let target = nextHop(url.href, url);
   for (let redirects = 0; ; redirects++) {
     const checked = await allow({ kind: 'http', url: target });
@@ -40,7 +45,8 @@ export async function fetchJson(url: URL, configured: OriginHeaders, allow: (add
     }
     if (!response.ok) {
       await response.body?.cancel();
-      if (response.status === 401 || response.status === 403) throw new SourceError('auth', `Authentication failed: HTTP ${response.status} from ${shown(target)}`);
+      if (response.status === 401 || response.status === 403)
+        throw new SourceError('auth', `Authentication failed: HTTP ${response.status} from ${shown(target)}`);
       if (response.status === 404) throw new SourceError('not_found', `Not found: HTTP 404 from ${shown(target)}`);
       throw new SourceError('bad_response', `HTTP ${response.status} from ${shown(target)}`);
     }
@@ -56,14 +62,19 @@ function nextHop(location: string, from: URL): URL {
   } catch {
     throw new SourceError('bad_response', `${shown(from)} sent the request to something that is not a URL`);
   }
-  if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new SourceError('bad_response', `${shown(from)} sent the request to a ${next.protocol} URL`);
+  if (next.protocol !== 'http:' && next.protocol !== 'https:')
+    throw new SourceError('bad_response', `${shown(from)} sent the request to a ${next.protocol} URL`);
   return next;
 }
 
 async function request(url: URL, checked: CheckedAddress, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
   const timeout = AbortSignal.timeout(sourceTimeoutMs);
   try {
-    return await pinnedFetch(url, checked, { headers: { accept: 'application/json', ...headers }, redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+    return await pinnedFetch(url, checked, {
+      headers: { accept: 'application/json', ...headers },
+      redirect: 'manual',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
   } catch (error) {
     if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);

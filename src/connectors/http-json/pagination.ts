@@ -63,7 +63,8 @@ export function nextPage(pagination: Pagination, state: PageState, page: { url: 
     case 'cursor': {
       const cursor = valueAt(page.body, pagination.cursor_path);
       if (cursor === undefined || cursor === null || cursor === '') return null;
-      if (typeof cursor !== 'string' && typeof cursor !== 'number') throw new SourceError('bad_response', `The cursor at ${pagination.cursor_path} is not a string or number`);
+      if (typeof cursor !== 'string' && typeof cursor !== 'number')
+        throw new SourceError('bad_response', `The cursor at ${pagination.cursor_path} is not a string or number`);
       if ('cursor' in state && state.cursor === String(cursor)) throw new SourceError('bad_response', 'The source returned the same cursor again');
       return { cursor: String(cursor) };
     }

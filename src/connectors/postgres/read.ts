@@ -44,19 +44,36 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
   let position = startingPosition(request, incremental, sourceColumn.notNull);
   if (position.done) return;
   if (scan?.whole) {
-    yield { kind: 'relation', select: scan.select(position, null), position: toJson({ after: position.after, nulls_done: true, done: true }), cursor: null, bytesPerRow, expectedRows, last: true };
+    yield {
+      kind: 'relation',
+      select: scan.select(position, null),
+      position: toJson({ after: position.after, nulls_done: true, done: true }),
+      cursor: null,
+      bytesPerRow,
+      expectedRows,
+      last: true,
+    };
     return;
   }
 
   for (;;) {
     request.signal?.throwIfAborted();
     const after = position.after === null ? [] : [`${key} > ${literal(position.after)}`];
-    const { bound, rows } = await boundOf(connection, `SELECT max(${key}) AS bound, count(*) AS rows FROM (SELECT ${key} FROM ${table} WHERE ${[`${key} IS NOT NULL`, ...after].join(' AND ')} ORDER BY ${key} LIMIT ${limit}) AS batch`);
+    const { bound, rows } = await boundOf(
+      connection,
+      `SELECT max(${key}) AS bound, count(*) AS rows FROM (SELECT ${key} FROM ${table} WHERE ${[`${key} IS NOT NULL`, ...after].join(' AND ')} ORDER BY ${key} LIMIT ${limit}) AS batch`,
+    );
     if (bound === null) {
       // Past the last value: what is left are the NULLs of a first read, if any.
       if (!position.nulls_done) {
         const next: Position = { after: position.after, nulls_done: true };
-        yield { kind: 'relation', select: sourceSelect(`SELECT * FROM ${table} WHERE ${key} IS NULL`), position: toJson(next), cursor: incremental ? position.after : null, bytesPerRow };
+        yield {
+          kind: 'relation',
+          select: sourceSelect(`SELECT * FROM ${table} WHERE ${key} IS NULL`),
+          position: toJson(next),
+          cursor: incremental ? position.after : null,
+          bytesPerRow,
+        };
       }
       return;
     }
@@ -70,13 +87,16 @@ export async function* readRelation(connection: EngineConnection, relation: Sour
 
 /** Average bytes of a row in a sample of the table (pg_column_size of whole rows); 0 for an empty table. */
 async function sampledBytesPerRow(connection: EngineConnection, table: string): Promise<number> {
-  const rows = await connection.read(`SELECT b FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(`SELECT coalesce(avg(pg_column_size(t.*)), 0)::float8 AS b FROM (SELECT * FROM ${table} LIMIT 1000) AS t`)})`);
+  const rows = await connection.read(
+    `SELECT b FROM postgres_query(${sqlString(sourceAlias)}, ${sqlString(`SELECT coalesce(avg(pg_column_size(t.*)), 0)::float8 AS b FROM (SELECT * FROM ${table} LIMIT 1000) AS t`)})`,
+  );
   return Number(rows.scalar() ?? 0);
 }
 
 function startingPosition(request: ReadRequest, incremental: boolean, notNull: boolean): Position {
   const resumed = request.position as Partial<Position> | null;
-  if (resumed && typeof resumed === 'object') return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false, done: resumed.done === true };
+  if (resumed && typeof resumed === 'object')
+    return { after: typeof resumed.after === 'string' ? resumed.after : null, nulls_done: resumed.nulls_done !== false, done: resumed.done === true };
   if (incremental && typeof request.cursor === 'string') return { after: request.cursor, nulls_done: true };
   // A first read takes the rows whose column is NULL too (with the first batch).
   return { after: null, nulls_done: notNull };

@@ -2,11 +2,23 @@ import { duckdbErrorOf } from '../../engine/duckdb/duckdb-error';
 import { SourceError } from '../source-error';
 
 const kinds: [RegExp, SourceError['failure'], string][] = [
-  [/server requested a (cleartext|hashed) password|auth method .* requirement .* failed|authentication method requirement .* failed/i, 'auth', 'Authentication refused (the password is sent by SCRAM only; configure the server with scram-sha-256)'],
-  [/password authentication failed|no pg_hba\.conf entry|role "[^"]*" does not exist|authentication failed|SCRAM|Kerberos|GSSAPI/i, 'auth', 'Authentication failed'],
+  [
+    /server requested a (cleartext|hashed) password|auth method .* requirement .* failed|authentication method requirement .* failed/i,
+    'auth',
+    'Authentication refused (the password is sent by SCRAM only; configure the server with scram-sha-256)',
+  ],
+  [
+    /password authentication failed|no pg_hba\.conf entry|role "[^"]*" does not exist|authentication failed|SCRAM|Kerberos|GSSAPI/i,
+    'auth',
+    'Authentication failed',
+  ],
   [/database "[^"]*" does not exist/i, 'no_database', 'No such database'],
   [/\b(SSL|TLS)\b|certificate/i, 'tls', 'TLS connection failed'],
-  [/Connection refused|could not connect|timeout expired|could not translate host name|No route to host|Network is unreachable|timed out|server closed the connection|Name or service not known/i, 'unreachable', 'Host unreachable'],
+  [
+    /Connection refused|could not connect|timeout expired|could not translate host name|No route to host|Network is unreachable|timed out|server closed the connection|Name or service not known/i,
+    'unreachable',
+    'Host unreachable',
+  ],
 ];
 
 /**

@@ -29,7 +29,8 @@ const scannableKeyTypes: Record<string, string> = { smallint: 'SMALLINT', intege
  * which DuckLake cannot store, and knows domains and composite types by their own names: a table
  * with any other type is read by query.
  */
-const builtinType = /^(smallint|integer|bigint|real|double precision|numeric(\(\d+(,\d+)?\))?|boolean|text|character varying(\(\d+\))?|character(\(\d+\))?|uuid|json|jsonb|bytea|date|(time|timestamp)(\(\d\))? with(out)? time zone|interval( [a-z ]+)?(\(\d\))?)(\[\])*$/;
+const builtinType =
+  /^(smallint|integer|bigint|real|double precision|numeric(\(\d+(,\d+)?\))?|boolean|text|character varying(\(\d+\))?|character(\(\d+\))?|uuid|json|jsonb|bytea|date|(time|timestamp)(\(\d\))? with(out)? time zone|interval( [a-z ]+)?(\(\d\))?)(\[\])*$/;
 
 /** A scan's batches grow to this many times the row batch before the table is read by per-batch queries instead. */
 const maxScannedBatches = 4;

@@ -84,7 +84,8 @@ export async function fromStore<T>(work: () => Promise<T>, route: StoreRoute): P
     const info = duckdbErrorOf(error);
     if (!info || !['IO', 'HTTP', 'Invalid Input'].includes(info.type)) throw error;
     const detail = info.detail.split('\n')[0]!;
-    if (/\b(403|401)\b|Forbidden|AccessDenied|SignatureDoesNotMatch|InvalidAccessKeyId/i.test(info.detail)) throw new SourceError('auth', `Authentication failed: ${detail}`);
+    if (/\b(403|401)\b|Forbidden|AccessDenied|SignatureDoesNotMatch|InvalidAccessKeyId/i.test(info.detail))
+      throw new SourceError('auth', `Authentication failed: ${detail}`);
     if (/NoSuchBucket|\b404\b/i.test(info.detail)) throw new SourceError('not_found', `No such bucket or key: ${detail}`);
     if (/resolve|connect|timed out|refused|unreachable/i.test(info.detail)) throw new SourceError('unreachable', `Host unreachable: ${detail}`);
     if (/SSL|TLS|certificate/i.test(info.detail)) throw new SourceError('tls', `TLS connection failed: ${detail}`);

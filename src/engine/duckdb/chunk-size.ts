@@ -36,17 +36,30 @@ function vectorBytes(vector: duckdb.Vector, type: DuckDBType, count: number): nu
       const map = type as DuckDBMapType;
       const entries = duckdb.list_vector_get_child(vector);
       const size = duckdb.list_vector_get_size(vector);
-      return 16 * count + vectorBytes(duckdb.struct_vector_get_child(entries, 0), map.keyType, size) + vectorBytes(duckdb.struct_vector_get_child(entries, 1), map.valueType, size);
+      return (
+        16 * count +
+        vectorBytes(duckdb.struct_vector_get_child(entries, 0), map.keyType, size) +
+        vectorBytes(duckdb.struct_vector_get_child(entries, 1), map.valueType, size)
+      );
     }
     case DuckDBTypeId.ARRAY: {
       const array = type as DuckDBArrayType;
       return vectorBytes(duckdb.array_vector_get_child(vector), array.valueType, count * array.length);
     }
     case DuckDBTypeId.STRUCT:
-      return (type as DuckDBStructType).entryTypes.reduce((sum, entry, index) => sum + vectorBytes(duckdb.struct_vector_get_child(vector, index), entry, count), 0);
+      return (type as DuckDBStructType).entryTypes.reduce(
+        (sum, entry, index) => sum + vectorBytes(duckdb.struct_vector_get_child(vector, index), entry, count),
+        0,
+      );
     case DuckDBTypeId.UNION:
       // Physically a struct whose first child is the tag.
-      return count + (type as DuckDBUnionType).memberTypes.reduce((sum, member, index) => sum + vectorBytes(duckdb.struct_vector_get_child(vector, index + 1), member, count), 0);
+      return (
+        count +
+        (type as DuckDBUnionType).memberTypes.reduce(
+          (sum, member, index) => sum + vectorBytes(duckdb.struct_vector_get_child(vector, index + 1), member, count),
+          0,
+        )
+      );
     default:
       return 16 * count;
   }

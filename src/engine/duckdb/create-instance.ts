@@ -50,7 +50,9 @@ export async function createDuckDBInstance(options: InstanceOptions): Promise<Du
     // read and decoded once per instance: every statement over a file binds it again when it starts
     // (DuckDB keeps no plan of a file scan), which read the footer anew each time, 0.4 of the 0.8 ms
     // a reference to TPC-H's lineitem took to start.
-    await connection.configure(["SET GLOBAL TimeZone = 'UTC'", 'SET GLOBAL parquet_metadata_cache = true', ...extensions.map((name) => `LOAD ${name}`)].join('; '));
+    await connection.configure(
+      ["SET GLOBAL TimeZone = 'UTC'", 'SET GLOBAL parquet_metadata_cache = true', ...extensions.map((name) => `LOAD ${name}`)].join('; '),
+    );
   } catch (error) {
     connection.closeSync();
     instance.closeSync();
@@ -85,7 +87,12 @@ function verifyExtensionsOnce(extensionDir: string, extensions: readonly string[
 }
 
 async function verifyExtensions(extensionDir: string, extensions: readonly string[]): Promise<void> {
-  const instance = await DuckDBInstance.create(':memory:', { extension_directory: extensionDir, autoinstall_known_extensions: 'false', autoload_known_extensions: 'false', threads: '1' });
+  const instance = await DuckDBInstance.create(':memory:', {
+    extension_directory: extensionDir,
+    autoinstall_known_extensions: 'false',
+    autoload_known_extensions: 'false',
+    threads: '1',
+  });
   const connection = await instance.connect();
   try {
     const version = (await connection.runAndReadAll('SELECT library_version FROM pragma_version()')).getRows()[0]?.[0];

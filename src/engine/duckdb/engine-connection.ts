@@ -136,7 +136,11 @@ export class EngineConnection {
    * it has run to the end (given how long it executed); otherwise it is destroyed after the run when
    * `destroyAfter` says so.
    */
-  async execute(prepared: DuckDBPreparedStatement, watch?: StatementWatch, options: { destroyAfter?: boolean; keep?: (ranMs: number) => void } = {}): Promise<MaterializedRows> {
+  async execute(
+    prepared: DuckDBPreparedStatement,
+    watch?: StatementWatch,
+    options: { destroyAfter?: boolean; keep?: (ranMs: number) => void } = {},
+  ): Promise<MaterializedRows> {
     let destroy = options.destroyAfter === true;
     let counted: (() => number) | undefined;
     const stopCounting = () => {

@@ -20,7 +20,10 @@ interface TableFileCounts {
 }
 
 /** One live table's small live data files (count and bytes) and live delete files. */
-const liveFileCounts = namedQuery<{ small_below: number; schema: string; table: string }, { schema_name: string; table_name: string; small_files: number | string; small_bytes: number | string | null; delete_files: number | string }>(
+const liveFileCounts = namedQuery<
+  { small_below: number; schema: string; table: string },
+  { schema_name: string; table_name: string; small_files: number | string; small_bytes: number | string | null; delete_files: number | string }
+>(
   'ducklake.live_file_counts',
   `SELECT s.schema_name, t.table_name,
           (SELECT count(*) FROM {catalog}.ducklake_data_file f
@@ -36,7 +39,11 @@ const liveFileCounts = namedQuery<{ small_below: number; schema: string; table: 
  * The tables among `tables` whose small files or delete files have reached the thresholds, read from
  * DuckLake's catalog (no data is scanned: a catalog read of about a millisecond).
  */
-export async function tablesNeedingMaintenance(catalog: CatalogReader, tables: readonly string[], thresholds: MaintenanceThresholds): Promise<TableFileCounts[]> {
+export async function tablesNeedingMaintenance(
+  catalog: CatalogReader,
+  tables: readonly string[],
+  thresholds: MaintenanceThresholds,
+): Promise<TableFileCounts[]> {
   if (tables.length === 0 || (thresholds.smallFiles <= 0 && thresholds.deleteFiles <= 0)) return [];
   const rows = [];
   for (const name of new Set(tables.map((table) => table.toLowerCase()))) {

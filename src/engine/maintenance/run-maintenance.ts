@@ -45,7 +45,8 @@ const rewriteDeleteThreshold = 0;
 export async function runMaintenance(connection: EngineConnection, metadata: string, options: MaintenanceOptions): Promise<MaintenanceReport> {
   const catalog = sqlString(lakeAlias);
   // An embedded catalog's guard rows (table id -1, see whole-catalog-scans.ts) are no files.
-  const count = async (table: string) => Number((await connection.read(`SELECT count(*) FROM ${metadata}.${table} WHERE end_snapshot IS NULL AND table_id >= 0`)).getRows()[0]?.[0] ?? 0);
+  const count = async (table: string) =>
+    Number((await connection.read(`SELECT count(*) FROM ${metadata}.${table} WHERE end_snapshot IS NULL AND table_id >= 0`)).getRows()[0]?.[0] ?? 0);
   const dataFilesBefore = await count('ducklake_data_file');
   const deleteFilesBefore = await count('ducklake_delete_file');
   await retried(() => connection.run(`CALL ${lakeAlias}.set_option('target_file_size', ${sqlString(`${options.targetFileSizeBytes}B`)})`));

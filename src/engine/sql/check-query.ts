@@ -22,7 +22,12 @@ export interface LakeTableRef {
  * catalog listings were held against the policy when the statement was analysed. Returns the lake
  * tables the query reads.
  */
-export function checkQuery(facts: StatementFacts, tables: KnownTables, live: LiveTables = noLiveTables, parameters: ReadonlySet<string> = noParameters): LakeTableRef[] {
+export function checkQuery(
+  facts: StatementFacts,
+  tables: KnownTables,
+  live: LiveTables = noLiveTables,
+  parameters: ReadonlySet<string> = noParameters,
+): LakeTableRef[] {
   checkParameters(facts, parameters);
   return facts.tables.map((reference) => checkTableRef(reference, tables, live));
 }
@@ -51,11 +56,17 @@ function checkTableRef(reference: TableReference, tables: KnownTables, live: Liv
   const { catalog, schema, table, qualified, historical } = reference;
   const attached = catalog ? undefined : live.tables.get(qualified);
   if (attached) {
-    if (historical) throw new AppError('STATEMENT_NOT_ALLOWED', `${schema}.${table} is read live from its source, which keeps no history`, { hint: 'Time travel reads synced tables only.' });
+    if (historical)
+      throw new AppError('STATEMENT_NOT_ALLOWED', `${schema}.${table} is read live from its source, which keeps no history`, {
+        hint: 'Time travel reads synced tables only.',
+      });
     return { schema, table, historical, attached };
   }
   const unavailable = catalog ? undefined : live.unavailable.get(schema);
-  if (unavailable) throw new AppError('UNDEFINED_TABLE', `Table "${schema}.${table}" cannot be read: the live connection ${schema} ${unavailable}`, { hint: 'Test the connection; the workspace tries its source again within seconds.' });
+  if (unavailable)
+    throw new AppError('UNDEFINED_TABLE', `Table "${schema}.${table}" cannot be read: the live connection ${schema} ${unavailable}`, {
+      hint: 'Test the connection; the workspace tries its source again within seconds.',
+    });
   const known = historical ? tables.ever : tables.live;
   if ((catalog && catalog !== lakeAlias) || !known.has(qualified)) {
     // A file path written as a table name is not echoed: the message must never read as a server path.

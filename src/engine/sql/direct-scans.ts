@@ -37,7 +37,14 @@ const currentSnapshot = namedQuery<Record<never, never>, { snapshot_id: CatalogN
  */
 const tableAtSnapshot = namedQuery<
   { snapshot: number; schema: string; table: string },
-  { table_id: CatalogNumber; schema_path: string; schema_path_is_relative: CatalogFlag; table_path: string; table_path_is_relative: CatalogFlag; changed: CatalogNumber }
+  {
+    table_id: CatalogNumber;
+    schema_path: string;
+    schema_path_is_relative: CatalogFlag;
+    table_path: string;
+    table_path_is_relative: CatalogFlag;
+    changed: CatalogNumber;
+  }
 >(
   'ducklake.table_at_snapshot',
   `SELECT t.table_id, s.path AS schema_path, s.path_is_relative AS schema_path_is_relative, t.path AS table_path, t.path_is_relative AS table_path_is_relative,
@@ -159,7 +166,13 @@ export class DirectScans {
   }
 
   /** `plans` is what `current` gave for this query, so the whole query is planned at one snapshot. */
-  async plan(engine: WorkspaceEngine, connection: EngineConnection, query: QueryAnalysis, tables: LakeTableRef[], plans: WorkspacePlans | undefined): Promise<PlannedQuery> {
+  async plan(
+    engine: WorkspaceEngine,
+    connection: EngineConnection,
+    query: QueryAnalysis,
+    tables: LakeTableRef[],
+    plans: WorkspacePlans | undefined,
+  ): Promise<PlannedQuery> {
     if (tables.length === 0 || !plans) return { sql: await this.withoutLakeTables(query), readsLake: false };
     let planned = plans.rewritten.get(query.sql);
     if (!planned) {
@@ -217,7 +230,13 @@ export class DirectScans {
     const mixed = [...scans.values()].some(Boolean) && [...scans.values()].some((scan) => !scan);
     const pinnedSnapshot = mixed ? shapes.pinnedSnapshot : undefined;
     const attached = new Map(tables.filter((table) => table.attached).map((table) => [`${table.schema}.${table.table}`, table.attached!]));
-    const { json, readsLake } = planTableScans(query.ast, query.facts, { tableSubquery: shapes.tableSubquery, pinnedSnapshot }, (name) => scans.get(name) ?? undefined, (name) => attached.get(name));
+    const { json, readsLake } = planTableScans(
+      query.ast,
+      query.facts,
+      { tableSubquery: shapes.tableSubquery, pinnedSnapshot },
+      (name) => scans.get(name) ?? undefined,
+      (name) => attached.get(name),
+    );
     return { sql: await this.parser.unparse(json), readsLake };
   }
 
@@ -237,7 +256,13 @@ export class DirectScans {
    * of one layout are read by one `read_parquet` of their list; a file DuckLake merged carries its own
    * columns after the table's, so files with and without them are read apart and their rows joined.
    */
-  private async directScan(engine: WorkspaceEngine, connection: EngineConnection, plans: WorkspacePlans, ref: LakeTableRef, maxFiles: number): Promise<AstNode | null> {
+  private async directScan(
+    engine: WorkspaceEngine,
+    connection: EngineConnection,
+    plans: WorkspacePlans,
+    ref: LakeTableRef,
+    maxFiles: number,
+  ): Promise<AstNode | null> {
     const { snapshot, schemaVersion } = plans;
     const [table] = await engine.catalog.all(tableAtSnapshot, { snapshot, schema: ref.schema, table: ref.table });
     if (!table || Number(table.changed) !== 0) return null;

@@ -66,7 +66,8 @@ export function checkNesting(nesting: { expressions: number; subqueries: number 
 
 /** Refuses a statement that combines more conditions with AND or OR than the limit. */
 export function checkConditions(conditions: number, limits: InputLimits = inputLimits): void {
-  if (conditions > limits.maxConditions) throw tooComplex(`The query combines more than ${limits.maxConditions} conditions with AND or OR; a list of values belongs in an IN list`);
+  if (conditions > limits.maxConditions)
+    throw tooComplex(`The query combines more than ${limits.maxConditions} conditions with AND or OR; a list of values belongs in an IN list`);
 }
 
 /** Refuses a FROM clause that joins more tables than the limit. */

@@ -49,21 +49,32 @@ async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: st
       if (/^Table (with name|.* does not exist)/i.test(info.detail)) return new AppError('UNDEFINED_TABLE', detail, { hint: didYouMean(message) });
       break;
     case 'Binder': {
-      const column = /Referenced column "?([^"\s]+)"? not found|Values list "?[^"]*"? does not have a column named "?([^"\s]+)"?|column "?([^"\s]+)"? (?:does not exist|not found)/i.exec(info.detail);
-      if (column) return new AppError('UNDEFINED_COLUMN', `Column "${column[1] ?? column[2] ?? column[3]}" does not exist`, { hint: candidateHint(message) ?? locationHint(message) });
+      const column =
+        /Referenced column "?([^"\s]+)"? not found|Values list "?[^"]*"? does not have a column named "?([^"\s]+)"?|column "?([^"\s]+)"? (?:does not exist|not found)/i.exec(
+          info.detail,
+        );
+      if (column)
+        return new AppError('UNDEFINED_COLUMN', `Column "${column[1] ?? column[2] ?? column[3]}" does not exist`, {
+          hint: candidateHint(message) ?? locationHint(message),
+        });
       break;
     }
     case 'Invalid Input':
-      if (/No snapshot found at/i.test(info.detail)) return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot exists at the requested time', { hint: 'Ask for a later time.' });
+      if (/No snapshot found at/i.test(info.detail))
+        return new AppError('SNAPSHOT_NOT_FOUND', 'No snapshot exists at the requested time', { hint: 'Ask for a later time.' });
       break;
     case 'Permission':
-      return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', { hint: 'Queries read the workspace’s own tables only.' });
+      return new AppError('STATEMENT_NOT_ALLOWED', 'The query tried to reach something outside the workspace', {
+        hint: 'Queries read the workspace’s own tables only.',
+      });
     case 'TransactionContext':
       return new AppError('SERVICE_UNAVAILABLE', 'The workspace’s catalog is busy', { hint: 'Retry in a moment.', cause: error });
     case 'IO':
       // A live connection's database, read in place: the user's source, not the service's storage.
       if (/Postgres|server closed the connection/i.test(info.detail)) {
-        return new AppError('SOURCE_ERROR', `A live connection's source could not be read: ${detail}`, { hint: 'Test the connection (POST …/connections/{id}/test).' });
+        return new AppError('SOURCE_ERROR', `A live connection's source could not be read: ${detail}`, {
+          hint: 'Test the connection (POST …/connections/{id}/test).',
+        });
       }
       return new AppError('SERVICE_UNAVAILABLE', 'The lake storage could not be read', { hint: 'Retry in a moment.', cause: error });
     case 'HTTP':
@@ -79,7 +90,10 @@ async function serviceErrorOf(info: DuckDBErrorInfo, message: string, detail: st
 
 /** The answer for a query stopped at its time limit (or refused because compiling used it up). */
 export function queryTimeout(): AppError {
-  return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', { hint: 'Narrow the query, or run it as a job.', advice: 'run-as-job' });
+  return new AppError('QUERY_TIMEOUT', 'The query exceeded the time limit and was stopped', {
+    hint: 'Narrow the query, or run it as a job.',
+    advice: 'run-as-job',
+  });
 }
 
 /**
@@ -129,7 +143,10 @@ function didYouMean(message: string): string | undefined {
 function candidateHint(message: string): string | undefined {
   const match = /Candidate bindings: (.+)/.exec(message);
   if (!match) return undefined;
-  const candidates = match[1]!.split(',').map((candidate) => candidate.trim().replace(/^"|"$/g, '')).filter(Boolean);
+  const candidates = match[1]!
+    .split(',')
+    .map((candidate) => candidate.trim().replace(/^"|"$/g, ''))
+    .filter(Boolean);
   return candidates.length ? `Did you mean "${candidates[0]}"?` : undefined;
 }
 

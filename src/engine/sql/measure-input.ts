@@ -122,7 +122,19 @@ function opening(closer: number): number {
 }
 
 function isSpace(c: number): boolean {
-  return c === Char.Space || (c >= Char.Tab && c <= Char.CarriageReturn) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === Char.Space ||
+    (c >= Char.Tab && c <= Char.CarriageReturn) ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 function isDigit(c: number): boolean {
@@ -141,9 +153,6 @@ function isWordStart(c: number): boolean {
 function isWordPart(c: number): boolean {
   return isWordStart(c) || isDigit(c) || c === Char.Dollar;
 }
-
-
-
 
 /** E'…' (backslash escapes), B'…', X'…', N'…', U&'…' and U&"…"; -1 when none starts at `i`. */
 function prefixedStringEnd(sql: string, i: number, c: number, next: number): number {
@@ -199,7 +208,11 @@ function numberEnd(sql: string, i: number): number {
 function operatorEnd(sql: string, i: number): number {
   let j = i;
   while (j < sql.length && operatorChars.has(sql.charCodeAt(j))) {
-    if (j > i && ((sql.charCodeAt(j) === Char.Minus && sql.charCodeAt(j + 1) === Char.Minus) || (sql.charCodeAt(j) === Char.Slash && sql.charCodeAt(j + 1) === Char.Star))) break;
+    if (
+      j > i &&
+      ((sql.charCodeAt(j) === Char.Minus && sql.charCodeAt(j + 1) === Char.Minus) || (sql.charCodeAt(j) === Char.Slash && sql.charCodeAt(j + 1) === Char.Star))
+    )
+      break;
     j += 1;
   }
   return j;

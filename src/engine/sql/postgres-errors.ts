@@ -9,16 +9,24 @@ import type { DuckDBErrorType } from '../duckdb/duckdb-error';
  * for the same fault.
  */
 const codes: Readonly<Record<string, ErrorCode>> = {
-  '22': 'INVALID_VALUE', '42883': 'UNDEFINED_FUNCTION', '42725': 'UNDEFINED_FUNCTION', '42804': 'DATATYPE_MISMATCH', '42846': 'DATATYPE_MISMATCH',
-  '42P01': 'UNDEFINED_TABLE', '42703': 'UNDEFINED_COLUMN', '42601': 'SYNTAX_ERROR',
+  '22': 'INVALID_VALUE',
+  '42883': 'UNDEFINED_FUNCTION',
+  '42725': 'UNDEFINED_FUNCTION',
+  '42804': 'DATATYPE_MISMATCH',
+  '42846': 'DATATYPE_MISMATCH',
+  '42P01': 'UNDEFINED_TABLE',
+  '42703': 'UNDEFINED_COLUMN',
+  '42601': 'SYNTAX_ERROR',
 };
 
 const rules: Readonly<Record<string, string>> = {
   '22012': 'Postgres raises an error on division by zero, for integers, numeric and double precision alike; write NULLIF(divisor, 0) to get NULL instead.',
-  '22P02': 'Postgres reads text cast to a type only in that type’s input syntax (an integer has no fraction, a boolean is true/false/t/f/yes/no/on/off/1/0); cast through numeric to round, or fix the text.',
+  '22P02':
+    'Postgres reads text cast to a type only in that type’s input syntax (an integer has no fraction, a boolean is true/false/t/f/yes/no/on/off/1/0); cast through numeric to round, or fix the text.',
   '22003': 'The value is outside the range of its type; cast to a wider type (bigint, numeric) first.',
   '22023': 'Postgres refuses this argument value.',
-  '22007': 'Postgres reads dates, times and intervals in its own input formats (2024-01-15, Jan 15 2024, 1 day 2 hours, P1D); fix the text or use to_date/to_timestamp with a template.',
+  '22007':
+    'Postgres reads dates, times and intervals in its own input formats (2024-01-15, Jan 15 2024, 1 day 2 hours, P1D); fix the text or use to_date/to_timestamp with a template.',
   '22008': 'The date or time is outside the calendar or the type’s range.',
   '22011': 'A substring’s length may not be negative.',
   '2201B': 'Postgres’ regular expressions must be well formed (balanced brackets and parentheses, valid escapes).',
@@ -68,7 +76,11 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Binder', /Referenced column .* not found|does not have a column named|column .* (does not exist|not found)/i, '42703'],
   ['Binder', /No function matches the given name and argument types|^Unimplemented type for cast|has no function/, '42883'],
   ['Binder', /Could not choose a best candidate function/, '42725'],
-  ['Binder', /must appear in the GROUP BY clause|cannot contain aggregates|aggregate function calls cannot be nested|overloads that match the supplied arguments/i, '42803'],
+  [
+    'Binder',
+    /must appear in the GROUP BY clause|cannot contain aggregates|aggregate function calls cannot be nested|overloads that match the supplied arguments/i,
+    '42803',
+  ],
   ['Binder', /(ORDER|GROUP) (BY )?term out of range/, '42P10'],
   ['Binder', /^Ambiguous reference/, '42702'],
   ['Binder', /^Cannot mix values of type/, '42804'],
@@ -89,7 +101,11 @@ const duckdbStates: readonly [DuckDBErrorType, RegExp, string][] = [
   ['Invalid Input', /square root of a negative/, '2201F'],
   ['Out of Range', /square root of a negative/, '2201F'],
   // RE2's words for a pattern it cannot compile.
-  ['Invalid Input', /^(missing [)\]]|missing argument to repetition operator|bad repetition operator|invalid (escape sequence|character class|character class range|named capture group|repetition size|UTF-8|nested repetition)|trailing \\|unexpected \)|no argument for repetition operator|bad (escape|named capture|character class|UTF-8))/, '2201B'],
+  [
+    'Invalid Input',
+    /^(missing [)\]]|missing argument to repetition operator|bad repetition operator|invalid (escape sequence|character class|character class range|named capture group|repetition size|UTF-8|nested repetition)|trailing \\|unexpected \)|no argument for repetition operator|bad (escape|named capture|character class|UTF-8))/,
+    '2201B',
+  ],
   ['Invalid Input', /^Could not parse string [\s\S]*out of range/, '22008'],
   ['Invalid Input', /^Could not parse string .* according to format specifier/, '22007'],
   ['Invalid Input', /^Malformed JSON/, '22P02'],
@@ -109,8 +125,19 @@ function sqlstateOf(type: DuckDBErrorType, detail: string): string | undefined {
 const raised = /^\[([0-9A-Z]{5})\] ([^\n]*)/;
 
 const typeNames: Readonly<Record<string, string>> = {
-  INT8: 'smallint', INT16: 'smallint', INT32: 'integer', INT64: 'bigint', INT128: 'numeric', BOOL: 'boolean', DOUBLE: 'double precision',
-  FLOAT: 'real', DATE: 'date', INTERVAL: 'interval', UUID: 'uuid', TIMESTAMP: 'timestamp', 'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone',
+  INT8: 'smallint',
+  INT16: 'smallint',
+  INT32: 'integer',
+  INT64: 'bigint',
+  INT128: 'numeric',
+  BOOL: 'boolean',
+  DOUBLE: 'double precision',
+  FLOAT: 'real',
+  DATE: 'date',
+  INTERVAL: 'interval',
+  UUID: 'uuid',
+  TIMESTAMP: 'timestamp',
+  'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone',
 };
 const postgresType = (duckdb: string) => typeNames[duckdb] ?? (/^DECIMAL/.test(duckdb) ? 'numeric' : duckdb.toLowerCase());
 
@@ -121,7 +148,11 @@ export function postgresErrorOf(type: DuckDBErrorType, detail: string): AppError
   if (type !== 'Conversion' && type !== 'Out of Range') return undefined;
   const text = /^Could not convert string (['"])(.*)\1 to ([A-Z][A-Z0-9]*(?: [A-Z][A-Z0-9]*)*(?:\(\d+,\d+\))?)/s.exec(detail);
   // Dates, times and intervals have their own class of bad input.
-  if (text) return postgresError(/^(DATE|TIME|TIMESTAMP|INTERVAL)/.test(text[3]!) ? '22007' : '22P02', `invalid input syntax for type ${postgresType(text[3]!)}: "${text[2]}"`);
+  if (text)
+    return postgresError(
+      /^(DATE|TIME|TIMESTAMP|INTERVAL)/.test(text[3]!) ? '22007' : '22P02',
+      `invalid input syntax for type ${postgresType(text[3]!)}: "${text[2]}"`,
+    );
   const field = /^invalid (date|timestamp|time|interval) field format: "(.*?)"/.exec(detail);
   if (field) return postgresError('22007', `invalid input syntax for type ${field[1]}: "${field[2]}"`);
   const interval = /^extract specifier "(.*?)" not recognized|^Error parsing interval/.exec(detail);

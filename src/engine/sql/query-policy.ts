@@ -12,7 +12,20 @@ import type { AstNode } from './parse-query';
  */
 export const allowedTableFunctions = new Set(['range', 'generate_series', 'unnest', 'json_each', 'json_tree']);
 
-const refusedFunctionPrefixes = ['duckdb_', 'ducklake_', 'pragma_', 'postgres_', 'sqlite_', 'read_', 'parquet_', 'install_', 'load_', 'export_', 'icu_', '__internal_'];
+const refusedFunctionPrefixes = [
+  'duckdb_',
+  'ducklake_',
+  'pragma_',
+  'postgres_',
+  'sqlite_',
+  'read_',
+  'parquet_',
+  'install_',
+  'load_',
+  'export_',
+  'icu_',
+  '__internal_',
+];
 
 const refusedFunctions = new Set([
   // settings, environment, secrets, files
@@ -73,7 +86,10 @@ export function checkNodePolicy(node: AstNode): void {
   } else if (node.type === 'SHOW_REF' && (node.query === null || node.query === undefined)) {
     // DESCRIBE and SUMMARIZE of a table or query carry that query, which the checks see. The bare
     // forms (SHOW TABLES, SHOW ALL TABLES, SHOW DATABASES…) would list every attached catalog.
-    throw new AppError('STATEMENT_NOT_ALLOWED', 'Catalog listings are not available as SQL', { hint: 'The workspace’s tables are listed by the interface, not by SQL.', advice: 'list-tables' });
+    throw new AppError('STATEMENT_NOT_ALLOWED', 'Catalog listings are not available as SQL', {
+      hint: 'The workspace’s tables are listed by the interface, not by SQL.',
+      advice: 'list-tables',
+    });
   } else if (node.class === 'FUNCTION' || node.class === 'WINDOW' || node.class === 'AGGREGATE') {
     checkFunction(node);
   }

@@ -50,5 +50,9 @@ function scanRead(info: Record<string, unknown>): ScanRead {
   const listed = typeof info['Filename(s)'] === 'string' ? info['Filename(s)'].split(', ').map((name) => name.trim()) : [];
   const files = listed.filter((name) => name && name !== abbreviation);
   const total = Number(info['Total Files Read'] ?? files.length);
-  return { table: typeof info.Table === 'string' ? info.Table.toLowerCase() : undefined, files, complete: !listed.includes(abbreviation) && total <= files.length };
+  return {
+    table: typeof info.Table === 'string' ? info.Table.toLowerCase() : undefined,
+    files,
+    complete: !listed.includes(abbreviation) && total <= files.length,
+  };
 }

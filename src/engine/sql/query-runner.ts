@@ -126,18 +126,22 @@ export class QueryRunner {
     private readonly directScans: DirectScans,
   ) {}
 
-  async estimate(workspaceId: string, userSql: string, options: { timeoutMs?: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> } = {}): Promise<Compiled> {
+  async estimate(
+    workspaceId: string,
+    userSql: string,
+    options: { timeoutMs?: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> } = {},
+  ): Promise<Compiled> {
     const limits = limitsOf({ timeoutMs: options.timeoutMs ?? defaultEstimateTimeoutMs, startedAt: options.startedAt, concurrency: options.concurrency });
     return this.engines.with(
       workspaceId,
       (engine) =>
-      engine.read(async () => {
-        try {
-          return (await this.compile(engine, userSql, new Set(options.parameters))).compiled;
-        } catch (error) {
-          throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
-        }
-      }, limits.admission),
+        engine.read(async () => {
+          try {
+            return (await this.compile(engine, userSql, new Set(options.parameters))).compiled;
+          } catch (error) {
+            throw await mapDuckDBError(error, { sql: userSql, privatePaths: [workspaceDataPath(engine.location)] });
+          }
+        }, limits.admission),
       'interactive',
       limits.deadline,
     );
@@ -166,7 +170,11 @@ export class QueryRunner {
    * then prepared (bound and planned by DuckDB) at the catalog's current snapshot. The parameters are
    * the names of its markers; a saved query's text gives each its type, so no value is needed.
    */
-  async describe(workspaceId: string, userSql: string, options: { timeoutMs: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> }): Promise<{ columns: QueryColumn[]; compiled: Compiled }> {
+  async describe(
+    workspaceId: string,
+    userSql: string,
+    options: { timeoutMs: number; startedAt?: number; concurrency?: number; parameters?: Iterable<string> },
+  ): Promise<{ columns: QueryColumn[]; compiled: Compiled }> {
     const names = Object.fromEntries([...(options.parameters ?? [])].map((name) => [name, null]));
     const outcome = await this.measured(workspaceId, userSql, limitsOf(options, 'interactive', names), async (_engine, connection, { sql, readsLake }) => {
       const prepare = async (): Promise<Executed> => {
@@ -179,7 +187,10 @@ export class QueryRunner {
       };
       return readsLake ? connection.readTransaction(prepare) : prepare();
     });
-    return { columns: outcome.columns, compiled: { tables: outcome.tables, rewrites: outcome.rewrites, translatedSql: outcome.translatedSql, estimate: outcome.estimate } };
+    return {
+      columns: outcome.columns,
+      compiled: { tables: outcome.tables, rewrites: outcome.rewrites, translatedSql: outcome.translatedSql, estimate: outcome.estimate },
+    };
   }
 
   /**
@@ -246,39 +257,49 @@ export class QueryRunner {
    */
   private measured(workspaceId: string, userSql: string, limits: Limits, execute: Execute): Promise<RunOutcome> {
     const startedAt = performance.now();
-    return this.engines.with(workspaceId, (engine) =>
-      engine.read(async (connection) => {
-        let compiledSql = userSql;
-        let planned: PlannedQuery | undefined;
-        let tables: LakeTableRef[] = [];
-        let known: Compiled | undefined;
-        try {
-          const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
-          compiledSql = sql;
-          tables = compiled.tables;
-          known = compiled;
-          assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
-          planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
-          await engine.macros.prepareFor(connection, planned.sql);
-          if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
-          // Compiling counts against the time limit too.
-          if (performance.now() >= limits.deadline) throw queryTimeout();
-          const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
-          const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
-          return { ...compiled, columns, rowCount, bytesScanned: sizer.actual(profile?.scans), cpuMs: profile?.cpuMs ?? cpuMs ?? 0, elapsedMs: performance.now() - startedAt };
-        } catch (thrown) {
-          if (thrown instanceof StatementCancelled) throw thrown.measured(performance.now() - startedAt, known?.estimate.bytes ?? 0, known?.translatedSql ?? null);
-          const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
-          // A table dropped by another process since the names were cached: reload them next time.
-          if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
-          if (isEngineFailure(error)) this.engines.discard(workspaceId, limits.lane);
-          throw await mapDuckDBError(error, {
-            sql: compiledSql,
-            privatePaths: [workspaceDataPath(engine.location)],
-            timeTravel: timeTravelContext(connection, engine.metadataSchema, tables),
-          });
-        }
-      }, limits.admission),
+    return this.engines.with(
+      workspaceId,
+      (engine) =>
+        engine.read(async (connection) => {
+          let compiledSql = userSql;
+          let planned: PlannedQuery | undefined;
+          let tables: LakeTableRef[] = [];
+          let known: Compiled | undefined;
+          try {
+            const { compiled, sizer, sql, analysis, plans } = await this.compile(engine, userSql, limits.parameters);
+            compiledSql = sql;
+            tables = compiled.tables;
+            known = compiled;
+            assertWithinScanLimit(compiled.estimate.bytes, limits.scanLimitBytes);
+            planned = await this.directScans.plan(engine, connection, analysis, compiled.tables, plans);
+            await engine.macros.prepareFor(connection, planned.sql);
+            if (analysis.setOperation) await checkSetOperation(connection, analysis.setOperation);
+            // Compiling counts against the time limit too.
+            if (performance.now() >= limits.deadline) throw queryTimeout();
+            const reusable = !analysis.wantedTables.some((name) => engine.live.tables.has(name));
+            const { columns, rowCount, profile, cpuMs } = await execute(engine, connection, { ...planned, reusable }, limits.deadline);
+            return {
+              ...compiled,
+              columns,
+              rowCount,
+              bytesScanned: sizer.actual(profile?.scans),
+              cpuMs: profile?.cpuMs ?? cpuMs ?? 0,
+              elapsedMs: performance.now() - startedAt,
+            };
+          } catch (thrown) {
+            if (thrown instanceof StatementCancelled)
+              throw thrown.measured(performance.now() - startedAt, known?.estimate.bytes ?? 0, known?.translatedSql ?? null);
+            const error = planned && planned.sql !== compiledSql ? ((await bindErrorOf(connection, compiledSql, thrown)) ?? thrown) : thrown;
+            // A table dropped by another process since the names were cached: reload them next time.
+            if (duckdbErrorOf(error)?.type === 'Catalog') engine.tableNames.invalidate();
+            if (isEngineFailure(error)) this.engines.discard(workspaceId, limits.lane);
+            throw await mapDuckDBError(error, {
+              sql: compiledSql,
+              privatePaths: [workspaceDataPath(engine.location)],
+              timeTravel: timeTravelContext(connection, engine.metadataSchema, tables),
+            });
+          }
+        }, limits.admission),
       limits.lane,
       limits.deadline,
     );
@@ -297,7 +318,11 @@ export class QueryRunner {
   }
 }
 
-function limitsOf(options: { timeoutMs: number; startedAt?: number; scanLimitBytes?: number; concurrency?: number }, lane: EngineLane = 'interactive', parameters: object = {}): Limits {
+function limitsOf(
+  options: { timeoutMs: number; startedAt?: number; scanLimitBytes?: number; concurrency?: number },
+  lane: EngineLane = 'interactive',
+  parameters: object = {},
+): Limits {
   const deadline = (options.startedAt ?? performance.now()) + options.timeoutMs;
   return {
     lane,
@@ -364,7 +389,9 @@ function emitRows(result: MaterializedRows, sink: ResultSink, caps: ResultCaps):
   const types = result.columnTypes();
   const columns = result.columnNames().map((name, index) => ({ name, type: typeName(types[index]!) }));
   // JSON values come back as JSON, not as strings holding JSON (the chunks' vectors lose the alias).
-  const jsonColumns = columns.flatMap((column, index) => (column.type === 'JSON' ? [{ index, list: false }] : column.type === 'JSON[]' ? [{ index, list: true }] : []));
+  const jsonColumns = columns.flatMap((column, index) =>
+    column.type === 'JSON' ? [{ index, list: false }] : column.type === 'JSON[]' ? [{ index, list: true }] : [],
+  );
   sink.columns(columns);
   let heldBytes = 0;
   let encodedBytes = 0;
@@ -398,7 +425,9 @@ function preparedColumns(prepared: DuckDBPreparedStatement): QueryColumn[] {
   return Array.from({ length: prepared.columnCount }, (_, index) => {
     const name = prepared.columnName(index);
     if (prepared.columnTypeId(index) === DuckDBTypeId.INVALID) {
-      throw new AppError('QUERY_ERROR', `The type of the result column "${name}" depends on a parameter's value`, { hint: 'Give the function a constant argument instead of a parameter.' });
+      throw new AppError('QUERY_ERROR', `The type of the result column "${name}" depends on a parameter's value`, {
+        hint: 'Give the function a constant argument instead of a parameter.',
+      });
     }
     return { name, type: typeName(prepared.columnType(index)) };
   });
@@ -413,12 +442,18 @@ function preparedColumns(prepared: DuckDBPreparedStatement): QueryColumn[] {
 function parquetSafe(sql: string, columns: QueryColumn[]): string {
   const names = new Set(columns.map((column) => column.name));
   if (!columns.some(storedAsText) || names.size !== columns.length) return sql;
-  const list = columns.map((column) => (storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS VARCHAR) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name)));
+  const list = columns.map((column) =>
+    storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS VARCHAR) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name),
+  );
   return `SELECT ${list.join(', ')} FROM (\n${sql}\n) AS result`;
 }
 
 function readBack(columns: QueryColumn[]): string {
-  return columns.map((column) => (storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name))).join(', ');
+  return columns
+    .map((column) =>
+      storedAsText(column) ? `CAST(${sqlIdentifier(column.name)} AS ${column.type}) AS ${sqlIdentifier(column.name)}` : sqlIdentifier(column.name),
+    )
+    .join(', ');
 }
 
 function storedAsText(column: QueryColumn): boolean {

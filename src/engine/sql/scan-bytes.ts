@@ -20,7 +20,10 @@ export interface ScanEstimate {
 }
 
 /** Bytes per column of a table's data files as of a snapshot (paths made absolute the way DuckLake resolves them). */
-const liveFileColumnBytes = namedQuery<{ data_path: string; schema: string; table: string; snapshot: number }, { file: string; column_name: string; bytes: number | string }>(
+const liveFileColumnBytes = namedQuery<
+  { data_path: string; schema: string; table: string; snapshot: number },
+  { file: string; column_name: string; bytes: number | string }
+>(
   'ducklake.file_column_bytes_at_snapshot',
   `SELECT CASE WHEN f.path_is_relative THEN :data_path || s.path || t.path || f.path ELSE f.path END AS file,
           lower(c.column_name) AS column_name, CAST(sum(stats.column_size_bytes) AS BIGINT) AS bytes
@@ -91,7 +94,9 @@ export class ScanSizer {
     if (scans === undefined) return this.estimate().bytes;
     const opened = new Set(scans.flatMap((scan) => scan.files));
     const tableOf = new Map(this.files.map((entry) => [entry.file, entry.table]));
-    const wholeTables = new Set(scans.filter((scan) => !scan.complete).flatMap((scan) => (scan.table ? [scan.table] : scan.files.map((file) => tableOf.get(file)))));
+    const wholeTables = new Set(
+      scans.filter((scan) => !scan.complete).flatMap((scan) => (scan.table ? [scan.table] : scan.files.map((file) => tableOf.get(file)))),
+    );
     return this.sum((entry) => opened.has(entry.file) || wholeTables.has(entry.table));
   }
 

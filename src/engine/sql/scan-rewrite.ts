@@ -79,7 +79,15 @@ export function planTableScans(
 }
 
 function attachedSubquery(node: AstNode, { tableSubquery }: ScanShapes, attached: AttachedTable): AstNode {
-  const table: AstNode = { ...node, catalog_name: attached.catalog, schema_name: attached.schema, table_name: attached.table, alias: '', column_name_alias: [], at_clause: null };
+  const table: AstNode = {
+    ...node,
+    catalog_name: attached.catalog,
+    schema_name: attached.schema,
+    table_name: attached.table,
+    alias: '',
+    column_name_alias: [],
+    at_clause: null,
+  };
   const statement = tableSubquery.subquery as AstNode;
   const subquery = { ...statement, node: { ...(statement.node as AstNode), from_table: table } };
   return { ...tableSubquery, ...referenceOf(node), subquery };

@@ -108,7 +108,9 @@ function secondsText(micros: bigint): string {
   const sign = micros < 0n ? '-' : '';
   const magnitude = micros < 0n ? -micros : micros;
   const whole = magnitude / 1_000_000n;
-  const fraction = String(magnitude % 1_000_000n).padStart(6, '0').replace(/0+$/, '');
+  const fraction = String(magnitude % 1_000_000n)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 

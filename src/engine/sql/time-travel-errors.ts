@@ -63,7 +63,9 @@ const missingFile = /No such file or directory|HTTP 404|NoSuchKey/i;
 
 function snapshotNotFound(tables: readonly TableName[], reach: readonly TableReach[] | undefined): AppError {
   const names = tables.map(qualified);
-  return new AppError('SNAPSHOT_NOT_FOUND', `No snapshot of ${names.join(', ')} exists at the requested time`, { hint: reach ? reachHint(reach) : 'Ask for a later time.' });
+  return new AppError('SNAPSHOT_NOT_FOUND', `No snapshot of ${names.join(', ')} exists at the requested time`, {
+    hint: reach ? reachHint(reach) : 'Ask for a later time.',
+  });
 }
 
 /** When each table can be read: times to the microsecond, which read that snapshot when given back. */

@@ -64,16 +64,24 @@ const maxAttempts = 5;
 export async function writeRelation(connection: EngineConnection, write: RelationWrite): Promise<RelationWritten> {
   const staged = write.upsert && write.select !== undefined ? await stageKeyed(connection, write) : undefined;
   try {
-    const incoming = write.select === undefined ? [] : await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
+    const incoming =
+      write.select === undefined ? [] : await describe(connection, staged ? `SELECT * FROM temp.main.${sqlIdentifier(staged)}` : write.select, write.watch);
     for (let attempt = 1; ; attempt++) {
       try {
         await connection.run('BEGIN TRANSACTION');
         // Read inside the transaction: DuckLake loads its catalog once per transaction.
         const existing = await catalogColumns(connection, write.table);
         const plan = write.replace ? replacementPlan(existing, incoming, qualified(write.table)) : planColumns(existing, incoming, qualified(write.table));
-        const statements = write.replace ? replacementStatements(write.table, plan) : write.select === undefined ? [] : ddlStatements(write.table, existing, plan);
+        const statements = write.replace
+          ? replacementStatements(write.table, plan)
+          : write.select === undefined
+            ? []
+            : ddlStatements(write.table, existing, plan);
         for (const statement of statements) await connection.run(statement, undefined, write.watch);
-        let rowsDeleted = existing && write.deletions?.all ? await applyDeletions(connection, qualifiedSql(write.table), write.deletions.key, existing, { source: { all: true }, mark: write.deletions.mark }) : 0;
+        let rowsDeleted =
+          existing && write.deletions?.all
+            ? await applyDeletions(connection, qualifiedSql(write.table), write.deletions.key, existing, { source: { all: true }, mark: write.deletions.mark })
+            : 0;
         let rowsWritten = 0;
         if (write.select !== undefined) {
           const source = staged ? `temp.main.${sqlIdentifier(staged)}` : `(\n${write.select}\n)`;
@@ -82,14 +90,25 @@ export async function writeRelation(connection: EngineConnection, write: Relatio
           rowsWritten = Number(inserted.scalar() ?? 0);
         }
         const columns = write.deletions?.deleted && (existing || write.select !== undefined) ? await catalogColumns(connection, write.table) : undefined;
-        if (columns) rowsDeleted += await applyDeletions(connection, qualifiedSql(write.table), write.deletions!.key, columns, { source: { relation: write.deletions!.deleted! }, mark: write.deletions!.mark });
+        if (columns)
+          rowsDeleted += await applyDeletions(connection, qualifiedSql(write.table), write.deletions!.key, columns, {
+            source: { relation: write.deletions!.deleted! },
+            mark: write.deletions!.mark,
+          });
         await write.alsoInTransaction?.(connection);
         // Set last, so that it can say how many rows the snapshot holds (a resumed sync counts from it).
         const commitInfo = typeof write.commitInfo === 'function' ? write.commitInfo(plan.changes) : write.commitInfo;
         const info = JSON.stringify({ ...commitInfo, records_written: rowsWritten, records_deleted: rowsDeleted });
-        await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(info)})`);
+        await connection.run(
+          `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(write.message)}, extra_info => ${sqlString(info)})`,
+        );
         await connection.run('COMMIT', undefined, write.watch);
-        return { rowsWritten, rowsDeleted, createdTable: write.replace === true || (existing === undefined && write.select !== undefined), schemaChanges: plan.changes };
+        return {
+          rowsWritten,
+          rowsDeleted,
+          createdTable: write.replace === true || (existing === undefined && write.select !== undefined),
+          schemaChanges: plan.changes,
+        };
       } catch (error) {
         await connection.rollback().catch(() => {});
         if (!isCommitConflict(error) || attempt === maxAttempts) throw error;
@@ -132,7 +151,9 @@ interface ColumnPlan {
 }
 
 function planColumns(existing: CatalogColumn[] | undefined, incoming: Column[], table: string): ColumnPlan {
-  const columns = new Map<string, Column>((existing ?? []).map((column) => [column.name.toLowerCase(), { name: column.name, type: normalizeType(column.type) }]));
+  const columns = new Map<string, Column>(
+    (existing ?? []).map((column) => [column.name.toLowerCase(), { name: column.name, type: normalizeType(column.type) }]),
+  );
   const plan: ColumnPlan = { columns, added: [], widened: [], rebuild: false, changes: [] };
   for (const column of incoming) {
     const current = columns.get(column.name.toLowerCase());
@@ -167,7 +188,9 @@ function replacementPlan(existing: CatalogColumn[] | undefined, incoming: Column
           const from = normalizeType(previous.type);
           return from === column.type ? [] : [{ table, column: column.name, change: 'retyped', from, to: column.type }];
         }),
-        ...existing.filter((column) => !columns.has(column.name.toLowerCase())).map((column): SchemaChange => ({ table, column: column.name, change: 'dropped', from: normalizeType(column.type) })),
+        ...existing
+          .filter((column) => !columns.has(column.name.toLowerCase()))
+          .map((column): SchemaChange => ({ table, column: column.name, change: 'dropped', from: normalizeType(column.type) })),
       ]
     : [];
   return { columns, added: [], widened: [], rebuild: false, changes };
@@ -192,7 +215,8 @@ function ddlStatements(table: TableName, existing: CatalogColumn[] | undefined, 
     const current = new Map(existing.map((column) => [column.name.toLowerCase(), normalizeType(column.type)]));
     for (const column of [...plan.added, ...plan.widened]) current.set(column.name.toLowerCase(), column.type);
     const casts = [...plan.columns.values()].map(
-      (column) => `${conversion(sqlIdentifier(column.name), current.get(column.name.toLowerCase()) ?? column.type, column.type)} AS ${sqlIdentifier(column.name)}`,
+      (column) =>
+        `${conversion(sqlIdentifier(column.name), current.get(column.name.toLowerCase()) ?? column.type, column.type)} AS ${sqlIdentifier(column.name)}`,
     );
     statements.push(`CREATE OR REPLACE TABLE ${target} AS SELECT ${casts.join(', ')} FROM ${target}`);
   }

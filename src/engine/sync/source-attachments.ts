@@ -64,7 +64,13 @@ export interface S3Source {
 
 /** A secret for a source's bucket, scoped to it: the lake's own secret keeps its own, narrower scope. */
 export async function createS3SourceSecret(connection: EngineConnection, name: string, source: S3Source): Promise<void> {
-  const options = ['TYPE s3', `REGION ${sqlString(source.region)}`, `SCOPE ${sqlString(source.scope)}`, `URL_STYLE ${sqlString(source.urlStyle)}`, `USE_SSL ${source.useSsl ? 'true' : 'false'}`];
+  const options = [
+    'TYPE s3',
+    `REGION ${sqlString(source.region)}`,
+    `SCOPE ${sqlString(source.scope)}`,
+    `URL_STYLE ${sqlString(source.urlStyle)}`,
+    `USE_SSL ${source.useSsl ? 'true' : 'false'}`,
+  ];
   if (source.endpoint) options.push(`ENDPOINT ${sqlString(source.endpoint)}`);
   // Keys are always given, empty for an anonymous source: without them DuckDB signs with the process's
   // own AWS_ACCESS_KEY_ID, the lake's, and would send its signatures to the source.

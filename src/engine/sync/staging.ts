@@ -50,7 +50,9 @@ export async function swapInStaging(connection: EngineConnection, swap: StagingS
       // Read inside the transaction: what it sees is what it swaps, and DuckLake loads its catalog once.
       const hasStaging = (await catalogColumns(connection, staging)) !== undefined;
       const hasTarget = (await catalogColumns(connection, target)) !== undefined;
-      await connection.run(`CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(swap.message)}, extra_info => ${sqlString(JSON.stringify(swap.commitInfo))})`);
+      await connection.run(
+        `CALL ducklake_set_commit_message(${sqlString(lakeAlias)}, 'oxbow', ${sqlString(swap.message)}, extra_info => ${sqlString(JSON.stringify(swap.commitInfo))})`,
+      );
       if (hasStaging) {
         if (hasTarget) await connection.run(`DROP TABLE ${qualified(target)}`);
         await connection.run(`ALTER TABLE ${qualified(staging)} RENAME TO ${sqlIdentifier(swap.target)}`);

@@ -40,7 +40,9 @@ export class SyncInstances {
     const { settings } = this;
     const { workspaceId } = options;
     const tempDir = createInstanceFolder(settings.tempRoot, `sync-${workspaceId ?? 'source'}`);
-    const lakeExtensions = workspaceId ? ['ducklake', settings.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner', ...(settings.lake.kind === 's3' ? ['httpfs'] : [])] : [];
+    const lakeExtensions = workspaceId
+      ? ['ducklake', settings.catalog.kind === 'postgres' ? 'postgres_scanner' : 'sqlite_scanner', ...(settings.lake.kind === 's3' ? ['httpfs'] : [])]
+      : [];
     let instance: DuckDBInstance | undefined;
     let connection: EngineConnection | undefined;
     try {

@@ -150,7 +150,9 @@ export class SyncLake {
       commitInfo: batch.commitInfo,
       watch: { signal: batch.signal },
       // A replacement ends the stream's full refresh, as a swap does: what abandoned ones left goes with it.
-      alsoInTransaction: replace ? (connection) => dropAbandonedStaging(connection, this.metadataSchema, batch.table.schema, batch.table.table, replace.jobId) : undefined,
+      alsoInTransaction: replace
+        ? (connection) => dropAbandonedStaging(connection, this.metadataSchema, batch.table.schema, batch.table.table, replace.jobId)
+        : undefined,
     };
     const written = await writeRelation(this.instance.connection, write);
     await this.registered(batch, written.createdTable);
@@ -183,7 +185,13 @@ export class SyncLake {
    * says how the new table differs from the old one (see swapInStaging); the registry then knows the
    * target (created with `key`), not the staging table. Returns those differences.
    */
-  async swapInStaging(swap: { staging: TableName; target: TableName; key: string[]; message: string; commitInfo: (changes: SchemaChange[]) => Record<string, unknown> }): Promise<SchemaChange[]> {
+  async swapInStaging(swap: {
+    staging: TableName;
+    target: TableName;
+    key: string[];
+    message: string;
+    commitInfo: (changes: SchemaChange[]) => Record<string, unknown>;
+  }): Promise<SchemaChange[]> {
     const before = await this.columns(swap.target);
     const after = await this.columns(swap.staging);
     const changes = before && after ? columnDifferences(swap.target, before, after, 'retyped') : [];
@@ -215,11 +223,16 @@ export class SyncLake {
     const staged = `keys_${Bun.randomUUIDv7().replaceAll('-', '')}`;
     const file = join(this.instance.tempDir, `${staged}.json`);
     try {
-      if ('relation' in listing) await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(staged)} AS SELECT ${key.map(sqlIdentifier).join(', ')} FROM (${listing.relation})`);
+      if ('relation' in listing)
+        await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(staged)} AS SELECT ${key.map(sqlIdentifier).join(', ')} FROM (${listing.relation})`);
       else {
         await Bun.write(file, JSON.stringify(listing.records));
-        const types = key.map((name) => `${sqlString(name)}: ${sqlString(columns.find((column) => column.name.toLowerCase() === name.toLowerCase())?.type ?? 'VARCHAR')}`);
-        await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(staged)} AS SELECT * FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}})`);
+        const types = key.map(
+          (name) => `${sqlString(name)}: ${sqlString(columns.find((column) => column.name.toLowerCase() === name.toLowerCase())?.type ?? 'VARCHAR')}`,
+        );
+        await connection.run(
+          `CREATE TEMP TABLE ${sqlIdentifier(staged)} AS SELECT * FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}})`,
+        );
       }
       const matches = key.map((name) => `listed.${sqlIdentifier(name)} = kept.${sqlIdentifier(name)}`).join(' AND ');
       const gone = `SELECT ${key.map((name) => `kept.${sqlIdentifier(name)}`).join(', ')}, now() AS ${sqlIdentifier(deletedAtColumn)} FROM ${qualifiedSql(request.table)} AS kept
@@ -263,7 +276,12 @@ function columnDifferences(table: TableName, before: CatalogColumn[], after: Cat
     if (type === undefined) return [{ table: qualified, column: column.name, change: 'added', to: column.type }];
     return type === column.type ? [] : [{ table: qualified, column: column.name, change: changed, from: type, to: column.type }];
   });
-  const dropped = changed === 'retyped' ? before.filter((column) => !current.has(column.name.toLowerCase())).map((column): SchemaChange => ({ table: qualified, column: column.name, change: 'dropped', from: column.type })) : [];
+  const dropped =
+    changed === 'retyped'
+      ? before
+          .filter((column) => !current.has(column.name.toLowerCase()))
+          .map((column): SchemaChange => ({ table: qualified, column: column.name, change: 'dropped', from: column.type }))
+      : [];
   return [...differences, ...dropped];
 }
 

@@ -33,7 +33,12 @@ const changeNames: Record<string, string> = {
  * rebuilt by a schema change keeps its past, and each snapshot's time reads the table as it left it.
  * Undefined when no table holds the name now.
  */
-export async function tableHistory(connection: EngineConnection, metadata: string, name: TableName, page: { limit: number; offset: number }): Promise<{ total: number; snapshots: TableSnapshot[] } | undefined> {
+export async function tableHistory(
+  connection: EngineConnection,
+  metadata: string,
+  name: TableName,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; snapshots: TableSnapshot[] } | undefined> {
   const life = (
     await connection.read(
       `WITH ${tableLivesSql(metadata, 's.schema_name = $schema AND t.table_name = $table')}

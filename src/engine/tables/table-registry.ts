@@ -24,7 +24,10 @@ const forgetTable = namedQuery<{ workspace_id: string; schema_name: string; tabl
   'DELETE FROM lake_tables WHERE workspace_id = :workspace_id AND schema_name = :schema_name AND table_name = :table_name',
 );
 
-export const deleteWorkspaceTables = namedQuery<{ workspace_id: string }>('lake_tables.delete_for_workspace', 'DELETE FROM lake_tables WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceTables = namedQuery<{ workspace_id: string }>(
+  'lake_tables.delete_for_workspace',
+  'DELETE FROM lake_tables WHERE workspace_id = :workspace_id',
+);
 
 /** The per-table facts the service keeps beside the lake catalog (the primary key). */
 export class TableRegistry {

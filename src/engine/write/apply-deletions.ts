@@ -20,7 +20,13 @@ export interface Deletions {
  * caller's transaction: part of the same snapshot as the batch's upserts. A row marked already keeps
  * its first `_deleted_at`. Returns how many rows it deleted or marked.
  */
-export async function applyDeletions(connection: EngineConnection, table: string, key: string[], columns: CatalogColumn[], deletions: Deletions): Promise<number> {
+export async function applyDeletions(
+  connection: EngineConnection,
+  table: string,
+  key: string[],
+  columns: CatalogColumn[],
+  deletions: Deletions,
+): Promise<number> {
   if (deletions.mark && !columns.some((column) => column.name.toLowerCase() === deletedAtColumn)) {
     await connection.run(`ALTER TABLE ${table} ADD COLUMN ${sqlIdentifier(deletedAtColumn)} TIMESTAMPTZ`);
   }

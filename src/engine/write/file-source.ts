@@ -59,7 +59,8 @@ export function fileSource(path: string, file: UploadedFile): WriteSource {
       }
       if (issues.length > 0) throw new RecordsRejected(issues);
     },
-    stage: (connection, _stagingDir, stagingName, plan, primaryKey) => stageFile(connection, readerOf(path, file, known, plan, wholeFile), stagingName, plan, primaryKey),
+    stage: (connection, _stagingDir, stagingName, plan, primaryKey) =>
+      stageFile(connection, readerOf(path, file, known, plan, wholeFile), stagingName, plan, primaryKey),
     rejection(error, thorough) {
       const info = duckdbErrorOf(error);
       if (!info || !inputErrors.has(info.type)) return undefined;
@@ -84,7 +85,12 @@ async function readColumns(connection: EngineConnection, path: string, file: Upl
     const info = duckdbErrorOf(error);
     // Reading the schema or a sample reads nothing but the client's file: anything it refuses is the file's fault.
     if (info && (inputErrors.has(info.type) || info.type === 'IO' || info.type === 'Binder')) {
-      throw new RecordsRejected([{ message: `The body is not readable as ${file.format === 'csv' ? 'CSV with a header row' : 'Parquet'}: ${readerMessage(info.detail)}`, type: 'value_error' }]);
+      throw new RecordsRejected([
+        {
+          message: `The body is not readable as ${file.format === 'csv' ? 'CSV with a header row' : 'Parquet'}: ${readerMessage(info.detail)}`,
+          type: 'value_error',
+        },
+      ]);
     }
     throw error;
   }
@@ -123,7 +129,10 @@ function castOf(source: SourceColumn, column: PlannedColumn): string {
   // Text the lake's catalog cannot keep in its statistics: refused, as a JSON push refuses it. A CSV
   // file's NUL bytes were refused as it arrived; Parquet's texts are compressed and checked here.
   const text = source.readerType === 'VARCHAR' || source.readerType === 'BLOB';
-  const checked = text && column.type === 'VARCHAR' ? `CASE WHEN contains(${value}, chr(0)) THEN error(${sqlString(`Column "${source.name}" holds the NUL character (U+0000), which cannot be stored`)}) ELSE ${value} END` : value;
+  const checked =
+    text && column.type === 'VARCHAR'
+      ? `CASE WHEN contains(${value}, chr(0)) THEN error(${sqlString(`Column "${source.name}" holds the NUL character (U+0000), which cannot be stored`)}) ELSE ${value} END`
+      : value;
   return `${checked} AS ${sqlIdentifier(column.name)}`;
 }
 
@@ -148,11 +157,15 @@ async function stageFile(connection: EngineConnection, reader: string, stagingNa
     );
     const firstMissing = missing.getRows()[0] ?? [];
     const issues: RecordIssue[] = primaryKey.flatMap((key, index) =>
-      firstMissing[index] === null || firstMissing[index] === undefined ? [] : [{ record: Number(firstMissing[index]), field: key, message: `Primary key column "${key}" must be present and not null`, type: 'missing' }],
+      firstMissing[index] === null || firstMissing[index] === undefined
+        ? []
+        : [{ record: Number(firstMissing[index]), field: key, message: `Primary key column "${key}" must be present and not null`, type: 'missing' }],
     );
     if (issues.length > 0) throw new RecordsRejected(issues);
     const keys = keyColumns.map(sqlIdentifier).join(', ');
-    await connection.run(`CREATE TEMP TABLE ${rows} AS SELECT * EXCLUDE (rowid) FROM (SELECT rowid, * FROM ${raw}) QUALIFY row_number() OVER (PARTITION BY ${keys} ORDER BY rowid DESC) = 1`);
+    await connection.run(
+      `CREATE TEMP TABLE ${rows} AS SELECT * EXCLUDE (rowid) FROM (SELECT rowid, * FROM ${raw}) QUALIFY row_number() OVER (PARTITION BY ${keys} ORDER BY rowid DESC) = 1`,
+    );
     await connection.run(`DROP TABLE ${raw}`);
   } catch (error) {
     await drop().catch(() => {});
@@ -164,6 +177,10 @@ async function stageFile(connection: EngineConnection, reader: string, stagingNa
 /** DuckDB's message without the statement it quotes (the server's file paths and SQL are no concern of the client's). */
 function readerMessage(detail: string): string {
   const firstLines = detail.split('\n').filter((line) => line.trim() && !/^LINE \d+:/.test(line.trim()) && !/^\s*\^/.test(line));
-  return firstLines.slice(0, 3).join(' ').replace(/"\/[^"]*"/g, 'the body').replace(/'\/[^']*'/g, 'the body').slice(0, 500);
+  return firstLines
+    .slice(0, 3)
+    .join(' ')
+    .replace(/"\/[^"]*"/g, 'the body')
+    .replace(/'\/[^']*'/g, 'the body')
+    .slice(0, 500);
 }
-

@@ -102,27 +102,30 @@ export class LakeWriter {
     const requestedKey = request.primaryKey ?? [];
     const { table } = request;
     const registry = new TableRegistry(this.store);
-    const outcome = await this.engines.with(workspaceId, (engine) =>
-      engine.writeTable(
-        qualifiedName(table),
-        async (connection) => {
-          const input = sourceIn(engine.stagingDir);
-          // A key inherited from the table binds this write's records as much as one it names itself.
-          const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
-            const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
-            if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
-            if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
-            return tableKey;
-          };
-          const { source, mode, commitInfo, writeAllowed, deleted } = request;
-          const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted });
-          const now = this.clock.now().toISOString();
-          if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
-          else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
-          return result;
-        },
-        request.admission,
-      ),
+    const outcome = await this.engines.with(
+      workspaceId,
+      (engine) =>
+        engine.writeTable(
+          qualifiedName(table),
+          async (connection) => {
+            const input = sourceIn(engine.stagingDir);
+            // A key inherited from the table binds this write's records as much as one it names itself.
+            const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
+              const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
+              if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey))
+                throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
+              if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
+              return tableKey;
+            };
+            const { source, mode, commitInfo, writeAllowed, deleted } = request;
+            const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted });
+            const now = this.clock.now().toISOString();
+            if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
+            else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
+            return result;
+          },
+          request.admission,
+        ),
       request.lane,
     );
     return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, rowsDeleted: outcome.rowsDeleted, createdTable: outcome.createdTable };

@@ -129,7 +129,9 @@ export class QueryMaterializer {
     return this.engines.with(workspaceId, async (engine) => {
       const known = await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel);
       const awaited = (name: string) => pending.has(name) && !known.live.has(name);
-      const existing = analysis.facts.tables.filter((reference) => !(awaited(reference.qualified) && !reference.historical && (reference.catalog === '' || reference.catalog === lakeAlias)));
+      const existing = analysis.facts.tables.filter(
+        (reference) => !(awaited(reference.qualified) && !reference.historical && (reference.catalog === '' || reference.catalog === lakeAlias)),
+      );
       const tables = checkQuery({ ...analysis.facts, tables: existing }, known);
       if (existing.length === analysis.facts.tables.length) await this.bind(engine, analysis, tables, admission);
       return [...new Set(analysis.facts.tables.map((reference) => reference.qualified))];
@@ -147,16 +149,25 @@ export class QueryMaterializer {
         const runSql = await this.runnable(analysis);
         const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
         const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, analysis.columns, plans);
-        const inTurn = <T>(work: () => Promise<T>) => (engine.location.catalog.kind === 'sqlite' ? this.embeddedWrites.runExclusive(workspaceId, work) : work());
-        const written = await inTurn(() => engine.writeTable(
-          qualifiedName(request.target),
-          async (connection) => {
-            const prior = request.retried ? await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo) : undefined;
-            if (prior) return { rowsWritten: Number(prior.info.records_written ?? 0), snapshotId: prior.snapshotId, inputSnapshotId: Number(prior.info.input_snapshot_id ?? 0), alreadyCommitted: true };
-            return this.write(engine, connection, request, runSql, deadline, tables);
-          },
-          request.admission,
-        ));
+        const inTurn = <T>(work: () => Promise<T>) =>
+          engine.location.catalog.kind === 'sqlite' ? this.embeddedWrites.runExclusive(workspaceId, work) : work();
+        const written = await inTurn(() =>
+          engine.writeTable(
+            qualifiedName(request.target),
+            async (connection) => {
+              const prior = request.retried ? await findCommittedSnapshot(connection, engine.metadataSchema, request.commitInfo) : undefined;
+              if (prior)
+                return {
+                  rowsWritten: Number(prior.info.records_written ?? 0),
+                  snapshotId: prior.snapshotId,
+                  inputSnapshotId: Number(prior.info.input_snapshot_id ?? 0),
+                  alreadyCommitted: true,
+                };
+              return this.write(engine, connection, request, runSql, deadline, tables);
+            },
+            request.admission,
+          ),
+        );
         // Also after a write found committed: its attempt may have died before registering it (both are idempotent).
         await this.register(workspaceId, request);
         const translatedSql = analysis.rewrites.length > 0 ? analysis.sql : null;
@@ -166,14 +177,22 @@ export class QueryMaterializer {
     );
   }
 
-  private async write(engine: WorkspaceEngine, connection: EngineConnection, request: MaterializeRequest, runSql: string, deadline: number, tables: LakeTableRef[]) {
+  private async write(
+    engine: WorkspaceEngine,
+    connection: EngineConnection,
+    request: MaterializeRequest,
+    runSql: string,
+    deadline: number,
+    tables: LakeTableRef[],
+  ) {
     const privatePaths = [workspaceDataPath(engine.location)];
     const timeTravel = timeTravelContext(connection, engine.metadataSchema, tables);
     await engine.macros.prepareFor(connection, runSql);
     for (let attempt = 1; ; attempt++) {
       const inputSnapshotId = Number((await engine.catalog.all(latestSnapshot, {}))[0]?.snapshot_id ?? 0);
       const [existing] = await engine.catalog.all(targetKind, { schema: request.target.schema, table: request.target.table });
-      const staging = request.materialization === 'incremental' && existing?.kind === 'table' ? `incoming_${Bun.randomUUIDv7().replaceAll('-', '')}` : undefined;
+      const staging =
+        request.materialization === 'incremental' && existing?.kind === 'table' ? `incoming_${Bun.randomUUIDv7().replaceAll('-', '')}` : undefined;
       try {
         // The merge's rows are computed before the transaction: DuckDB writes one database per transaction.
         if (staging) await connection.run(`CREATE TEMP TABLE ${sqlIdentifier(staging)} AS\n${runSql}\n`, undefined, { deadline, signal: request.signal });
@@ -205,7 +224,8 @@ export class QueryMaterializer {
   private async register(workspaceId: string, request: MaterializeRequest): Promise<void> {
     const registry = new TableRegistry(this.store);
     if (request.materialization === 'view') await registry.dropped(workspaceId, request.target);
-    else await registry.created(workspaceId, request.target, request.materialization === 'incremental' ? request.uniqueKey : [], this.clock.now().toISOString());
+    else
+      await registry.created(workspaceId, request.target, request.materialization === 'incremental' ? request.uniqueKey : [], this.clock.now().toISOString());
   }
 
   /** Binds the statement without running it, so a missing column or a type error is told at once. */
@@ -216,7 +236,11 @@ export class QueryMaterializer {
         await engine.macros.prepareFor(connection, runSql);
         await connection.readTransaction(async () => (await connection.prepare(runSql)).destroySync());
       } catch (error) {
-        throw await mapDuckDBError(error, { sql: analysis.sql, privatePaths: [workspaceDataPath(engine.location)], timeTravel: timeTravelContext(connection, engine.metadataSchema, tables) });
+        throw await mapDuckDBError(error, {
+          sql: analysis.sql,
+          privatePaths: [workspaceDataPath(engine.location)],
+          timeTravel: timeTravelContext(connection, engine.metadataSchema, tables),
+        });
       }
     }, admission);
   }
@@ -247,7 +271,9 @@ function writeStatements(request: MaterializeRequest, existing: string | undefin
   else {
     const incoming = `temp.main.${sqlIdentifier(staging)}`;
     if (request.uniqueKey.length > 0) {
-      const matches = request.uniqueKey.map((column) => `${target}.${sqlIdentifier(column)} IS NOT DISTINCT FROM incoming.${sqlIdentifier(column)}`).join(' AND ');
+      const matches = request.uniqueKey
+        .map((column) => `${target}.${sqlIdentifier(column)} IS NOT DISTINCT FROM incoming.${sqlIdentifier(column)}`)
+        .join(' AND ');
       statements.push(`DELETE FROM ${target} USING ${incoming} AS incoming WHERE ${matches}`);
     }
     statements.push(`INSERT INTO ${target} BY NAME SELECT * FROM ${incoming}`);

@@ -10,7 +10,15 @@ export interface RecordIssue {
 /** Records that cannot be written as they are; nothing of the write happened. */
 export class RecordsRejected extends Error {
   constructor(readonly issues: RecordIssue[]) {
-    super(issues.map((issue) => [issue.record === undefined ? undefined : `record ${issue.record}`, issue.field && `field "${issue.field}"`, issue.message].filter(Boolean).join(': ')).join('; '));
+    super(
+      issues
+        .map((issue) =>
+          [issue.record === undefined ? undefined : `record ${issue.record}`, issue.field && `field "${issue.field}"`, issue.message]
+            .filter(Boolean)
+            .join(': '),
+        )
+        .join('; '),
+    );
     this.name = 'RecordsRejected';
   }
 }

@@ -67,7 +67,12 @@ export async function writeRecords(connection: EngineConnection, stagingDir: str
   }
 }
 
-async function writeInTransaction(connection: EngineConnection, stagingDir: string, write: RecordsWrite, deletedFile: string | undefined): Promise<WriteOutcome> {
+async function writeInTransaction(
+  connection: EngineConnection,
+  stagingDir: string,
+  write: RecordsWrite,
+  deletedFile: string | undefined,
+): Promise<WriteOutcome> {
   const { input } = write;
   let thorough = false;
   let inferred = input ? await input.columns(connection, thorough) : [];
@@ -94,7 +99,12 @@ async function writeInTransaction(connection: EngineConnection, stagingDir: stri
       // Deletions of a table that does not exist yet have nothing to take out.
       const after = deletedFile && (staged || columns) ? await catalogColumns(connection, write.table) : undefined;
       const target = `${sqlIdentifier(write.table.schema)}.${sqlIdentifier(write.table.table)}`;
-      const rowsDeleted = after ? await applyDeletions(connection, target, primaryKey, after, { source: { relation: deletedRecordsRelation(deletedFile!, primaryKey, after) }, mark: write.deleted!.mark }) : 0;
+      const rowsDeleted = after
+        ? await applyDeletions(connection, target, primaryKey, after, {
+            source: { relation: deletedRecordsRelation(deletedFile!, primaryKey, after) },
+            mark: write.deleted!.mark,
+          })
+        : 0;
       // Set last, when the count is known (a file's rows are counted by its INSERT); any time before COMMIT will do.
       const info = { ...write.commitInfo, records_written: rowCount, records_deleted: rowsDeleted };
       await connection.run(commitMessage, { message: `${write.source} ${write.mode} ${rowCount} rows`, info: JSON.stringify(info) }, undefined, kept);

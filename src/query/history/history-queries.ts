@@ -33,7 +33,8 @@ export type HistoryValues = Omit<HistoryRow, 'started_at_ms' | 'duration_ms' | '
   estimated_bytes: number | null;
 };
 
-const columns = 'id, workspace_id, kind, status, error_code, sql, translated_sql, caller_type, caller_id, started_at_ms, duration_ms, rows_returned, bytes_scanned, cpu_ms, cost_eur, estimated_bytes, job_id';
+const columns =
+  'id, workspace_id, kind, status, error_code, sql, translated_sql, caller_type, caller_id, started_at_ms, duration_ms, rows_returned, bytes_scanned, cpu_ms, cost_eur, estimated_bytes, job_id';
 const values = columns
   .split(', ')
   .map((column) => `:${column}`)
@@ -90,7 +91,10 @@ export const listHistory = namedQuery<HistoryFilter & { limit: number; offset: n
 
 export const countHistory = namedQuery<HistoryFilter, { total: number | string }>('query_history.count', `SELECT count(*) AS total ${filtered}`);
 
-export const deleteWorkspaceHistory = namedQuery<{ workspace_id: string }>('query_history.delete_for_workspace', 'DELETE FROM query_history WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceHistory = namedQuery<{ workspace_id: string }>(
+  'query_history.delete_for_workspace',
+  'DELETE FROM query_history WHERE workspace_id = :workspace_id',
+);
 
 /** Entries older than their workspace's plan keeps them (`query_history_days`); a deleted workspace's go with its purge. */
 export const pruneHistory = namedQuery<PruneParams, never>(

@@ -50,7 +50,10 @@ export class QueryHistory {
       since_ms: query.since?.getTime() ?? null,
       until_ms: query.until?.getTime() ?? null,
     };
-    const [rows, count] = await Promise.all([this.store.all(listHistory, { ...filter, limit: query.limit, offset: query.offset }), this.store.first(countHistory, filter)]);
+    const [rows, count] = await Promise.all([
+      this.store.all(listHistory, { ...filter, limit: query.limit, offset: query.offset }),
+      this.store.first(countHistory, filter),
+    ]);
     return { entries: rows.map(entryOf), total: Number(count?.total ?? 0) };
   }
 }

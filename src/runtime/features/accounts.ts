@@ -18,7 +18,15 @@ export interface AccountsFeatureDeps extends FeatureDeps {
 
 /** Accounts, sessions, API keys, and each deleted account's retention workflow. */
 export function accountsFeature({ config, infra, logger, clock, mail, hooks }: AccountsFeatureDeps) {
-  const auth = createAuthServices({ config, store: infra.store, clock, outbox: mail.outbox, mail: mail.dispatch, hooks, retention: accountRetentionClient(infra.temporal) });
+  const auth = createAuthServices({
+    config,
+    store: infra.store,
+    clock,
+    outbox: mail.outbox,
+    mail: mail.dispatch,
+    hooks,
+    retention: accountRetentionClient(infra.temporal),
+  });
   const wiring = {
     activities: createAccountActivities({ store: infra.store, clock, hooks, logger: logger.child({ component: 'accounts' }) }),
     prune: [pruneLoginFailures, pruneSessionCodes, pruneEmailTokens, pruneRefreshTokens],

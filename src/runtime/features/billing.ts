@@ -23,7 +23,9 @@ export interface BillingServices {
 export function billingFeature({ config, infra, logger, clock }: FeatureDeps) {
   const log = logger.child({ component: 'billing' });
   const { stripeSecretKey, stripeWebhookSecret, stripeApiBase, meterEventName, meterReportEvery } = config.billing;
-  const provider: BillingProvider | undefined = stripeSecretKey ? new StripeProvider({ secretKey: stripeSecretKey, apiBase: stripeApiBase, meterEventName }, log) : undefined;
+  const provider: BillingProvider | undefined = stripeSecretKey
+    ? new StripeProvider({ secretKey: stripeSecretKey, apiBase: stripeApiBase, meterEventName }, log)
+    : undefined;
   const accounts = new BillingAccounts(infra.store, clock, provider, config.http.frontendUrl);
   const billing: BillingServices = {
     accounts,

@@ -27,7 +27,11 @@ export function clusterFeature({ config, infra, logger }: FeatureDeps, membershi
   const log = logger.child({ component: 'cluster' });
   const ownership: Ownership =
     membership?.self.role === 'api'
-      ? new ClusterOwnership(membership, { claimWaitMs, drainMs: config.query.timeoutMs + 5_000, closeWorkspace: (workspaceId) => engines.release(workspaceId) }, log)
+      ? new ClusterOwnership(
+          membership,
+          { claimWaitMs, drainMs: config.query.timeoutMs + 5_000, closeWorkspace: (workspaceId) => engines.release(workspaceId) },
+          log,
+        )
       : soloOwnership;
   infra.notices.subscribe((notice: ChangeNotice) => {
     switch (notice.kind) {

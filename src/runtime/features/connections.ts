@@ -2,7 +2,15 @@ import { createConnectionStreamActivities, createConnectionSyncActivities, type 
 import { ConnectionSecrets } from '../../connections/connection-secrets';
 import { ConnectionsService, type ConnectionsServiceDeps } from '../../connections/connections-service';
 import { LiveConnections } from '../../connections/live-connections';
-import { countConnections, deleteWorkspaceConnections, deleteWorkspaceSyncJobs, deleteWorkspaceSyncStates, findConnectionById, findOpenSyncJob, listWorkspaceConnectionIds } from '../../connections/queries';
+import {
+  countConnections,
+  deleteWorkspaceConnections,
+  deleteWorkspaceSyncJobs,
+  deleteWorkspaceSyncStates,
+  findConnectionById,
+  findOpenSyncJob,
+  listWorkspaceConnectionIds,
+} from '../../connections/queries';
 import { SourceProbes } from '../../connections/source-probes';
 import { SourceSessions } from '../../connections/source-sessions';
 import { DiscoveredStreams } from '../../connections/discovered-streams';
@@ -59,7 +67,20 @@ export interface ConnectionsFeatureDeps extends FeatureDeps {
  * main task queue, the streams on a task queue of their own (its worker's slots bound how many sync
  * engines run at once), and the purge of a deleted workspace's connections.
  */
-export function connectionsFeature({ config, infra, logger, clock, metrics, engine, tables, gate, sources, listeners = [], oauth, quotas }: ConnectionsFeatureDeps) {
+export function connectionsFeature({
+  config,
+  infra,
+  logger,
+  clock,
+  metrics,
+  engine,
+  tables,
+  gate,
+  sources,
+  listeners = [],
+  oauth,
+  quotas,
+}: ConnectionsFeatureDeps) {
   const log = logger.child({ component: 'connections' });
   const { store } = infra;
   const client = new ConnectionSyncClient(infra.temporal, log);
@@ -75,7 +96,9 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
     // Every process's query instance of the workspace attaches the sources anew; the answer waits until
     // the notice is sent, and a notice that cannot be sent is logged (the resync after a reconnect covers it).
     liveChanged: (workspaceId) =>
-      infra.notices.publish({ kind: 'live_connections_changed', workspaceId }).catch((error: unknown) => log.warn('live connections change not sent', { workspace_id: workspaceId, error })),
+      infra.notices
+        .publish({ kind: 'live_connections_changed', workspaceId })
+        .catch((error: unknown) => log.warn('live connections change not sent', { workspace_id: workspaceId, error })),
     discover: (row) => sessions.use(row, (session) => session.connector.discover(session.context)),
     dropChangeLog: async (row) => {
       if (await replication.has(row.id)) await sessions.use(row, (session) => dropChangeLog(session, replication, row.id));
@@ -90,7 +113,18 @@ export function connectionsFeature({ config, infra, logger, clock, metrics, engi
   const syncWorker = {
     taskQueue: `${config.temporal.taskQueue}-syncs`,
     concurrency: config.syncs.workerConcurrency,
-    activities: createConnectionStreamActivities({ sessions, replication, storage: quotas.storage, store, clock, batchRows: config.syncs.batchRows, scanBatchRows: config.syncs.scanBatchRows, lifecycle, notice: client, logger: log }),
+    activities: createConnectionStreamActivities({
+      sessions,
+      replication,
+      storage: quotas.storage,
+      store,
+      clock,
+      batchRows: config.syncs.batchRows,
+      scanBatchRows: config.syncs.scanBatchRows,
+      lifecycle,
+      notice: client,
+      logger: log,
+    }),
   };
   const wiring = {
     activities: createConnectionSyncActivities({

@@ -37,11 +37,20 @@ export function lakeFeature({ config, infra, logger, clock, liveSources }: Featu
   const afterWrite = new AfterWriteMaintenance(
     engine.engines,
     maintenance,
-    { smallFiles: config.maintenance.afterWriteSmallFiles, deleteFiles: config.maintenance.afterWriteDeleteFiles, targetFileSizeBytes: config.maintenance.targetFileSizeBytes },
+    {
+      smallFiles: config.maintenance.afterWriteSmallFiles,
+      deleteFiles: config.maintenance.afterWriteDeleteFiles,
+      targetFileSizeBytes: config.maintenance.targetFileSizeBytes,
+    },
     logger.child({ component: 'maintenance' }),
   );
   const wiring = {
-    activities: createLakeActivities({ store: infra.store, engines: engine.engines, targetFileSizeBytes: config.maintenance.targetFileSizeBytes, logger: logger.child({ component: 'lake' }) }),
+    activities: createLakeActivities({
+      store: infra.store,
+      engines: engine.engines,
+      targetFileSizeBytes: config.maintenance.targetFileSizeBytes,
+      logger: logger.child({ component: 'lake' }),
+    }),
     workspacePurge: {
       stopDurableWork: (workspaceId: string) => maintenance.remove(workspaceId),
       rows: [deleteWorkspaceTables, deleteWorkspaceIdempotencyKeys],

@@ -17,7 +17,14 @@ export function mailFeature({ config, infra, logger, clock }: FeatureDeps) {
   const smtp = config.mail.smtpUrl;
   const dispatch = new MailDispatch(smtp ? delivery : undefined, log);
   const wiring = {
-    activities: createMailActivities({ store: infra.store, outbox, delivery, clock, logger: log, transport: smtp ? createSmtpTransport(smtp, config.mail.from) : undefined }),
+    activities: createMailActivities({
+      store: infra.store,
+      outbox,
+      delivery,
+      clock,
+      logger: log,
+      transport: smtp ? createSmtpTransport(smtp, config.mail.from) : undefined,
+    }),
     schedules: smtp ? [{ scheduleId: 'mail-outbox-sweep', workflow: mailOutboxSweepWorkflow, args: [], every: '5m', labels: { kind: 'mail' } }] : [],
     prune: [pruneSentMail],
   } satisfies FeatureWiring;

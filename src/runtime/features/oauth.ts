@@ -19,7 +19,11 @@ export function oauthTokenSource({ config, infra, logger, clock }: FeatureDeps) 
   const clients = new Map<CrmProvider, ProviderClient>();
   for (const provider of crmProviders) {
     const settings = config.oauth[provider];
-    if (settings.client) clients.set(provider, new ProviderClient(provider, { ...settings, client: settings.client }, `${config.http.publicBaseUrl}${oauthCallbackPath(provider)}`));
+    if (settings.client)
+      clients.set(
+        provider,
+        new ProviderClient(provider, { ...settings, client: settings.client }, `${config.http.publicBaseUrl}${oauthCallbackPath(provider)}`),
+      );
   }
   const clientOf = (provider: CrmProvider) => clients.get(provider);
   const tokens = new OAuthTokens({ store: infra.store, box, clientOf, clock, logger: logger.child({ component: 'oauth' }) });
@@ -50,7 +54,17 @@ export function oauthFeature({ config, infra, logger, clock, source, connections
     clock,
     logger: log,
   });
-  const completion = new OAuthCompletion({ store, box: source.box, clientOf: source.clientOf, tokens: source.tokens, access, connections, probes, clock, logger: log });
+  const completion = new OAuthCompletion({
+    store,
+    box: source.box,
+    clientOf: source.clientOf,
+    tokens: source.tokens,
+    access,
+    connections,
+    probes,
+    clock,
+    logger: log,
+  });
   const wiring = {
     activities: createOAuthActivities(completion),
     workspacePurge: { rows: [deleteWorkspaceOAuthTokens, deleteWorkspaceOAuthAttempts] },

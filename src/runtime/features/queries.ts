@@ -13,8 +13,15 @@ import type { FeatureDeps } from './deps';
 export function queriesFeature({ config, infra, clock, metrics, logger }: FeatureDeps, engine: EngineServices) {
   const recorder = new UsageRecorder(infra.store, clock);
   const answered = new UsageBatches(infra.store, recorder, clock, logger.child({ component: 'usage' }));
-  const gate = new QueryGate(infra.store, engine.queries, engine.materializer, new RateLimiter(infra.store, clock), recorder, answered, config.query, (kind, outcome, bytes) =>
-    metrics.query(kind, outcome, bytes),
+  const gate = new QueryGate(
+    infra.store,
+    engine.queries,
+    engine.materializer,
+    new RateLimiter(infra.store, clock),
+    recorder,
+    answered,
+    config.query,
+    (kind, outcome, bytes) => metrics.query(kind, outcome, bytes),
   );
   const queries = new QueryService(gate);
   const history = new QueryHistory(infra.store, () => answered.written());

@@ -36,7 +36,12 @@ export function sharingFeature({ config, infra, logger, clock }: FeatureDeps, ga
   const results = new ChartResults(gate, new SharedReads((workspaceId) => gate.snapshot(workspaceId)), clock, config.sharing.publicCacheEntries, log);
   const perMinute = { address: config.sharing.publicViewsPerAddress, link: config.sharing.publicViewsPerLink };
   const limits = replicated ? new StoreViewLimits(store, perMinute, clock) : new MemoryViewLimits(perMinute, clock);
-  const sharing: SharingServices = { savedQueries, charts, pages, publicViews: new PublicViews(store, publisher, charts, results, limits, log, config.sharing.publicCacheEntries) };
+  const sharing: SharingServices = {
+    savedQueries,
+    charts,
+    pages,
+    publicViews: new PublicViews(store, publisher, charts, results, limits, log, config.sharing.publicCacheEntries),
+  };
   const wiring = {
     workspacePurge: { rows: [deleteWorkspacePublications, deleteWorkspacePages, deleteWorkspaceCharts, deleteWorkspaceSavedQueries] },
     prune: [prunePublicViewCounts],

@@ -15,7 +15,14 @@ export interface MemberRow {
 const memberColumns = `m.id, m.user_id, COALESCE(u.email, m.invited_email) AS email, m.role, m.status`;
 
 export const insertMember = namedQuery<{
-  id: string; workspace_id: string; user_id: string | null; invited_email: string | null; role: Role; status: MemberStatus; invited_by: string | null; now: string;
+  id: string;
+  workspace_id: string;
+  user_id: string | null;
+  invited_email: string | null;
+  role: Role;
+  status: MemberStatus;
+  invited_by: string | null;
+  now: string;
 }>(
   'members.insert',
   `INSERT INTO workspace_members (id, workspace_id, user_id, invited_email, role, status, invited_by, created_at, updated_at)

@@ -57,7 +57,10 @@ export const findWorkspaceForPurge = namedQuery<{ id: string }, { id: string; de
   'SELECT id, deleted_at FROM workspaces WHERE id = :id',
 );
 
-export const deleteWorkspaceMembers = namedQuery<{ workspace_id: string }>('workspaces.delete_members', 'DELETE FROM workspace_members WHERE workspace_id = :workspace_id');
+export const deleteWorkspaceMembers = namedQuery<{ workspace_id: string }>(
+  'workspaces.delete_members',
+  'DELETE FROM workspace_members WHERE workspace_id = :workspace_id',
+);
 export const deleteWorkspaceRow = namedQuery<{ id: string }>('workspaces.delete', 'DELETE FROM workspaces WHERE id = :id');
 
 /** Workspaces a user owns, with how many other active members each has (account deletion policy). */

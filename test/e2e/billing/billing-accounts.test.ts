@@ -35,7 +35,10 @@ describe('billing without Stripe configured', () => {
   });
 
   test('the webhook without a signing secret is 503 BILLING_NOT_CONFIGURED, and changes nothing', async () => {
-    const response = await deliver(t, stripeEvent('customer.subscription.created', subscription({ id: 'sub_x', customer: 'cus_x', status: 'active', lookupKey: 'oxbow_team' }), { created: 1 }));
+    const response = await deliver(
+      t,
+      stripeEvent('customer.subscription.created', subscription({ id: 'sub_x', customer: 'cus_x', status: 'active', lookupKey: 'oxbow_team' }), { created: 1 }),
+    );
     expect(response.status).toBe(503);
     expect((await bodyOf(response)).detail.error.code).toBe('BILLING_NOT_CONFIGURED');
   });
@@ -67,7 +70,9 @@ describe('billing against stripe-mock', () => {
 
   /** The customers Stripe was asked to create for a workspace (tests run in any order). */
   const customerCreations = (id: string) =>
-    stripe.requests.filter((request) => request.method === 'POST' && request.path === '/v1/customers' && new URLSearchParams(request.body).get('metadata[workspace_id]') === id);
+    stripe.requests.filter(
+      (request) => request.method === 'POST' && request.path === '/v1/customers' && new URLSearchParams(request.body).get('metadata[workspace_id]') === id,
+    );
 
   test('setup creates the customer once, with an idempotency key; a second call returns the same id', async () => {
     const first = await post(t, `/api/v1/workspaces/${workspaceId}/billing/setup`, admin);
@@ -120,7 +125,15 @@ describe('billing against stripe-mock', () => {
     const created = Math.floor(t.clock.now().getTime() / 1000);
     const event = stripeEvent(
       'customer.subscription.created',
-      subscription({ id: 'sub_status', customer: customer_id, status: 'trialing', lookupKey: 'oxbow_business', periodStart: 1_772_323_200, periodEnd: 1_775_001_600, cancelAtPeriodEnd: true }),
+      subscription({
+        id: 'sub_status',
+        customer: customer_id,
+        status: 'trialing',
+        lookupKey: 'oxbow_business',
+        periodStart: 1_772_323_200,
+        periodEnd: 1_775_001_600,
+        cancelAtPeriodEnd: true,
+      }),
       { created },
     );
     expect((await bodyOf(await deliver(t, event))).outcome).toBe('applied');
@@ -141,7 +154,12 @@ describe('billing against stripe-mock', () => {
     const { id } = await createWorkspace(t, owner, 'leaving');
     const { customer_id } = await bodyOf(await post(t, `/api/v1/workspaces/${id}/billing/setup`, owner));
     const created = Math.floor(t.clock.now().getTime() / 1000);
-    await deliver(t, stripeEvent('customer.subscription.created', subscription({ id: 'sub_leaving', customer: customer_id, status: 'active', lookupKey: 'oxbow_team' }), { created }));
+    await deliver(
+      t,
+      stripeEvent('customer.subscription.created', subscription({ id: 'sub_leaving', customer: customer_id, status: 'active', lookupKey: 'oxbow_team' }), {
+        created,
+      }),
+    );
     // The purge's first step, as its workflow runs it.
     await (t.services.activities as WorkspaceActivities).stopWorkspaceDurableWork(id);
     expect(stripe.requests.some((request) => request.method === 'DELETE' && request.path === '/v1/subscriptions/sub_leaving')).toBe(true);

@@ -19,7 +19,11 @@ describe('plans and checkout against stripe-mock', () => {
 
   beforeAll(async () => {
     stripe = recordingStripe();
-    ({ t, user: owner, workspaceId } = await withWorkspace('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: frontend }, label: 'checkout-owner' }));
+    ({
+      t,
+      user: owner,
+      workspaceId,
+    } = await withWorkspace('local', { env: { ...billingEnv(stripe.apiBase), FRONTEND_URL: frontend }, label: 'checkout-owner' }));
     [member, viewer] = await createVerifiedUsers(t, 'checkout-member', 'checkout-viewer');
     await addMember(t, workspaceId, owner, member, 'MEMBER');
     await addMember(t, workspaceId, owner, viewer, 'VIEWER');
@@ -29,7 +33,8 @@ describe('plans and checkout against stripe-mock', () => {
     stripe.stop();
   });
 
-  const checkout = (id: string, user: TestUser, body: unknown) => t.request(`/api/v1/workspaces/${id}/billing/checkout-session`, { method: 'POST', json: body, token: user.accessToken });
+  const checkout = (id: string, user: TestUser, body: unknown) =>
+    t.request(`/api/v1/workspaces/${id}/billing/checkout-session`, { method: 'POST', json: body, token: user.accessToken });
 
   test('every plan with its price and limits, the workspace’s own marked, readable by a viewer', async () => {
     const response = await t.request(`/api/v1/workspaces/${workspaceId}/billing/plans`, { token: viewer.accessToken });
@@ -93,7 +98,12 @@ describe('plans and checkout against stripe-mock', () => {
     const { id } = await createWorkspace(t, owner, 'subscribed-checkout');
     const { customer_id } = await bodyOf(await t.request(`/api/v1/workspaces/${id}/billing/setup`, { method: 'POST', token: owner.accessToken }));
     const created = Math.floor(t.clock.now().getTime() / 1000);
-    await deliver(t, stripeEvent('customer.subscription.created', subscription({ id: 'sub_checkout', customer: customer_id, status: 'active', lookupKey: 'oxbow_team' }), { created }));
+    await deliver(
+      t,
+      stripeEvent('customer.subscription.created', subscription({ id: 'sub_checkout', customer: customer_id, status: 'active', lookupKey: 'oxbow_team' }), {
+        created,
+      }),
+    );
     const response = await checkout(id, owner, { plan: 'business' });
     expect(response.status).toBe(409);
     expect((await bodyOf(response)).detail.error).toMatchObject({ code: 'CONFLICT', hint: expect.stringContaining('portal') });

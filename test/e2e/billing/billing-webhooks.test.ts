@@ -26,8 +26,17 @@ for (const backend of backends) {
       expect(response.status).toBe(200);
       return (await bodyOf(response)).outcome;
     };
-    const subscriptionEvent = (type: string, customer: string, created: number, options: { id?: string; status?: string; lookupKey?: string; eventId?: string } = {}) =>
-      stripeEvent(type, subscription({ id: options.id ?? 'sub_main', customer, status: options.status ?? 'active', lookupKey: options.lookupKey ?? 'oxbow_team' }), { created, id: options.eventId });
+    const subscriptionEvent = (
+      type: string,
+      customer: string,
+      created: number,
+      options: { id?: string; status?: string; lookupKey?: string; eventId?: string } = {},
+    ) =>
+      stripeEvent(
+        type,
+        subscription({ id: options.id ?? 'sub_main', customer, status: options.status ?? 'active', lookupKey: options.lookupKey ?? 'oxbow_team' }),
+        { created, id: options.eventId },
+      );
     const refused = async (response: Response, code: string) => {
       expect(response.status).toBe(400);
       const error = (await bodyOf(response)).detail.error;
@@ -41,7 +50,11 @@ for (const backend of backends) {
       expect(await refused(await deliver(t, event, { secret: 'whsec_someone_else' }), 'INVALID_SIGNATURE')).toContain('No signature');
       expect(await refused(await deliver(t, event, { header: 't=1,v1=00' }), 'INVALID_SIGNATURE')).toContain('No signature');
       expect(await refused(await deliver(t, event, { header: 'v1=abc' }), 'INVALID_SIGNATURE')).toContain('malformed');
-      const missing = await t.request('/api/v1/billing/webhooks/stripe', { method: 'POST', body: JSON.stringify(event), headers: { 'content-type': 'application/json' } });
+      const missing = await t.request('/api/v1/billing/webhooks/stripe', {
+        method: 'POST',
+        body: JSON.stringify(event),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(await refused(missing, 'INVALID_SIGNATURE')).toContain('missing');
       expect(await planOf(id)).toBe('free');
       expect((await statusOf(id)).status).toBe('none');
@@ -78,7 +91,9 @@ for (const backend of backends) {
       const { id, customer } = await customerWorkspace();
       const first = subscriptionEvent('customer.subscription.created', customer, now() - 100, { lookupKey: 'oxbow_team' });
       expect(await outcomeOf(await deliver(t, first))).toBe('applied');
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, now() - 50, { lookupKey: 'oxbow_business' })))).toBe('applied');
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, now() - 50, { lookupKey: 'oxbow_business' })))).toBe(
+        'applied',
+      );
       expect(await planOf(id)).toBe('business');
       expect(await outcomeOf(await deliver(t, first))).toBe('duplicate');
       expect(await planOf(id)).toBe('business');
@@ -87,11 +102,21 @@ for (const backend of backends) {
     test('events out of order: an older one never undoes a newer one', async () => {
       const { id, customer } = await customerWorkspace();
       const base = now() - 1_000;
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 20, { lookupKey: 'oxbow_business' })))).toBe('applied');
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.created', customer, base + 10, { lookupKey: 'oxbow_team' })))).toBe('stale');
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 20, { lookupKey: 'oxbow_business' })))).toBe(
+        'applied',
+      );
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.created', customer, base + 10, { lookupKey: 'oxbow_team' })))).toBe(
+        'stale',
+      );
       expect(await planOf(id)).toBe('business');
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, base + 40, { status: 'canceled', lookupKey: 'oxbow_business' })))).toBe('applied');
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 30, { lookupKey: 'oxbow_business' })))).toBe('stale');
+      expect(
+        await outcomeOf(
+          await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, base + 40, { status: 'canceled', lookupKey: 'oxbow_business' })),
+        ),
+      ).toBe('applied');
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 30, { lookupKey: 'oxbow_business' })))).toBe(
+        'stale',
+      );
       expect(await planOf(id)).toBe('free');
       expect((await statusOf(id)).status).toBe('canceled');
       // A late invoice of the ended subscription does not revive it.
@@ -106,7 +131,9 @@ for (const backend of backends) {
       expect(await outcomeOf(await deliver(t, stripeEvent('invoice.payment_failed', invoice(customer, 'sub_main'), { created: base + 10 })))).toBe('applied');
       expect(await statusOf(id)).toMatchObject({ status: 'past_due', plan: 'team' });
       // The subscription's own update, created before the failure but delivered after it, leaves the status alone.
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 5, { lookupKey: 'oxbow_team' })))).toBe('applied');
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.updated', customer, base + 5, { lookupKey: 'oxbow_team' })))).toBe(
+        'applied',
+      );
       expect((await statusOf(id)).status).toBe('past_due');
       expect(await outcomeOf(await deliver(t, stripeEvent('invoice.paid', invoice(customer, 'sub_main'), { created: base + 20 })))).toBe('applied');
       expect(await statusOf(id)).toMatchObject({ status: 'active', plan: 'team' });
@@ -120,11 +147,22 @@ for (const backend of backends) {
     test('a checkout links its workspace, and the subscription that follows applies to it', async () => {
       const { id } = await createWorkspace(t, owner, 'checkout');
       const base = now() - 100;
-      const checkout = { id: 'cs_test_1', object: 'checkout.session', mode: 'subscription', client_reference_id: id, customer: `cus_checkout_${id.slice(-8)}`, subscription: 'sub_checkout' };
+      const checkout = {
+        id: 'cs_test_1',
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: id,
+        customer: `cus_checkout_${id.slice(-8)}`,
+        subscription: 'sub_checkout',
+      };
       expect(await outcomeOf(await deliver(t, stripeEvent('checkout.session.completed', checkout, { created: base + 1 })))).toBe('applied');
       expect(await statusOf(id)).toMatchObject({ customer_id: checkout.customer, subscription_id: 'sub_checkout', status: 'none', plan: 'free' });
       // Created a second before the checkout completed, delivered after it.
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.created', checkout.customer, base, { id: 'sub_checkout', lookupKey: 'oxbow_business' })))).toBe('applied');
+      expect(
+        await outcomeOf(
+          await deliver(t, subscriptionEvent('customer.subscription.created', checkout.customer, base, { id: 'sub_checkout', lookupKey: 'oxbow_business' })),
+        ),
+      ).toBe('applied');
       expect(await statusOf(id)).toMatchObject({ status: 'active', plan: 'business', subscription_id: 'sub_checkout' });
     });
 
@@ -133,7 +171,9 @@ for (const backend of backends) {
       const base = now() - 1_000;
       await deliver(t, subscriptionEvent('customer.subscription.created', customer, base, { id: 'sub_old', lookupKey: 'oxbow_team' }));
       await deliver(t, subscriptionEvent('customer.subscription.created', customer, base + 10, { id: 'sub_new', lookupKey: 'oxbow_business' }));
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, base + 20, { id: 'sub_old', status: 'canceled' })))).toBe('ignored');
+      expect(
+        await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, base + 20, { id: 'sub_old', status: 'canceled' }))),
+      ).toBe('ignored');
       expect(await statusOf(id)).toMatchObject({ subscription_id: 'sub_new', status: 'active', plan: 'business' });
     });
 
@@ -143,7 +183,11 @@ for (const backend of backends) {
     });
 
     test('an unknown provider is 404; a signed body that is no event is 400', async () => {
-      const other = await t.request('/api/v1/billing/webhooks/paypal', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' } });
+      const other = await t.request('/api/v1/billing/webhooks/paypal', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
+      });
       expect(other.status).toBe(404);
       expect(await refused(await deliver(t, null, { payload: '{"id": "evt_1"}' }), 'BAD_REQUEST')).toContain('lacks');
       expect(await refused(await deliver(t, null, { payload: 'not json' }), 'BAD_REQUEST')).toContain('not JSON');
@@ -157,12 +201,16 @@ for (const backend of backends) {
       expect(limited.status).toBe(429);
       expect(limited.headers.get('x-ratelimit-limit')).toBe('10');
 
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.created', customer, now(), { eventId: eventId(), lookupKey: 'oxbow_team' })))).toBe('applied');
+      expect(
+        await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.created', customer, now(), { eventId: eventId(), lookupKey: 'oxbow_team' }))),
+      ).toBe('applied');
       const upgraded = await query();
       expect(upgraded.status).toBe(200);
       expect(upgraded.headers.get('x-ratelimit-limit')).toBe('60');
 
-      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, now() + 1, { status: 'canceled' })))).toBe('applied');
+      expect(await outcomeOf(await deliver(t, subscriptionEvent('customer.subscription.deleted', customer, now() + 1, { status: 'canceled' })))).toBe(
+        'applied',
+      );
       const downgraded = await query();
       expect(downgraded.status).toBe(429);
       expect(downgraded.headers.get('x-ratelimit-limit')).toBe('10');

@@ -36,7 +36,10 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
   // Tests run in any order and share the home: each names the workspace it works in first.
   test('workspaces ls and use: commands then work in the chosen one', async () => {
     const list = expectExit(await home.run(['workspaces', 'ls']), 0);
-    const slugs = list.stdout.trim().split('\n').map((line) => line.split('\t')[1]);
+    const slugs = list.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t')[1]);
     expect(slugs).toEqual(expect.arrayContaining([workspace.slug, other.slug]));
     const json = JSON.parse(expectExit(await home.run(['workspaces', 'ls', '--json']), 0).stdout);
     expect(json.map((entry: { id: string }) => entry.id)).toEqual(expect.arrayContaining([workspace.id, other.id]));
@@ -47,7 +50,10 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
 
   test('push of NDJSON, CSV (gzip) and Parquet files, then tables ls, describe and history', async () => {
     expectExit(await home.run(['workspaces', 'use', workspace.slug]), 0);
-    const ndjson = file('events.ndjson', Array.from({ length: 250 }, (_, i) => JSON.stringify({ id: i, kind: i % 2 ? 'click' : 'view', at: '2026-11-21T10:00:00Z' })).join('\n'));
+    const ndjson = file(
+      'events.ndjson',
+      Array.from({ length: 250 }, (_, i) => JSON.stringify({ id: i, kind: i % 2 ? 'click' : 'view', at: '2026-11-21T10:00:00Z' })).join('\n'),
+    );
     const pushed = JSON.parse(expectExit(await home.run(['push', 'web.events', ndjson, '--chunk-rows', '100', '--json']), 0).stdout);
     expect(pushed).toMatchObject({ table: 'web.events', records_written: 250, files: [{ format: 'ndjson', chunks: 3, records_written: 250 }] });
     const csv = file('people.csv.gz', Bun.gzipSync('id,name,city\n1,"Smith, Ann",Paris\n2,Bob,"New\nYork"\n3,Cy,Oslo\n'));
@@ -60,7 +66,9 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
     expect(JSON.parse(expectExit(await home.run(['push', 'shop.packed', packed, '--json']), 0).stdout).records_written).toBe(40);
 
     const tables = JSON.parse(expectExit(await home.run(['tables', 'ls', '--json']), 0).stdout);
-    const rows = Object.fromEntries(tables.map((entry: { schema_name: string; name: string; row_count: number }) => [`${entry.schema_name}.${entry.name}`, entry.row_count]));
+    const rows = Object.fromEntries(
+      tables.map((entry: { schema_name: string; name: string; row_count: number }) => [`${entry.schema_name}.${entry.name}`, entry.row_count]),
+    );
     expect(rows).toMatchObject({ 'web.events': 250, 'crm.people': 4, 'shop.sales': 80 });
     const describe = expectExit(await home.run(['tables', 'describe', 'crm.people']), 0);
     expect(describe.stdout.trim().split('\n')).toEqual(['id\tBIGINT\ttrue', 'name\tVARCHAR\ttrue', 'city\tVARCHAR\ttrue']);
@@ -84,18 +92,30 @@ describe('oxbow workspaces, push, tables, query and usage against the running se
     const sql = "SELECT range AS n, 'row ' || range AS label, range % 2 = 0 AS even FROM range(3) ORDER BY n";
     expect(expectExit(await home.run(['query', sql]), 0).stdout).toBe('n\tlabel\teven\n0\trow 0\ttrue\n1\trow 1\tfalse\n2\trow 2\ttrue\n');
     expect(expectExit(await home.run(['query', sql, '--format', 'csv']), 0).stdout).toBe('n,label,even\n0,row 0,true\n1,row 1,false\n2,row 2,true\n');
-    expect(expectExit(await home.run(['query', sql, '--format', 'ndjson']), 0).stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
+    expect(
+      expectExit(await home.run(['query', sql, '--format', 'ndjson']), 0)
+        .stdout.trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
       { n: 0, label: 'row 0', even: true },
       { n: 1, label: 'row 1', even: false },
       { n: 2, label: 'row 2', even: true },
     ]);
     expect(JSON.parse(expectExit(await home.run(['query', sql, '--json']), 0).stdout)).toHaveLength(3);
     expect(JSON.parse(expectExit(await home.run(['query', 'SELECT 1 AS one WHERE false', '--format', 'json']), 0).stdout)).toEqual([]);
-    await pushOk(service.t, workspace.id, user, { table: 'query.people', records: [{ name: 'Di', city: 'Rome' }, { name: 'Ed', city: 'Oslo' }] });
+    await pushOk(service.t, workspace.id, user, {
+      table: 'query.people',
+      records: [
+        { name: 'Di', city: 'Rome' },
+        { name: 'Ed', city: 'Oslo' },
+      ],
+    });
     const path = file('q.sql', "SELECT name FROM query.people WHERE city = 'Rome'");
     expect(expectExit(await home.run(['query', '-f', path]), 0).stdout).toBe('name\nDi\n');
 
-    const wide = "SELECT 'a fairly long text that will not fit in a narrow terminal at all' AS description, 12345 AS number, 'another long value that must be cut' AS other";
+    const wide =
+      "SELECT 'a fairly long text that will not fit in a narrow terminal at all' AS description, 12345 AS number, 'another long value that must be cut' AS other";
     const terminal = expectExit(await home.runInTerminal(['query', wide], 50), 0);
     const lines = terminal.stdout.split(/\r?\n/).filter((line) => line.trim());
     expect(lines.length).toBeGreaterThanOrEqual(3);

@@ -31,7 +31,12 @@ describe('oxbow jobs ls, and jobs cancel of a running job', () => {
     const list = JSON.parse(expectExit(await home.run(['jobs', 'ls', '--json']), 0).stdout);
     expect(list.map((job: { job_id: string }) => job.job_id).slice(0, 2)).toEqual([second, first]);
     const plain = expectExit(await home.run(['jobs', 'ls', '--status', 'failed']), 0);
-    expect(plain.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([[second, 'failed']]);
+    expect(
+      plain.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t').slice(0, 2)),
+    ).toEqual([[second, 'failed']]);
   }, 60_000);
 
   test('jobs cancel stops a running job', async () => {

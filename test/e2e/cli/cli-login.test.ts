@@ -17,7 +17,11 @@ describe('oxbow login, logout, whoami and profiles', () => {
   beforeAll(async () => {
     service = await startCliService();
     user = await createVerifiedUser(service.t, 'cli-login');
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+    });
   });
   afterAll(async () => {
     await browser?.close();
@@ -78,7 +82,10 @@ describe('oxbow login, logout, whoami and profiles', () => {
       expect(await login.exited).toBe(0);
       expect(await rest).toContain(`as ${user.email}`);
       expect(statSync(home.configFile).mode & 0o777).toBe(0o600);
-      const config = parse(readFileSync(home.configFile, 'utf8')) as { current_profile: string; profiles: Record<string, { url: string; api_key: string; key_from_login: boolean }> };
+      const config = parse(readFileSync(home.configFile, 'utf8')) as {
+        current_profile: string;
+        profiles: Record<string, { url: string; api_key: string; key_from_login: boolean }>;
+      };
       expect(config.current_profile).toBe('default');
       expect(config.profiles.default!.url).toBe(service.server.url);
       expect(config.profiles.default!.api_key).toMatch(/^oxb_/);

@@ -48,8 +48,14 @@ describe('oxbow query --job, jobs, an interrupted push, connections and transfor
       expect(screen).toContain('(2 rows)');
 
       // Paging: 2,500 rows read 1,000 at a time arrive whole and in order.
-      const paged = expectExit(await home.run(['query', '--job', 'SELECT range AS n FROM range(2500) ORDER BY n', '--format', 'ndjson', '--page-size', '1000']), 0);
-      const rows = paged.stdout.trim().split('\n').map((line) => JSON.parse(line).n);
+      const paged = expectExit(
+        await home.run(['query', '--job', 'SELECT range AS n FROM range(2500) ORDER BY n', '--format', 'ndjson', '--page-size', '1000']),
+        0,
+      );
+      const rows = paged.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).n);
       expect(rows).toEqual(Array.from({ length: 2500 }, (_, i) => i));
     } finally {
       home.remove();
@@ -61,9 +67,15 @@ describe('oxbow query --job, jobs, an interrupted push, connections and transfor
     try {
       const done = await submitJobOk(service.t, user, { sql: 'SELECT range AS n, range * 2 AS twice FROM range(30)', workspace_id: workspaceId });
       await waitForJob(service.t, user, done);
-      expect(JSON.parse(expectExit(await home.run(['jobs', 'status', done, '--json']), 0).stdout)).toMatchObject({ job_id: done, status: 'succeeded', row_count: 30 });
+      expect(JSON.parse(expectExit(await home.run(['jobs', 'status', done, '--json']), 0).stdout)).toMatchObject({
+        job_id: done,
+        status: 'succeeded',
+        row_count: 30,
+      });
       expect(expectExit(await home.run(['jobs', 'watch', done]), 0).stdout).toContain('status\tsucceeded');
-      expect(expectExit(await home.run(['jobs', 'results', done, '--offset', '10', '--limit', '3', '--format', 'csv', '--page-size', '2']), 0).stdout).toBe('n,twice\n10,20\n11,22\n12,24\n');
+      expect(expectExit(await home.run(['jobs', 'results', done, '--offset', '10', '--limit', '3', '--format', 'csv', '--page-size', '2']), 0).stdout).toBe(
+        'n,twice\n10,20\n11,22\n12,24\n',
+      );
 
       const failing = await submitJobOk(service.t, user, { sql: 'SELECT nope FROM range(3)', workspace_id: workspaceId });
       const watched = await home.run(['jobs', 'watch', failing]);
@@ -115,7 +127,9 @@ describe('oxbow query --job, jobs, an interrupted push, connections and transfor
       const rerun = JSON.parse(expectExit(await home.run(args), 0).stdout);
       expect(rerun.records_written).toBe(total);
       expect(rerun.files[0].chunks).toBe(20);
-      expect(await query(service.t, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS low, max(id) AS high FROM load.big')).toEqual([{ n: total, ids: total, low: 0, high: total - 1 }]);
+      expect(await query(service.t, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS low, max(id) AS high FROM load.big')).toEqual([
+        { n: total, ids: total, low: 0, high: total - 1 },
+      ]);
       // And a third run changes nothing: every chunk is answered from the service's record.
       expectExit(await home.run(args), 0);
       expect(await count()).toBe(total);
@@ -147,12 +161,30 @@ describe('oxbow query --job, jobs, an interrupted push, connections and transfor
   test('transforms run --select with --watch; a failing transform exits 8', async () => {
     const { home, workspaceId } = await freshHome('cli-transforms');
     try {
-      await service.t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', token: user.accessToken, json: { table: 'raw.sales', records: [{ amount: 5 }, { amount: 7 }] } });
-      const base = await createTransformOk(service.t, workspaceId, user, { name: 'base', sql: 'SELECT amount * 2 AS doubled FROM raw.sales', target_table: 'marts.base' });
-      await createTransformOk(service.t, workspaceId, user, { name: 'total', sql: 'SELECT sum(doubled) AS total FROM marts.base', target_table: 'marts.total', depends_on: [base.id] });
-      await createTransformOk(service.t, workspaceId, user, { name: 'broken', sql: 'SELECT 1 / 0 AS boom, error(\'no\') AS e', target_table: 'marts.broken' });
+      await service.t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+        method: 'POST',
+        token: user.accessToken,
+        json: { table: 'raw.sales', records: [{ amount: 5 }, { amount: 7 }] },
+      });
+      const base = await createTransformOk(service.t, workspaceId, user, {
+        name: 'base',
+        sql: 'SELECT amount * 2 AS doubled FROM raw.sales',
+        target_table: 'marts.base',
+      });
+      await createTransformOk(service.t, workspaceId, user, {
+        name: 'total',
+        sql: 'SELECT sum(doubled) AS total FROM marts.base',
+        target_table: 'marts.total',
+        depends_on: [base.id],
+      });
+      await createTransformOk(service.t, workspaceId, user, { name: 'broken', sql: "SELECT 1 / 0 AS boom, error('no') AS e", target_table: 'marts.broken' });
       const run = expectExit(await home.run(['transforms', 'run', '--select', '+total', '--watch']), 0);
-      expect(run.stdout.trim().split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([
+      expect(
+        run.stdout
+          .trim()
+          .split('\n')
+          .map((line) => line.split('\t').slice(0, 2)),
+      ).toEqual([
         ['base', 'succeeded'],
         ['total', 'succeeded'],
       ]);

@@ -36,7 +36,15 @@ describe('connections: records, validation, refusals', () => {
       spec: httpSpec({ auth_header: { name: 'Authorization', value: 'Bearer sekret-token' } }),
       sync_schedule: 'every 1h',
     });
-    expect(created).toMatchObject({ name: 'crm', schema_name: 'crm', connector_type: 'http_json', query_mode: 'synced', status: 'active', sync_schedule: 'every 1h', last_sync_at: null });
+    expect(created).toMatchObject({
+      name: 'crm',
+      schema_name: 'crm',
+      connector_type: 'http_json',
+      query_mode: 'synced',
+      status: 'active',
+      sync_schedule: 'every 1h',
+      last_sync_at: null,
+    });
     expect(created.spec.auth_header).toEqual({ name: 'Authorization', value: '********' });
     expect(created.spec.pagination.style).toBe('none');
     expect(JSON.stringify(created)).not.toContain('sekret');
@@ -47,7 +55,11 @@ describe('connections: records, validation, refusals', () => {
     expect(list.headers.get('x-total-count')).toBe('1');
     expect((await bodyOf(list)).map((connection: { id: string }) => connection.id)).toEqual([created.id]);
 
-    const patched = await t.request(base, { method: 'PATCH', json: { spec: { auth_header: { value: '********' }, pagination: { style: 'page_number' } }, sync_schedule: '*/30 * * * *', status: 'paused' }, token: owner.accessToken });
+    const patched = await t.request(base, {
+      method: 'PATCH',
+      json: { spec: { auth_header: { value: '********' }, pagination: { style: 'page_number' } }, sync_schedule: '*/30 * * * *', status: 'paused' },
+      token: owner.accessToken,
+    });
     expect(patched.status).toBe(200);
     const changed = await bodyOf(patched);
     expect(changed).toMatchObject({ sync_schedule: '*/30 * * * *', status: 'paused' });
@@ -68,10 +80,16 @@ describe('connections: records, validation, refusals', () => {
     const cases: [Record<string, unknown>, (string | number)[]][] = [
       [{ name: 'a1', connector_type: 'postgres', spec: { host: 'db.example.com', database: 'x' } }, ['body', 'spec', 'username']],
       [{ name: 'a2', connector_type: 'postgres', spec: { host: 'db.example.com', database: 'x', username: 'u', port: 70000 } }, ['body', 'spec', 'port']],
-      [{ name: 'a3', connector_type: 'postgres', spec: { host: 'db.example.com', database: 'x', username: 'u', ssl_mode: 'sometimes' } }, ['body', 'spec', 'ssl_mode']],
+      [
+        { name: 'a3', connector_type: 'postgres', spec: { host: 'db.example.com', database: 'x', username: 'u', ssl_mode: 'sometimes' } },
+        ['body', 'spec', 'ssl_mode'],
+      ],
       [{ name: 'a4', connector_type: 'postgres', spec: { host: 'db.example.com', database: 'x', username: 'u', hots: 'typo' } }, ['body', 'spec', 'hots']],
       [{ name: 'a5', connector_type: 'http_json', spec: { base_url: 'ftp://x', streams: [{ name: 'a' }] } }, ['body', 'spec', 'base_url']],
-      [{ name: 'a6', connector_type: 'http_json', spec: { base_url: 'https://x.example', streams: [{ name: 'Bad Name' }] } }, ['body', 'spec', 'streams', 0, 'name']],
+      [
+        { name: 'a6', connector_type: 'http_json', spec: { base_url: 'https://x.example', streams: [{ name: 'Bad Name' }] } },
+        ['body', 'spec', 'streams', 0, 'name'],
+      ],
       [{ name: 'a7', connector_type: 'mysql', spec: {} }, ['body', 'connector_type']],
       [{ name: '9lives', connector_type: 'http_json', spec: httpSpec() }, ['body', 'name']],
       [{ name: '__hidden', connector_type: 'http_json', spec: httpSpec() }, ['body', 'name']],
@@ -95,8 +113,23 @@ describe('connections: records, validation, refusals', () => {
     const again = await createConnection(t, owner, workspaceId, { name: 'TWICE', connector_type: 'http_json', spec: httpSpec() });
     expect(again.status).toBe(409);
     const missing = `${connectionsPath(workspaceId)}/${Bun.randomUUIDv7()}`;
-    for (const [method, path] of [['GET', missing], ['PATCH', missing], ['DELETE', missing], ['POST', `${missing}/test`], ['GET', `${missing}/streams`], ['GET', `${missing}/sync-status`], ['POST', `${missing}/sync`], ['GET', `${missing}/sync-jobs`], ['GET', `${missing}/sync-jobs/${Bun.randomUUIDv7()}`], ['POST', `${missing}/preview`]] as const) {
-      const response = await t.request(path, { method, token: owner.accessToken, json: method === 'PATCH' ? {} : method === 'POST' && path.endsWith('preview') ? { stream: 'x' } : undefined });
+    for (const [method, path] of [
+      ['GET', missing],
+      ['PATCH', missing],
+      ['DELETE', missing],
+      ['POST', `${missing}/test`],
+      ['GET', `${missing}/streams`],
+      ['GET', `${missing}/sync-status`],
+      ['POST', `${missing}/sync`],
+      ['GET', `${missing}/sync-jobs`],
+      ['GET', `${missing}/sync-jobs/${Bun.randomUUIDv7()}`],
+      ['POST', `${missing}/preview`],
+    ] as const) {
+      const response = await t.request(path, {
+        method,
+        token: owner.accessToken,
+        json: method === 'PATCH' ? {} : method === 'POST' && path.endsWith('preview') ? { stream: 'x' } : undefined,
+      });
       expect({ method, path, status: response.status }).toEqual({ method, path, status: 404 });
     }
   });
@@ -153,8 +186,18 @@ describe('connections: records, validation, refusals', () => {
     const memberDelete = await expectStatus(people.MEMBER!, 'DELETE', base, 403);
     expect((await bodyOf(memberDelete)).detail.error.code).toBe('INSUFFICIENT_ROLE');
     await expectStatus(people.ADMIN!, 'DELETE', base, 204);
-    for (const [method, path] of [['GET', connectionsPath(ws)], ['GET', `${connectionsPath(ws)}/sync-jobs`], ['POST', connectionsPath(ws)]] as const) {
-      const response = await expectStatus(stranger, method, path, 403, method === 'POST' ? { name: 's', connector_type: 'http_json', spec: httpSpec() } : undefined);
+    for (const [method, path] of [
+      ['GET', connectionsPath(ws)],
+      ['GET', `${connectionsPath(ws)}/sync-jobs`],
+      ['POST', connectionsPath(ws)],
+    ] as const) {
+      const response = await expectStatus(
+        stranger,
+        method,
+        path,
+        403,
+        method === 'POST' ? { name: 's', connector_type: 'http_json', spec: httpSpec() } : undefined,
+      );
       expect((await bodyOf(response)).detail.error.code).toBe('WORKSPACE_ACCESS_DENIED');
     }
     expect((await t.request(connectionsPath(ws))).status).toBe(401);

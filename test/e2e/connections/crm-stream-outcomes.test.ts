@@ -39,7 +39,13 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
 
   beforeAll(async () => {
     hubspot = new FakeHubSpot();
-    for (const [object, count] of [['contacts', 30], ['companies', 4], ['deals', 3], ['tickets', 5]] as const) hubspot.seed(object, count);
+    for (const [object, count] of [
+      ['contacts', 30],
+      ['companies', 4],
+      ['deals', 3],
+      ['tickets', 5],
+    ] as const)
+      hubspot.seed(object, count);
     salesforce = new FakeSalesforce();
     for (const object of ['Account', 'Contact', 'Opportunity', 'Lead']) salesforce.seed(object, 8);
     ({ t, user, workspace } = await withWorkspace('local', { worker: true, env: { ...hubspot.env(), ...salesforce.env() }, label: 'crm-outcomes' }));
@@ -62,22 +68,40 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
       expect(byName.tickets).toMatchObject({ status: 'skipped', records_written: 0 });
       expect(byName.tickets.reason).toContain('MISSING_SCOPES');
       for (const name of ['contacts', 'companies', 'deals']) expect(byName[name].status).toBe('succeeded');
-      expect(await queryRows(t, user, workspace.id, 'SELECT (SELECT count(*) FROM hs_scopes.contacts) AS contacts, (SELECT count(*) FROM hs_scopes.companies) AS companies, (SELECT count(*) FROM hs_scopes.deals) AS deals')).toEqual([
-        { contacts: 30, companies: 4, deals: 3 },
-      ]);
-      const missing = await t.request(`/api/v1/workspaces/${workspace.id}/query`, { method: 'POST', json: { sql: 'SELECT * FROM hs_scopes.tickets' }, token: user.accessToken });
+      expect(
+        await queryRows(
+          t,
+          user,
+          workspace.id,
+          'SELECT (SELECT count(*) FROM hs_scopes.contacts) AS contacts, (SELECT count(*) FROM hs_scopes.companies) AS companies, (SELECT count(*) FROM hs_scopes.deals) AS deals',
+        ),
+      ).toEqual([{ contacts: 30, companies: 4, deals: 3 }]);
+      const missing = await t.request(`/api/v1/workspaces/${workspace.id}/query`, {
+        method: 'POST',
+        json: { sql: 'SELECT * FROM hs_scopes.tickets' },
+        token: user.accessToken,
+      });
       expect((await bodyOf(missing)).detail.error.code).toBe('UNDEFINED_TABLE');
 
       const streams = await get(`/${id}/streams`);
       expect(streams.find((stream: any) => stream.name === 'tickets')).toMatchObject({ status: 'unavailable' });
       expect(streams.find((stream: any) => stream.name === 'tickets').reason).toContain('tickets');
-      expect(streams.filter((stream: any) => stream.status === 'available').map((stream: any) => stream.name).sort()).toEqual(['companies', 'contacts', 'deals']);
+      expect(
+        streams
+          .filter((stream: any) => stream.status === 'available')
+          .map((stream: any) => stream.name)
+          .sort(),
+      ).toEqual(['companies', 'contacts', 'deals']);
       const states = await get(`/${id}/sync-status`);
       expect(states.find((state: any) => state.stream === 'tickets')).toMatchObject({ status: 'skipped' });
       expect(states.find((state: any) => state.stream === 'contacts')).toMatchObject({ status: 'succeeded', cursor_field: 'lastmodifieddate' });
 
       // Only unreadable streams asked for: nothing could be read, and the job says so.
-      const onlyTickets = await t.request(`${connectionsPath(workspace.id)}/${id}/sync`, { method: 'POST', json: { streams: ['tickets'] }, token: user.accessToken });
+      const onlyTickets = await t.request(`${connectionsPath(workspace.id)}/${id}/sync`, {
+        method: 'POST',
+        json: { streams: ['tickets'] },
+        token: user.accessToken,
+      });
       const failed = await waitForSync(t, user, workspace.id, id, (await bodyOf(onlyTickets)).job_id);
       expect(failed.status).toBe('failed');
       expect(failed.error.message).toContain('no stream could be read');
@@ -120,7 +144,12 @@ describe('CRM syncs: per-stream outcomes and deletions', () => {
       const lead = first.streams.find((stream: any) => stream.name === 'lead');
       expect(lead).toMatchObject({ status: 'skipped' });
       expect(lead.reason).toContain('global describe');
-      expect(first.streams.filter((stream: any) => stream.status === 'succeeded').map((stream: any) => stream.name).sort()).toEqual(['account', 'contact', 'opportunity']);
+      expect(
+        first.streams
+          .filter((stream: any) => stream.status === 'succeeded')
+          .map((stream: any) => stream.name)
+          .sort(),
+      ).toEqual(['account', 'contact', 'opportunity']);
       expect((await get(`/${id}/streams`)).find((stream: any) => stream.name === 'lead')).toMatchObject({ status: 'unavailable' });
 
       const accounts = salesforce.objects.get('Account')!.records;

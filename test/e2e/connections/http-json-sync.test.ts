@@ -60,14 +60,25 @@ function startSource(items: Item[]): Server<undefined> {
 describe('http_json connections', () => {
   let t: TestApp, user: TestUser, workspaceId: string;
   let server: Server<undefined>;
-  const freshItems = (): Item[] => Array.from({ length: 40 }, (_, index) => ({ id: index + 1, name: `item ${index + 1}`, updated_at: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(), score: index / 2 }));
+  const freshItems = (): Item[] =>
+    Array.from({ length: 40 }, (_, index) => ({
+      id: index + 1,
+      name: `item ${index + 1}`,
+      updated_at: new Date(Date.UTC(2024, 0, 1, 0, index)).toISOString(),
+      score: index / 2,
+    }));
   const items = freshItems();
 
   const create = (name: string, pagination: Record<string, unknown>, stream: Record<string, unknown>, extra: Record<string, unknown> = {}, source = server) =>
     createConnectionOk(t, user, workspaceId, {
       name,
       connector_type: 'http_json',
-      spec: { base_url: `http://127.0.0.1:${source.port}/api`, auth_header: { name: 'Authorization', value: token }, pagination, streams: [{ name: 'items', ...stream }] },
+      spec: {
+        base_url: `http://127.0.0.1:${source.port}/api`,
+        auth_header: { name: 'Authorization', value: token },
+        pagination,
+        streams: [{ name: 'items', ...stream }],
+      },
       ...extra,
     });
 
@@ -97,8 +108,20 @@ describe('http_json connections', () => {
     test(`${style} pagination: every record once, in batches`, async () => {
       const connection = await create(`by_${style}`, pagination, stream);
       const job = await syncOk(t, user, workspaceId, connection.id);
-      expect(job.streams).toEqual([{ name: 'items', status: 'succeeded', sync_mode: 'full_refresh_overwrite', records_read: 40, records_written: 40, records_deleted: 0, bytes_read: expect.any(Number) }]);
-      expect(await queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM by_${style}.items`)).toEqual([{ n: 40, d: 40, s: 820 }]);
+      expect(job.streams).toEqual([
+        {
+          name: 'items',
+          status: 'succeeded',
+          sync_mode: 'full_refresh_overwrite',
+          records_read: 40,
+          records_written: 40,
+          records_deleted: 0,
+          bytes_read: expect.any(Number),
+        },
+      ]);
+      expect(await queryRows(t, user, workspaceId, `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s FROM by_${style}.items`)).toEqual([
+        { n: 40, d: 40, s: 820 },
+      ]);
     });
   }
 
@@ -114,7 +137,15 @@ describe('http_json connections', () => {
       { name: 'score', type: 'DOUBLE', nullable: true },
     ]);
     const preview = await bodyOf(await t.request(`${base}/preview`, { method: 'POST', json: { stream: 'items', limit: 2 }, token: user.accessToken }));
-    expect(preview).toEqual({ stream: 'items', columns: info.columns.map(({ name, type }: { name: string; type: string }) => ({ name, type })), rows: [[1, 'item 1', items[0]!.updated_at, 0], [2, 'item 2', items[1]!.updated_at, 0.5]], row_count: 2 });
+    expect(preview).toEqual({
+      stream: 'items',
+      columns: info.columns.map(({ name, type }: { name: string; type: string }) => ({ name, type })),
+      rows: [
+        [1, 'item 1', items[0]!.updated_at, 0],
+        [2, 'item 2', items[1]!.updated_at, 0.5],
+      ],
+      row_count: 2,
+    });
     const missing = await t.request(`${base}/preview`, { method: 'POST', json: { stream: 'nope' }, token: user.accessToken });
     expect(missing.status).toBe(404);
   });
@@ -143,7 +174,11 @@ describe('http_json connections', () => {
       expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(1);
       expect(await asked(() => t.request(`${base}/streams`, { token: user.accessToken }))).toBe(1);
       expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(1);
-      const patched = await t.request(base, { method: 'PATCH', json: { streams: [{ name: 'items', sync_mode: 'full_refresh_append' }] }, token: user.accessToken });
+      const patched = await t.request(base, {
+        method: 'PATCH',
+        json: { streams: [{ name: 'items', sync_mode: 'full_refresh_append' }] },
+        token: user.accessToken,
+      });
       expect(patched.status).toBe(200);
       expect(await asked(() => syncOk(t, user, workspaceId, connection.id))).toBe(2);
       expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n FROM rediscovered.items')).toEqual([{ n: 10 }]);
@@ -179,7 +214,13 @@ describe('http_json connections', () => {
   });
 
   async function incrementalSyncs(items: Item[], source: Server<undefined>) {
-    const connection = await create('incremental', styles[0]![1], { ...styles[0]![2], primary_key: ['id'], cursor_field: 'updated_at' }, { streams: [{ name: 'items', sync_mode: 'incremental_append_deduped' }] }, source);
+    const connection = await create(
+      'incremental',
+      styles[0]![1],
+      { ...styles[0]![2], primary_key: ['id'], cursor_field: 'updated_at' },
+      { streams: [{ name: 'items', sync_mode: 'incremental_append_deduped' }] },
+      source,
+    );
     const first = await syncOk(t, user, workspaceId, connection.id);
     expect(first.records_written).toBe(40);
     items[4] = { ...items[4]!, name: 'renamed', updated_at: '2024-02-01T00:00:00.000Z', color: 'red' };
@@ -188,11 +229,24 @@ describe('http_json connections', () => {
     expect(second.streams[0]).toMatchObject({ records_read: 41, records_written: 2 });
     expect(second.schema_changes).toEqual([{ table: 'incremental.items', column: 'color', change: 'added', to: 'VARCHAR' }]);
     expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS d FROM incremental.items')).toEqual([{ n: 41, d: 41 }]);
-    expect(await queryRows(t, user, workspaceId, 'SELECT name, color FROM incremental.items WHERE id IN (5, 41) ORDER BY id')).toEqual([{ name: 'renamed', color: 'red' }, { name: 'new', color: 'blue' }]);
+    expect(await queryRows(t, user, workspaceId, 'SELECT name, color FROM incremental.items WHERE id IN (5, 41) ORDER BY id')).toEqual([
+      { name: 'renamed', color: 'red' },
+      { name: 'new', color: 'blue' },
+    ]);
     const status = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/sync-status`, { token: user.accessToken }));
     expect(status).toEqual([
       // The spec's cursor_field is the stream's cursor, and its state says so.
-      { stream: 'items', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at', cursor_value: '2024-02-02T00:00:00.000Z', primary_key: ['id'], records_total: 41, last_job_id: second.id, last_synced_at: expect.any(String), status: 'succeeded' },
+      {
+        stream: 'items',
+        sync_mode: 'incremental_append_deduped',
+        cursor_field: 'updated_at',
+        cursor_value: '2024-02-02T00:00:00.000Z',
+        primary_key: ['id'],
+        records_total: 41,
+        last_job_id: second.id,
+        last_synced_at: expect.any(String),
+        status: 'succeeded',
+      },
     ]);
     const third = await syncOk(t, user, workspaceId, connection.id);
     expect(third.records_written).toBe(0);

@@ -41,7 +41,12 @@ describe('HubSpot connections over OAuth', () => {
     hubspot.seed('deals', 3);
     hubspot.seed('tickets', 2);
     // Streams side by side (the default), on the embedded catalog; the Salesforce suite runs on Postgres.
-    ({ t, user, workspace } = await withWorkspace('local', { worker: true, env: { ...hubspot.env(), FRONTEND_URL: frontend }, label: 'hubspot', plan: 'business' }));
+    ({ t, user, workspace } = await withWorkspace('local', {
+      worker: true,
+      env: { ...hubspot.env(), FRONTEND_URL: frontend },
+      label: 'hubspot',
+      plan: 'business',
+    }));
   });
   afterAll(async () => {
     await t.stop();
@@ -78,7 +83,12 @@ describe('HubSpot connections over OAuth', () => {
     expect(landing.origin).toBe(frontend);
     const id = connectedId(landing);
 
-    expect(await connection(id)).toMatchObject({ name: 'hubspot_crm', connector_type: 'hubspot', status: 'active', spec: { objects: ['contacts', 'companies', 'deals', 'tickets'] } });
+    expect(await connection(id)).toMatchObject({
+      name: 'hubspot_crm',
+      connector_type: 'hubspot',
+      status: 'active',
+      spec: { objects: ['contacts', 'companies', 'deals', 'tickets'] },
+    });
     const job = await firstSync(id);
     expect(job).toMatchObject({ status: 'succeeded', trigger: 'oauth' });
     expect(hubspot.expireTokenAfterFirstPageOf).toBeUndefined();
@@ -86,12 +96,22 @@ describe('HubSpot connections over OAuth', () => {
     expect(hubspot.served.unauthorized).toBeGreaterThanOrEqual(unauthorizedBefore + 1);
     expect(hubspot.oauth.grants.refresh_token).toBe(refreshesBefore + 1);
 
-    const [contacts] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(amount) AS amount, count(*) FILTER (WHERE is_vip) AS vips FROM hubspot_crm.contacts');
+    const [contacts] = await queryRows(
+      t,
+      user,
+      workspace.id,
+      'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(amount) AS amount, count(*) FILTER (WHERE is_vip) AS vips FROM hubspot_crm.contacts',
+    );
     expect(contacts).toEqual({ n: 250, ids: 250, amount: Array.from({ length: 250 }, (_, i) => i * 10.5).reduce((a, b) => a + b, 0), vips: 84 });
     const [companies] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, max(updated_at) AS latest FROM hubspot_crm.companies');
     expect(companies!.n).toBe(7);
     const streams = await read(await t.request(`${connectionsPath(workspace.id)}/${id}/streams`, { token: user.accessToken }));
-    expect(streams.find((stream: any) => stream.name === 'contacts')).toMatchObject({ primary_key: ['id'], cursor_candidates: ['lastmodifieddate'], source_defined_cursor: true, status: 'available' });
+    expect(streams.find((stream: any) => stream.name === 'contacts')).toMatchObject({
+      primary_key: ['id'],
+      cursor_candidates: ['lastmodifieddate'],
+      source_defined_cursor: true,
+      status: 'available',
+    });
   });
 
   test('the OAuth workflow and its sync are visible in Temporal by their search attributes, the sync a child of the other', async () => {
@@ -125,11 +145,20 @@ describe('HubSpot connections over OAuth', () => {
     const landing = await connectThroughProvider(t, user, 'hubspot', workspace.id, 'hubspot_incremental');
     const id = connectedId(landing);
     // The first sync reads everything (incrementally, deduplicated: the default of a CRM connection) and keeps the latest modification time.
-    expect(await firstSync(id)).toMatchObject({ status: 'succeeded', streams: expect.arrayContaining([expect.objectContaining({ name: 'contacts', sync_mode: 'incremental_append_deduped', records_read: 250 })]) });
+    expect(await firstSync(id)).toMatchObject({
+      status: 'succeeded',
+      streams: expect.arrayContaining([expect.objectContaining({ name: 'contacts', sync_mode: 'incremental_append_deduped', records_read: 250 })]),
+    });
     const contacts = hubspot.objects.get('contacts')!;
     const later = new Date(Date.UTC(2025, 0, 1)).toISOString();
     Object.assign(contacts[5]!, { updatedAt: later, properties: { ...contacts[5]!.properties, firstname: 'Changed', lastmodifieddate: later } });
-    contacts.push({ ...contacts[0]!, id: '9999', updatedAt: later, createdAt: later, properties: { ...contacts[0]!.properties, firstname: 'New', lastmodifieddate: later } });
+    contacts.push({
+      ...contacts[0]!,
+      id: '9999',
+      updatedAt: later,
+      createdAt: later,
+      properties: { ...contacts[0]!.properties, firstname: 'New', lastmodifieddate: later },
+    });
     const searches = hubspot.served.searches;
     hubspot.rateLimitNext = 2;
     const jobId = await triggerSyncOk(t, user, workspace.id, id, { streams: ['contacts'] });
@@ -215,7 +244,12 @@ describe('HubSpot connections over OAuth', () => {
     const answers = responses.join('\n');
     expect(database).toContain('hubspot_secrets');
     for (const secret of secrets) {
-      expect({ secret, inDatabase: database.includes(secret), inLogs: logs.includes(secret), inAnswers: answers.includes(secret) }).toEqual({ secret, inDatabase: false, inLogs: false, inAnswers: false });
+      expect({ secret, inDatabase: database.includes(secret), inLogs: logs.includes(secret), inAnswers: answers.includes(secret) }).toEqual({
+        secret,
+        inDatabase: false,
+        inLogs: false,
+        inAnswers: false,
+      });
     }
   });
 });

@@ -29,7 +29,12 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     for (const object of ['Account', 'Contact', 'Opportunity', 'Lead']) salesforce.seed(object, object === 'Account' ? 12 : 2);
     hubspot = new FakeHubSpot();
     hubspot.seed('contacts', 1);
-    ({ t, user, workspace } = await withWorkspace('postgres-s3', { worker: true, env: { ...salesforce.env(), ...hubspot.env(), FRONTEND_URL: frontend }, label: 'salesforce', plan: 'business' }));
+    ({ t, user, workspace } = await withWorkspace('postgres-s3', {
+      worker: true,
+      env: { ...salesforce.env(), ...hubspot.env(), FRONTEND_URL: frontend },
+      label: 'salesforce',
+      plan: 'business',
+    }));
   });
   afterAll(async () => {
     await t.stop();
@@ -51,7 +56,12 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     expect(salesforce.served.unauthorized).toBeGreaterThanOrEqual(unauthorized + 1);
     expect(salesforce.oauth.grants.refresh_token).toBeGreaterThanOrEqual(1);
 
-    const [accounts] = await queryRows(t, user, workspace.id, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(annualrevenue) AS revenue FROM sfdc.account');
+    const [accounts] = await queryRows(
+      t,
+      user,
+      workspace.id,
+      'SELECT count(*) AS n, count(DISTINCT id) AS ids, sum(annualrevenue) AS revenue FROM sfdc.account',
+    );
     expect(accounts).toEqual({ n: 12, ids: 12, revenue: Array.from({ length: 12 }, (_, i) => i * 1000.5).reduce((a, b) => a + b, 0) });
     const [row] = await queryRows(t, user, workspace.id, 'SELECT * FROM sfdc.account LIMIT 1');
     expect(Object.keys(row!).sort()).toEqual(['annualrevenue', 'id', 'isdeleted', 'name', 'systemmodstamp']);
@@ -65,7 +75,12 @@ describe('Salesforce connections over OAuth, and the state of a callback', () =>
     expect(job).toMatchObject({ status: 'succeeded', streams: [{ name: 'account', records_read: 1 }] });
     expect(salesforce.served.rateLimited).toBe(1);
     expect(salesforce.served.queries.slice(queries).some((soql) => soql.includes('WHERE SystemModstamp > 2024-01-01T00:11:00.000+0000'))).toBe(true);
-    const renamed = await queryRows(t, user, workspace.id, "SELECT count(*) AS n, max(name) FILTER (WHERE id = '001000000000000003') AS name FROM sfdc.account");
+    const renamed = await queryRows(
+      t,
+      user,
+      workspace.id,
+      "SELECT count(*) AS n, max(name) FILTER (WHERE id = '001000000000000003') AS name FROM sfdc.account",
+    );
     expect(renamed).toEqual([{ n: 12, name: 'Renamed' }]);
   });
 

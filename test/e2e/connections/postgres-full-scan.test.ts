@@ -25,7 +25,8 @@ for (const backend of backends) {
       // Never analysed means no row estimate: autovacuum must not analyse it behind the test's back either.
       const storage = options.analyse === false ? ' WITH (autovacuum_enabled = false)' : '';
       await source.sql.unsafe(`CREATE TABLE ${name} (${id}, label text, amount numeric(10,2), day date, at timestamptz, flag boolean)${storage}`);
-      await source.sql.unsafe(`INSERT INTO ${name} SELECT g, CASE WHEN g % 5 = 0 THEN NULL ELSE 'l' || g END, g / 4.0, CASE WHEN g % 7 = 0 THEN NULL ELSE date '2024-01-01' + (g % 40) END,
+      await source.sql
+        .unsafe(`INSERT INTO ${name} SELECT g, CASE WHEN g % 5 = 0 THEN NULL ELSE 'l' || g END, g / 4.0, CASE WHEN g % 7 = 0 THEN NULL ELSE date '2024-01-01' + (g % 40) END,
         timestamptz '2024-01-01' + g * interval '1 minute', g % 3 = 0 FROM generate_series(1, ${rows}) g`);
       if (options.analyse !== false) await source.sql.unsafe(`ANALYZE ${name}`);
     };
@@ -50,11 +51,16 @@ for (const backend of backends) {
         workspaceId,
         `SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS ids, count(label) AS labels, sum(amount) AS amount, count(day) AS days, max(day) AS last_day, count(*) FILTER (WHERE flag) AS flags FROM ${qualified}`,
       );
-    const columnsOf = async (qualified: string) => (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/${qualified}/metadata`, { token: user.accessToken }))).columns;
+    const columnsOf = async (qualified: string) =>
+      (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/${qualified}/metadata`, { token: user.accessToken }))).columns;
 
     beforeAll(async () => {
       source = await createSourceDatabase();
-      ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' }, label: 'pg-full-scan' }));
+      ({ t, user, workspaceId } = await withWorkspace(backend, {
+        worker: true,
+        env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' },
+        label: 'pg-full-scan',
+      }));
       // Three connections: more than the Free plan allows.
       await useBusinessPlan(t, workspaceId);
     });
@@ -68,8 +74,18 @@ for (const backend of backends) {
       await table('scan_ranged', 3_500);
       await table('scan_large', 4_500);
       const streams = ['scan_whole', 'scan_ranged', 'scan_large'];
-      const scanned = await createConnectionOk(t, user, workspaceId, { name: 'scanned', connector_type: 'postgres', spec: postgresSpec(source), streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_overwrite' })) });
-      const queried = await createConnectionOk(t, user, workspaceId, { name: 'queried', connector_type: 'postgres', spec: postgresSpec(source), streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_append' })) });
+      const scanned = await createConnectionOk(t, user, workspaceId, {
+        name: 'scanned',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_overwrite' })),
+      });
+      const queried = await createConnectionOk(t, user, workspaceId, {
+        name: 'queried',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_append' })),
+      });
 
       const job = await syncOk(t, user, workspaceId, scanned.id);
       expect(job.records_written).toBe(900 + 3_500 + 4_500);
@@ -81,7 +97,9 @@ for (const backend of backends) {
         expect(await contents(`scanned.${name}`)).toEqual(await contents(`queried.${name}`));
         expect(await columnsOf(`scanned.${name}`)).toEqual(await columnsOf(`queried.${name}`));
       }
-      expect(await contents('scanned.scan_ranged')).toEqual([{ n: 3_500, d: 3_500, ids: 6_126_750, labels: 2_800, amount: 1_531_687.5, days: 3_000, last_day: '2024-02-09', flags: 1_166 }]);
+      expect(await contents('scanned.scan_ranged')).toEqual([
+        { n: 3_500, d: 3_500, ids: 6_126_750, labels: 2_800, amount: 1_531_687.5, days: 3_000, last_day: '2024-02-09', flags: 1_166 },
+      ]);
 
       // Overwritten by the next sync: the rows the source has now, once.
       await source.sql.unsafe('DELETE FROM scan_ranged WHERE id > 3000; UPDATE scan_ranged SET flag = true');
@@ -120,7 +138,9 @@ for (const backend of backends) {
         expect(changes).toHaveLength(3);
         expect((await columnsOf(`changes.${name}`)).map((column: { name: string }) => column.name)).toEqual(['id', 'amount', 'day', 'at', 'flag', 'extra']);
       }
-      expect(await queryRows(t, user, workspaceId, "SELECT count(*) AS n, sum(id) AS ids, count(*) FILTER (WHERE extra = 'x') AS extras FROM changes.change_whole")).toEqual([{ n: 500, ids: 125_250, extras: 500 }]);
+      expect(
+        await queryRows(t, user, workspaceId, "SELECT count(*) AS n, sum(id) AS ids, count(*) FILTER (WHERE extra = 'x') AS extras FROM changes.change_whole"),
+      ).toEqual([{ n: 500, ids: 125_250, extras: 500 }]);
       // Nothing staged for the table read in one batch; 41 batches of 100 for the other.
       expect(await stagingBatches(second.id)).toBe(41);
     }, 180_000);
@@ -129,12 +149,19 @@ for (const backend of backends) {
       await table('left_whole', 300);
       await table('left_staged', 4_100);
       const streams = ['left_whole', 'left_staged'];
-      const connection = await createConnectionOk(t, user, workspaceId, { name: 'leftover', connector_type: 'postgres', spec: postgresSpec(source), streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_overwrite' })) });
+      const connection = await createConnectionOk(t, user, workspaceId, {
+        name: 'leftover',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        streams: streams.map((name) => ({ name, sync_mode: 'full_refresh_overwrite' })),
+      });
       const abandoned = [...streams, 'other_stream'].map((stream) => stagingTableName(crypto.randomUUID(), stream));
       const tablesOfSchema = () =>
         t.services.engine.engines.with(workspaceId, (engine) =>
           engine.read(async (connection) =>
-            (await connection.read("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake' AND schema_name = 'leftover' ORDER BY table_name")).getRows().map(([name]) => String(name)),
+            (await connection.read("SELECT table_name FROM duckdb_tables() WHERE database_name = 'lake' AND schema_name = 'leftover' ORDER BY table_name"))
+              .getRows()
+              .map(([name]) => String(name)),
           ),
         );
       await t.services.engine.engines.with(workspaceId, (engine) =>
@@ -153,24 +180,42 @@ for (const backend of backends) {
 
     test('types of the source’s own (an enum, a domain, arrays, json) arrive as a read by query brings them', async () => {
       await source.sql.unsafe("CREATE TYPE mood AS ENUM ('calm', 'busy'); CREATE DOMAIN positive AS numeric(8,2) CHECK (VALUE > 0)");
-      await source.sql.unsafe(`CREATE TABLE typed (id bigint PRIMARY KEY, feeling mood, price positive, tags text[], doc jsonb, seen timestamp, span interval)`);
-      await source.sql.unsafe(`INSERT INTO typed SELECT g, CASE WHEN g % 2 = 0 THEN 'calm' ELSE 'busy' END::mood, g + 0.5, ARRAY['t' || g, 'x'], jsonb_build_object('n', g),
+      await source.sql.unsafe(
+        `CREATE TABLE typed (id bigint PRIMARY KEY, feeling mood, price positive, tags text[], doc jsonb, seen timestamp, span interval)`,
+      );
+      await source.sql
+        .unsafe(`INSERT INTO typed SELECT g, CASE WHEN g % 2 = 0 THEN 'calm' ELSE 'busy' END::mood, g + 0.5, ARRAY['t' || g, 'x'], jsonb_build_object('n', g),
         timestamp '2024-01-01' + g * interval '1 hour', g * interval '1 minute' FROM generate_series(1, 300) g`);
       // The same built-in types without the enum and the domain: read by a scan.
-      await source.sql.unsafe('CREATE TABLE plain AS SELECT id, CAST(feeling AS text) AS feeling, CAST(price AS numeric(8,2)) AS price, tags, doc, seen, span FROM typed');
+      await source.sql.unsafe(
+        'CREATE TABLE plain AS SELECT id, CAST(feeling AS text) AS feeling, CAST(price AS numeric(8,2)) AS price, tags, doc, seen, span FROM typed',
+      );
       await source.sql.unsafe('ALTER TABLE plain ADD PRIMARY KEY (id); ANALYZE typed; ANALYZE plain');
       const streams = (mode: string) => ['typed', 'plain'].map((name) => ({ name, sync_mode: mode }));
-      const scanned = await createConnectionOk(t, user, workspaceId, { name: 'typed_scan', connector_type: 'postgres', spec: postgresSpec(source), streams: streams('full_refresh_overwrite') });
-      const queried = await createConnectionOk(t, user, workspaceId, { name: 'typed_query', connector_type: 'postgres', spec: postgresSpec(source), streams: streams('full_refresh_append') });
+      const scanned = await createConnectionOk(t, user, workspaceId, {
+        name: 'typed_scan',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        streams: streams('full_refresh_overwrite'),
+      });
+      const queried = await createConnectionOk(t, user, workspaceId, {
+        name: 'typed_query',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        streams: streams('full_refresh_append'),
+      });
       const job = await syncOk(t, user, workspaceId, scanned.id);
       expect(job.records_written).toBe(600);
       // typed by query, 100 rows a batch; plain by one scan, without a staging table.
       expect(await stagingBatches(job.id)).toBe(3 + 0);
       expect((await syncOk(t, user, workspaceId, queried.id)).records_written).toBe(600);
-      const sample = "SELECT CAST(feeling AS VARCHAR) AS feeling, price, tags, CAST(doc AS VARCHAR) AS doc, CAST(seen AS VARCHAR) AS seen, CAST(span AS VARCHAR) AS span FROM ";
+      const sample =
+        'SELECT CAST(feeling AS VARCHAR) AS feeling, price, tags, CAST(doc AS VARCHAR) AS doc, CAST(seen AS VARCHAR) AS seen, CAST(span AS VARCHAR) AS span FROM ';
       for (const name of ['typed', 'plain']) {
         expect(await columnsOf(`typed_scan.${name}`)).toEqual(await columnsOf(`typed_query.${name}`));
-        expect(await queryRows(t, user, workspaceId, `${sample} typed_scan.${name} WHERE id = 7`)).toEqual(await queryRows(t, user, workspaceId, `${sample} typed_query.${name} WHERE id = 7`));
+        expect(await queryRows(t, user, workspaceId, `${sample} typed_scan.${name} WHERE id = 7`)).toEqual(
+          await queryRows(t, user, workspaceId, `${sample} typed_query.${name} WHERE id = 7`),
+        );
       }
     }, 180_000);
 

@@ -46,11 +46,21 @@ describe('a postgres connection in live query mode', () => {
   });
 
   test('queries read the source in place: a change is seen without a sync, nothing is copied, nothing else of the source is reachable', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'bank', connector_type: 'postgres', spec: postgresSpec(source), query_mode: 'live' });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'bank',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      query_mode: 'live',
+    });
     expect(connection.query_mode).toBe('live');
 
     const total = 'SELECT count(*) AS n, CAST(sum(balance) AS INTEGER) AS s FROM bank.accounts';
-    expect(await eventually(() => queryRows(t, user, workspaceId, total), (rows) => rows[0]?.n === 25)).toEqual([{ n: 25, s: 3250 }]);
+    expect(
+      await eventually(
+        () => queryRows(t, user, workspaceId, total),
+        (rows) => rows[0]?.n === 25,
+      ),
+    ).toEqual([{ n: 25, s: 3250 }]);
 
     await source.sql.unsafe(`UPDATE accounts SET balance = 0 WHERE id = 25`);
     await source.sql.unsafe(`INSERT INTO accounts VALUES (26, 'late', 1)`);
@@ -80,16 +90,27 @@ describe('a postgres connection in live query mode', () => {
   }, 120_000);
 
   test('switching a connection to live and back: its name reads the source, then the synced table', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'ledger', connector_type: 'postgres', spec: postgresSpec(source), streams: [{ name: 'accounts', sync_mode: 'full_refresh_overwrite' }] });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'ledger',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      streams: [{ name: 'accounts', sync_mode: 'full_refresh_overwrite' }],
+    });
     const base = `${connectionsPath(workspaceId)}/${connection.id}`;
     expect((await queryAnswer(t, user, workspaceId, 'SELECT count(*) AS n FROM ledger.accounts')).status).toBe(400);
 
     expect((await t.request(base, { method: 'PATCH', json: { query_mode: 'live' }, token: user.accessToken })).status).toBe(200);
-    const live = await eventually(() => queryAnswer(t, user, workspaceId, 'SELECT count(*) AS n FROM ledger.accounts'), (answer) => answer.status === 200);
+    const live = await eventually(
+      () => queryAnswer(t, user, workspaceId, 'SELECT count(*) AS n FROM ledger.accounts'),
+      (answer) => answer.status === 200,
+    );
     expect(live.body.data[0].n).toBeGreaterThanOrEqual(25);
 
     expect((await t.request(base, { method: 'PATCH', json: { query_mode: 'synced' }, token: user.accessToken })).status).toBe(200);
-    const synced = await eventually(() => queryAnswer(t, user, workspaceId, 'SELECT count(*) AS n FROM ledger.accounts'), (answer) => answer.status === 400);
+    const synced = await eventually(
+      () => queryAnswer(t, user, workspaceId, 'SELECT count(*) AS n FROM ledger.accounts'),
+      (answer) => answer.status === 400,
+    );
     expect(synced.status).toBe(400);
   }, 120_000);
 });

@@ -33,15 +33,28 @@ describe('postgres sync modes', () => {
   const table = async (name: string, rows: number) => {
     await source.sql.unsafe(`CREATE TABLE ${name} (id bigint PRIMARY KEY, kind text, amount int, updated_at timestamptz NOT NULL)`);
     await source.sql.unsafe(`CREATE INDEX ON ${name} (updated_at)`);
-    await source.sql.unsafe(`INSERT INTO ${name} SELECT g, 'k' || (g % 5), g % 100, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, ${rows}) g`);
+    await source.sql.unsafe(
+      `INSERT INTO ${name} SELECT g, 'k' || (g % 5), g % 100, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, ${rows}) g`,
+    );
   };
   const connect = (name: string, tables: string[], streams: Record<string, unknown>[] | null = null) =>
-    createConnectionOk(t, user, workspaceId, { name, connector_type: 'postgres', spec: postgresSpec(source), streams: streams ?? tables.map((stream) => ({ name: stream })) });
+    createConnectionOk(t, user, workspaceId, {
+      name,
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      streams: streams ?? tables.map((stream) => ({ name: stream })),
+    });
 
   beforeAll(async () => {
     source = await createSourceDatabase();
     // Scan batches as small as the others: a full refresh of a table autovacuum has analysed still runs in many batches.
-    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { SYNC_BATCH_ROWS: '500', SYNC_SCAN_BATCH_ROWS: '500' }, extensions: { syncListeners: [{ afterSync: async (event) => void heard.push(event) }] }, label: 'pg-modes', plan: 'business' }));
+    ({ t, user, workspaceId } = await withWorkspace('local', {
+      worker: true,
+      env: { SYNC_BATCH_ROWS: '500', SYNC_SCAN_BATCH_ROWS: '500' },
+      extensions: { syncListeners: [{ afterSync: async (event) => void heard.push(event) }] },
+      label: 'pg-modes',
+      plan: 'business',
+    }));
   });
   afterAll(async () => {
     await t.stop();
@@ -53,16 +66,27 @@ describe('postgres sync modes', () => {
     const connection = await connect('inc', [], [{ name: 'inc_events', sync_mode: 'incremental_append', cursor_field: 'updated_at' }]);
     expect((await syncOk(t, user, workspaceId, connection.id)).records_written).toBe(1_200);
     await source.sql.unsafe(`ALTER TABLE inc_events ADD COLUMN channel text; ALTER TABLE inc_events ALTER COLUMN amount TYPE bigint`);
-    await source.sql.unsafe(`INSERT INTO inc_events SELECT g, 'late', 5000000000, timestamptz '2025-01-01' + g * interval '1 second', 'web' FROM generate_series(1201, 1210) g`);
+    await source.sql.unsafe(
+      `INSERT INTO inc_events SELECT g, 'late', 5000000000, timestamptz '2025-01-01' + g * interval '1 second', 'web' FROM generate_series(1201, 1210) g`,
+    );
     const second = await syncOk(t, user, workspaceId, connection.id);
     expect(second.records_written).toBe(10);
     expect(second.schema_changes).toEqual([
       { table: 'inc.inc_events', column: 'amount', change: 'widened', from: 'INTEGER', to: 'BIGINT' },
       { table: 'inc.inc_events', column: 'channel', change: 'added', to: 'VARCHAR' },
     ]);
-    expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS d, max(amount) AS top, count(channel) AS c FROM inc.inc_events')).toEqual([{ n: 1_210, d: 1_210, top: 5_000_000_000, c: 10 }]);
+    expect(
+      await queryRows(t, user, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS d, max(amount) AS top, count(channel) AS c FROM inc.inc_events'),
+    ).toEqual([{ n: 1_210, d: 1_210, top: 5_000_000_000, c: 10 }]);
     const [state] = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/sync-status`, { token: user.accessToken }));
-    expect(state).toMatchObject({ stream: 'inc_events', sync_mode: 'incremental_append', cursor_field: 'updated_at', cursor_value: '2025-01-01 00:20:10+00', records_total: 1_210, status: 'succeeded' });
+    expect(state).toMatchObject({
+      stream: 'inc_events',
+      sync_mode: 'incremental_append',
+      cursor_field: 'updated_at',
+      cursor_value: '2025-01-01 00:20:10+00',
+      records_total: 1_210,
+      status: 'succeeded',
+    });
   });
 
   test('incremental_append_deduped upserts changed rows on the primary key', async () => {
@@ -73,7 +97,9 @@ describe('postgres sync modes', () => {
     await source.sql.unsafe(`INSERT INTO ded_events SELECT g, 'new', 1, now() FROM generate_series(1001, 1005) g`);
     const second = await syncOk(t, user, workspaceId, connection.id);
     expect(second.records_written).toBe(10);
-    expect(await queryRows(t, user, workspaceId, "SELECT count(*) AS n, count(DISTINCT id) AS d, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events")).toEqual([{ n: 1_005, d: 1_005, c: 5 }]);
+    expect(
+      await queryRows(t, user, workspaceId, "SELECT count(*) AS n, count(DISTINCT id) AS d, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events"),
+    ).toEqual([{ n: 1_005, d: 1_005, c: 5 }]);
     // Each job names the snapshot its writes made: the table as that sync left it.
     const asFirstLeftIt = `SELECT count(*) AS n, count(*) FILTER (WHERE kind = 'changed') AS c FROM ded.ded_events AT (VERSION => ${first.snapshot_id})`;
     expect(await queryRows(t, user, workspaceId, asFirstLeftIt)).toEqual([{ n: 1_000, c: 0 }]);
@@ -93,7 +119,9 @@ describe('postgres sync modes', () => {
     expect(overwrite.streams).toEqual([expect.objectContaining({ sync_mode: 'full_refresh_overwrite', records_written: 600 })]);
     expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n FROM keyless.keyless')).toEqual([{ n: 600 }]);
     const listing = await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }));
-    expect(listing.tables.filter((entry: { schema_name: string }) => entry.schema_name === 'keyless').map((entry: { name: string }) => entry.name)).toEqual(['keyless']);
+    expect(listing.tables.filter((entry: { schema_name: string }) => entry.schema_name === 'keyless').map((entry: { name: string }) => entry.name)).toEqual([
+      'keyless',
+    ]);
   });
 
   test('a full refresh that overwrites is never seen half done; live progress per stream; a second sync meanwhile is 409', async () => {
@@ -140,8 +168,17 @@ describe('postgres sync modes', () => {
     expect((await bodyOf(list)).map((job: { id: string }) => job.id)).toEqual([unknown.id, third.id, second.id]);
     const everywhere = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/sync-jobs?limit=200`, { token: user.accessToken }));
     expect(everywhere.map((job: { id: string }) => job.id)).toContain(first.id);
-    expect(first).toMatchObject({ trigger: 'manual', connection_name: 'pick', workflow_id: first.id, error: null, snapshot_id: expect.any(Number), duration_ms: expect.any(Number) });
-    expect(await t.infra.store.all(usageOf, { job_id: first.id })).toEqual([{ source: 'sync', status: 'succeeded', rows_returned: 30, cpu_ms: expect.any(Number) }]);
+    expect(first).toMatchObject({
+      trigger: 'manual',
+      connection_name: 'pick',
+      workflow_id: first.id,
+      error: null,
+      snapshot_id: expect.any(Number),
+      duration_ms: expect.any(Number),
+    });
+    expect(await t.infra.store.all(usageOf, { job_id: first.id })).toEqual([
+      { source: 'sync', status: 'succeeded', rows_returned: 30, cpu_ms: expect.any(Number) },
+    ]);
     expect(heard).toContainEqual({ workspaceId, connectionId: connection.id, jobId: second.id, changedTables: ['pick.pick_b'] });
     const connectionNow = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { token: user.accessToken }));
     expect(connectionNow).toMatchObject({ last_sync_status: 'failed', last_sync_at: expect.any(String) });
@@ -158,7 +195,11 @@ describe('postgres sync modes', () => {
     const doomed = await connect('doomed', ['doomed'], [{ name: 'doomed', sync_mode: 'full_refresh_append' }]);
     await syncOk(t, user, workspaceId, doomed.id);
     const jobId = await triggerSyncOk(t, user, workspaceId, doomed.id);
-    for (let job = await syncJob(t, user, workspaceId, doomed.id, jobId); job.status !== 'running' || job.streams[0]?.records_written === 0; job = await syncJob(t, user, workspaceId, doomed.id, jobId)) {
+    for (
+      let job = await syncJob(t, user, workspaceId, doomed.id, jobId);
+      job.status !== 'running' || job.streams[0]?.records_written === 0;
+      job = await syncJob(t, user, workspaceId, doomed.id, jobId)
+    ) {
       await Bun.sleep(50);
     }
     expect((await t.request(`${connectionsPath(workspaceId)}/${doomed.id}?drop_tables=true`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);

@@ -2,11 +2,26 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
-import { connectionsPath, createConnection, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncOk, triggerSync, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import {
+  connectionsPath,
+  createConnection,
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  queryRows,
+  syncOk,
+  triggerSync,
+  triggerSyncOk,
+  waitForSync,
+  type SourceDatabase,
+} from '../../support/connections';
 import { namedQuery } from '../../../src/store/named-query';
 import { withWorkspace } from '../../support/fixtures';
 
-const comparedLongAgo = namedQuery<{ connection_id: string }>('test.keys_compared_long_ago', "UPDATE sync_states SET keys_compared_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id");
+const comparedLongAgo = namedQuery<{ connection_id: string }>(
+  'test.keys_compared_long_ago',
+  "UPDATE sync_states SET keys_compared_at = '2000-01-01T00:00:00.000Z' WHERE connection_id = :connection_id",
+);
 
 /**
  * Postgres sources that replicate logically (the test cluster runs with wal_level=logical): a stream in
@@ -24,18 +39,33 @@ describe('postgres logical replication', () => {
     );
     return { slots: Number(row?.slots), publications: Number(row?.publications) };
   };
-  const sourceRows = async (table: string) => (await source.sql.unsafe(`SELECT id::int AS id, name FROM ${table} ORDER BY id`)).map((row) => ({ id: row.id, name: row.name }));
-  const lakeRows = async (table: string, where = 'true') => queryRows(t, user, workspaceId, `SELECT id::INTEGER AS id, name FROM ${table} WHERE ${where} ORDER BY id`);
+  const sourceRows = async (table: string) =>
+    (await source.sql.unsafe(`SELECT id::int AS id, name FROM ${table} ORDER BY id`)).map((row) => ({ id: row.id, name: row.name }));
+  const lakeRows = async (table: string, where = 'true') =>
+    queryRows(t, user, workspaceId, `SELECT id::INTEGER AS id, name FROM ${table} WHERE ${where} ORDER BY id`);
   const replicated = (name: string, table: string, extra: Record<string, unknown> = {}) =>
-    createConnectionOk(t, user, workspaceId, { name, connector_type: 'postgres', spec: postgresSpec(source, { replication_method: 'logical' }), streams: [{ name: table, sync_mode: 'incremental_append_deduped' }], ...extra });
+    createConnectionOk(t, user, workspaceId, {
+      name,
+      connector_type: 'postgres',
+      spec: postgresSpec(source, { replication_method: 'logical' }),
+      streams: [{ name: table, sync_mode: 'incremental_append_deduped' }],
+      ...extra,
+    });
   const items = async (table: string, rows: number) => {
-    await source.sql.unsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY, name text, amount numeric(10,2), note text, updated_at timestamptz NOT NULL DEFAULT now())`);
+    await source.sql.unsafe(
+      `CREATE TABLE ${table} (id bigint PRIMARY KEY, name text, amount numeric(10,2), note text, updated_at timestamptz NOT NULL DEFAULT now())`,
+    );
     await source.sql.unsafe(`INSERT INTO ${table} (id, name, amount) SELECT g, 'item ' || g, g * 1.25 FROM generate_series(1, ${rows}) g`);
   };
 
   beforeAll(async () => {
     source = await createSourceDatabase();
-    ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, env: { SYNC_BATCH_ROWS: '400', SYNC_SCAN_BATCH_ROWS: '400' }, label: 'pg-replication', plan: 'business' }));
+    ({ t, user, workspaceId } = await withWorkspace('local', {
+      worker: true,
+      env: { SYNC_BATCH_ROWS: '400', SYNC_SCAN_BATCH_ROWS: '400' },
+      label: 'pg-replication',
+      plan: 'business',
+    }));
   });
   afterAll(async () => {
     await t.stop();
@@ -67,7 +97,11 @@ describe('postgres logical replication', () => {
     // A truncate takes every row; what is inserted after it stays.
     await source.sql.unsafe(`TRUNCATE repl_items; INSERT INTO repl_items (id, name) VALUES (1, 'a'), (2, 'b'), (3, 'c')`);
     await syncOk(t, user, workspaceId, connection.id);
-    expect(await lakeRows('repl.repl_items')).toEqual([{ id: 1, name: 'a' }, { id: 2, name: 'b' }, { id: 3, name: 'c' }]);
+    expect(await lakeRows('repl.repl_items')).toEqual([
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+      { id: 3, name: 'c' },
+    ]);
     const [state] = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/sync-status`, { token: user.accessToken }));
     expect(state).toMatchObject({ stream: 'repl_items', sync_mode: 'incremental_append_deduped', status: 'succeeded', records_total: 3 });
     expect(String(state.cursor_value)).toMatch(/^[0-9A-F]+\/[0-9A-F]+$/);
@@ -85,7 +119,12 @@ describe('postgres logical replication', () => {
     await source.sql.unsafe(`INSERT INTO marked_items (id, name) VALUES (2, 'back')`);
     const job = await syncOk(t, user, workspaceId, connection.id);
     expect(job.streams[0].records_deleted).toBe(2);
-    const rows = await queryRows(t, user, workspaceId, 'SELECT id::INTEGER AS id, name, _deleted_at IS NOT NULL AS deleted FROM marked.marked_items WHERE id <= 4 ORDER BY id');
+    const rows = await queryRows(
+      t,
+      user,
+      workspaceId,
+      'SELECT id::INTEGER AS id, name, _deleted_at IS NOT NULL AS deleted FROM marked.marked_items WHERE id <= 4 ORDER BY id',
+    );
     expect(rows).toEqual([
       { id: 1, name: 'item 1', deleted: true },
       { id: 2, name: 'back', deleted: false },
@@ -109,7 +148,10 @@ describe('postgres logical replication', () => {
     expect(await slotsOf(moving.id)).toEqual({ slots: 1, publications: 1 });
     const patched = await t.request(`${connectionsPath(workspaceId)}/${moving.id}`, {
       method: 'PATCH',
-      json: { spec: { replication_method: 'cursor' }, streams: [{ name: 'moving_items', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' }] },
+      json: {
+        spec: { replication_method: 'cursor' },
+        streams: [{ name: 'moving_items', sync_mode: 'incremental_append_deduped', cursor_field: 'updated_at' }],
+      },
       token: user.accessToken,
     });
     expect(patched.status).toBe(200);
@@ -126,14 +168,28 @@ describe('postgres logical replication', () => {
   test('an incremental mode without a cursor is refused at create, PATCH and trigger with 422, naming the candidates', async () => {
     await items('cursor_items', 5);
     const spec = postgresSpec(source);
-    const create = await createConnection(t, user, workspaceId, { name: 'no_cursor', connector_type: 'postgres', spec, streams: [{ name: 'cursor_items', sync_mode: 'incremental_append' }] });
+    const create = await createConnection(t, user, workspaceId, {
+      name: 'no_cursor',
+      connector_type: 'postgres',
+      spec,
+      streams: [{ name: 'cursor_items', sync_mode: 'incremental_append' }],
+    });
     expect(create.status).toBe(422);
     const [issue] = (await bodyOf(create)).detail;
     expect(issue.loc).toEqual(['body', 'streams', 0, 'cursor_field']);
     expect(issue.msg).toContain('id, amount, updated_at');
 
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'with_cursor', connector_type: 'postgres', spec, streams: [{ name: 'cursor_items', sync_mode: 'incremental_append', cursor_field: 'updated_at' }] });
-    const patch = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { streams: [{ name: 'cursor_items', sync_mode: 'incremental_append_deduped' }] }, token: user.accessToken });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'with_cursor',
+      connector_type: 'postgres',
+      spec,
+      streams: [{ name: 'cursor_items', sync_mode: 'incremental_append', cursor_field: 'updated_at' }],
+    });
+    const patch = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, {
+      method: 'PATCH',
+      json: { streams: [{ name: 'cursor_items', sync_mode: 'incremental_append_deduped' }] },
+      token: user.accessToken,
+    });
     expect(patch.status).toBe(422);
     expect((await bodyOf(patch)).detail[0].msg).toContain('updated_at');
 
@@ -141,7 +197,7 @@ describe('postgres logical replication', () => {
     const trigger = await triggerSync(t, user, workspaceId, full.id, { sync_mode: { cursor_items: 'incremental_append' } });
     expect(trigger.status).toBe(422);
     expect((await bodyOf(trigger)).detail[0]).toMatchObject({ loc: ['body', 'sync_mode', 'cursor_items'] });
-    expect((await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${full.id}/sync-jobs`, { token: user.accessToken })))).toEqual([]);
+    expect(await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${full.id}/sync-jobs`, { token: user.accessToken }))).toEqual([]);
   });
 
   test('where the source does not replicate, a periodic key comparison deletes the rows whose keys are gone', async () => {
@@ -162,7 +218,11 @@ describe('postgres logical replication', () => {
     await t.infra.store.run(comparedLongAgo, { connection_id: connection.id });
     expect((await syncOk(t, user, workspaceId, connection.id)).streams[0].records_deleted).toBe(3);
     expect(await lakeRows('compared.compared_items')).toEqual(await sourceRows('compared_items'));
-    const refused = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { key_comparison_every: '5m' }, token: user.accessToken });
+    const refused = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, {
+      method: 'PATCH',
+      json: { key_comparison_every: '5m' },
+      token: user.accessToken,
+    });
     expect(refused.status).toBe(422);
   });
 });

@@ -14,8 +14,12 @@ for (const backend of backends) {
     beforeAll(async () => {
       source = await createSourceDatabase();
       await source.sql.unsafe(`CREATE TABLE orders (id int PRIMARY KEY, amount numeric(10,2), note text, updated_at timestamptz NOT NULL)`);
-      await source.sql.unsafe(`INSERT INTO orders SELECT g, g * 1.5, 'note ' || g, timestamptz '2024-01-01' + g * interval '1 minute' FROM generate_series(1, 2500) g`);
-      await source.sql.unsafe(`CREATE SCHEMA sales; CREATE TABLE sales.regions (code text PRIMARY KEY, name text); INSERT INTO sales.regions VALUES ('eu', 'Europe'), ('us', 'Americas')`);
+      await source.sql.unsafe(
+        `INSERT INTO orders SELECT g, g * 1.5, 'note ' || g, timestamptz '2024-01-01' + g * interval '1 minute' FROM generate_series(1, 2500) g`,
+      );
+      await source.sql.unsafe(
+        `CREATE SCHEMA sales; CREATE TABLE sales.regions (code text PRIMARY KEY, name text); INSERT INTO sales.regions VALUES ('eu', 'Europe'), ('us', 'Americas')`,
+      );
       ({ t, user, workspaceId } = await withWorkspace(backend, { worker: true, env: { SYNC_BATCH_ROWS: '1000' }, label: 'pg-sync' }));
     });
     afterAll(async () => {
@@ -24,7 +28,11 @@ for (const backend of backends) {
     });
 
     test('discover, preview, sync, query, change a row, sync again', async () => {
-      const connection = await createConnectionOk(t, user, workspaceId, { name: 'shop', connector_type: 'postgres', spec: postgresSpec(source, { schemas: ['public', 'sales'] }) });
+      const connection = await createConnectionOk(t, user, workspaceId, {
+        name: 'shop',
+        connector_type: 'postgres',
+        spec: postgresSpec(source, { schemas: ['public', 'sales'] }),
+      });
       expect(connection.spec.password).toBe('********');
       const base = `${connectionsPath(workspaceId)}/${connection.id}`;
 

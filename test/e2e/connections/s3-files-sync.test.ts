@@ -12,7 +12,12 @@ import { connectionsPath, createConnection, createConnectionOk, queryRows, syncO
 import { withWorkspace } from '../../support/fixtures';
 
 const s3 = testEnv.s3();
-const client = new S3Client({ endpoint: s3.endpoint, region: s3.region, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+const client = new S3Client({
+  endpoint: s3.endpoint,
+  region: s3.region,
+  forcePathStyle: true,
+  credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+});
 const prefix = `s3-source-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 
 const put = (key: string, body: string | Uint8Array) => client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: `${prefix}/${key}`, Body: body }));
@@ -50,13 +55,14 @@ describe('s3_files connections', () => {
     await put('orders/2024-02.csv', 'id,amount,region\n3,7.25,eu\n');
     await put('events/a.ndjson', '{"id":1,"kind":"click","meta":{"x":1}}\n{"id":2,"kind":"view","meta":{"x":2}}\n');
     await put('events/b.json', JSON.stringify([{ id: 3, kind: 'click', meta: { x: 3 } }]));
-    await put('metrics/m.parquet', await parquetOf('SELECT range AS id, range * 2.5 AS value, DATE \'2024-01-01\' + range::INTEGER AS day FROM range(100)'));
+    await put('metrics/m.parquet', await parquetOf("SELECT range AS id, range * 2.5 AS value, DATE '2024-01-01' + range::INTEGER AS day FROM range(100)"));
     ({ t, user, workspaceId } = await withWorkspace('local', { worker: true, label: 's3-sync' }));
   });
   afterAll(async () => {
     await t.stop();
     const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefix}/` }));
-    if (listed.Contents?.length) await client.send(new DeleteObjectsCommand({ Bucket: s3.bucket, Delete: { Objects: listed.Contents.map((object) => ({ Key: object.Key! })) } }));
+    if (listed.Contents?.length)
+      await client.send(new DeleteObjectsCommand({ Bucket: s3.bucket, Delete: { Objects: listed.Contents.map((object) => ({ Key: object.Key! })) } }));
   });
 
   test('CSV, JSON and Parquet files under globs: streams, preview, sync; new files only, incrementally', async () => {
@@ -74,14 +80,32 @@ describe('s3_files connections', () => {
     const base = `${connectionsPath(workspaceId)}/${connection.id}`;
     expect(await bodyOf(await t.request(`${base}/test`, { method: 'POST', token: user.accessToken }))).toMatchObject({ success: true });
     const streams = await bodyOf(await t.request(`${base}/streams`, { token: user.accessToken }));
-    expect(streams.find((stream: { name: string }) => stream.name === 'orders').columns.map((column: { name: string }) => column.name)).toEqual(['id', 'amount', 'region', '_source_file', '_source_modified_at']);
+    expect(streams.find((stream: { name: string }) => stream.name === 'orders').columns.map((column: { name: string }) => column.name)).toEqual([
+      'id',
+      'amount',
+      'region',
+      '_source_file',
+      '_source_modified_at',
+    ]);
     const preview = await bodyOf(await t.request(`${base}/preview`, { method: 'POST', json: { stream: 'metrics', limit: 2 }, token: user.accessToken }));
-    expect(preview.rows.map((row: unknown[]) => row.slice(0, 3))).toEqual([[0, 0, '2024-01-01'], [1, 2.5, '2024-01-02']]);
+    expect(preview.rows.map((row: unknown[]) => row.slice(0, 3))).toEqual([
+      [0, 0, '2024-01-01'],
+      [1, 2.5, '2024-01-02'],
+    ]);
 
     const first = await syncOk(t, user, workspaceId, connection.id);
-    expect(first.streams.map((stream: { name: string; records_written: number }) => [stream.name, stream.records_written]).sort()).toEqual([['events', 3], ['metrics', 100], ['orders', 3]]);
-    expect(await queryRows(t, user, workspaceId, 'SELECT sum(amount) AS total, count(DISTINCT _source_file) AS files FROM files.orders')).toEqual([{ total: 37.75, files: 2 }]);
-    expect(await queryRows(t, user, workspaceId, "SELECT id, meta.x AS x FROM files.events WHERE kind = 'click' ORDER BY id")).toEqual([{ id: 1, x: 1 }, { id: 3, x: 3 }]);
+    expect(first.streams.map((stream: { name: string; records_written: number }) => [stream.name, stream.records_written]).sort()).toEqual([
+      ['events', 3],
+      ['metrics', 100],
+      ['orders', 3],
+    ]);
+    expect(await queryRows(t, user, workspaceId, 'SELECT sum(amount) AS total, count(DISTINCT _source_file) AS files FROM files.orders')).toEqual([
+      { total: 37.75, files: 2 },
+    ]);
+    expect(await queryRows(t, user, workspaceId, "SELECT id, meta.x AS x FROM files.events WHERE kind = 'click' ORDER BY id")).toEqual([
+      { id: 1, x: 1 },
+      { id: 3, x: 3 },
+    ]);
     expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n, max(day) AS last FROM files.metrics')).toEqual([{ n: 100, last: '2024-04-09' }]);
 
     await Bun.sleep(1_100); // S3 modification times have a resolution of a second on some stores.
@@ -93,7 +117,11 @@ describe('s3_files connections', () => {
   });
 
   test('a wrong secret: the test says authentication failed', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'wrong_key', connector_type: 's3_files', spec: spec([{ name: 'orders', glob: `${prefix}/orders/*.csv`, format: 'csv' }], { secret_access_key: 'not-the-secret' }) });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'wrong_key',
+      connector_type: 's3_files',
+      spec: spec([{ name: 'orders', glob: `${prefix}/orders/*.csv`, format: 'csv' }], { secret_access_key: 'not-the-secret' }),
+    });
     const tested = await bodyOf(await t.request(`${connectionsPath(workspaceId)}/${connection.id}/test`, { method: 'POST', token: user.accessToken }));
     expect(tested.success).toBe(false);
     expect(tested.message).toStartWith('Authentication failed');
@@ -112,7 +140,13 @@ describe('s3_files next to a lake on S3', () => {
     const response = await createConnection(t, user, workspaceId, {
       name: 'lake_copy',
       connector_type: 's3_files',
-      spec: { bucket: s3.bucket, endpoint: s3.endpoint, access_key_id: s3.accessKeyId, secret_access_key: s3.secretAccessKey, streams: [{ name: 'all', glob: '**/*.parquet', format: 'parquet' }] },
+      spec: {
+        bucket: s3.bucket,
+        endpoint: s3.endpoint,
+        access_key_id: s3.accessKeyId,
+        secret_access_key: s3.secretAccessKey,
+        streams: [{ name: 'all', glob: '**/*.parquet', format: 'parquet' }],
+      },
     });
     expect(response.status).toBe(400);
     expect((await bodyOf(response)).detail.error).toMatchObject({ code: 'SOURCE_NOT_ALLOWED', message: expect.stringContaining('lake bucket') });

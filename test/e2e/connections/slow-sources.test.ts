@@ -50,7 +50,8 @@ describe.each(attackConfigurations.filter(([, env]) => privateNetworksAllowed(en
   };
 
   test('a source taking 12 s answers all three; one that never answers, or a table locked at the source, is stopped at 30 s with a clear answer', async () => {
-    const http = (name: string, path: string) => createConnectionOk(t, user, workspaceId, { name, connector_type: 'http_json', spec: { base_url: source.origin, streams: [{ name: 'items', path }] } });
+    const http = (name: string, path: string) =>
+      createConnectionOk(t, user, workspaceId, { name, connector_type: 'http_json', spec: { base_url: source.origin, streams: [{ name: 'items', path }] } });
     const slow = await http('slow', 'slow?ms=12000');
     const hanging = await http('hanging', 'hang');
     const locked = await createConnectionOk(t, user, workspaceId, { name: 'locked', connector_type: 'postgres', spec: postgresSpec(database) });
@@ -78,7 +79,10 @@ describe.each(attackConfigurations.filter(([, env]) => privateNetworksAllowed(en
     expect(hangTest).toMatchObject({ status: 200, body: { success: false, message: expect.stringContaining('within 30 s') } });
     expect(hangStreams).toMatchObject({ status: 400, body: { detail: { error: { code: 'SOURCE_ERROR', message: expect.stringContaining('within 30 s') } } } });
     expect(hangPreview).toMatchObject({ status: 400, body: { detail: { error: { code: 'SOURCE_ERROR', message: expect.stringContaining('within 30 s') } } } });
-    expect(lockedPreview).toMatchObject({ status: 400, body: { detail: { error: { code: 'SOURCE_ERROR', message: expect.stringContaining('within 30 s') } } } });
+    expect(lockedPreview).toMatchObject({
+      status: 400,
+      body: { detail: { error: { code: 'SOURCE_ERROR', message: expect.stringContaining('within 30 s') } } },
+    });
     for (const answer of [...hangingAnswers, lockedPreview]) {
       expect(answer.seconds).toBeGreaterThan(29);
       expect(answer.seconds).toBeLessThan(40);

@@ -76,9 +76,17 @@ describe('sources the service never reaches', () => {
   });
 
   test('a PATCH cannot point a connection there either', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'moving', connector_type: 'http_json', spec: { base_url: 'https://api.example.com/', streams: [{ name: 'x' }] } });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'moving',
+      connector_type: 'http_json',
+      spec: { base_url: 'https://api.example.com/', streams: [{ name: 'x' }] },
+    });
     const [host, port] = testEnv.temporalAddress().split(':') as [string, string];
-    const response = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, { method: 'PATCH', json: { spec: { base_url: `http://${host}:${port}/` } }, token: user.accessToken });
+    const response = await t.request(`${connectionsPath(workspaceId)}/${connection.id}`, {
+      method: 'PATCH',
+      json: { spec: { base_url: `http://${host}:${port}/` } },
+      token: user.accessToken,
+    });
     expect(response.status).toBe(400);
     expect((await bodyOf(response)).detail.error.code).toBe('SOURCE_NOT_ALLOWED');
   });
@@ -94,8 +102,19 @@ describe('private networks refused (CONNECTOR_PRIVATE_NETWORKS=deny)', () => {
   test('loopback, private and link-local addresses, by name or number', async () => {
     const { user, workspaceId } = await withWorkspace(t, { label: 'private' });
     await useBusinessPlan(t, workspaceId);
-    for (const [name, host] of [['loop', '127.0.0.1'], ['named', 'localhost'], ['ten', '10.1.2.3'], ['link', '169.254.169.254'], ['six', '[::1]'], ['mapped', '[::ffff:127.0.0.1]']] as const) {
-      const response = await createConnection(t, user, workspaceId, { name, connector_type: 'http_json', spec: { base_url: `http://${host}:8080/`, streams: [{ name: 'x' }] } });
+    for (const [name, host] of [
+      ['loop', '127.0.0.1'],
+      ['named', 'localhost'],
+      ['ten', '10.1.2.3'],
+      ['link', '169.254.169.254'],
+      ['six', '[::1]'],
+      ['mapped', '[::ffff:127.0.0.1]'],
+    ] as const) {
+      const response = await createConnection(t, user, workspaceId, {
+        name,
+        connector_type: 'http_json',
+        spec: { base_url: `http://${host}:8080/`, streams: [{ name: 'x' }] },
+      });
       expect({ name, status: response.status }).toEqual({ name, status: 400 });
       expect((await bodyOf(response)).detail.error.code).toBe('SOURCE_NOT_ALLOWED');
     }

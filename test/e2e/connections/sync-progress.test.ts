@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
-import { createConnectionOk, createSourceDatabase, postgresSpec, syncJob, syncOk, throttledReader, triggerSyncOk, type SourceDatabase } from '../../support/connections';
+import {
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  syncJob,
+  syncOk,
+  throttledReader,
+  triggerSyncOk,
+  type SourceDatabase,
+} from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
 
 /** A long read tells how far it is while it runs: the job's counts move, and the stream it is on is named. */
@@ -29,7 +38,12 @@ describe('sync progress', () => {
   });
 
   test('a full sync of 2,000,000 rows read in one scan: records read and written and bytes strictly increase while it runs', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'progress', connector_type: 'postgres', spec: postgresSpec(source, { username: reader!.role }), streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }] });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'progress',
+      connector_type: 'postgres',
+      spec: postgresSpec(source, { username: reader!.role }),
+      streams: [{ name: 'readings', sync_mode: 'full_refresh_overwrite' }],
+    });
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
     const seen: { read: number; written: number; bytes: number }[] = [];
     let job = await syncJob(t, user, workspaceId, connection.id, jobId);
@@ -57,7 +71,12 @@ describe('sync progress', () => {
   }, 180_000);
 
   test('bytes read are estimated for a table Postgres never analysed', async () => {
-    const connection = await createConnectionOk(t, user, workspaceId, { name: 'unanalysed', connector_type: 'postgres', spec: postgresSpec(source), streams: [{ name: 'unanalysed', sync_mode: 'full_refresh_overwrite' }] });
+    const connection = await createConnectionOk(t, user, workspaceId, {
+      name: 'unanalysed',
+      connector_type: 'postgres',
+      spec: postgresSpec(source),
+      streams: [{ name: 'unanalysed', sync_mode: 'full_refresh_overwrite' }],
+    });
     const job = await syncOk(t, user, workspaceId, connection.id);
     expect(job.streams[0].records_written).toBe(5_000);
     // About 100 bytes of text and a bigint per row, as the source stores them.

@@ -10,7 +10,19 @@ import { withWorkspace } from '../../support/fixtures';
 /** What `temporal schedule describe` (the CLI, as an operator runs it) says of a schedule; undefined when there is none. */
 async function describeSchedule(t: TestApp, scheduleId: string): Promise<Record<string, any> | undefined> {
   const cli = Bun.spawn(
-    [join(testEnv.toolsDir(), 'bin', 'temporal'), 'schedule', 'describe', '--schedule-id', scheduleId, '--address', t.infra.temporalAddress, '--namespace', t.backend.config.temporal.namespace, '--output', 'json'],
+    [
+      join(testEnv.toolsDir(), 'bin', 'temporal'),
+      'schedule',
+      'describe',
+      '--schedule-id',
+      scheduleId,
+      '--address',
+      t.infra.temporalAddress,
+      '--namespace',
+      t.backend.config.temporal.namespace,
+      '--output',
+      'json',
+    ],
     { stdout: 'pipe', stderr: 'pipe' },
   );
   const [out, err, code] = await Promise.all([new Response(cli.stdout).text(), new Response(cli.stderr).text(), cli.exited]);

@@ -48,7 +48,11 @@ describe('response compression', () => {
 
   test('a large document goes out in the encoding asked for, and decodes to the same bytes', async () => {
     const plain = await (await send('/openapi.json', undefined)).text();
-    for (const [accept, encoding] of [['br', 'br'], ['gzip', 'gzip'], ['gzip;q=1, br;q=0.2', 'gzip']] as const) {
+    for (const [accept, encoding] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip;q=1, br;q=0.2', 'gzip'],
+    ] as const) {
       const response = await send('/openapi.json', accept);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-encoding')).toBe(encoding);
@@ -138,7 +142,10 @@ describe('response compression', () => {
     expect(keys.status).toBe(201);
     expect(keys.headers.get('content-encoding')).toBeNull();
     expect((await bodyOf(keys)).key).toStartWith('oxb_');
-    const invalid = await send('/api/v1/query', 'gzip', { method: 'POST', json: { sql: `SELECT ${'1 + '.repeat(2000)} FROM`, workspace_id: await freshWorkspace() } });
+    const invalid = await send('/api/v1/query', 'gzip', {
+      method: 'POST',
+      json: { sql: `SELECT ${'1 + '.repeat(2000)} FROM`, workspace_id: await freshWorkspace() },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.headers.get('content-encoding')).toBe('gzip');
     expect(JSON.parse(await decoded(invalid)).detail.error.code).toBe('SYNTAX_ERROR');

@@ -10,13 +10,19 @@ describe('CORS', () => {
   let closed: TestApp;
   let owner: TestUser;
   beforeAll(async () => {
-    [{ t, user: owner }, closed] = await Promise.all([withUser('local', { env: { CORS_ALLOWED_ORIGINS: `${console}, http://localhost:5173` }, label: 'cors' }), startTestApp('local')]);
+    [{ t, user: owner }, closed] = await Promise.all([
+      withUser('local', { env: { CORS_ALLOWED_ORIGINS: `${console}, http://localhost:5173` }, label: 'cors' }),
+      startTestApp('local'),
+    ]);
   });
   afterAll(() => Promise.all([t.stop(), closed.stop()]));
 
   const call = (app: TestApp, path: string, init: RequestInit = {}) => app.app.handle(new Request(`http://localhost${path}`, init));
   const preflight = (app: TestApp, origin: string, method = 'GET', headers = 'authorization') =>
-    call(app, '/api/v1/workspaces', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers } });
+    call(app, '/api/v1/workspaces', {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': headers },
+    });
 
   test('a preflight from a listed origin is answered: its methods, the headers a client sends, never credentials', async () => {
     const response = await preflight(t, console, 'POST', 'Authorization, Content-Type, Idempotency-Key');

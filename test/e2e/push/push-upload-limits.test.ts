@@ -15,7 +15,10 @@ describe('upload limits and broken uploads', () => {
   let server: HttpServer;
   let user: TestUser, workspaceId: string;
   beforeAll(async () => {
-    ({ t, user, workspaceId } = await withWorkspace('local', { env: { PUSH_MAX_UPLOAD_BYTES: String(uploadLimit), PUSH_MAX_BODY_BYTES: String(16 * 1024) }, label: 'limits' }));
+    ({ t, user, workspaceId } = await withWorkspace('local', {
+      env: { PUSH_MAX_UPLOAD_BYTES: String(uploadLimit), PUSH_MAX_BODY_BYTES: String(16 * 1024) },
+      label: 'limits',
+    }));
     server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
   });
   afterAll(async () => {
@@ -23,13 +26,26 @@ describe('upload limits and broken uploads', () => {
     await t.stop();
   });
 
-  const tables = async () => (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.map((entry: { name: string }) => entry.name);
+  const tables = async () =>
+    (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables`, { token: user.accessToken }))).tables.map(
+      (entry: { name: string }) => entry.name,
+    );
   const big = (bytes: number) => ndjsonOf(Array.from({ length: Math.ceil(bytes / 40) }, (_, i) => ({ id: i, padding: 'x'.repeat(24) })));
 
   test('an upload takes its own limit, larger than the JSON body’s', async () => {
     const body = big(64 * 1024);
     expect((await upload(t, workspaceId, user, body, 'application/x-ndjson', { table: 'lim.ok' })).status).toBe(200);
-    const json = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', json: { table: 'lim.json', records: body.trim().split('\n').map((line) => JSON.parse(line)) }, token: user.accessToken });
+    const json = await t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+      method: 'POST',
+      json: {
+        table: 'lim.json',
+        records: body
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      },
+      token: user.accessToken,
+    });
     expect(json.status).toBe(413);
   });
 
@@ -45,7 +61,11 @@ describe('upload limits and broken uploads', () => {
         controller.close();
       },
     });
-    const streamed = await fetch(`${server.url}/api/v1/workspaces/${workspaceId}/push?table=lim.streamed`, { method: 'POST', body: chunks, headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` } });
+    const streamed = await fetch(`${server.url}/api/v1/workspaces/${workspaceId}/push?table=lim.streamed`, {
+      method: 'POST',
+      body: chunks,
+      headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` },
+    });
     expect(streamed.status).toBe(413);
     const bomb = await upload(t, workspaceId, user, Bun.gzipSync(body), 'application/x-ndjson', { table: 'lim.bomb' }, { 'content-encoding': 'gzip' });
     expect(bomb.status).toBe(413);

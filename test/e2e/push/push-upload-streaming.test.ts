@@ -62,12 +62,18 @@ describe('a large upload streams', () => {
         controller.enqueue(chunk());
       },
     });
-    const response = await fetch(`${server.url}/api/v1/workspaces/${workspaceId}/push?table=stream.large`, { method: 'POST', body, headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` } });
+    const response = await fetch(`${server.url}/api/v1/workspaces/${workspaceId}/push?table=stream.large`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${user.accessToken}` },
+    });
     expect(response.status).toBe(200);
     expect(await bodyOf(response)).toEqual({ records_written: records, table: 'stream.large' });
     expect(onDisk).toBeGreaterThanOrEqual(7 * mebibyte);
     expect(onDisk).toBeLessThan(sent);
-    expect(await query(t, workspaceId, 'SELECT count(*)::INTEGER AS n, count(DISTINCT id)::INTEGER AS ids FROM stream.large')).toEqual([{ n: records, ids: records }]);
+    expect(await query(t, workspaceId, 'SELECT count(*)::INTEGER AS n, count(DISTINCT id)::INTEGER AS ids FROM stream.large')).toEqual([
+      { n: records, ids: records },
+    ]);
     // Read and removed: nothing of the upload is left behind.
     expect(receivedBytes()).toBe(0);
   });

@@ -23,7 +23,15 @@ describe('push validation', () => {
     ['an internal namespace', { table: '__ducklake_metadata_lake.x', records: [{ a: 1 }] }, [['body', 'table']]],
     ['no records', { table: 'raw.x' }, [['body', 'records']]],
     ['empty records', { table: 'raw.x', records: [] }, [['body', 'records']]],
-    ['records that are not objects', { table: 'raw.x', records: [{ a: 1 }, 5, [1], null] }, [['body', 'records', 1], ['body', 'records', 2], ['body', 'records', 3]]],
+    [
+      'records that are not objects',
+      { table: 'raw.x', records: [{ a: 1 }, 5, [1], null] },
+      [
+        ['body', 'records', 1],
+        ['body', 'records', 2],
+        ['body', 'records', 3],
+      ],
+    ],
     ['records without fields', { table: 'raw.x', records: [{}] }, [['body', 'records']]],
     ['fields differing only in case', { table: 'raw.x', records: [{ Name: 'a', name: 'b' }] }, [['body', 'records', 0, 'name']]],
     ['an unknown mode', { table: 'raw.x', records: [{ a: 1 }], mode: 'replace' }, [['body', 'mode']]],

@@ -8,7 +8,10 @@ import { namedQuery } from '../../../src/store/named-query';
 import { startHttpServer } from '../../../src/api/server';
 import { withWorkspace } from '../../support/fixtures';
 
-const usageOf = namedQuery<{ workspace_id: string }, { source: string; status: string; error_code: string | null; bytes_scanned: number; rows_returned: number; api_key_id: string | null; user_id: string }>(
+const usageOf = namedQuery<
+  { workspace_id: string },
+  { source: string; status: string; error_code: string | null; bytes_scanned: number; rows_returned: number; api_key_id: string | null; user_id: string }
+>(
   'test.usage_of',
   'SELECT source, status, error_code, bytes_scanned, rows_returned, api_key_id, user_id FROM query_usage WHERE workspace_id = :workspace_id ORDER BY created_at, id',
 );
@@ -34,7 +37,12 @@ describe('query endpoints', () => {
   const post = (path: string, json: unknown, headers: Record<string, string> = {}, token?: string) => t.request(path, { method: 'POST', json, headers, token });
 
   test('json: columns with DuckDB types, rows, row_count, timing and metadata', async () => {
-    const response = await post(`/api/v1/workspaces/${workspaceId}/query`, { sql: 'SELECT id, customer, amount, placed, day FROM shop.orders ORDER BY amount' }, {}, user.accessToken);
+    const response = await post(
+      `/api/v1/workspaces/${workspaceId}/query`,
+      { sql: 'SELECT id, customer, amount, placed, day FROM shop.orders ORDER BY amount' },
+      {},
+      user.accessToken,
+    );
     expect(response.status).toBe(200);
     const body = await bodyOf(response);
     expect(body.columns).toEqual([
@@ -52,13 +60,27 @@ describe('query endpoints', () => {
   });
 
   test('objects: one object per row', async () => {
-    const body = await bodyOf(await post('/api/v1/query', { sql: 'SELECT id::BIGINT AS id, tags FROM shop.orders WHERE id < 3 ORDER BY id', format: 'objects', workspace_id: workspaceId }, {}, user.accessToken));
-    expect(body.data).toEqual([{ id: 1, tags: ['a', 'b'] }, { id: 2, tags: [] }]);
+    const body = await bodyOf(
+      await post(
+        '/api/v1/query',
+        { sql: 'SELECT id::BIGINT AS id, tags FROM shop.orders WHERE id < 3 ORDER BY id', format: 'objects', workspace_id: workspaceId },
+        {},
+        user.accessToken,
+      ),
+    );
+    expect(body.data).toEqual([
+      { id: 1, tags: ['a', 'b'] },
+      { id: 2, tags: [] },
+    ]);
     expect(body.row_count).toBe(2);
   });
 
   test('csv over an API key: text/csv, a download name, a header row and RFC 4180 quoting', async () => {
-    const response = await post('/api/v1/execute', { sql: 'SELECT id::BIGINT AS id, customer, tags FROM shop.orders ORDER BY id', format: 'csv', workspace_id: workspaceId }, { 'x-api-key': apiKey });
+    const response = await post(
+      '/api/v1/execute',
+      { sql: 'SELECT id::BIGINT AS id, customer, tags FROM shop.orders ORDER BY id', format: 'csv', workspace_id: workspaceId },
+      { 'x-api-key': apiKey },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toStartWith('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="query-.*\.csv"$/);
@@ -69,7 +91,12 @@ describe('query endpoints', () => {
     const server = startHttpServer(t.app, { host: '127.0.0.1', port: 0 });
     const own = (await createWorkspace(t, user)).id;
     const sql = (rows: number) => `SELECT i::INTEGER AS i, repeat('é', 60) AS s FROM range(${rows}) t(i) ORDER BY i`;
-    for (const [rows, format] of [[10, 'json'], [6_000, 'json'], [10, 'csv'], [6_000, 'csv']] as const) {
+    for (const [rows, format] of [
+      [10, 'json'],
+      [6_000, 'json'],
+      [10, 'csv'],
+      [6_000, 'csv'],
+    ] as const) {
       const response = await fetch(`${server.url}/api/v1/workspaces/${own}/query`, {
         method: 'POST',
         // Uncompressed, so the length read is the text's (compression keeps the same framing: see compression.test.ts).
@@ -80,7 +107,14 @@ describe('query endpoints', () => {
       const text = await response.text();
       const whole = rows === 10;
       expect(response.headers.get('content-length')).toBe(whole ? String(Buffer.byteLength(text)) : null);
-      const values = format === 'json' ? (JSON.parse(text) as { rows: unknown[][] }).rows : text.trim().split('\r\n').slice(1).map((line) => line.split(','));
+      const values =
+        format === 'json'
+          ? (JSON.parse(text) as { rows: unknown[][] }).rows
+          : text
+              .trim()
+              .split('\r\n')
+              .slice(1)
+              .map((line) => line.split(','));
       expect(values).toHaveLength(rows);
       expect(values[rows - 1]).toEqual(format === 'json' ? [rows - 1, 'é'.repeat(60)] : [String(rows - 1), 'é'.repeat(60)]);
     }
@@ -104,7 +138,9 @@ describe('query endpoints', () => {
   test('estimate_only returns the scan estimate without running, and counts no query', async () => {
     await t.services.usageRecorded();
     const before = (await t.infra.store.all(usageOf, { workspace_id: workspaceId })).length;
-    const body = await bodyOf(await post('/api/v1/query', { sql: 'SELECT amount FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken));
+    const body = await bodyOf(
+      await post('/api/v1/query', { sql: 'SELECT amount FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken),
+    );
     expect(body).toEqual({
       estimate_only: true,
       bytes_scanned_estimate: expect.any(Number),
@@ -116,7 +152,9 @@ describe('query endpoints', () => {
       tables: ['shop.orders'],
     });
     expect(body.bytes_scanned_estimate).toBeGreaterThan(0);
-    const all = await bodyOf(await post('/api/v1/query', { sql: 'SELECT * FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken));
+    const all = await bodyOf(
+      await post('/api/v1/query', { sql: 'SELECT * FROM shop.orders', workspace_id: workspaceId, estimate_only: true }, {}, user.accessToken),
+    );
     expect(all.bytes_scanned_estimate).toBeGreaterThan(body.bytes_scanned_estimate);
     await t.services.usageRecorded();
     expect((await t.infra.store.all(usageOf, { workspace_id: workspaceId })).length).toBe(before);
@@ -131,7 +169,15 @@ describe('query endpoints', () => {
     const usage = await t.infra.store.all(usageOf, { workspace_id: own });
     expect(usage).toEqual([
       { source: 'query', status: 'succeeded', error_code: null, bytes_scanned: expect.any(Number), rows_returned: 2, api_key_id: null, user_id: user.userId },
-      { source: 'execute', status: 'failed', error_code: 'UNDEFINED_COLUMN', bytes_scanned: 0, rows_returned: 0, api_key_id: expect.any(String), user_id: user.userId },
+      {
+        source: 'execute',
+        status: 'failed',
+        error_code: 'UNDEFINED_COLUMN',
+        bytes_scanned: 0,
+        rows_returned: 0,
+        api_key_id: expect.any(String),
+        user_id: user.userId,
+      },
     ]);
     expect(usage[0]!.bytes_scanned).toBeGreaterThan(0);
   });

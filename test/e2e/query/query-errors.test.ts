@@ -16,7 +16,10 @@ describe('query errors, one per code', () => {
     // Scans of more than 64 bytes are too large on it.
     await addPlan(t, { id: 'tiny', name: 'Tiny', queries_per_minute: 1000, max_scan_bytes: 64 });
     await usePlan(t, workspaceId, 'tiny');
-    await pushOk(t, workspaceId, user, { table: 'shop.orders', records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })) });
+    await pushOk(t, workspaceId, user, {
+      table: 'shop.orders',
+      records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })),
+    });
   });
   afterAll(() => t.stop());
 
@@ -26,7 +29,8 @@ describe('query errors, one per code', () => {
     expect(await errorOf(await execute({ 'x-api-key': 'oxb_not-a-key' }))).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
     const soon = new Date(t.clock.now().getTime() + 60_000).toISOString();
     const owner = await createVerifiedUser(t, 'expiring');
-    const key = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'x', expires_at: soon }, token: owner.accessToken }))).key;
+    const key = (await bodyOf(await t.request('/api/v1/auth/api-keys', { method: 'POST', json: { name: 'x', expires_at: soon }, token: owner.accessToken })))
+      .key;
     t.clock.advance(61_000);
     expect(await errorOf(await execute({ 'x-api-key': key }))).toMatchObject({ status: 401, code: 'EXPIRED_API_KEY' });
   });
@@ -65,9 +69,15 @@ describe('query errors, one per code', () => {
 
   test('NO_WORKSPACE for a caller without one; WORKSPACE_ACCESS_DENIED for a stranger', async () => {
     const loner = await createVerifiedUser(t, 'loner');
-    expect(await errorOf(await t.request('/api/v1/query', { method: 'POST', json: { sql: 'SELECT 1' }, token: loner.accessToken }))).toMatchObject({ status: 400, code: 'NO_WORKSPACE' });
+    expect(await errorOf(await t.request('/api/v1/query', { method: 'POST', json: { sql: 'SELECT 1' }, token: loner.accessToken }))).toMatchObject({
+      status: 400,
+      code: 'NO_WORKSPACE',
+    });
     const key = await createApiKey(t, loner, 'x');
-    expect(await errorOf(await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT 1' }, headers: { 'x-api-key': key } }))).toMatchObject({ status: 400, code: 'NO_WORKSPACE' });
+    expect(await errorOf(await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT 1' }, headers: { 'x-api-key': key } }))).toMatchObject({
+      status: 400,
+      code: 'NO_WORKSPACE',
+    });
     const denied = await t.request('/api/v1/execute', { method: 'POST', json: { sql: 'SELECT 1', workspace_id: workspaceId }, headers: { 'x-api-key': key } });
     expect(await errorOf(denied)).toMatchObject({ status: 403, code: 'WORKSPACE_ACCESS_DENIED' });
   });

@@ -18,7 +18,10 @@ describe('query timeouts', () => {
     // Room for the many statements these tests send within a minute.
     await addPlan(t, { id: 'roomy', queries_per_minute: 1000 });
     await usePlan(t, workspaceId, 'roomy');
-    await pushOk(t, workspaceId, user, { table: 'shop.orders', records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })) });
+    await pushOk(t, workspaceId, user, {
+      table: 'shop.orders',
+      records: Array.from({ length: 50 }, (_, id) => ({ id, customer: `c${id}`, amount: id * 2.5 })),
+    });
   });
   afterAll(() => t.stop());
 
@@ -44,8 +47,15 @@ describe('query timeouts', () => {
       { sql: 'SELECT * FROM range(100000)', statuses: [400, 408] },
       { sql: 'SELECT count(*) FROM range(1000000000000) a, range(10) b WHERE a.range % 7 = b.range', statuses: [408] },
     ];
-    const outcomes = await Promise.all(Array.from({ length: 9 }, (_, i) => failing[i % failing.length]!).map(async ({ sql, statuses }) => ({ sql, status: (await query(sql, workspace, { force: true })).status, statuses })));
-    for (const { sql, status, statuses } of outcomes) expect({ sql, status: statuses.includes(status) ? 'as expected' : status }).toEqual({ sql, status: 'as expected' });
+    const outcomes = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => failing[i % failing.length]!).map(async ({ sql, statuses }) => ({
+        sql,
+        status: (await query(sql, workspace, { force: true })).status,
+        statuses,
+      })),
+    );
+    for (const { sql, status, statuses } of outcomes)
+      expect({ sql, status: statuses.includes(status) ? 'as expected' : status }).toEqual({ sql, status: 'as expected' });
     await pushOk(t, workspace, user, { table: 'app.events', records: [{ id: 2 }] });
     const counts = await Promise.all(Array.from({ length: 8 }, () => query('SELECT count(*) AS n FROM app.events', workspace, { force: true }).then(bodyOf)));
     expect(counts.map((body) => body.rows)).toEqual(Array.from({ length: 8 }, () => [[2]]));

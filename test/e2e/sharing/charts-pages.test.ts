@@ -51,12 +51,25 @@ describe('charts and pages', () => {
   test('chart CRUD: 201 with the record, get, list, patch, 409 on a taken name, 404 for unknown, 204 on delete', async () => {
     const created = await send('POST', '/charts', chart('daily'), member);
     expect(created.status).toBe(201);
-    expect(await bodyOf(created)).toMatchObject({ name: 'daily', title: 'Visits daily', chart_type: 'bar', saved_query: null, parameters: {}, published: null, config: { x: 'day', y: ['visits'], series: 'page', stacked: true } });
+    expect(await bodyOf(created)).toMatchObject({
+      name: 'daily',
+      title: 'Visits daily',
+      chart_type: 'bar',
+      saved_query: null,
+      parameters: {},
+      published: null,
+      config: { x: 'day', y: ['visits'], series: 'page', stacked: true },
+    });
     expect((await send('POST', '/charts', chart('daily'))).status).toBe(409);
     const list = await send('GET', '/charts', undefined, viewer);
     expect(list.headers.get('x-total-count')).toBe('1');
     expect((await bodyOf(await send('GET', '/charts/daily', undefined, viewer))).title).toBe('Visits daily');
-    const patched = await send('PATCH', '/charts/daily', { title: 'Daily visits', chart_type: 'line', config: { x: 'day', y: ['visits'], series: 'page' } }, member);
+    const patched = await send(
+      'PATCH',
+      '/charts/daily',
+      { title: 'Daily visits', chart_type: 'line', config: { x: 'day', y: ['visits'], series: 'page' } },
+      member,
+    );
     expect(patched.status).toBe(200);
     expect(await bodyOf(patched)).toMatchObject({ title: 'Daily visits', chart_type: 'line', sql: chart('daily').sql });
     expect((await send('GET', '/charts/nope')).status).toBe(404);
@@ -111,10 +124,24 @@ describe('charts and pages', () => {
       parameters: [{ name: 'page', type: 'enum', options: ['home', 'docs'] }],
     });
     expect(saved.status).toBe(201);
-    const created = await send('POST', '/charts', { name: 'home', title: 'Home', saved_query: 'visits-of', parameters: { page: 'home' }, chart_type: 'line', config: { x: 'day', y: ['visits'] } });
+    const created = await send('POST', '/charts', {
+      name: 'home',
+      title: 'Home',
+      saved_query: 'visits-of',
+      parameters: { page: 'home' },
+      chart_type: 'line',
+      config: { x: 'day', y: ['visits'] },
+    });
     expect(created.status).toBe(201);
     expect(await bodyOf(created)).toMatchObject({ saved_query: 'visits-of', sql: null, parameters: { page: 'home' } });
-    const wrong = await send('POST', '/charts', { name: 'wrong', title: 'W', saved_query: 'visits-of', parameters: { page: 'blog' }, chart_type: 'line', config: { x: 'day', y: ['visits'] } });
+    const wrong = await send('POST', '/charts', {
+      name: 'wrong',
+      title: 'W',
+      saved_query: 'visits-of',
+      parameters: { page: 'blog' },
+      chart_type: 'line',
+      config: { x: 'day', y: ['visits'] },
+    });
     expect(wrong.status).toBe(422);
     expect((await bodyOf(wrong)).detail[0].loc).toEqual(['body', 'parameters', 'page']);
     // Switching the chart to SQL of its own drops the saved query.
@@ -125,9 +152,19 @@ describe('charts and pages', () => {
   test('pages: charts and markdown blocks in order; unknown charts 404; 409 on a taken name; a shown chart cannot be deleted', async () => {
     expect((await send('POST', '/charts', chart('daily'))).status).toBe(201);
     expect((await send('POST', '/charts', chart('weekly'))).status).toBe(201);
-    const created = await send('POST', '/pages', { name: 'overview', title: 'Overview', description: 'All of it', blocks: [{ markdown: '# Hello' }, { chart: 'daily' }, { chart: 'weekly' }] }, member);
+    const created = await send(
+      'POST',
+      '/pages',
+      { name: 'overview', title: 'Overview', description: 'All of it', blocks: [{ markdown: '# Hello' }, { chart: 'daily' }, { chart: 'weekly' }] },
+      member,
+    );
     expect(created.status).toBe(201);
-    expect(await bodyOf(created)).toMatchObject({ name: 'overview', charts: ['daily', 'weekly'], blocks: [{ markdown: '# Hello' }, { chart: 'daily' }, { chart: 'weekly' }], published: null });
+    expect(await bodyOf(created)).toMatchObject({
+      name: 'overview',
+      charts: ['daily', 'weekly'],
+      blocks: [{ markdown: '# Hello' }, { chart: 'daily' }, { chart: 'weekly' }],
+      published: null,
+    });
     const simple = await send('POST', '/pages', { name: 'simple', title: 'Simple', charts: ['weekly', 'daily'] });
     expect((await bodyOf(simple)).blocks).toEqual([{ chart: 'weekly' }, { chart: 'daily' }]);
     expect((await send('POST', '/pages', { name: 'overview', title: 'Again', charts: [] })).status).toBe(409);

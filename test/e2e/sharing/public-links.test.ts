@@ -23,7 +23,13 @@ for (const backend of backends) {
     let workspaceId: string;
     let api: string;
 
-    beforeAll(async () => ({ t, user: owner } = await withUser(backend, { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' }, label: 'publisher' })));
+    beforeAll(
+      async () =>
+        ({ t, user: owner } = await withUser(backend, {
+          env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '1000', PUBLIC_VIEWS_PER_LINK: '1000' },
+          label: 'publisher',
+        })),
+    );
 
     // Each test has a workspace of its own (its data, its chart `revenue`), whatever ran before it.
     beforeEach(async () => {
@@ -136,7 +142,9 @@ for (const backend of backends) {
       await t.services.usageRecorded();
       expect((await t.infra.store.first(chartRuns, { workspace_id: workspaceId }))!.n).toBe(before + 1);
       // A table dropped and made again under the same name is another table: its rows show.
-      expect((await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
+      expect(
+        (await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status,
+      ).toBe(204);
       await pushOk(t, workspaceId, owner, { table: 'secret_schema.sales_table', records: [{ month: '2027-01', product: 'figs', revenue: 1, note: 'again' }] });
       expect((await bodyOf(await view(`/c/${token}/data`))).rows).toEqual([['2027-01', 'figs', 1]]);
       await t.services.usageRecorded();
@@ -156,9 +164,22 @@ for (const backend of backends) {
           })
         ).status,
       ).toBe(201);
-      expect((await send('POST', '/charts', { name: 'notes-table', title: 'Notes', sql: 'SELECT note FROM secret_schema.sales_table', chart_type: 'table', config: {} })).status).toBe(201);
+      expect(
+        (
+          await send('POST', '/charts', {
+            name: 'notes-table',
+            title: 'Notes',
+            sql: 'SELECT note FROM secret_schema.sales_table',
+            chart_type: 'table',
+            config: {},
+          })
+        ).status,
+      ).toBe(201);
       const markdown = `# Notes\n\n${xss}\n\n[click](javascript:alert(4)) <a href="javascript:alert(5)">x</a>\n\n<iframe src="https://evil.example"></iframe>`;
-      expect((await send('POST', '/pages', { name: 'xss', title: xss, description: xss, blocks: [{ markdown }, { chart: 'notes' }, { chart: 'notes-table' }] })).status).toBe(201);
+      expect(
+        (await send('POST', '/pages', { name: 'xss', title: xss, description: xss, blocks: [{ markdown }, { chart: 'notes' }, { chart: 'notes-table' }] }))
+          .status,
+      ).toBe(201);
       for (const path of [`/c/${await publish('charts', 'notes')}`, `/p/${await publish('pages', 'xss')}`]) {
         const html = await (await view(path)).text();
         for (const raw of ['<script>alert', '<img src=x', '</script><script>', 'href="javascript:', '<iframe', '"><script>', 'onerror=alert(1)>']) {
@@ -169,10 +190,42 @@ for (const backend of backends) {
     });
 
     test('a public page with three charts and markdown; each chart has its own data download; locked values apply', async () => {
-      expect((await send('POST', '/saved-queries', { name: 'product', sql: 'SELECT month, revenue FROM secret_schema.sales_table WHERE product = {{product}} ORDER BY month', parameters: [{ name: 'product', type: 'string', default: 'apples' }] })).status).toBe(201);
-      expect((await send('POST', '/charts', { name: 'product-line', title: 'One product', saved_query: 'product', chart_type: 'line', config: { x: 'month', y: ['revenue'] } })).status).toBe(201);
-      expect((await send('POST', '/charts', { name: 'share', title: 'Share', sql: 'SELECT product, sum(revenue) AS revenue FROM secret_schema.sales_table GROUP BY ALL', chart_type: 'pie', config: { x: 'product', y: ['revenue'] } })).status).toBe(201);
-      const page = await send('POST', '/pages', { name: 'board', title: 'Board', blocks: [{ markdown: 'Some **bold** words' }, { chart: 'revenue' }, { chart: 'product-line' }, { chart: 'share' }] });
+      expect(
+        (
+          await send('POST', '/saved-queries', {
+            name: 'product',
+            sql: 'SELECT month, revenue FROM secret_schema.sales_table WHERE product = {{product}} ORDER BY month',
+            parameters: [{ name: 'product', type: 'string', default: 'apples' }],
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await send('POST', '/charts', {
+            name: 'product-line',
+            title: 'One product',
+            saved_query: 'product',
+            chart_type: 'line',
+            config: { x: 'month', y: ['revenue'] },
+          })
+        ).status,
+      ).toBe(201);
+      expect(
+        (
+          await send('POST', '/charts', {
+            name: 'share',
+            title: 'Share',
+            sql: 'SELECT product, sum(revenue) AS revenue FROM secret_schema.sales_table GROUP BY ALL',
+            chart_type: 'pie',
+            config: { x: 'product', y: ['revenue'] },
+          })
+        ).status,
+      ).toBe(201);
+      const page = await send('POST', '/pages', {
+        name: 'board',
+        title: 'Board',
+        blocks: [{ markdown: 'Some **bold** words' }, { chart: 'revenue' }, { chart: 'product-line' }, { chart: 'share' }],
+      });
       expect(page.status).toBe(201);
       const token = await publish('pages', 'board', { parameters: { product: 'pears' } });
       const response = await view(`/p/${token}`);
@@ -234,9 +287,21 @@ for (const backend of backends) {
     });
 
     test('a chart whose query fails now is a 503 page saying nothing about why', async () => {
-      expect((await send('POST', '/charts', { name: 'fragile', title: 'Fragile', sql: 'SELECT month, revenue FROM secret_schema.sales_table', chart_type: 'bar', config: { x: 'month', y: ['revenue'] } })).status).toBe(201);
+      expect(
+        (
+          await send('POST', '/charts', {
+            name: 'fragile',
+            title: 'Fragile',
+            sql: 'SELECT month, revenue FROM secret_schema.sales_table',
+            chart_type: 'bar',
+            config: { x: 'month', y: ['revenue'] },
+          })
+        ).status,
+      ).toBe(201);
       const token = await publish('charts', 'fragile');
-      expect((await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status).toBe(204);
+      expect(
+        (await t.request(`/api/v1/query/tables/secret_schema/sales_table?workspace=${workspaceId}`, { method: 'DELETE', token: owner.accessToken })).status,
+      ).toBe(204);
       const response = await view(`/c/${token}`);
       expect(response.status).toBe(503);
       const html = await response.text();
@@ -266,7 +331,15 @@ describe('public link rate limits', () => {
     t = await startTestApp('local', { env: { TRUST_PROXY: 'true', PUBLIC_VIEWS_PER_ADDRESS: '3', PUBLIC_VIEWS_PER_LINK: '5' } });
     const { user: owner, workspaceId } = await withWorkspace(t, { label: 'limited' });
     const api = `/api/v1/workspaces/${workspaceId}`;
-    expect((await t.request(`${api}/charts`, { method: 'POST', token: owner.accessToken, json: { name: 'one', title: 'One', sql: 'SELECT 1 AS x, 2 AS y', chart_type: 'bar', config: { x: 'x', y: ['y'] } } })).status).toBe(201);
+    expect(
+      (
+        await t.request(`${api}/charts`, {
+          method: 'POST',
+          token: owner.accessToken,
+          json: { name: 'one', title: 'One', sql: 'SELECT 1 AS x, 2 AS y', chart_type: 'bar', config: { x: 'x', y: ['y'] } },
+        })
+      ).status,
+    ).toBe(201);
     token = (await bodyOf(await t.request(`${api}/charts/one/publish`, { method: 'POST', token: owner.accessToken, json: {} }))).token;
   });
   afterAll(() => t.stop());

@@ -77,7 +77,13 @@ describe('saved queries', () => {
     const created = await create(byRegion);
     expect(created.status).toBe(201);
     const record = await bodyOf(created);
-    expect(record).toMatchObject({ name: 'by-region', description: 'Orders of one region', sql: byRegion.sql, parameters: byRegion.parameters, workspace_id: workspaceId });
+    expect(record).toMatchObject({
+      name: 'by-region',
+      description: 'Orders of one region',
+      sql: byRegion.sql,
+      parameters: byRegion.parameters,
+      workspace_id: workspaceId,
+    });
     expect((await bodyOf(await t.request(`${base}/by-region`, { token: viewer.accessToken }))).id).toBe(record.id);
     const list = await t.request(base, { token: viewer.accessToken });
     expect(list.headers.get('x-total-count')).toBe('1');
@@ -157,14 +163,14 @@ describe('saved queries', () => {
   test('injection attempts are bound as plain values: nothing runs but the saved statement, the table survives', async () => {
     await saved(byRegion);
     const attempts = [
-      "0; DROP TABLE shop.orders; --",
+      '0; DROP TABLE shop.orders; --',
       "north' OR '1'='1",
       "north'; DELETE FROM shop.orders; --",
       'north /* comment */',
       "x' UNION SELECT 1, 2 --",
       '$1',
       '{{region}}',
-      "north\u0027)--",
+      'north\u0027)--',
     ];
     for (const region of attempts) {
       const response = await run('by-region', { parameters: { region } });
@@ -187,7 +193,18 @@ describe('saved queries', () => {
       [{ name: 'q5', sql: 'SELECT $region', parameters: [] }, 422, ['body', 'sql']],
       [{ name: 'q6', sql: 'SELECT {{e}}', parameters: [{ name: 'e', type: 'enum' }] }, 422, ['body', 'parameters', 0, 'options']],
       [{ name: 'q7', sql: 'SELECT {{n}}', parameters: [{ name: 'n', type: 'integer', default: 'many' }] }, 422, ['body', 'parameters', 0, 'default']],
-      [{ name: 'q8', sql: 'SELECT {{n}}', parameters: [{ name: 'n', type: 'integer' }, { name: 'n', type: 'string' }] }, 422, ['body', 'parameters', 1, 'name']],
+      [
+        {
+          name: 'q8',
+          sql: 'SELECT {{n}}',
+          parameters: [
+            { name: 'n', type: 'integer' },
+            { name: 'n', type: 'string' },
+          ],
+        },
+        422,
+        ['body', 'parameters', 1, 'name'],
+      ],
       [{ name: 'q9', sql: 'SELECT {{n}}', parameters: [{ name: 'n', type: 'money' }] }, 422],
       [{ name: 'Bad Name', sql: 'SELECT 1' }, 422],
       [{ name: 'q10', sql: 'SELEC 1' }, 400],
@@ -217,9 +234,18 @@ describe('saved queries', () => {
   test("runs count against the workspace's per-minute limit: 429 RATE_LIMITED with Retry-After", async () => {
     const free = (await createWorkspace(t, owner, 'free')).id;
     const freeBase = `/api/v1/workspaces/${free}/saved-queries`;
-    expect((await t.request(freeBase, { method: 'POST', json: { name: 'one', sql: 'SELECT {{n}} AS n', parameters: [{ name: 'n', type: 'integer' }] }, token: owner.accessToken })).status).toBe(201);
+    expect(
+      (
+        await t.request(freeBase, {
+          method: 'POST',
+          json: { name: 'one', sql: 'SELECT {{n}} AS n', parameters: [{ name: 'n', type: 'integer' }] },
+          token: owner.accessToken,
+        })
+      ).status,
+    ).toBe(201);
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await t.request(`${freeBase}/one/run`, { method: 'POST', json: { parameters: { n: i } }, token: owner.accessToken })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await t.request(`${freeBase}/one/run`, { method: 'POST', json: { parameters: { n: i } }, token: owner.accessToken })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(200));
     const refused = await t.request(`${freeBase}/one/run`, { method: 'POST', json: { parameters: { n: 1 } }, token: owner.accessToken });
     expect(refused.status).toBe(429);
@@ -244,7 +270,14 @@ describe('saved queries', () => {
     const chart = await t.request(`/api/v1/workspaces/${workspaceId}/charts`, {
       method: 'POST',
       token: owner.accessToken,
-      json: { name: 'north-orders', title: 'North', saved_query: 'by-region', parameters: { region: 'north' }, chart_type: 'bar', config: { x: 'id', y: ['amount'] } },
+      json: {
+        name: 'north-orders',
+        title: 'North',
+        saved_query: 'by-region',
+        parameters: { region: 'north' },
+        chart_type: 'bar',
+        config: { x: 'id', y: ['amount'] },
+      },
     });
     expect(chart.status).toBe(201);
     const refused = await t.request(`${base}/by-region`, { method: 'DELETE', token: owner.accessToken });

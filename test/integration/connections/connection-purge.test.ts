@@ -35,7 +35,12 @@ describe('the purge of a deleted workspace', () => {
     const kept = await createWorkspace(t, owner, 'kept');
     const connections = [];
     for (const workspace of [gone, kept]) {
-      const connection = await createConnectionOk(t, owner, workspace.id, { name: 'inventory', connector_type: 'postgres', spec: postgresSpec(source), sync_schedule: 'every 1h' });
+      const connection = await createConnectionOk(t, owner, workspace.id, {
+        name: 'inventory',
+        connector_type: 'postgres',
+        spec: postgresSpec(source),
+        sync_schedule: 'every 1h',
+      });
       await syncOk(t, owner, workspace.id, connection.id);
       connections.push(connection);
     }
@@ -47,7 +52,13 @@ describe('the purge of a deleted workspace', () => {
 
     expect(await t.infra.store.first(connectionRows, { id: gone.id })).toEqual({ connections: 0, jobs: 0, states: 0 });
     const schedules = t.infra.temporal.client.schedule;
-    const described = await schedules.getHandle(connectionSyncScheduleId(goneConnection!.id)).describe().then(() => undefined, (error: unknown) => error);
+    const described = await schedules
+      .getHandle(connectionSyncScheduleId(goneConnection!.id))
+      .describe()
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(described).toBeInstanceOf(ScheduleNotFoundError);
     expect((await schedules.getHandle(connectionSyncScheduleId(keptConnection!.id)).describe()).state.paused).toBe(false);
     expect(await t.infra.store.first(connectionRows, { id: kept.id })).toEqual({ connections: 1, jobs: 1, states: 1 });

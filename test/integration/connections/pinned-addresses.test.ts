@@ -38,7 +38,22 @@ describe('connections go to the address the policy checked', () => {
   test('an HTTP source, its name kept in the Host header', async () => {
     const port = new URL(source.origin).port;
     const before = source.seen.length;
-    const streams = await httpJsonConnector.discover(context({ base_url: `http://rebound.oxbow.test:${port}/`, pagination: { style: 'none', page_param: 'page', start_page: 1, page_size: 100, offset_param: 'offset', limit_param: 'limit', cursor_param: 'cursor', cursor_path: 'next_cursor' }, streams: [{ name: 'items', path: 'items' }] }));
+    const streams = await httpJsonConnector.discover(
+      context({
+        base_url: `http://rebound.oxbow.test:${port}/`,
+        pagination: {
+          style: 'none',
+          page_param: 'page',
+          start_page: 1,
+          page_size: 100,
+          offset_param: 'offset',
+          limit_param: 'limit',
+          cursor_param: 'cursor',
+          cursor_path: 'next_cursor',
+        },
+        streams: [{ name: 'items', path: 'items' }],
+      }),
+    );
     expect(streams.map((stream) => stream.name)).toEqual(['items']);
     expect(source.seen.slice(before).map((request) => request.headers.host)).toEqual([`rebound.oxbow.test:${port}`]);
   });
@@ -50,7 +65,10 @@ describe('connections go to the address the policy checked', () => {
     const credentials = (user: string, password: string) => ({ 'Proxy-Authorization': `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
 
     beforeAll(async () => {
-      proxy = new EgressProxyServer((address) => policy.check(address), (_, error) => refused.push(error));
+      proxy = new EgressProxyServer(
+        (address) => policy.check(address),
+        (_, error) => refused.push(error),
+      );
       proxyPort = await proxy.listen();
       proxy.allow('session', 'its-password');
     });

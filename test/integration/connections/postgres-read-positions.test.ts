@@ -30,7 +30,15 @@ describe('postgres reads resumed from a committed position', () => {
     instance = await t.services.engine.syncs.open({ sourceExtensions: ['postgres_scanner'] });
     connection = instance.connection;
     const url = new URL(source.url);
-    await attachPostgres(connection, sourceAlias, { host: url.hostname, port: Number(url.port), database: source.name, user: decodeURIComponent(url.username), password: '', sslMode: 'disable', connectTimeoutSeconds: 10 });
+    await attachPostgres(connection, sourceAlias, {
+      host: url.hostname,
+      port: Number(url.port),
+      database: source.name,
+      user: decodeURIComponent(url.username),
+      password: '',
+      sslMode: 'disable',
+      connectTimeoutSeconds: 10,
+    });
   });
   afterAll(async () => {
     await instance.close();
@@ -64,7 +72,10 @@ describe('postgres reads resumed from a committed position', () => {
   });
 
   test('key-range scans and per-batch queries: batches read before a resume and after it hold every row once', async () => {
-    for (const sizes of [{ batchRows: 100, scanBatchRows: 300 }, { batchRows: 300, scanBatchRows: 100 }]) {
+    for (const sizes of [
+      { batchRows: 100, scanBatchRows: 300 },
+      { batchRows: 300, scanBatchRows: 100 },
+    ]) {
       const request: ReadRequest = { stream: stream('keyed', ['id']), position: null, cursor: null, ...sizes };
       const all = await batchesOf(request);
       expect(all.length).toBeGreaterThanOrEqual(4);

@@ -3,7 +3,16 @@ import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
 import { WorkerProcesses } from '../../support/service-process';
-import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import {
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  queryRows,
+  syncJob,
+  triggerSyncOk,
+  waitForSync,
+  type SourceDatabase,
+} from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
 
 /**
@@ -31,8 +40,17 @@ describe('a replication sync survives its worker being killed', () => {
   });
 
   const state = async () => ({
-    lake: await queryRows(t, user, workspaceId, 'SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s, sum(version) AS v, sum(amount)::VARCHAR AS a FROM books.ledger'),
-    source: (await source.sql.unsafe('SELECT count(*)::int AS n, count(DISTINCT id)::int AS d, sum(id)::int AS s, sum(version)::int AS v, sum(amount)::text AS a FROM ledger')).map((row) => ({ ...row })),
+    lake: await queryRows(
+      t,
+      user,
+      workspaceId,
+      'SELECT count(*) AS n, count(DISTINCT id) AS d, sum(id) AS s, sum(version) AS v, sum(amount)::VARCHAR AS a FROM books.ledger',
+    ),
+    source: (
+      await source.sql.unsafe(
+        'SELECT count(*)::int AS n, count(DISTINCT id)::int AS d, sum(id)::int AS s, sum(version)::int AS v, sum(amount)::text AS a FROM ledger',
+      )
+    ).map((row) => ({ ...row })),
   });
 
   test('kill -9 while changes are applied: every insert, update and delete lands exactly once', async () => {
@@ -48,9 +66,11 @@ describe('a replication sync survives its worker being killed', () => {
 
     // 36,000 changes in transactions of 500 rows: updates (each row twice), inserts and deletes.
     for (let round = 1; round <= 2; round++) {
-      for (let from = 1; from <= 20000; from += 500) await source.sql.unsafe(`UPDATE ledger SET version = version + 1, amount = amount + 1 WHERE id BETWEEN ${from} AND ${from + 499}`);
+      for (let from = 1; from <= 20000; from += 500)
+        await source.sql.unsafe(`UPDATE ledger SET version = version + 1, amount = amount + 1 WHERE id BETWEEN ${from} AND ${from + 499}`);
     }
-    for (let from = 20001; from <= 24000; from += 500) await source.sql.unsafe(`INSERT INTO ledger SELECT g, 'new', 1, g FROM generate_series(${from}, ${from + 499}) g`);
+    for (let from = 20001; from <= 24000; from += 500)
+      await source.sql.unsafe(`INSERT INTO ledger SELECT g, 'new', 1, g FROM generate_series(${from}, ${from + 499}) g`);
     await source.sql.unsafe('DELETE FROM ledger WHERE id % 50 = 0');
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
     const deadline = Date.now() + 120_000;

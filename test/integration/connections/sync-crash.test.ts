@@ -3,7 +3,16 @@ import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { serviceEnvOf } from '../../support/service-env';
 import { WorkerProcesses, type ServiceProcess } from '../../support/service-process';
-import { createConnectionOk, createSourceDatabase, postgresSpec, queryRows, syncJob, triggerSyncOk, waitForSync, type SourceDatabase } from '../../support/connections';
+import {
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  queryRows,
+  syncJob,
+  triggerSyncOk,
+  waitForSync,
+  type SourceDatabase,
+} from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
 
 /**
@@ -40,7 +49,9 @@ describe('a sync survives its worker being killed', () => {
     for (const table of ['readings', 'snapshot_readings']) {
       await source.sql.unsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY, sensor text, value double precision, taken_at timestamptz NOT NULL)`);
       await source.sql.unsafe(`CREATE INDEX ON ${table} (taken_at)`);
-      await source.sql.unsafe(`INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 30000) g`);
+      await source.sql.unsafe(
+        `INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 30000) g`,
+      );
       // Analysed now rather than whenever autovacuum comes by: the source's row estimate plans a full refresh.
       await source.sql.unsafe(`ANALYZE ${table}`);
     }
@@ -88,7 +99,9 @@ describe('a sync survives its worker being killed', () => {
     expect(first.records_written).toBe(30_000);
     expect(await tableState('sensors.readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
 
-    await source.sql.unsafe(`INSERT INTO readings SELECT g, 'new', g * 0.25, timestamptz '2025-01-01' + g * interval '1 second' FROM generate_series(30001, 50000) g`);
+    await source.sql.unsafe(
+      `INSERT INTO readings SELECT g, 'new', g * 0.25, timestamptz '2025-01-01' + g * interval '1 second' FROM generate_series(30001, 50000) g`,
+    );
     const incremental = await syncThroughAKill(connection.id, 20_000);
     expect(incremental.status).toBe('succeeded');
     expect(incremental.records_written).toBe(20_000);

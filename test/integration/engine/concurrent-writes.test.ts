@@ -27,7 +27,9 @@ for (const backend of backends) {
       });
       await Bun.sleep(1_000);
       const pushes = await Promise.all(
-        [0, 1, 2].map((batch) => pushOk(t, workspaceId, user, { table: 'app.events', records: Array.from({ length: 10 }, (_, i) => ({ id: 1_000 + batch * 10 + i })) })),
+        [0, 1, 2].map((batch) =>
+          pushOk(t, workspaceId, user, { table: 'app.events', records: Array.from({ length: 10 }, (_, i) => ({ id: 1_000 + batch * 10 + i })) }),
+        ),
       );
       expect(pushes.map((result) => result.records_written)).toEqual([10, 10, 10]);
       expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM app.events')).toEqual([{ n: 130 }]);
@@ -39,7 +41,9 @@ for (const backend of backends) {
 
     test('two pushes into different tables at once both commit', async () => {
       const results = await Promise.all(
-        ['app.left_side', 'app.right_side', 'app.third_side'].map((table) => pushOk(t, workspaceId, user, { table, records: Array.from({ length: 50 }, (_, id) => ({ id })) })),
+        ['app.left_side', 'app.right_side', 'app.third_side'].map((table) =>
+          pushOk(t, workspaceId, user, { table, records: Array.from({ length: 50 }, (_, id) => ({ id })) }),
+        ),
       );
       expect(results.map((result) => result.records_written)).toEqual([50, 50, 50]);
     }, 60_000);

@@ -35,12 +35,19 @@ for (const backend of backends) {
           { id: 3, customer: 'ada', amount: null, placed: '2026-03-04T05:06:07Z', tags: ['c'] },
         ],
       });
-      await pushOk(t, workspaceId, user, { table: 'shop.customers', records: [{ name: 'ada', city: 'Paris' }, { name: 'bob', city: 'Oslo' }] });
+      await pushOk(t, workspaceId, user, {
+        table: 'shop.customers',
+        records: [
+          { name: 'ada', city: 'Paris' },
+          { name: 'bob', city: 'Oslo' },
+        ],
+      });
     });
     afterAll(() => t.stop());
 
     test("a table held in one file is read from that file, and answers exactly as DuckLake's scan", async () => {
-      const sql = 'SELECT o.customer, sum(o.amount) AS total, max(c.city) AS city FROM shop.orders o JOIN shop.customers AS c ON c.name = o.customer GROUP BY ALL ORDER BY 1';
+      const sql =
+        'SELECT o.customer, sum(o.amount) AS total, max(c.city) AS city FROM shop.orders o JOIN shop.customers AS c ON c.name = o.customer GROUP BY ALL ORDER BY 1';
       const planned = await plan(sql);
       expect(planned.readsLake).toBe(false);
       expect(planned.sql).toContain('read_parquet');
@@ -50,19 +57,36 @@ for (const backend of backends) {
       ]);
       // Column order, names and types are the table's, under every form of reference.
       const star = await runQuery(t, workspaceId, 'SELECT * FROM shop.orders ORDER BY id');
-      expect(star.outcome.columns.map((column) => `${column.name} ${column.type}`)).toEqual(['id BIGINT', 'customer VARCHAR', 'amount DOUBLE', 'placed TIMESTAMP WITH TIME ZONE', 'tags JSON']);
+      expect(star.outcome.columns.map((column) => `${column.name} ${column.type}`)).toEqual([
+        'id BIGINT',
+        'customer VARCHAR',
+        'amount DOUBLE',
+        'placed TIMESTAMP WITH TIME ZONE',
+        'tags JSON',
+      ]);
       expect(star.rows[0]).toEqual({ id: 1, customer: 'ada', amount: 12.5, placed: '2026-01-02T03:04:05.000Z', tags: ['a', 'b'] });
-      expect(await query(t, workspaceId, 'SELECT x.a, x.b FROM shop.customers AS x(a, b) ORDER BY a')).toEqual([{ a: 'ada', b: 'Paris' }, { a: 'bob', b: 'Oslo' }]);
+      expect(await query(t, workspaceId, 'SELECT x.a, x.b FROM shop.customers AS x(a, b) ORDER BY a')).toEqual([
+        { a: 'ada', b: 'Paris' },
+        { a: 'bob', b: 'Oslo' },
+      ]);
       expect(await query(t, workspaceId, 'SELECT customers.city FROM shop.customers WHERE customers.name = $$bob$$')).toEqual([{ city: 'Oslo' }]);
       expect(await query(t, workspaceId, 'WITH orders AS (SELECT 42 AS id) SELECT id FROM orders')).toEqual([{ id: 42 }]);
       expect(await query(t, workspaceId, 'SELECT count(*) AS n FROM shop.orders a, shop.orders b')).toEqual([{ n: 9 }]);
     });
 
     test('constants survive the rewrite exactly; file paths and file columns stay out of reach', async () => {
-      const [row] = await query(t, workspaceId, 'SELECT 9007199254740993 AS big, 60.0 AS sixty, 1e-7 AS small, 18446744073709551615 AS u, count(*) AS n FROM shop.orders');
+      const [row] = await query(
+        t,
+        workspaceId,
+        'SELECT 9007199254740993 AS big, 60.0 AS sixty, 1e-7 AS small, 18446744073709551615 AS u, count(*) AS n FROM shop.orders',
+      );
       expect(row).toEqual({ big: '9007199254740993', sixty: 60, small: 1e-7, u: '18446744073709551615', n: 3 });
       for (const column of ['filename', 'file_row_number']) {
-        const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql: `SELECT ${column} FROM shop.orders` } });
+        const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+          method: 'POST',
+          token: user.accessToken,
+          json: { sql: `SELECT ${column} FROM shop.orders` },
+        });
         expect(response.status).toBe(400);
         const body = await response.text();
         expect(body).toContain('UNDEFINED_COLUMN');
@@ -102,10 +126,20 @@ for (const backend of backends) {
       expect((await plan('SELECT * FROM growing')).readsLake).toBe(false);
       expect(await query(t, workspaceId, 'SELECT id FROM growing')).toEqual([{ id: 3 }]);
 
-      await pushOk(t, workspaceId, user, { table: 'main.keyed', primary_key: ['id'], records: [{ id: 1, v: 'a' }, { id: 2, v: 'b' }] });
+      await pushOk(t, workspaceId, user, {
+        table: 'main.keyed',
+        primary_key: ['id'],
+        records: [
+          { id: 1, v: 'a' },
+          { id: 2, v: 'b' },
+        ],
+      });
       await pushOk(t, workspaceId, user, { table: 'main.keyed', primary_key: ['id'], records: [{ id: 2, v: 'B' }] });
       expect((await plan('SELECT * FROM keyed')).readsLake).toBe(true);
-      expect(await query(t, workspaceId, 'SELECT id, v FROM keyed ORDER BY id')).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'B' }]);
+      expect(await query(t, workspaceId, 'SELECT id, v FROM keyed ORDER BY id')).toEqual([
+        { id: 1, v: 'a' },
+        { id: 2, v: 'B' },
+      ]);
 
       await pushOk(t, workspaceId, user, { table: 'main.widening', records: [{ id: 1 }] });
       await pushOk(t, workspaceId, user, { table: 'main.widening', mode: 'overwrite', records: [{ id: 2, extra: 'x' }] });
@@ -117,7 +151,12 @@ for (const backend of backends) {
       await pushOk(t, workspaceId, user, { table: 'main.pair', primary_key: ['id'], records: [{ id: 1 }, { id: 2 }] });
       await pushOk(t, workspaceId, user, { table: 'main.pair', primary_key: ['id'], records: [{ id: 2 }] });
       expect((await plan('SELECT * FROM pair')).readsLake).toBe(true);
-      for (const sql of ['SELECT filename FROM pair', 'SELECT p.rowid FROM pair p', 'SELECT file_row_number FROM pair AT (TIMESTAMP => now())', 'SELECT filename FROM shop.orders']) {
+      for (const sql of [
+        'SELECT filename FROM pair',
+        'SELECT p.rowid FROM pair p',
+        'SELECT file_row_number FROM pair AT (TIMESTAMP => now())',
+        'SELECT filename FROM shop.orders',
+      ]) {
         const response = await t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', token: user.accessToken, json: { sql } });
         const body = await response.text();
         expect(`${response.status} ${body}`).toContain('400');
@@ -135,7 +174,9 @@ for (const backend of backends) {
       const sql = 'SELECT count(*) AS n FROM left_side JOIN shop.customers ON true';
       const planned = await plan(sql);
       const snapshot = await t.services.engine.engines.with(workspaceId, (engine) =>
-        engine.read(async (connection) => Number((await connection.read(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0])),
+        engine.read(async (connection) =>
+          Number((await connection.read(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0]),
+        ),
       );
       expect(planned.sql).toContain('read_parquet');
       expect(planned.sql).toContain(`AT (VERSION => ${snapshot})`);
@@ -150,9 +191,16 @@ for (const backend of backends) {
       expect(planned.sql).toContain('AT (VERSION => 3)');
       expect(planned.sql).toContain('read_parquet');
     });
-  
+
     test('a table of many pushes is read from its list of files by a query without filters or joins, billed like its estimate, and answers as DuckLake does', async () => {
-      for (let i = 0; i < 7; i++) await pushOk(t, workspaceId, user, { table: 'main.many', records: [{ id: i, label: `push ${i}` }, { id: i + 100, label: null }] });
+      for (let i = 0; i < 7; i++)
+        await pushOk(t, workspaceId, user, {
+          table: 'main.many',
+          records: [
+            { id: i, label: `push ${i}` },
+            { id: i + 100, label: null },
+          ],
+        });
       const planned = await plan('SELECT * FROM many');
       expect(planned.readsLake).toBe(false);
       expect(planned.sql.match(/\.parquet'/g)).toHaveLength(7);
@@ -167,7 +215,15 @@ for (const backend of backends) {
     });
 
     test("after maintenance a table's merged file, which carries DuckLake's own columns, and the files pushed since are read directly", async () => {
-      for (let i = 0; i < 4; i++) await pushOk(t, workspaceId, user, { table: 'main.kept', primary_key: ['id'], records: [{ id: i, v: `v${i}` }, { id: 10, v: `last ${i}` }] });
+      for (let i = 0; i < 4; i++)
+        await pushOk(t, workspaceId, user, {
+          table: 'main.kept',
+          primary_key: ['id'],
+          records: [
+            { id: i, v: `v${i}` },
+            { id: 10, v: `last ${i}` },
+          ],
+        });
       expect((await plan('SELECT * FROM kept')).readsLake).toBe(true);
       await maintain();
       const merged = await plan('SELECT * FROM kept');

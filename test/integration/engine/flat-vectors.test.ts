@@ -107,15 +107,43 @@ describe('flat columns read from DuckDB memory', () => {
   });
 
   test('reals as the fewest digits that read back as the same real, not their widening to a double', async () => {
-    const [chunk] = await chunksOf(`SELECT r::FLOAT FROM (VALUES ('3.14'), ('0.1'), ('-2.5'), ('16777217'), ('1e-45'), ('3.4028235e38'), ('nan'), ('-inf'), (NULL)) v(r)`);
+    const [chunk] = await chunksOf(
+      `SELECT r::FLOAT FROM (VALUES ('3.14'), ('0.1'), ('-2.5'), ('16777217'), ('1e-45'), ('3.4028235e38'), ('nan'), ('-inf'), (NULL)) v(r)`,
+    );
     const got = Array.from({ length: chunk!.rowCount }, () => [] as unknown[]);
     expect(readFlatColumn(chunk!, 0, got)).toBe(true);
     expect(got.map(([real]) => real)).toEqual([3.14, 0.1, -2.5, 16777216, 1e-45, 3.4028235e38, 'NaN', '-Infinity', null]);
   });
 
   test('texts: empty, around the 12 bytes held inline, multibyte, NUL inside, and long', async () => {
-    const texts = ['', 'a', '123456789012', '1234567890123', 'ééééé12', 'éééééé', 'éééééé1', 'a\u0000b', 'a\u0000bcdefghijklmnop', '😀😀😀', '😀😀😀😀', "quote \" and \\ back", 'x'.repeat(100_000) + 'é'];
-    const values = texts.map((text) => `(${text.includes('\u0000') ? text.split('\u0000').map((part) => `'${part}'`).join(' || chr(0) || ') : `'${text.replaceAll("'", "''")}'`})`).join(', ');
+    const texts = [
+      '',
+      'a',
+      '123456789012',
+      '1234567890123',
+      'ééééé12',
+      'éééééé',
+      'éééééé1',
+      'a\u0000b',
+      'a\u0000bcdefghijklmnop',
+      '😀😀😀',
+      '😀😀😀😀',
+      'quote " and \\ back',
+      'x'.repeat(100_000) + 'é',
+    ];
+    const values = texts
+      .map(
+        (text) =>
+          `(${
+            text.includes('\u0000')
+              ? text
+                  .split('\u0000')
+                  .map((part) => `'${part}'`)
+                  .join(' || chr(0) || ')
+              : `'${text.replaceAll("'", "''")}'`
+          })`,
+      )
+      .join(', ');
     const [chunk] = await chunksOf(`SELECT t FROM (VALUES ${values}, (NULL)) v(t)`);
     const got = Array.from({ length: chunk!.rowCount }, () => [] as unknown[]);
     expect(readFlatColumn(chunk!, 0, got)).toBe(true);
@@ -128,9 +156,13 @@ describe('flat columns read from DuckDB memory', () => {
   });
 
   test('types with no flat reading are left to the bindings', async () => {
-    const [chunk] = await chunksOf("SELECT INTERVAL 1 DAY, 1::HUGEINT, 1.5::DECIMAL(38,2), [1, 2], gen_random_uuid(), TIME '12:00', {'a': 1}, 'a'::ENUM ('a', 'b'), '\\x00'::BLOB, TIMESTAMP_NS '2020-01-01'");
+    const [chunk] = await chunksOf(
+      "SELECT INTERVAL 1 DAY, 1::HUGEINT, 1.5::DECIMAL(38,2), [1, 2], gen_random_uuid(), TIME '12:00', {'a': 1}, 'a'::ENUM ('a', 'b'), '\\x00'::BLOB, TIMESTAMP_NS '2020-01-01'",
+    );
     const rows = [new Array<unknown>(chunk!.columnCount)];
-    expect(Array.from({ length: chunk!.columnCount }, (_, column) => readFlatColumn(chunk!, column, rows))).toEqual(Array.from({ length: chunk!.columnCount }, () => false));
+    expect(Array.from({ length: chunk!.columnCount }, (_, column) => readFlatColumn(chunk!, column, rows))).toEqual(
+      Array.from({ length: chunk!.columnCount }, () => false),
+    );
     expect(rows[0]!.every((value) => value === undefined)).toBe(true);
   });
 });

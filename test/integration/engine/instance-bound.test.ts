@@ -100,7 +100,7 @@ describe('a bounded number of workspace instances', () => {
       await engines.with(workspace(), async () => {});
       await engines.with(workspace(), async () => {});
       expect(held(engines)).toBe(2);
-      for (const deadline = performance.now() + 5_000; held(engines) > 0 && performance.now() < deadline; ) await Bun.sleep(100);
+      for (const deadline = performance.now() + 5_000; held(engines) > 0 && performance.now() < deadline;) await Bun.sleep(100);
       expect(held(engines)).toBe(0);
       expect(lines.filter((line) => line.includes('"reason":"idle"')).length).toBeGreaterThanOrEqual(2);
     } finally {

@@ -55,7 +55,10 @@ describe('CPU time of statements, counted from their instance’s threads', () =
   });
 
   test('a statement that fails is counted too, and leaves nothing behind for the next', async () => {
-    const failure = await first.run('SELECT error(x::VARCHAR) FROM range(10) t(x)').then(() => 'no failure', (error: unknown) => String(error));
+    const failure = await first.run('SELECT error(x::VARCHAR) FROM range(10) t(x)').then(
+      () => 'no failure',
+      (error: unknown) => String(error),
+    );
     expect(failure).toMatch(/0/);
     expect(first.lastCpuMs).toBeGreaterThanOrEqual(0);
     // Alone again, the next statement is credited all the threads ran, not a share with the failed one.

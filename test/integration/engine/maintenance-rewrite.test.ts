@@ -17,12 +17,15 @@ for (const backend of backends) {
     const maintain = (workspaceId: string): Promise<MaintenanceReport> =>
       t.services.engine.engines.with(
         workspaceId,
-        (engine) => engine.writeCatalog((connection) => runMaintenance(connection, engine.metadataSchema, { timeTravelDays: 1, targetFileSizeBytes: 128 * 1024 * 1024 })),
+        (engine) =>
+          engine.writeCatalog((connection) => runMaintenance(connection, engine.metadataSchema, { timeTravelDays: 1, targetFileSizeBytes: 128 * 1024 * 1024 })),
         'background',
       );
     const latestSnapshot = (workspaceId: string) =>
       t.services.engine.engines.with(workspaceId, (engine) =>
-        engine.read(async (connection) => Number((await connection.read(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0])),
+        engine.read(async (connection) =>
+          Number((await connection.read(`SELECT max(snapshot_id) FROM ${engine.metadataSchema}.ducklake_snapshot`)).getRows()[0]![0]),
+        ),
       );
     const contents = (workspaceId: string, at?: number) =>
       query(t, workspaceId, `SELECT id, v FROM sales.items${at === undefined ? '' : ` AT (VERSION => ${at})`} ORDER BY id`);
@@ -36,7 +39,11 @@ for (const backend of backends) {
         snapshots.push({ id: await latestSnapshot(workspaceId), rows: await contents(workspaceId) });
       }
       // Upserts touching every file leave a delete file on each.
-      await pushOk(t, workspaceId, user, { table: 'sales.items', primary_key: ['id'], records: [0, 6, 12, 18, 24, 29].map((id) => ({ id, v: `second ${id}` })) });
+      await pushOk(t, workspaceId, user, {
+        table: 'sales.items',
+        primary_key: ['id'],
+        records: [0, 6, 12, 18, 24, 29].map((id) => ({ id, v: `second ${id}` })),
+      });
       snapshots.push({ id: await latestSnapshot(workspaceId), rows: await contents(workspaceId) });
       const before = await contents(workspaceId);
       expect(before).toHaveLength(30);
@@ -58,9 +65,17 @@ for (const backend of backends) {
     test('runs while pushes and queries go on: none of them fails, every query sees every row, and no row is lost', async () => {
       const workspaceId = (await createWorkspace(t, user)).id;
       for (let batch = 0; batch < 8; batch++) {
-        await pushOk(t, workspaceId, user, { table: 'sales.items', primary_key: ['id'], records: Array.from({ length: 20 }, (_, i) => ({ id: batch * 20 + i, v: `v${batch}` })) });
+        await pushOk(t, workspaceId, user, {
+          table: 'sales.items',
+          primary_key: ['id'],
+          records: Array.from({ length: 20 }, (_, i) => ({ id: batch * 20 + i, v: `v${batch}` })),
+        });
       }
-      await pushOk(t, workspaceId, user, { table: 'sales.items', primary_key: ['id'], records: Array.from({ length: 16 }, (_, i) => ({ id: i * 10, v: 'upserted' })) });
+      await pushOk(t, workspaceId, user, {
+        table: 'sales.items',
+        primary_key: ['id'],
+        records: Array.from({ length: 16 }, (_, i) => ({ id: i * 10, v: 'upserted' })),
+      });
 
       let maintaining = true;
       const maintenance = maintain(workspaceId).finally(() => (maintaining = false));
@@ -81,7 +96,11 @@ for (const backend of backends) {
       // files: the upsert's are what shows that maintenance rewrote the table under them.
       expect(report.deleteFilesAfter).toBeLessThan(report.deleteFilesBefore);
 
-      const [total] = await query(t, workspaceId, "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE v = 'upserted')::INTEGER AS upserted FROM sales.items");
+      const [total] = await query(
+        t,
+        workspaceId,
+        "SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE v = 'upserted')::INTEGER AS upserted FROM sales.items",
+      );
       expect(total).toEqual({ n: 160 + pushes.length, upserted: 16 });
       expect(await query(t, workspaceId, 'SELECT count(*)::INTEGER AS n FROM sales.other')).toEqual([{ n: pushes.length }]);
     }, 180_000);

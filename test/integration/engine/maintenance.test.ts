@@ -36,8 +36,16 @@ describe('lake maintenance', () => {
   test('a scheduled run and one started by writes take turns: the later one finds the merge done and fails nothing', async () => {
     const workspace = await createWorkspace(t, user);
     for (let i = 0; i < 8; i++) await pushOk(t, workspace.id, user, { table: 'small.turns', records: [{ i }] });
-    const activities = createLakeActivities({ store: t.infra.store, engines: t.services.engine.engines, targetFileSizeBytes: t.services.config.maintenance.targetFileSizeBytes, logger: t.services.logger });
-    const reports = (await Promise.all([activities.maintainWorkspaceLake(workspace.id), activities.maintainWorkspaceLake(workspace.id)])) as MaintenanceReport[];
+    const activities = createLakeActivities({
+      store: t.infra.store,
+      engines: t.services.engine.engines,
+      targetFileSizeBytes: t.services.config.maintenance.targetFileSizeBytes,
+      logger: t.services.logger,
+    });
+    const reports = (await Promise.all([
+      activities.maintainWorkspaceLake(workspace.id),
+      activities.maintainWorkspaceLake(workspace.id),
+    ])) as MaintenanceReport[];
     expect(reports.map((report) => [report.dataFilesBefore, report.dataFilesAfter])).toEqual([
       [8, 1],
       [1, 1],

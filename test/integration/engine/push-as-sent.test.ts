@@ -9,9 +9,16 @@ import { columnsOf, pushOk, query } from '../../support/lake';
 // (see recordsSource). Whatever the spelling, a table must hold exactly what the same records hold
 // when sent as JSON.stringify writes them.
 const spellings: { name: string; records: string }[] = [
-  { name: 'numbers spelled every way', records: '[{"i":1.0,"j":1e2,"k":-0,"x":0.1000000000000000055511151231257827,"y":123456789012345678901234567890,"z":9007199254740993,"w":1E-2}, {"i":2,"j":3,"k":4,"x":-2.5,"y":1,"z":2,"w":0.5}]' },
+  {
+    name: 'numbers spelled every way',
+    records:
+      '[{"i":1.0,"j":1e2,"k":-0,"x":0.1000000000000000055511151231257827,"y":123456789012345678901234567890,"z":9007199254740993,"w":1E-2}, {"i":2,"j":3,"k":4,"x":-2.5,"y":1,"z":2,"w":0.5}]',
+  },
   { name: 'negative zero among fractions', records: '[{"x":-0.0,"y":-0e0},{"x":1.5,"y":2.5}]' },
-  { name: 'escaped texts, dates and timestamps', records: '[{"s":"\\u00e9\\/\\n\\ud83d\\ude00\\"\\\\","d":"2024-02-29","t":"2026-11-21T10:00:00\\u002B02:00"}]' },
+  {
+    name: 'escaped texts, dates and timestamps',
+    records: '[{"s":"\\u00e9\\/\\n\\ud83d\\ude00\\"\\\\","d":"2024-02-29","t":"2026-11-21T10:00:00\\u002B02:00"}]',
+  },
   { name: 'numbers and booleans in a column of text', records: '[{"v":"a"},{"v":1.50},{"v":true},{"v":12345678901234567890},{"v":null}]' },
   { name: 'nested values kept as JSON', records: '[{"j":{"x":1.0,"y":[1e2,"\\u0041"]}},{"j":[true,null]}]' },
   { name: 'a nested object naming a field twice', records: '[{"j":{"x":1,"x":2},"v":"a"}]' },
@@ -31,7 +38,12 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     const pushText = async (body: string) => {
-      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, token: user.accessToken });
+      const response = await t.request(`/api/v1/workspaces/${workspaceId}/push`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        token: user.accessToken,
+      });
       expect(response.status).toBe(200);
       return (await response.json()) as { records_written: number; table: string };
     };

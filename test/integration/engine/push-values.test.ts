@@ -6,7 +6,20 @@ import { pushOk, query } from '../../support/lake';
 import { withWorkspace } from '../../support/fixtures';
 
 // What a push stores for each kind of value, read back through SQL.
-const texts = ['', 'a', 'exactly12chr', 'thirteen char', 'x'.repeat(40), 'é', 'café au lait', '日本語のテキストです。長い', '😀', 'a😀b'.repeat(5), 'quote " and \\ backslash', 'tab\tnew\nline'];
+const texts = [
+  '',
+  'a',
+  'exactly12chr',
+  'thirteen char',
+  'x'.repeat(40),
+  'é',
+  'café au lait',
+  '日本語のテキストです。長い',
+  '😀',
+  'a😀b'.repeat(5),
+  'quote " and \\ backslash',
+  'tab\tnew\nline',
+];
 
 for (const backend of backends) {
   describe(`push values on ${backend}`, () => {
@@ -38,7 +51,9 @@ for (const backend of backends) {
         { id: 2, n: '-9007199254740991', x: -1e300, b: false, d: '0100-01-01', ts: '2026-11-21T13:00:00.000Z' },
         { id: 3, n: '0', x: 5e-324, b: null, d: null, ts: null },
       ]);
-      expect(await query(t, workspaceId, `SELECT epoch_us(ts)::VARCHAR AS us FROM ${table} WHERE id = 1`)).toEqual([{ us: String(Date.UTC(2026, 10, 21, 23, 59, 59) * 1000 + 999_999) }]);
+      expect(await query(t, workspaceId, `SELECT epoch_us(ts)::VARCHAR AS us FROM ${table} WHERE id = 1`)).toEqual([
+        { us: String(Date.UTC(2026, 10, 21, 23, 59, 59) * 1000 + 999_999) },
+      ]);
     });
 
     test('a key compares as the column type: two spellings of one instant are one key, the last wins', async () => {

@@ -26,7 +26,14 @@ for (const backend of backends) {
       });
       expect(result).toEqual({ records_written: 2, table });
       expect(await columnsOf(t, workspaceId, table, user)).toEqual({
-        id: 'BIGINT', price: 'DOUBLE', paid: 'BOOLEAN', at: 'TIMESTAMP WITH TIME ZONE', day: 'DATE', name: 'VARCHAR', meta: 'JSON', tags: 'JSON',
+        id: 'BIGINT',
+        price: 'DOUBLE',
+        paid: 'BOOLEAN',
+        at: 'TIMESTAMP WITH TIME ZONE',
+        day: 'DATE',
+        name: 'VARCHAR',
+        meta: 'JSON',
+        tags: 'JSON',
       });
       const rows = await query(t, workspaceId, `SELECT id, price, paid, "at", day, meta, tags FROM ${table} ORDER BY id`);
       expect(rows).toEqual([
@@ -58,14 +65,35 @@ for (const backend of backends) {
 
     test('mixed values within one push take the widest type', async () => {
       const table = newTable();
-      await pushOk(t, workspaceId, user, { table, records: [{ n: 1, d: '2026-01-01', s: 1 }, { n: 1.5, d: '2026-01-02T03:04:05Z', s: true }] });
+      await pushOk(t, workspaceId, user, {
+        table,
+        records: [
+          { n: 1, d: '2026-01-01', s: 1 },
+          { n: 1.5, d: '2026-01-02T03:04:05Z', s: true },
+        ],
+      });
       expect(await columnsOf(t, workspaceId, table, user)).toEqual({ n: 'DOUBLE', d: 'TIMESTAMP WITH TIME ZONE', s: 'VARCHAR' });
     });
 
     test('with a primary key a push upserts, and the last duplicate in one push wins', async () => {
       const table = newTable();
-      await pushOk(t, workspaceId, user, { table, primary_key: ['id'], records: [{ id: 1, v: 'a' }, { id: 2, v: 'b' }] });
-      const second = await pushOk(t, workspaceId, user, { table, primary_key: ['id'], records: [{ id: 2, v: 'B' }, { id: 3, v: 'c' }, { id: 3, v: 'C' }] });
+      await pushOk(t, workspaceId, user, {
+        table,
+        primary_key: ['id'],
+        records: [
+          { id: 1, v: 'a' },
+          { id: 2, v: 'b' },
+        ],
+      });
+      const second = await pushOk(t, workspaceId, user, {
+        table,
+        primary_key: ['id'],
+        records: [
+          { id: 2, v: 'B' },
+          { id: 3, v: 'c' },
+          { id: 3, v: 'C' },
+        ],
+      });
       expect(second.records_written).toBe(2);
       expect(await query(t, workspaceId, `SELECT id, v FROM ${table} ORDER BY id`)).toEqual([
         { id: 1, v: 'a' },
@@ -79,9 +107,19 @@ for (const backend of backends) {
 
     test('composite keys upsert on all their columns', async () => {
       const table = newTable();
-      await pushOk(t, workspaceId, user, { table, primary_key: ['a', 'b'], records: [{ a: 1, b: 'x', v: 1 }, { a: 1, b: 'y', v: 2 }] });
+      await pushOk(t, workspaceId, user, {
+        table,
+        primary_key: ['a', 'b'],
+        records: [
+          { a: 1, b: 'x', v: 1 },
+          { a: 1, b: 'y', v: 2 },
+        ],
+      });
       await pushOk(t, workspaceId, user, { table, primary_key: ['b', 'a'], records: [{ a: 1, b: 'y', v: 20 }] });
-      expect(await query(t, workspaceId, `SELECT a, b, v FROM ${table} ORDER BY b`)).toEqual([{ a: 1, b: 'x', v: 1 }, { a: 1, b: 'y', v: 20 }]);
+      expect(await query(t, workspaceId, `SELECT a, b, v FROM ${table} ORDER BY b`)).toEqual([
+        { a: 1, b: 'x', v: 1 },
+        { a: 1, b: 'y', v: 20 },
+      ]);
     });
 
     test('a push with a different primary key is 409 CONFLICT and writes nothing', async () => {
@@ -105,10 +143,18 @@ for (const backend of backends) {
 
     test('every push is exactly one snapshot', async () => {
       const table = newTable();
-      const snapshots = async () => (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/${table}/metadata`, { token: user.accessToken }))).current_snapshot;
+      const snapshots = async () =>
+        (await bodyOf(await t.request(`/api/v1/workspaces/${workspaceId}/query/tables/${table}/metadata`, { token: user.accessToken }))).current_snapshot;
       await pushOk(t, workspaceId, user, { table, primary_key: ['id'], records: [{ id: 1 }] });
       const before = await snapshots();
-      await pushOk(t, workspaceId, user, { table, primary_key: ['id'], records: [{ id: 1, extra: 'new column' }, { id: 2, extra: 'x' }] });
+      await pushOk(t, workspaceId, user, {
+        table,
+        primary_key: ['id'],
+        records: [
+          { id: 1, extra: 'new column' },
+          { id: 2, extra: 'x' },
+        ],
+      });
       expect(await snapshots()).toBe(before + 1);
       await pushOk(t, workspaceId, user, { table, mode: 'overwrite', records: [{ id: 5, extra: 5.5 }] });
       expect(await snapshots()).toBe(before + 2);
@@ -116,8 +162,14 @@ for (const backend of backends) {
 
     test('concurrent pushes to one table all land', async () => {
       const table = newTable();
-      await Promise.all(Array.from({ length: 8 }, (_, index) => pushOk(t, workspaceId, user, { table, records: Array.from({ length: 50 }, (__, row) => ({ batch: index, row })) })));
-      expect(await query(t, workspaceId, `SELECT count(*)::INTEGER AS n, count(DISTINCT batch)::INTEGER AS batches FROM ${table}`)).toEqual([{ n: 400, batches: 8 }]);
+      await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          pushOk(t, workspaceId, user, { table, records: Array.from({ length: 50 }, (__, row) => ({ batch: index, row })) }),
+        ),
+      );
+      expect(await query(t, workspaceId, `SELECT count(*)::INTEGER AS n, count(DISTINCT batch)::INTEGER AS batches FROM ${table}`)).toEqual([
+        { n: 400, batches: 8 },
+      ]);
     });
 
     test('an Idempotency-Key makes a retried push return the first result without writing twice', async () => {

@@ -9,7 +9,10 @@ describe('query analysis', () => {
 
   test('reads what the text says: translation, tables, columns, time travel', async () => {
     const analyzer = new QueryAnalyzer(parser, translatePostgres);
-    const analysis = await analyzer.analyze('w1', "WITH recent AS (SELECT id, at FROM app.events FOR SYSTEM_TIME AS OF '2026-01-01') SELECT r.id FROM recent r JOIN app.users u ON u.id = r.id");
+    const analysis = await analyzer.analyze(
+      'w1',
+      "WITH recent AS (SELECT id, at FROM app.events FOR SYSTEM_TIME AS OF '2026-01-01') SELECT r.id FROM recent r JOIN app.users u ON u.id = r.id",
+    );
     expect(analysis.sql).toContain('AT (TIMESTAMP =>');
     expect(analysis.rewrites.length).toBeGreaterThan(0);
     expect(analysis.wantedTables).toEqual(['app.events', 'app.users']);

@@ -75,7 +75,9 @@ describe('result values', () => {
     test(`DECIMAL(${width},${scale}) comes back as its digits parse, or as its digits`, async () => {
       const texts = [...boundaryTexts(width, scale), ...decimalTexts(width, scale, 400, seeded(width * 100 + scale))];
       const values = texts.map((text) => `('${text}')`).join(', ');
-      const rows = await encoded(`SELECT CAST(t AS DECIMAL(${width},${scale})) AS d, CAST(CAST(t AS DECIMAL(${width},${scale})) AS VARCHAR) AS text FROM (VALUES ${values}, (NULL)) v(t)`);
+      const rows = await encoded(
+        `SELECT CAST(t AS DECIMAL(${width},${scale})) AS d, CAST(CAST(t AS DECIMAL(${width},${scale})) AS VARCHAR) AS text FROM (VALUES ${values}, (NULL)) v(t)`,
+      );
       expect(rows).toHaveLength(texts.length + 1);
       const wrong = rows.filter(([value, text]) => (text === null ? value !== null : !Object.is(value, documented(String(text)))));
       expect(wrong).toEqual([]);
@@ -84,13 +86,15 @@ describe('result values', () => {
 
   test('a decimal of up to 15 digits is a number, of more its exact text', async () => {
     const rows = await encoded(
-      "SELECT 12345.67::DECIMAL(38,2), -0.1::DECIMAL(18,6), 9999999999999.99::DECIMAL(15,2), 1234567890123456.7::DECIMAL(38,1), 100000000000000000000::DECIMAL(38,0)",
+      'SELECT 12345.67::DECIMAL(38,2), -0.1::DECIMAL(18,6), 9999999999999.99::DECIMAL(15,2), 1234567890123456.7::DECIMAL(38,1), 100000000000000000000::DECIMAL(38,0)',
     );
     expect(rows).toEqual([[12345.67, -0.1, 9999999999999.99, '1234567890123456.7', 100000000000000000000]]);
   });
 
   test('texts, integers and nulls of every column come back in their rows', async () => {
-    const rows = await encoded("SELECT i, 'name ' || i AS name, CASE WHEN i % 3 = 0 THEN NULL ELSE i * 2 END AS twice, i::BIGINT * 1000000000000 AS big FROM range(5000) r(i)");
+    const rows = await encoded(
+      "SELECT i, 'name ' || i AS name, CASE WHEN i % 3 = 0 THEN NULL ELSE i * 2 END AS twice, i::BIGINT * 1000000000000 AS big FROM range(5000) r(i)",
+    );
     expect(rows).toHaveLength(5000);
     expect(rows[0]).toEqual([0, 'name 0', null, 0]);
     expect(rows[4999]).toEqual([4999, 'name 4999', 9998, 4999000000000000]);

@@ -14,7 +14,8 @@ for (const backend of backends) {
       const fixture = await withWorkspace(backend, { label: 'estimates' });
       ({ t, workspaceId } = fixture);
       const { user } = fixture;
-      const batch = (from: number) => Array.from({ length: 500 }, (_, i) => ({ id: from + i, label: `row ${from + i} ${'x'.repeat(30)}`, amount: (from + i) * 0.25 }));
+      const batch = (from: number) =>
+        Array.from({ length: 500 }, (_, i) => ({ id: from + i, label: `row ${from + i} ${'x'.repeat(30)}`, amount: (from + i) * 0.25 }));
       // Two pushes, two data files with disjoint id ranges; a same-named table in another schema.
       await pushOk(t, workspaceId, user, { table: 'sales.events', records: batch(0) });
       await pushOk(t, workspaceId, user, { table: 'sales.events', records: batch(10_000) });
@@ -60,7 +61,11 @@ for (const backend of backends) {
       const { user, workspaceId: other } = await withWorkspace(t, { label: 'estimates-overwrite' });
       await pushOk(t, other, user, { table: 'main.numbers', records: Array.from({ length: 1000 }, (_, id) => ({ id })) });
       const large = (await t.services.engine.queries.estimate(other, 'SELECT * FROM numbers')).estimate.bytes;
-      await t.request(`/api/v1/workspaces/${other}/push`, { method: 'POST', token: user.accessToken, json: { table: 'main.numbers', mode: 'overwrite', records: [{ id: 1 }] } });
+      await t.request(`/api/v1/workspaces/${other}/push`, {
+        method: 'POST',
+        token: user.accessToken,
+        json: { table: 'main.numbers', mode: 'overwrite', records: [{ id: 1 }] },
+      });
       expect((await t.services.engine.queries.estimate(other, 'SELECT * FROM numbers')).estimate.bytes).toBeLessThan(large);
       expect(await estimate('SELECT * FROM archive.events')).toBe(before);
     });

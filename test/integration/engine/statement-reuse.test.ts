@@ -25,7 +25,11 @@ describe('prepared statements kept for texts run again', () => {
   });
 
   /** How a run failed: awaited, so the connection is free again before the next statement. */
-  const failureOf = (run: Promise<unknown>) => run.then(() => 'no failure', (error: unknown) => String(error));
+  const failureOf = (run: Promise<unknown>) =>
+    run.then(
+      () => 'no failure',
+      (error: unknown) => String(error),
+    );
   const writeRows = (file: string, rows: number) => connection.run(`COPY (SELECT range AS id FROM range(${rows})) TO ${sqlString(file)} (FORMAT parquet)`);
 
   test('a kept statement reads the files as they are when it runs again, not as they were when it was prepared', async () => {
@@ -74,7 +78,9 @@ describe('prepared statements kept for texts run again', () => {
 
   test('transactions of reads begin and end with kept statements, one after the other', async () => {
     for (let run = 0; run < 3; run++) {
-      const inside = await connection.readTransaction(async () => Number((await connection.read('SELECT count(*) FROM range(10)', undefined, undefined, reuse)).scalar()));
+      const inside = await connection.readTransaction(async () =>
+        Number((await connection.read('SELECT count(*) FROM range(10)', undefined, undefined, reuse)).scalar()),
+      );
       expect(inside).toBe(10);
     }
     // No transaction is left open: a statement that needs none runs as before.

@@ -17,7 +17,11 @@ for (const backend of backends) {
     beforeAll(async () => {
       ({ t, user, workspace } = await withWorkspace(backend, { label: 'tables' }));
       apiKey = await createApiKey(t, user, 'tables');
-      await pushOk(t, workspace.id, user, { table: 'sales.orders', primary_key: ['id'], records: Array.from({ length: 120 }, (_, id) => ({ id, amount: id * 1.5, region: id % 2 ? 'eu' : 'us' })) });
+      await pushOk(t, workspace.id, user, {
+        table: 'sales.orders',
+        primary_key: ['id'],
+        records: Array.from({ length: 120 }, (_, id) => ({ id, amount: id * 1.5, region: id % 2 ? 'eu' : 'us' })),
+      });
       await pushOk(t, workspace.id, user, { table: 'sales.orders', primary_key: ['id'], records: [{ id: 0, amount: 0, region: 'eu', note: 'fixed' }] });
     });
     afterAll(() => t.stop());
@@ -50,7 +54,10 @@ for (const backend of backends) {
     });
 
     test('metadata: columns, sizes, key, times and snapshots, in both path forms', async () => {
-      for (const path of [`/api/v1/query/tables/sales.orders/metadata?workspace=${workspace.id}`, `/api/v1/workspaces/${workspace.id}/query/tables/sales.orders/metadata`]) {
+      for (const path of [
+        `/api/v1/query/tables/sales.orders/metadata?workspace=${workspace.id}`,
+        `/api/v1/workspaces/${workspace.id}/query/tables/sales.orders/metadata`,
+      ]) {
         const response = await t.request(path, { token: user.accessToken });
         expect(response.status).toBe(200);
         const detail = await bodyOf(response);
@@ -91,7 +98,9 @@ for (const backend of backends) {
 
       const tablePrefix = `${workspaceDataPrefix(workspace.id)}scratch/doomed/`;
       expect((await t.infra.lake.list(tablePrefix)).length).toBeGreaterThanOrEqual(2);
-      expect((await t.request(`/api/v1/query/tables/scratch/doomed?workspace=${workspace.id}`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
+      expect((await t.request(`/api/v1/query/tables/scratch/doomed?workspace=${workspace.id}`, { method: 'DELETE', token: user.accessToken })).status).toBe(
+        204,
+      );
       expect(await t.infra.lake.list(tablePrefix)).toEqual([]);
       const { tables } = await bodyOf(await t.request(`/api/v1/workspaces/${workspace.id}/query/tables`, { token: user.accessToken }));
       expect(tables.map((entry: { name: string }) => entry.name)).not.toContain('doomed');

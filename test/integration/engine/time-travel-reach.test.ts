@@ -63,7 +63,9 @@ for (const backend of backends) {
       expect(entries.map((entry: { snapshot_id: number }) => entry.snapshot_id)).toEqual([3, 2, 1]);
       for (const entry of entries) {
         expect(entry.committed_at).toBe(isoOf(snapshots.get(entry.snapshot_id)!));
-        expect(await rowsAt(ws, 'shop.items', entry.committed_at)).toEqual(await query(t, ws, `SELECT n FROM shop.items AT (VERSION => ${entry.snapshot_id}) ORDER BY n`));
+        expect(await rowsAt(ws, 'shop.items', entry.committed_at)).toEqual(
+          await query(t, ws, `SELECT n FROM shop.items AT (VERSION => ${entry.snapshot_id}) ORDER BY n`),
+        );
       }
 
       // One microsecond earlier is the snapshot before: the precision is what makes the round trip.
@@ -73,7 +75,8 @@ for (const backend of backends) {
       expect(await rowsAt(ws, 'shop.items', hintedTime(before.hint))).toEqual([{ n: 1 }, { n: 2 }]);
       // As the console shows them, too.
       expect(await rowsAt(ws, 'shop.items', formatSnapshotTime(detail.earliest_snapshot_at))).toEqual([{ n: 1 }, { n: 2 }]);
-      for (const entry of entries) expect(await rowsAt(ws, 'shop.items', formatSnapshotTime(entry.committed_at))).toEqual(await rowsAt(ws, 'shop.items', entry.committed_at));
+      for (const entry of entries)
+        expect(await rowsAt(ws, 'shop.items', formatSnapshotTime(entry.committed_at))).toEqual(await rowsAt(ws, 'shop.items', entry.committed_at));
       // The same moment with an offset reads the same snapshot.
       expect(await rowsAt(ws, 'shop.items', withOffset(snapshots.get(2)!, 2))).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
       expect(await rowsAt(ws, 'shop.items', withOffset(snapshots.get(2)! - 1n, -5))).toEqual([{ n: 1 }, { n: 2 }]);
@@ -103,12 +106,23 @@ for (const backend of backends) {
         expect(failure.message).toContain('early.second');
       }
       // A schema created after the time asked for.
-      expect(await failureAt(ws, 'late.other', isoOf(snapshots.get(2)! - 1n))).toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', hint: `The earliest available time is ${isoOf(snapshots.get(2)!)}.` });
+      expect(await failureAt(ws, 'late.other', isoOf(snapshots.get(2)! - 1n))).toMatchObject({
+        code: 'SNAPSHOT_NOT_FOUND',
+        hint: `The earliest available time is ${isoOf(snapshots.get(2)!)}.`,
+      });
       expect(await rowsAt(ws, 'early.second', earliest)).toEqual([{ n: 3 }]);
 
       // Two tables as of different times: the hint names the one missing then.
-      const joined = runQuery(t, ws, `SELECT a.n FROM early.first FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(1)!)}' AS a, early.second FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(2)!)}' AS b`);
-      expect(joined).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', message: 'No snapshot of early.second exists at the requested time', hint: `The earliest available time is ${earliest}.` });
+      const joined = runQuery(
+        t,
+        ws,
+        `SELECT a.n FROM early.first FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(1)!)}' AS a, early.second FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(2)!)}' AS b`,
+      );
+      expect(joined).rejects.toMatchObject({
+        code: 'SNAPSHOT_NOT_FOUND',
+        message: 'No snapshot of early.second exists at the requested time',
+        hint: `The earliest available time is ${earliest}.`,
+      });
       // Read live beside itself as of a time, the table still answers SNAPSHOT_NOT_FOUND for the time.
       const beside = runQuery(t, ws, `SELECT * FROM early.second, early.second FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(2)!)}' AS old`);
       expect(beside).rejects.toMatchObject({ code: 'SNAPSHOT_NOT_FOUND' });
@@ -149,7 +163,12 @@ for (const backend of backends) {
 
       for (const id of [2, 3, 5]) {
         const failure = await failureAt(ws, 'again.gone', isoOf(snapshots.get(id)!));
-        expect({ id, ...failure }).toMatchObject({ id, code: 'SNAPSHOT_NOT_FOUND', status: 400, hint: 'again.gone was dropped, and its data deleted with it.' });
+        expect({ id, ...failure }).toMatchObject({
+          id,
+          code: 'SNAPSHOT_NOT_FOUND',
+          status: 400,
+          hint: 'again.gone was dropped, and its data deleted with it.',
+        });
       }
       expect((await metadata(ws, 'again.gone')).status).toBe(404);
       expect((await history(ws, 'again.gone')).status).toBe(404);
@@ -189,7 +208,10 @@ for (const backend of backends) {
       const kept = isoOf(snapshots.get(2)!);
       expect(detail).toMatchObject({ created_at: kept, earliest_snapshot_at: kept, updated_at: isoOf(snapshots.get(3)!) });
       expect(await rowsAt(ws, 'old.t', kept)).toEqual([{ n: 1 }, { n: 2 }]);
-      expect(await failureAt(ws, 'old.t', isoOf(snapshots.get(1)!))).toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', hint: `The earliest available time is ${kept}.` });
+      expect(await failureAt(ws, 'old.t', isoOf(snapshots.get(1)!))).toMatchObject({
+        code: 'SNAPSHOT_NOT_FOUND',
+        hint: `The earliest available time is ${kept}.`,
+      });
       const { body: entries } = await history(ws, 'old.t');
       expect(entries.map((entry: { snapshot_id: number }) => entry.snapshot_id)).toEqual([3, 2]);
     });
@@ -205,7 +227,10 @@ for (const backend of backends) {
         json: { name: 'old_b', sql: `SELECT n FROM src.b FOR SYSTEM_TIME AS OF '${isoOf(snapshots.get(1)!)}'`, target_table: 'out.old_b' },
       });
       expect(response.status).toBe(400);
-      expect((await bodyOf(response)).detail.error).toMatchObject({ code: 'SNAPSHOT_NOT_FOUND', hint: `The earliest available time is ${isoOf(snapshots.get(2)!)}.` });
+      expect((await bodyOf(response)).detail.error).toMatchObject({
+        code: 'SNAPSHOT_NOT_FOUND',
+        hint: `The earliest available time is ${isoOf(snapshots.get(2)!)}.`,
+      });
     });
   });
 }
@@ -214,7 +239,9 @@ const microsecondIso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 /** Each snapshot's time, in microseconds since the epoch, read from the catalog by an instance of its own. */
 async function catalogSnapshots(t: TestApp, workspaceId: string): Promise<Map<number, bigint>> {
-  const rows = await withCatalogElsewhere(t, workspaceId, 'other', async (connection) => (await connection.read('SELECT snapshot_id, epoch_us(snapshot_time) FROM other.snapshots()')).getRows());
+  const rows = await withCatalogElsewhere(t, workspaceId, 'other', async (connection) =>
+    (await connection.read('SELECT snapshot_id, epoch_us(snapshot_time) FROM other.snapshots()')).getRows(),
+  );
   return new Map(rows.map(([id, us]) => [Number(id), BigInt(us as bigint)]));
 }
 

@@ -13,14 +13,25 @@ for (const backend of backends) {
     afterAll(() => t.stop());
 
     test('reading as of a time before an overwrite returns the old rows', async () => {
-      await pushOk(t, workspaceId, user, { table: 'hist.prices', records: [{ item: 'a', price: 1 }, { item: 'b', price: 2 }] });
+      await pushOk(t, workspaceId, user, {
+        table: 'hist.prices',
+        records: [
+          { item: 'a', price: 1 },
+          { item: 'b', price: 2 },
+        ],
+      });
       await Bun.sleep(50);
       const between = new Date().toISOString();
       await Bun.sleep(50);
       await pushOk(t, workspaceId, user, { table: 'hist.prices', mode: 'overwrite', records: [{ item: 'c', price: 3 }] });
       expect(await query(t, workspaceId, 'SELECT item FROM hist.prices')).toEqual([{ item: 'c' }]);
-      expect(await query(t, workspaceId, `SELECT item FROM hist.prices AT (TIMESTAMP => TIMESTAMPTZ '${between}') ORDER BY item`)).toEqual([{ item: 'a' }, { item: 'b' }]);
-      expect(await query(t, workspaceId, `SELECT p.price FROM hist.prices AS p AT (TIMESTAMP => TIMESTAMPTZ '${between}') WHERE p.item = 'b'`)).toEqual([{ price: 2 }]);
+      expect(await query(t, workspaceId, `SELECT item FROM hist.prices AT (TIMESTAMP => TIMESTAMPTZ '${between}') ORDER BY item`)).toEqual([
+        { item: 'a' },
+        { item: 'b' },
+      ]);
+      expect(await query(t, workspaceId, `SELECT p.price FROM hist.prices AS p AT (TIMESTAMP => TIMESTAMPTZ '${between}') WHERE p.item = 'b'`)).toEqual([
+        { price: 2 },
+      ]);
     });
 
     test('a time before the table existed is 400 SNAPSHOT_NOT_FOUND with the earliest time in the hint', async () => {

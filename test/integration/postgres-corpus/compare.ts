@@ -6,7 +6,9 @@ import { parseTree, wordOf } from '../../../src/engine/sql/postgres-dialect/toke
  * result rather than in a window, an aggregate or a subquery.
  */
 export function ordersRows(sql: string): boolean {
-  const words = parseTree(sql).map(wordOf).filter((word) => word !== null);
+  const words = parseTree(sql)
+    .map(wordOf)
+    .filter((word) => word !== null);
   return words.some((word, i) => word === 'ORDER' && words[i + 1] === 'BY');
 }
 
@@ -21,6 +23,10 @@ export function compareResults(expected: Canonical[][], actual: Canonical[][], o
 }
 
 function show(expected: Canonical[][], actual: Canonical[][]): string {
-  const lines = (rows: Canonical[][]) => rows.slice(0, 20).map((row) => `  ${JSON.stringify(row)}`).join('\n');
+  const lines = (rows: Canonical[][]) =>
+    rows
+      .slice(0, 20)
+      .map((row) => `  ${JSON.stringify(row)}`)
+      .join('\n');
   return `postgres:\n${lines(expected)}\noxbow:\n${lines(actual)}`;
 }

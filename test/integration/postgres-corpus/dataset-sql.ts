@@ -5,12 +5,30 @@ export type Engine = 'postgres' | 'duckdb';
 
 const typeNames: Readonly<Record<Engine, Readonly<Record<ColumnType, string>>>> = {
   postgres: {
-    integer: 'integer', bigint: 'bigint', decimal: 'numeric(12,2)', double: 'double precision', text: 'text', boolean: 'boolean',
-    date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', json: 'jsonb', 'text[]': 'text[]',
+    integer: 'integer',
+    bigint: 'bigint',
+    decimal: 'numeric(12,2)',
+    double: 'double precision',
+    text: 'text',
+    boolean: 'boolean',
+    date: 'date',
+    timestamp: 'timestamp',
+    timestamptz: 'timestamptz',
+    json: 'jsonb',
+    'text[]': 'text[]',
   },
   duckdb: {
-    integer: 'INTEGER', bigint: 'BIGINT', decimal: 'DECIMAL(12,2)', double: 'DOUBLE', text: 'VARCHAR', boolean: 'BOOLEAN',
-    date: 'DATE', timestamp: 'TIMESTAMP', timestamptz: 'TIMESTAMPTZ', json: 'JSON', 'text[]': 'VARCHAR[]',
+    integer: 'INTEGER',
+    bigint: 'BIGINT',
+    decimal: 'DECIMAL(12,2)',
+    double: 'DOUBLE',
+    text: 'VARCHAR',
+    boolean: 'BOOLEAN',
+    date: 'DATE',
+    timestamp: 'TIMESTAMP',
+    timestamptz: 'TIMESTAMPTZ',
+    json: 'JSON',
+    'text[]': 'VARCHAR[]',
   },
 };
 

@@ -16,7 +16,18 @@ export interface Table {
 
 const customers: Table = {
   name: 'customers',
-  columns: [['id', 'integer'], ['name', 'text'], ['email', 'text'], ['country', 'text'], ['city', 'text'], ['signup_date', 'date'], ['tier', 'text'], ['balance', 'decimal'], ['referred_by', 'integer'], ['tags', 'text[]']],
+  columns: [
+    ['id', 'integer'],
+    ['name', 'text'],
+    ['email', 'text'],
+    ['country', 'text'],
+    ['city', 'text'],
+    ['signup_date', 'date'],
+    ['tier', 'text'],
+    ['balance', 'decimal'],
+    ['referred_by', 'integer'],
+    ['tags', 'text[]'],
+  ],
   rows: [
     [1, 'Ada Lovelace', 'ada@example.com', 'GB', 'London', '2023-01-15', 'gold', 1250.5, null, ['vip', 'early']],
     [2, 'José Martínez', 'jose@example.es', 'ES', 'Madrid', '2023-02-01', 'silver', -75.25, 1, ['early']],
@@ -33,7 +44,16 @@ const customers: Table = {
 
 const products: Table = {
   name: 'products',
-  columns: [['id', 'integer'], ['sku', 'text'], ['name', 'text'], ['category', 'text'], ['price', 'decimal'], ['weight_kg', 'double'], ['active', 'boolean'], ['attributes', 'json']],
+  columns: [
+    ['id', 'integer'],
+    ['sku', 'text'],
+    ['name', 'text'],
+    ['category', 'text'],
+    ['price', 'decimal'],
+    ['weight_kg', 'double'],
+    ['active', 'boolean'],
+    ['attributes', 'json'],
+  ],
   rows: [
     [1, 'KB-01', 'Keyboard', 'hardware', 49.99, 0.8, true, { color: 'black', sizes: ['S', 'M'], dims: { w: 45, h: 3 } }],
     [2, 'MS-01', 'Mouse', 'hardware', 19.99, 0.1, true, { color: 'white', wireless: true }],
@@ -48,7 +68,15 @@ const products: Table = {
 
 const orders: Table = {
   name: 'orders',
-  columns: [['id', 'integer'], ['customer_id', 'integer'], ['ordered_at', 'timestamptz'], ['status', 'text'], ['shipping', 'decimal'], ['discount_pct', 'double'], ['note', 'text']],
+  columns: [
+    ['id', 'integer'],
+    ['customer_id', 'integer'],
+    ['ordered_at', 'timestamptz'],
+    ['status', 'text'],
+    ['shipping', 'decimal'],
+    ['discount_pct', 'double'],
+    ['note', 'text'],
+  ],
   rows: [
     [101, 1, '2024-01-03 09:15:00+00', 'shipped', 5, 0, null],
     [102, 1, '2024-01-20 18:45:30.25+00', 'shipped', 0, 10, 'gift wrap'],
@@ -71,40 +99,107 @@ const orders: Table = {
 
 const orderItems: Table = {
   name: 'order_items',
-  columns: [['order_id', 'integer'], ['line', 'integer'], ['product_id', 'integer'], ['quantity', 'integer'], ['unit_price', 'decimal']],
+  columns: [
+    ['order_id', 'integer'],
+    ['line', 'integer'],
+    ['product_id', 'integer'],
+    ['quantity', 'integer'],
+    ['unit_price', 'decimal'],
+  ],
   rows: [
-    [101, 1, 1, 1, 49.99], [101, 2, 2, 2, 19.99],
-    [102, 1, 3, 1, 249], [102, 2, 6, 3, 4.5],
+    [101, 1, 1, 1, 49.99],
+    [101, 2, 2, 2, 19.99],
+    [102, 1, 3, 1, 249],
+    [102, 2, 6, 3, 4.5],
     [103, 1, 4, 1, 120],
-    [104, 1, 7, 4, 9.75], [104, 2, 2, 1, 17.99],
+    [104, 1, 7, 4, 9.75],
+    [104, 2, 2, 1, 17.99],
     [105, 1, 5, 2, 19.99],
-    [106, 1, 3, 2, 239], [106, 2, 1, 2, 49.99], [106, 3, 6, 5, 4.5],
+    [106, 1, 3, 2, 239],
+    [106, 2, 1, 2, 49.99],
+    [106, 3, 6, 5, 4.5],
     [107, 1, 4, 3, 120],
     [108, 1, 7, 1, 9.75],
-    [109, 1, 2, 1, 19.99], [109, 2, 6, 10, 4],
-    [110, 1, 3, 1, 249], [110, 2, 4, 1, 99],
+    [109, 1, 2, 1, 19.99],
+    [109, 2, 6, 10, 4],
+    [110, 1, 3, 1, 249],
+    [110, 2, 4, 1, 99],
     [111, 1, 1, 1, 49.99],
     [112, 1, 8, 100, 0.01],
-    [113, 1, 5, 1, 19.99], [113, 2, 7, 2, 9.75],
+    [113, 1, 5, 1, 19.99],
+    [113, 2, 7, 2, 9.75],
     [114, 1, 6, 1, 4.5],
-    [115, 1, 1, 1, 44.99], [115, 2, 2, 1, 19.99], [115, 3, 7, 6, 9.75],
+    [115, 1, 1, 1, 44.99],
+    [115, 2, 2, 1, 19.99],
+    [115, 3, 7, 6, 9.75],
     [116, 1, 4, 2, 120],
   ],
 };
 
 const events: Table = {
   name: 'events',
-  columns: [['id', 'bigint'], ['customer_id', 'integer'], ['kind', 'text'], ['occurred_at', 'timestamp'], ['payload', 'json'], ['score', 'double']],
+  columns: [
+    ['id', 'bigint'],
+    ['customer_id', 'integer'],
+    ['kind', 'text'],
+    ['occurred_at', 'timestamp'],
+    ['payload', 'json'],
+    ['score', 'double'],
+  ],
   rows: [
     [1, 1, 'login', '2024-01-03 09:00:00', { device: 'desktop', ok: true }, 1],
     [2, 1, 'view', '2024-01-03 09:05:12.5', { page: '/products/1', ms: 1200 }, 0.5],
-    [3, 1, 'purchase', '2024-01-03 09:15:00', { order: 101, items: [{ sku: 'KB-01', qty: 1 }, { sku: 'MS-01', qty: 2 }], total: 89.97 }, 10],
+    [
+      3,
+      1,
+      'purchase',
+      '2024-01-03 09:15:00',
+      {
+        order: 101,
+        items: [
+          { sku: 'KB-01', qty: 1 },
+          { sku: 'MS-01', qty: 2 },
+        ],
+        total: 89.97,
+      },
+      10,
+    ],
     [4, 2, 'login', '2024-01-31 23:50:00', { device: 'mobile', ok: false, reason: 'bad password' }, -1],
     [5, 2, 'login', '2024-01-31 23:51:30', { device: 'mobile', ok: true }, 1],
     [6, 3, 'view', '2024-02-14 11:58:00.123456', { page: '/products/7', ms: 300 }, 0.5],
-    [7, 3, 'purchase', '2024-02-14 12:00:00', { order: 104, items: [{ sku: 'MUG', qty: 4 }, { sku: 'MS-01', qty: 1 }], total: 56.99, coupon: null }, 10],
+    [
+      7,
+      3,
+      'purchase',
+      '2024-02-14 12:00:00',
+      {
+        order: 104,
+        items: [
+          { sku: 'MUG', qty: 4 },
+          { sku: 'MS-01', qty: 1 },
+        ],
+        total: 56.99,
+        coupon: null,
+      },
+      10,
+    ],
     [8, null, 'view', '2024-02-20 10:00:00', { page: '/', ms: 80, utm: { source: 'ads', campaign: 'spring' } }, 0.25],
-    [9, 4, 'purchase', '2024-03-01 00:00:00', { order: 106, items: [{ sku: 'MN-27', qty: 2 }, { sku: 'KB-01', qty: 2 }, { sku: 'CB-USB', qty: 5 }], total: 600.48 }, 10],
+    [
+      9,
+      4,
+      'purchase',
+      '2024-03-01 00:00:00',
+      {
+        order: 106,
+        items: [
+          { sku: 'MN-27', qty: 2 },
+          { sku: 'KB-01', qty: 2 },
+          { sku: 'CB-USB', qty: 5 },
+        ],
+        total: 600.48,
+      },
+      10,
+    ],
     [10, 5, 'view', '2024-03-15 14:00:00', { page: '/products/4', ms: 2500 }, 0.5],
     [11, 5, 'purchase', '2024-03-15 14:20:10.5', { order: 107, items: [{ sku: 'SW-PRO', qty: 3 }], total: 360 }, 10],
     [12, 6, 'purchase', '2024-03-15 14:20:10.5', { order: 108, items: [{ sku: 'MUG', qty: 1 }], total: 9.75 }, 10],
@@ -121,7 +216,14 @@ const events: Table = {
 
 const employees: Table = {
   name: 'employees',
-  columns: [['id', 'integer'], ['name', 'text'], ['manager_id', 'integer'], ['department', 'text'], ['salary', 'decimal'], ['hired_on', 'date']],
+  columns: [
+    ['id', 'integer'],
+    ['name', 'text'],
+    ['manager_id', 'integer'],
+    ['department', 'text'],
+    ['salary', 'decimal'],
+    ['hired_on', 'date'],
+  ],
   rows: [
     [1, 'Morgan', null, 'exec', 250000, '2019-01-07'],
     [2, 'Riley', 1, 'engineering', 180000, '2019-06-01'],

@@ -8,8 +8,24 @@ import { canonicalInterval, canonicalJson, canonicalTime, canonicalTimestamp, nu
  */
 const numeric = new Set([20, 21, 23, 26, 700, 701, 1700]);
 const arrayElements: Readonly<Record<number, number>> = {
-  1000: 16, 1005: 21, 1007: 23, 1016: 20, 1021: 700, 1022: 701, 1231: 1700, 1009: 25, 1015: 1043, 1014: 1042,
-  1182: 1082, 1115: 1114, 1185: 1184, 1183: 1083, 1187: 1186, 199: 114, 3807: 3802, 2951: 2950,
+  1000: 16,
+  1005: 21,
+  1007: 23,
+  1016: 20,
+  1021: 700,
+  1022: 701,
+  1231: 1700,
+  1009: 25,
+  1015: 1043,
+  1014: 1042,
+  1182: 1082,
+  1115: 1114,
+  1185: 1184,
+  1183: 1083,
+  1187: 1186,
+  199: 114,
+  3807: 3802,
+  2951: 2950,
 };
 
 export function canonicalPostgres(text: string | null, oid: number): Canonical {

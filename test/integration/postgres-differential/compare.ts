@@ -12,7 +12,9 @@ export type Difference = 'names' | 'values' | 'types' | 'answered' | 'refused' |
 export function differences(sql: string, postgres: Outcome, oxbow: Outcome): { found: Difference[]; detail: string } {
   if (postgres.kind === 'error' || oxbow.kind === 'error') {
     if (postgres.kind === 'error' && oxbow.kind === 'error') {
-      return postgres.sqlstate === oxbow.sqlstate ? { found: [], detail: '' } : { found: ['sqlstate'], detail: `postgres ${postgres.sqlstate} ${postgres.message}; oxbow ${oxbow.sqlstate ?? '-'} ${oxbow.message}` };
+      return postgres.sqlstate === oxbow.sqlstate
+        ? { found: [], detail: '' }
+        : { found: ['sqlstate'], detail: `postgres ${postgres.sqlstate} ${postgres.message}; oxbow ${oxbow.sqlstate ?? '-'} ${oxbow.message}` };
     }
     if (postgres.kind === 'error') return { found: ['answered'], detail: `postgres ${postgres.sqlstate} ${postgres.message}` };
     return { found: ['refused'], detail: `oxbow ${oxbow.kind === 'error' ? oxbow.message : ''}` };

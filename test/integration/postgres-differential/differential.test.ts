@@ -39,9 +39,39 @@ import { withQueries } from './queries/with-queries';
  * and nothing answered where Postgres raises an error, and the list may only shrink.
  */
 /** Each query once: categories share a few (a division by zero is arithmetic and an error). */
-const suite = [...new Map([...arithmetic, ...casts, ...strings, ...dates, ...aggregatesCategory, ...grouping, ...windowsCategory, ...queriesCategory, ...json, ...arrays, ...errors, ...rules,
-  ...numerics, ...textFunctions, ...dateTimes, ...aggregateFunctions, ...windowFrames, ...rollups, ...withQueries, ...setOperations, ...subqueries, ...conditionals, ...nullLogic,
-  ...jsonbFunctions, ...arrayFunctions, ...postgresErrors, ...reports].map((query) => [query.sql, query])).values()];
+const suite = [
+  ...new Map(
+    [
+      ...arithmetic,
+      ...casts,
+      ...strings,
+      ...dates,
+      ...aggregatesCategory,
+      ...grouping,
+      ...windowsCategory,
+      ...queriesCategory,
+      ...json,
+      ...arrays,
+      ...errors,
+      ...rules,
+      ...numerics,
+      ...textFunctions,
+      ...dateTimes,
+      ...aggregateFunctions,
+      ...windowFrames,
+      ...rollups,
+      ...withQueries,
+      ...setOperations,
+      ...subqueries,
+      ...conditionals,
+      ...nullLogic,
+      ...jsonbFunctions,
+      ...arrayFunctions,
+      ...postgresErrors,
+      ...reports,
+    ].map((query) => [query.sql, query]),
+  ).values(),
+];
 
 describe('Postgres differential suite', () => {
   let postgres: Awaited<ReturnType<typeof openPostgres>>;
@@ -74,7 +104,11 @@ describe('Postgres differential suite', () => {
       for (const kind of found) tally.set(kind, (tally.get(kind) ?? 0) + 1);
       if (found.length > 0) report.push(`  [${found.join(',')}] ${category}: ${sql}\n    ${detail.replaceAll('\n', '\n    ')}`);
       const known = knownDifferences[sql];
-      expect({ sql, found, detail: found.length === (known?.differs.length ?? 0) ? '' : detail }).toEqual({ sql, found: [...(known?.differs ?? [])], detail: '' });
+      expect({ sql, found, detail: found.length === (known?.differs.length ?? 0) ? '' : detail }).toEqual({
+        sql,
+        found: [...(known?.differs ?? [])],
+        detail: '',
+      });
     });
   }
 });

@@ -77,7 +77,8 @@ export async function openOxbow(): Promise<{ run(sql: string): Promise<Outcome>;
     await pushOk(app, workspaceId, user, { table: table.name, records: table.records });
     const inferred = await columnsOf(app, workspaceId, table.name, user);
     for (const [name, type] of Object.entries(table.columns)) {
-      if (inferred[name] !== (type === 'TIMESTAMPTZ' ? 'TIMESTAMP WITH TIME ZONE' : type)) throw new Error(`${table.name}.${name} was pushed as ${inferred[name]}, the suite expects ${type}`);
+      if (inferred[name] !== (type === 'TIMESTAMPTZ' ? 'TIMESTAMP WITH TIME ZONE' : type))
+        throw new Error(`${table.name}.${name} was pushed as ${inferred[name]}, the suite expects ${type}`);
     }
   }
   return {
@@ -97,10 +98,30 @@ export async function openOxbow(): Promise<{ run(sql: string): Promise<Outcome>;
 }
 
 const postgresKinds: Readonly<Record<number, ValueKind>> = {
-  20: 'number', 21: 'number', 23: 'number', 700: 'number', 701: 'number', 1700: 'number', 26: 'number',
-  16: 'boolean', 114: 'json', 3802: 'json', 1082: 'time', 1083: 'time', 1114: 'time', 1184: 'time', 1186: 'time', 1266: 'time',
+  20: 'number',
+  21: 'number',
+  23: 'number',
+  700: 'number',
+  701: 'number',
+  1700: 'number',
+  26: 'number',
+  16: 'boolean',
+  114: 'json',
+  3802: 'json',
+  1082: 'time',
+  1083: 'time',
+  1114: 'time',
+  1184: 'time',
+  1186: 'time',
+  1266: 'time',
   // A record (2249) reaches a client as its text.
-  25: 'text', 1043: 'text', 1042: 'text', 19: 'text', 705: 'text', 2206: 'text', 2249: 'text',
+  25: 'text',
+  1043: 'text',
+  1042: 'text',
+  19: 'text',
+  705: 'text',
+  2206: 'text',
+  2249: 'text',
 };
 
 function postgresKind(oid: number): ValueKind {

@@ -11,7 +11,15 @@ export interface HubSpotRecord {
 }
 
 /** HubSpot's property types of the fake's objects (every value travels as a string). */
-const propertyTypes: Record<string, string> = { email: 'string', firstname: 'string', name: 'string', amount: 'number', dealstage: 'enumeration', is_vip: 'bool', closedate: 'datetime' };
+const propertyTypes: Record<string, string> = {
+  email: 'string',
+  firstname: 'string',
+  name: 'string',
+  amount: 'number',
+  dealstage: 'enumeration',
+  is_vip: 'bool',
+  closedate: 'datetime',
+};
 const modifiedProperty = (object: string) => (object === 'contacts' ? 'lastmodifieddate' : 'hs_lastmodifieddate');
 
 /**
@@ -66,7 +74,13 @@ export class FakeHubSpot {
       const at = new Date(start + index * 60_000).toISOString();
       return {
         id: String(1000 + index),
-        properties: { email: `person${index}@example.com`, firstname: `Person ${index}`, amount: String(index * 10.5), is_vip: String(index % 3 === 0), [modifiedProperty(object)]: at },
+        properties: {
+          email: `person${index}@example.com`,
+          firstname: `Person ${index}`,
+          amount: String(index * 10.5),
+          is_vip: String(index % 3 === 0),
+          [modifiedProperty(object)]: at,
+        },
         createdAt: at,
         updatedAt: at,
         archived: false,
@@ -102,36 +116,61 @@ export class FakeHubSpot {
     const token = this.oauth.validToken(request);
     if (!token) {
       this.served.unauthorized += 1;
-      return Response.json({ status: 'error', message: 'Authentication credentials not found.', category: 'INVALID_AUTHENTICATION', correlationId: crypto.randomUUID() }, { status: 401 });
+      return Response.json(
+        { status: 'error', message: 'Authentication credentials not found.', category: 'INVALID_AUTHENTICATION', correlationId: crypto.randomUUID() },
+        { status: 401 },
+      );
     }
     if (this.rateLimitNext > 0) {
       this.rateLimitNext -= 1;
       this.served.rateLimited += 1;
-      return Response.json({ status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', category: 'RATE_LIMITS' }, { status: 429, headers: { 'retry-after': '1' } });
+      return Response.json(
+        { status: 'error', message: 'You have reached your secondly limit.', errorType: 'RATE_LIMIT', category: 'RATE_LIMITS' },
+        { status: 429, headers: { 'retry-after': '1' } },
+      );
     }
     const scoped = /^\/crm\/v3\/(?:properties|objects)\/(\w+)/.exec(url.pathname)?.[1];
     if (scoped && this.missingScopes.has(scoped)) return missingScopes(scoped);
     const properties = /^\/crm\/v3\/properties\/(\w+)$/.exec(url.pathname);
     if (properties && request.method === 'GET') return this.properties(properties[1]!);
     const search = /^\/crm\/v3\/objects\/(\w+)\/search$/.exec(url.pathname);
-    if (search && request.method === 'POST') return this.page(token, search[1]!, this.searched(search[1]!, (await request.json()) as Parameters<FakeHubSpot['searched']>[1]));
+    if (search && request.method === 'POST')
+      return this.page(token, search[1]!, this.searched(search[1]!, (await request.json()) as Parameters<FakeHubSpot['searched']>[1]));
     const list = /^\/crm\/v3\/objects\/(\w+)$/.exec(url.pathname);
     if (list && request.method === 'GET') {
       const wanted = url.searchParams.get('properties')?.split(',');
       const archived = url.searchParams.get('archived') === 'true';
       const records = this.objects.get(list[1]!)?.filter((record) => record.archived === archived);
-      return this.page(token, list[1]!, { records, after: Number(url.searchParams.get('after') ?? 0), limit: Number(url.searchParams.get('limit') ?? 10), wanted, link: url });
+      return this.page(token, list[1]!, {
+        records,
+        after: Number(url.searchParams.get('after') ?? 0),
+        limit: Number(url.searchParams.get('limit') ?? 10),
+        wanted,
+        link: url,
+      });
     }
     return Response.json({ status: 'error', message: `Unable to infer object type from: ${url.pathname}`, category: 'OBJECT_NOT_FOUND' }, { status: 404 });
   }
 
   private properties(object: string): Response {
-    if (!this.objects.has(object)) return Response.json({ status: 'error', message: `Unable to infer object type from: ${object}`, category: 'OBJECT_NOT_FOUND' }, { status: 400 });
+    if (!this.objects.has(object))
+      return Response.json({ status: 'error', message: `Unable to infer object type from: ${object}`, category: 'OBJECT_NOT_FOUND' }, { status: 400 });
     const names = new Set(this.objects.get(object)!.flatMap((record) => Object.keys(record.properties)));
-    return Response.json({ results: [...names].map((name) => ({ name, label: name, type: propertyTypes[name] ?? (name.endsWith('date') ? 'datetime' : 'string'), fieldType: 'text', groupName: 'info' })) });
+    return Response.json({
+      results: [...names].map((name) => ({
+        name,
+        label: name,
+        type: propertyTypes[name] ?? (name.endsWith('date') ? 'datetime' : 'string'),
+        fieldType: 'text',
+        groupName: 'info',
+      })),
+    });
   }
 
-  searched(object: string, body: { filterGroups?: { filters?: { propertyName: string; operator: string; value: string }[] }[]; properties?: string[]; limit?: number; after?: string }) {
+  searched(
+    object: string,
+    body: { filterGroups?: { filters?: { propertyName: string; operator: string; value: string }[] }[]; properties?: string[]; limit?: number; after?: string },
+  ) {
     this.served.searches += 1;
     const filters = body.filterGroups?.[0]?.filters ?? [];
     const records = (this.objects.get(object) ?? [])
@@ -147,8 +186,13 @@ export class FakeHubSpot {
     return { records, after: Number(body.after ?? 0), limit: body.limit ?? 10, wanted: body.properties };
   }
 
-  private page(token: string, object: string, page: { records: HubSpotRecord[] | undefined; after: number; limit: number; wanted?: string[]; link?: URL }): Response {
-    if (!page.records) return Response.json({ status: 'error', message: `Unable to infer object type from: ${object}`, category: 'OBJECT_NOT_FOUND' }, { status: 400 });
+  private page(
+    token: string,
+    object: string,
+    page: { records: HubSpotRecord[] | undefined; after: number; limit: number; wanted?: string[]; link?: URL },
+  ): Response {
+    if (!page.records)
+      return Response.json({ status: 'error', message: `Unable to infer object type from: ${object}`, category: 'OBJECT_NOT_FOUND' }, { status: 400 });
     const limit = Math.min(100, page.limit);
     const slice = page.records.slice(page.after, page.after + limit);
     const next = page.after + limit < page.records.length ? String(page.after + limit) : undefined;
@@ -170,9 +214,15 @@ function missingScopes(object: string): Response {
   return Response.json(
     {
       status: 'error',
-      message: "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
+      message:
+        "This app hasn't been granted all required scopes to make this call. Read more about required scopes here: https://developers.hubspot.com/scopes.",
       correlationId: crypto.randomUUID(),
-      errors: [{ message: 'One or more of the following scopes are required.', context: { requiredGranularScopes: [object === 'tickets' ? 'tickets' : `crm.objects.${object}.read`] } }],
+      errors: [
+        {
+          message: 'One or more of the following scopes are required.',
+          context: { requiredGranularScopes: [object === 'tickets' ? 'tickets' : `crm.objects.${object}.read`] },
+        },
+      ],
       links: { scopes: 'https://developers.hubspot.com/scopes' },
       category: 'MISSING_SCOPES',
     },

@@ -30,7 +30,10 @@ export class FakeSalesforce {
     }),
     refused: (reason) => ({
       status: reason === 'client' ? 401 : 400,
-      body: reason === 'client' ? { error: 'invalid_client', error_description: 'invalid client credentials' } : { error: 'invalid_grant', error_description: reason === 'refresh' ? 'expired access/refresh token' : 'authentication failure' },
+      body:
+        reason === 'client'
+          ? { error: 'invalid_client', error_description: 'invalid client credentials' }
+          : { error: 'invalid_grant', error_description: reason === 'refresh' ? 'expired access/refresh token' : 'authentication failure' },
     }),
   });
   readonly objects = new Map<string, { describe: Describe; records: SalesforceRecord[] }>();
@@ -68,7 +71,13 @@ export class FakeSalesforce {
   /** `count` accounts (or another object), modified a minute apart. */
   seed(object: string, count: number, start = Date.UTC(2024, 0, 1)): SalesforceRecord[] {
     const stamp = (index: number) => new Date(start + index * 60_000).toISOString().replace('Z', '+0000');
-    const records = Array.from({ length: count }, (_, index) => ({ Id: `001${String(index).padStart(15, '0')}`, Name: `${object} ${index}`, AnnualRevenue: index * 1000.5, IsDeleted: false, SystemModstamp: stamp(index) }));
+    const records = Array.from({ length: count }, (_, index) => ({
+      Id: `001${String(index).padStart(15, '0')}`,
+      Name: `${object} ${index}`,
+      AnnualRevenue: index * 1000.5,
+      IsDeleted: false,
+      SystemModstamp: stamp(index),
+    }));
     const describe: Describe = {
       fields: [
         { name: 'Id', type: 'id', nillable: false },
@@ -121,19 +130,32 @@ export class FakeSalesforce {
       const object = this.hidden.has(describe[1]!) ? undefined : this.objects.get(describe[1]!);
       return object ? Response.json({ name: describe[1], queryable: true, fields: object.describe.fields }) : notFound(describe[1]!);
     }
-    if (url.pathname === `${apiPath}/query` || url.pathname === `${apiPath}/queryAll`) return this.query(token, url.searchParams.get('q') ?? '', url.pathname.endsWith('All'));
+    if (url.pathname === `${apiPath}/query` || url.pathname === `${apiPath}/queryAll`)
+      return this.query(token, url.searchParams.get('q') ?? '', url.pathname.endsWith('All'));
     const more = new RegExp(`^${apiPath}/(?:query|queryAll)/([\\w-]+)$`).exec(url.pathname);
     if (more) {
       const [locator, offset] = more[1]!.split('-');
       const rows = this.cursors.get(locator!);
-      return rows ? this.page(locator!, rows, Number(offset)) : Response.json([{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }], { status: 400 });
+      return rows
+        ? this.page(locator!, rows, Number(offset))
+        : Response.json([{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }], { status: 400 });
     }
     return Response.json([{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }], { status: 404 });
   }
 
   /** The global describe: every sObject the user can see, with what it allows. */
   private globalDescribe(): Response {
-    const sobjects = [...this.objects.keys()].filter((name) => !this.hidden.has(name)).map((name) => ({ name, label: name, queryable: true, retrieveable: true, deletable: true, custom: name.endsWith('__c'), urls: { describe: `${apiPath}/sobjects/${name}/describe` } }));
+    const sobjects = [...this.objects.keys()]
+      .filter((name) => !this.hidden.has(name))
+      .map((name) => ({
+        name,
+        label: name,
+        queryable: true,
+        retrieveable: true,
+        deletable: true,
+        custom: name.endsWith('__c'),
+        urls: { describe: `${apiPath}/sobjects/${name}/describe` },
+      }));
     return Response.json({ encoding: 'UTF-8', maxBatchSize: 200, sobjects });
   }
 
@@ -153,7 +175,10 @@ export class FakeSalesforce {
       .filter((record) => all || record.IsDeleted !== true)
       .filter((record) => since === undefined || Date.parse(String(record.SystemModstamp).replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) > since)
       .sort((a, b) => String(a.SystemModstamp).localeCompare(String(b.SystemModstamp)))
-      .map((record) => ({ attributes: { type: match[2], url: `${apiPath}/sobjects/${match[2]}/${record.Id}` }, ...Object.fromEntries(fields.map((field) => [field, record[field] ?? null])) }));
+      .map((record) => ({
+        attributes: { type: match[2], url: `${apiPath}/sobjects/${match[2]}/${record.Id}` },
+        ...Object.fromEntries(fields.map((field) => [field, record[field] ?? null])),
+      }));
     const locator = `01g${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
     this.cursors.set(locator, rows);
     const answer = this.page(locator, rows, 0);
@@ -168,7 +193,12 @@ export class FakeSalesforce {
     this.served.pages += 1;
     const end = offset + this.pageSize;
     const done = end >= rows.length;
-    return Response.json({ totalSize: rows.length, done, ...(done ? {} : { nextRecordsUrl: `${apiPath}/query/${locator}-${end}` }), records: rows.slice(offset, end) });
+    return Response.json({
+      totalSize: rows.length,
+      done,
+      ...(done ? {} : { nextRecordsUrl: `${apiPath}/query/${locator}-${end}` }),
+      records: rows.slice(offset, end),
+    });
   }
 }
 

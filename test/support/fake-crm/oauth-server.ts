@@ -71,7 +71,8 @@ export class FakeOAuthServer {
       const pending = this.codes.get(code);
       this.codes.delete(code);
       const verifier = form.get('code_verifier');
-      const challengeOk = pending?.challenge === null || (verifier !== null && createHash('sha256').update(verifier).digest('base64url') === pending?.challenge);
+      const challengeOk =
+        pending?.challenge === null || (verifier !== null && createHash('sha256').update(verifier).digest('base64url') === pending?.challenge);
       if (!pending || pending.expiresAt < Date.now() || pending.redirectUri !== form.get('redirect_uri') || !challengeOk) return this.refuse('code');
       this.grants.authorization_code += 1;
       return this.grant(this.remember(`refresh-${randomBytes(18).toString('hex')}`));

@@ -45,7 +45,11 @@ export async function startMinio(binary: string): Promise<MinioServer> {
   };
 }
 
-async function startOnFreePorts(binary: string, dir: string, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<{ server: ManagedProcess; endpoint: string }> {
+async function startOnFreePorts(
+  binary: string,
+  dir: string,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<{ server: ManagedProcess; endpoint: string }> {
   for (let attempt = 1; ; attempt++) {
     const [port, consolePort] = [await freePort(), await freePort()];
     const server = ManagedProcess.spawn({

@@ -17,7 +17,10 @@ export interface PostgresCluster {
  * A throwaway Postgres cluster in a temp dir on a free port, tuned for tests (no fsync). TCP
  * connections are trusted unless `hostAuth` names the method they authenticate with.
  */
-export async function startPostgresCluster(binDir: string, options: { hostAuth?: 'trust' | 'scram-sha-256' | 'md5' | 'password' } = {}): Promise<PostgresCluster> {
+export async function startPostgresCluster(
+  binDir: string,
+  options: { hostAuth?: 'trust' | 'scram-sha-256' | 'md5' | 'password' } = {},
+): Promise<PostgresCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'oxbow-pg-'));
   const dataDir = join(dir, 'data');
   const asUser = process.getuid?.() === 0 ? 'postgres' : undefined;
@@ -25,7 +28,19 @@ export async function startPostgresCluster(binDir: string, options: { hostAuth?:
 
   const initdb = ManagedProcess.spawn({
     name: 'initdb',
-    argv: [join(binDir, 'initdb'), '-D', dataDir, '-U', 'oxbow', '--auth-local=trust', `--auth-host=${options.hostAuth ?? 'trust'}`, '--no-sync', '-E', 'UTF8', '--locale=C'],
+    argv: [
+      join(binDir, 'initdb'),
+      '-D',
+      dataDir,
+      '-U',
+      'oxbow',
+      '--auth-local=trust',
+      `--auth-host=${options.hostAuth ?? 'trust'}`,
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ],
     logFile: join(dir, 'initdb.log'),
     runAsUser: asUser,
   });
@@ -35,11 +50,32 @@ export async function startPostgresCluster(binDir: string, options: { hostAuth?:
   const server = ManagedProcess.spawn({
     name: 'postgres',
     argv: [
-      join(binDir, 'postgres'), '-D', dataDir, '-p', String(port), '-k', dir,
-      '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off',
-      '-c', 'full_page_writes=off', '-c', 'max_connections=300', '-c', 'shared_buffers=256MB',
+      join(binDir, 'postgres'),
+      '-D',
+      dataDir,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'shared_buffers=256MB',
       // Postgres sources that replicate logically: their slots decode the WAL.
-      '-c', 'wal_level=logical', '-c', 'max_replication_slots=64', '-c', 'max_wal_senders=16',
+      '-c',
+      'wal_level=logical',
+      '-c',
+      'max_replication_slots=64',
+      '-c',
+      'max_wal_senders=16',
     ],
     logFile: join(dir, 'postgres.log'),
     runAsUser: asUser,

@@ -30,7 +30,7 @@ describe('what Postgres refuses as it analyses a statement', () => {
       ["SELECT CASE WHEN a THEN 1 ELSE 'none' END FROM t", '22P02'],
       ["SELECT j -> 'k' > 30, 1 FROM t", '42883'],
       ["SELECT 1 FROM t WHERE j ->> 'k' = 7", '42883'],
-      ["SELECT '{\"a\": 1}'::json UNION SELECT j::json FROM t", '42883'],
+      ['SELECT \'{"a": 1}\'::json UNION SELECT j::json FROM t', '42883'],
       ["SELECT date_trunc('fortnight', d) FROM t", '22023'],
       ["SELECT split_part(s, ',', 0) FROM t", '22023'],
       ['SELECT ARRAY[1, 2][1]', '42601'],
@@ -51,13 +51,17 @@ describe('what Postgres refuses as it analyses a statement', () => {
       'SELECT count(a) OVER (PARTITION BY b), nth_value(a, 2) OVER (ORDER BY b ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM t',
       "SELECT CASE WHEN a THEN 1 ELSE '2' END, CASE WHEN a THEN 'x' ELSE 'y' END FROM t",
       "SELECT (j ->> 'k')::int > 30, j ->> 'k' = '7', j -> 'k' = '7' FROM t",
-      "SELECT '{\"a\": 1}'::json UNION ALL SELECT j::json FROM t",
-      "SELECT '{\"a\": 1}'::jsonb UNION SELECT j FROM t",
-    ]) expect({ statement, sqlstate: refused(statement) }).toEqual({ statement, sqlstate: null });
+      'SELECT \'{"a": 1}\'::json UNION ALL SELECT j::json FROM t',
+      'SELECT \'{"a": 1}\'::jsonb UNION SELECT j FROM t',
+    ])
+      expect({ statement, sqlstate: refused(statement) }).toEqual({ statement, sqlstate: null });
   });
 
   test('a statement without the marks the checks look for pays for none of them', () => {
-    expect(translatePostgres('SELECT a, b FROM t WHERE c > 1 ORDER BY a LIMIT 10')).toEqual({ sql: 'SELECT a, b FROM t WHERE c > 1 ORDER BY a LIMIT 10', rewrites: [] });
+    expect(translatePostgres('SELECT a, b FROM t WHERE c > 1 ORDER BY a LIMIT 10')).toEqual({
+      sql: 'SELECT a, b FROM t WHERE c > 1 ORDER BY a LIMIT 10',
+      rewrites: [],
+    });
     expect(translatePostgres('SELECT DISTINCT a, count(*) OVER (PARTITION BY b ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t').rewrites).toEqual([]);
   });
 });
@@ -72,9 +76,13 @@ describe('rows, recursion and set operations', () => {
 
   test('a recursive term that widens a column is refused once DuckDB has typed the branches', () => {
     const check = translatePostgresStatement('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 0.5 FROM r WHERE n < 3) SELECT n FROM r').setOperation!;
-    expect(() => check.check([['INTEGER'], ['DECIMAL(12,1)']])).toThrow('recursive query "r" column 1 has type integer in non-recursive term but type numeric overall');
+    expect(() => check.check([['INTEGER'], ['DECIMAL(12,1)']])).toThrow(
+      'recursive query "r" column 1 has type integer in non-recursive term but type numeric overall',
+    );
     expect(() => check.check([['INTEGER'], ['INTEGER']])).not.toThrow();
-    const dates = translatePostgresStatement("WITH RECURSIVE d(x) AS (SELECT date '2024-01-01' UNION ALL SELECT x + interval '1 day' FROM d) SELECT x FROM d").setOperation!;
+    const dates = translatePostgresStatement(
+      "WITH RECURSIVE d(x) AS (SELECT date '2024-01-01' UNION ALL SELECT x + interval '1 day' FROM d) SELECT x FROM d",
+    ).setOperation!;
     expect(() => dates.check([['DATE'], ['TIMESTAMP']])).toThrow('type date in non-recursive term but type timestamp without time zone overall');
   });
 
@@ -88,12 +96,20 @@ describe('numbers as text and text as numbers', () => {
   test('S writes a sign where it stands; to_number reads the digits to the template scale', () => {
     expect(numericToChar('x', 'S999')).toContain("ELSE '+' END || format('{:.0f}'");
     expect(numericToChar('x', '99.9S')).toContain("|| CASE WHEN pgx_to_char_value(x, 1) < 0 THEN '-' ELSE '+' END, 5, ' ')");
-    expect(numericFromText('s', '9G999D99')).toBe("(CASE WHEN contains(s, '-') THEN -1 ELSE 1 END * CAST(nullif(regexp_replace(s, '[^0-9.]', '', 'g'), '') AS DECIMAL(38, 2)))");
+    expect(numericFromText('s', '9G999D99')).toBe(
+      "(CASE WHEN contains(s, '-') THEN -1 ELSE 1 END * CAST(nullif(regexp_replace(s, '[^0-9.]', '', 'g'), '') AS DECIMAL(38, 2)))",
+    );
     expect(numericFromText('s', '999PR')).toBeNull();
   });
 
   test('a real shows the fewest digits that read back as the same real', () => {
-    for (const [value, shown] of [[3.14, 3.14], [0.1, 0.1], [7 / 3, 2.3333333], [1e-7, 1e-7], [16777217, 16777216]] as const) {
+    for (const [value, shown] of [
+      [3.14, 3.14],
+      [0.1, 0.1],
+      [7 / 3, 2.3333333],
+      [1e-7, 1e-7],
+      [16777217, 16777216],
+    ] as const) {
       expect(realJson(Math.fround(value))).toBe(shown);
     }
     expect(realJson(Number.POSITIVE_INFINITY)).toBe('Infinity');

@@ -30,7 +30,8 @@ describe('datetime templates', () => {
   });
 
   test('case matters for names: MONTH, Month, month', () => {
-    const built = (template: string) => parseDatetimeFormat(template)!.map((piece) => (piece.kind === 'expr' ? piece.build('v') : piece.kind === 'code' ? piece.code : piece.text));
+    const built = (template: string) =>
+      parseDatetimeFormat(template)!.map((piece) => (piece.kind === 'expr' ? piece.build('v') : piece.kind === 'code' ? piece.code : piece.text));
     expect(built('MONTH')).toEqual(["rpad(upper(strftime(v, '%B')), 9, ' ')"]);
     expect(built('FMMonth')).toEqual(["strftime(v, '%B')"]);
     expect(built('mon')).toEqual(["lower(strftime(v, '%b'))"]);
@@ -39,7 +40,8 @@ describe('datetime templates', () => {
 
 describe('numeric templates', () => {
   test('digit templates translate, others do not', () => {
-    for (const template of ['999', 'FM999,990.00', '0000', '9.99', 'FM9999.9', 'S999', '99.9S', '9G999D99']) expect(numericToChar('x', template)).not.toBeNull();
+    for (const template of ['999', 'FM999,990.00', '0000', '9.99', 'FM9999.9', 'S999', '99.9S', '9G999D99'])
+      expect(numericToChar('x', template)).not.toBeNull();
     for (const template of ['S99S', '999PR', '9.99EEEE', 'L999', '999MI', ',999', 'YYYY', '99V9']) expect(numericToChar('x', template)).toBeNull();
   });
 

@@ -6,7 +6,9 @@ const sql = (text: string) => translatePostgres(text).sql;
 describe('date and time functions', () => {
   test('to_char with a datetime template becomes strftime, with expressions for fields strftime lacks', () => {
     expect(sql("SELECT to_char(ts, 'YYYY-MM-DD HH24:MI:SS') FROM t")).toBe("SELECT strftime(ts, '%Y-%m-%d %H:%M:%S') FROM t");
-    expect(sql(`SELECT to_char(ts, 'FMDD "of" FMMonth, YYYY "100%"') FROM t`)).toBe("SELECT (strftime(ts, '%-d of ') || strftime(ts, '%B') || strftime(ts, ', %Y 100%%')) FROM t");
+    expect(sql(`SELECT to_char(ts, 'FMDD "of" FMMonth, YYYY "100%"') FROM t`)).toBe(
+      "SELECT (strftime(ts, '%-d of ') || strftime(ts, '%B') || strftime(ts, ', %Y 100%%')) FROM t",
+    );
     expect(sql(`SELECT to_char(ts, 'YYYY-"Q"Q') FROM t`)).toBe("SELECT (strftime(ts, '%Y-Q') || CAST(quarter(ts) AS VARCHAR)) FROM t");
     expect(sql("SELECT to_char(ts, 'Mon') FROM t")).toBe("SELECT strftime(ts, '%b') FROM t");
     expect(sql("SELECT to_char(ts, 'Day') FROM t")).toBe("SELECT rpad(strftime(ts, '%A'), 9, ' ') FROM t");
@@ -25,13 +27,19 @@ describe('date and time functions', () => {
   });
 
   test('seconds and milliseconds keep their fraction; other fields stay', () => {
-    expect(sql("SELECT extract(second FROM ts), EXTRACT('milliseconds' FROM ts), extract(epoch FROM ts), date_part('second', ts), date_part('year', ts) FROM t")).toBe(
+    expect(
+      sql("SELECT extract(second FROM ts), EXTRACT('milliseconds' FROM ts), extract(epoch FROM ts), date_part('second', ts), date_part('year', ts) FROM t"),
+    ).toBe(
       "SELECT (extract(microseconds FROM pgx_time_field_of(ts, 'second')) / 1e6), (extract(microseconds FROM pgx_time_field_of(ts, 'milliseconds')) / 1e3), extract(epoch FROM ts), (date_part('microseconds', ts) / 1e6), date_part('year', ts) FROM t",
     );
   });
 
   test('date_bin, make_interval, clock_timestamp', () => {
-    expect(sql("SELECT date_bin(interval '15 minutes', ts, timestamp '2024-01-01'), make_interval(days => n, hours => 2), make_interval(1, 2), clock_timestamp() FROM t")).toBe(
+    expect(
+      sql(
+        "SELECT date_bin(interval '15 minutes', ts, timestamp '2024-01-01'), make_interval(days => n, hours => 2), make_interval(1, 2), clock_timestamp() FROM t",
+      ),
+    ).toBe(
       "SELECT time_bucket(interval '15 minutes', ts, timestamp '2024-01-01'), (to_days(CAST(n AS INTEGER)) + to_hours(CAST(2 AS BIGINT))), (to_years(CAST(1 AS INTEGER)) + to_months(CAST(2 AS INTEGER))), now() FROM t",
     );
   });
@@ -102,7 +110,9 @@ describe('set-returning functions', () => {
 
 describe('arrays, numbers and aggregates', () => {
   test('array functions', () => {
-    expect(sql("SELECT cardinality(a), array_length(a, 1), array_upper(a, 1), array_remove(a, 'x'), array_replace(a, 1, 2), array_to_string(a, ',', '*') FROM t")).toBe(
+    expect(
+      sql("SELECT cardinality(a), array_length(a, 1), array_upper(a, 1), array_remove(a, 'x'), array_replace(a, 1, 2), array_to_string(a, ',', '*') FROM t"),
+    ).toBe(
       "SELECT pgx_cardinality(a), nullif(len(a), 0), nullif(len(a), 0), list_filter(a, lambda __e: __e IS DISTINCT FROM ('x')), list_transform(a, lambda __e: CASE WHEN __e IS NOT DISTINCT FROM (1) THEN 2 ELSE __e END), array_to_string(list_transform(a, lambda __e: coalesce(CAST(__e AS VARCHAR), '*')), ',') FROM t",
     );
   });

@@ -32,7 +32,7 @@ describe('column names that are keywords only in DuckDB', () => {
       'SHOW TABLES',
       'PIVOT t ON c USING count(v)',
       'SELECT 1 AS at, t.at, t.by FROM t',
-      "SELECT list_transform([1, 2], lambda x: x + 1)",
+      'SELECT list_transform([1, 2], lambda x: x + 1)',
     ];
     for (const text of unchanged) expect(translatePostgres(text)).toEqual({ sql: text, rewrites: [] });
   });

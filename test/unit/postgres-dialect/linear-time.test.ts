@@ -27,7 +27,7 @@ const shapes: Record<string, (n: number) => string> = {
   'FETCH WITH TIES repeated': (n) => `SELECT 1 ORDER BY 1 ${'FETCH FIRST 1 ROWS WITH TIES '.repeat(n)}`,
   'to_char list': (n) => `SELECT ${repeat(n, () => "to_char(ts, 'YYYY-MM-DD')", ', ')}`,
   'casts to jsonb': (n) => `SELECT ${repeat(n, () => 'x::jsonb', ', ')}`,
-  'divisions': (n) => `SELECT ${repeat(n, () => '7', ' / ')}`,
+  divisions: (n) => `SELECT ${repeat(n, () => '7', ' / ')}`,
   'time travel list': (n) => `SELECT 1 FROM ${repeat(n, (i) => `t${i} FOR SYSTEM_TIME AS OF '2020-01-01'`, ', ')}`,
   'a long IN list': (n) => `SELECT 1 IN (${repeat(n, String, ', ')})`,
   'macro calls side by side': (n) => `SELECT ${repeat(n, (i) => `width_bucket(c${i}, 0, 10, 5)`, ', ')}`,
@@ -48,7 +48,12 @@ describe('the Postgres translation takes linear time', () => {
       // As many items as the input limits let through.
       const fits = (sql: string) => {
         const size = measureInput(sql, inputLimits);
-        return sql.length <= inputLimits.maxLength && size.tokens <= inputLimits.maxTokens && size.listItems <= inputLimits.maxListItems && size.depth <= inputLimits.maxDepth;
+        return (
+          sql.length <= inputLimits.maxLength &&
+          size.tokens <= inputLimits.maxTokens &&
+          size.listItems <= inputLimits.maxListItems &&
+          size.depth <= inputLimits.maxDepth
+        );
       };
       let count = 1;
       while (count < 1_000_000 && fits(shape(count * 2))) count *= 2;

@@ -58,8 +58,25 @@ describe('what a macro copies, read from its definition', () => {
 
   test('the macros the translation calls with an argument copied, and those of DuckDB itself, are among those counted', () => {
     const names = new Set(copying.map(({ name }) => name));
-    for (const name of ['pgx_width_bucket', 'pgx_upper', 'pgx_lpad', 'pgx_rpad', 'pgx_split_part', 'pgx_to_char_value', 'pgx_string_to_array', 'pgx_text', 'pgx_jsonb_text', 'pgx_int4',
-      'nullif', 'split_part', 'array_to_string', 'fmod', 'round_even', 'roundbankers', 'weighted_avg']) {
+    for (const name of [
+      'pgx_width_bucket',
+      'pgx_upper',
+      'pgx_lpad',
+      'pgx_rpad',
+      'pgx_split_part',
+      'pgx_to_char_value',
+      'pgx_string_to_array',
+      'pgx_text',
+      'pgx_jsonb_text',
+      'pgx_int4',
+      'nullif',
+      'split_part',
+      'array_to_string',
+      'fmod',
+      'round_even',
+      'roundbankers',
+      'weighted_avg',
+    ]) {
       expect({ name, copied: names.has(name) }).toEqual({ name, copied: true });
     }
   });
@@ -100,7 +117,7 @@ describe('nested macro calls are refused before DuckDB expands them', () => {
       `SELECT ${'rpad('.repeat(20)}s${", 5, '')".repeat(20)} FROM t`,
       `SELECT ${'split_part('.repeat(20)}s${', d, 2)'.repeat(20)} FROM t`,
       `SELECT ${'string_to_array(array_to_string('.repeat(20)}s${', d), d)'.repeat(20)} FROM t`,
-      `SELECT ${"to_char(length(".repeat(20)}x${"), '999.99')".repeat(20)} FROM t`,
+      `SELECT ${'to_char(length('.repeat(20)}x${"), '999.99')".repeat(20)} FROM t`,
       `SELECT ${"format('%s', ".repeat(20)}ARRAY[x]${')'.repeat(20)} FROM t`,
       `SELECT ${'power('.repeat(20)}x${', 2)'.repeat(20)} FROM t`,
       `SELECT ${'('.repeat(20)}s${')::int'.repeat(20)} FROM t`,

@@ -31,7 +31,9 @@ describe('arithmetic and types', () => {
     expect(sql('SELECT 7 / 2, sum(a) / count(*), (a + b) / c, a / b::int, a % b FROM t')).toBe(
       'SELECT 7 // 2, pgx_sum(a) // pgx_divisor(count(*)), (a + b) // pgx_divisor(c), a // pgx_divisor(pgx_int4(b)), pgx_modulo_of(a) % pgx_divisor(b) FROM t',
     );
-    expect(sql('SELECT a / 0, a / 0.0, a % 1e0, a / 1e-3 FROM t')).toBe('SELECT a // pgx_divisor(0), a / pgx_divisor(0.0), pgx_modulo_of(a) % 1e0, a / 1e-3 FROM t');
+    expect(sql('SELECT a / 0, a / 0.0, a % 1e0, a / 1e-3 FROM t')).toBe(
+      'SELECT a // pgx_divisor(0), a / pgx_divisor(0.0), pgx_modulo_of(a) % 1e0, a / 1e-3 FROM t',
+    );
     expect(sql("SELECT interval '1 day' / 2, a / 2.0, a::float8 / 2, CAST(a AS numeric) / 3, a / 1e3 FROM t")).toBe(
       "SELECT interval '1 day' / 2, a / 2.0, a::float8 / 2, CAST(a AS DECIMAL(38,10)) / 3, a / 1e3 FROM t",
     );

@@ -23,7 +23,7 @@ const native = [
   'SELECT * FROM unnest([1, 2]) AS u(v), generate_series(a, 2) AS g(n)',
   "SELECT regexp_matches(a, 'x'), regexp_replace(a, 'x', 'y', 'g'), split_part(a, ',', 1), string_agg(a, ',' ORDER BY a) FROM t",
   "SELECT tags @> ARRAY['a'], tags && ARRAY['b'], 'a' || 'b', x::JSON, CAST(y AS DECIMAL(10, 2)) FROM t",
-  'SELECT json_object(\'a\', 1), json_array(1, 2), to_json(x), json_group_array(x) FROM t',
+  "SELECT json_object('a', 1), json_array(1, 2), to_json(x), json_group_array(x) FROM t",
   'SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY a), mode() WITHIN GROUP (ORDER BY b) FROM t',
   'DESCRIBE t',
   'DESC t',
@@ -42,7 +42,7 @@ describe('translating twice', () => {
     "SELECT to_char(ts, 'YYYY-MM-DD') FROM t ORDER BY a DESC",
     "SELECT j #>> '{a,0}', j -> 'b' IS NULL, j ? 'k', j @> '{\"a\": 1}' FROM t",
     "SELECT a ~* 'x', b SIMILAR TO '(a|b)%', c LIKE 'a\\_b', 7 / 2, x::numeric / 3 FROM t",
-    "SELECT jsonb_agg(x ORDER BY y DESC) FILTER (WHERE z), generate_series(1, 3) FROM t, jsonb_array_elements(t.j) AS e",
+    'SELECT jsonb_agg(x ORDER BY y DESC) FILTER (WHERE z), generate_series(1, 3) FROM t, jsonb_array_elements(t.j) AS e',
     "SELECT extract(second FROM ts), date_part('milliseconds', ts), div(a, b), width_bucket(a, 0, 10, 5), to_hex(a), initcap(s) FROM t",
     "SELECT * FROM t FOR SYSTEM_TIME AS OF '2024-01-01' AS o ORDER BY a FETCH FIRST 2 ROWS WITH TIES",
   ];

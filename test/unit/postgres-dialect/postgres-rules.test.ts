@@ -14,7 +14,9 @@ const refused = (text: string) => {
 
 describe('jsonb editing and comparison', () => {
   test('|| merges when an operand is visibly jsonb, and folds a chain; text concatenation stays', () => {
-    expect(sql(`SELECT a::jsonb || b, j -> 'x' || k || l, s || t FROM t`)).toBe("SELECT pgx_jsonb_concat(a::JSON, b), pgx_jsonb_concat(pgx_jsonb_concat((j -> 'x'), k), l), s || t FROM t");
+    expect(sql(`SELECT a::jsonb || b, j -> 'x' || k || l, s || t FROM t`)).toBe(
+      "SELECT pgx_jsonb_concat(a::JSON, b), pgx_jsonb_concat(pgx_jsonb_concat((j -> 'x'), k), l), s || t FROM t",
+    );
   });
 
   test('- removes keys, positions and keys of a list; #- and jsonb_set walk a literal path', () => {
@@ -76,22 +78,32 @@ describe('aggregates, WHERE and rows', () => {
   });
 
   test("row values in the statement's own SELECT list become record text", () => {
-    expect(sql("SELECT ROW(1, 'a'), (x, y), (a) FROM t")).toBe("SELECT ('(' || pgx_record_field(1) || ',' || pgx_record_field('a') || ')'), ('(' || pgx_record_field(x) || ',' || pgx_record_field(y) || ')'), (a) FROM t");
+    expect(sql("SELECT ROW(1, 'a'), (x, y), (a) FROM t")).toBe(
+      "SELECT ('(' || pgx_record_field(1) || ',' || pgx_record_field('a') || ')'), ('(' || pgx_record_field(x) || ',' || pgx_record_field(y) || ')'), (a) FROM t",
+    );
     expect(translatePostgres('SELECT * FROM t WHERE (a, b) = (SELECT 1, 2)').rewrites).toEqual([]);
   });
 });
 
 describe('FROM lists with a function before an outer join', () => {
   test('become a derived table that offers each item’s row under its name', () => {
-    expect(sql("SELECT g.day, c.id FROM customers c CROSS JOIN generate_series(c.signup, c.signup + 3, interval '1 day') AS g(day) LEFT JOIN orders o ON o.customer_id = c.id")).toBe(
+    expect(
+      sql(
+        "SELECT g.day, c.id FROM customers c CROSS JOIN generate_series(c.signup, c.signup + 3, interval '1 day') AS g(day) LEFT JOIN orders o ON o.customer_id = c.id",
+      ),
+    ).toBe(
       `SELECT g.day, c.id FROM (SELECT *, "c", "g" FROM customers c CROSS JOIN generate_series(c.signup, c.signup + 3, interval '1 day') AS g(day)) AS __lateral LEFT JOIN orders o ON o.customer_id = c.id`,
     );
     expect(translatePostgres('SELECT * FROM a CROSS JOIN b LEFT JOIN c ON true').rewrites).toEqual([]);
-    expect(translatePostgres('SELECT * FROM a CROSS JOIN generate_series(1, 2) g JOIN c ON true').rewrites).toEqual(['set-returning functions: Postgres row and column shapes']);
+    expect(translatePostgres('SELECT * FROM a CROSS JOIN generate_series(1, 2) g JOIN c ON true').rewrites).toEqual([
+      'set-returning functions: Postgres row and column shapes',
+    ]);
   });
 
-  test("a step written as text is an interval", () => {
-    expect(sql("SELECT * FROM generate_series(a, b, '1 month')")).toBe("SELECT * FROM generate_series(a, b, CAST('1 month' AS INTERVAL)) AS generate_series(generate_series)");
+  test('a step written as text is an interval', () => {
+    expect(sql("SELECT * FROM generate_series(a, b, '1 month')")).toBe(
+      "SELECT * FROM generate_series(a, b, CAST('1 month' AS INTERVAL)) AS generate_series(generate_series)",
+    );
   });
 });
 
@@ -128,7 +140,18 @@ describe('set operations', () => {
 describe('the macros a statement calls', () => {
   test('with those they call in turn, in an order that creates each after its own, leaving out those created', () => {
     const needed = macrosFor(sql("SELECT justify_days(i), format('%I', s) FROM t"), new Set(), 'memory.main');
-    expect(needed.names).toEqual(['quote_ident', 'pgx_array_item', 'pgx_array_text', 'pgx_text', 'pgx_identifier', 'pgx_interval_parts', 'pgx_interval_from', 'pgx_months_of_days', 'pgx_month_sign', 'pgx_justify_days']);
+    expect(needed.names).toEqual([
+      'quote_ident',
+      'pgx_array_item',
+      'pgx_array_text',
+      'pgx_text',
+      'pgx_identifier',
+      'pgx_interval_parts',
+      'pgx_interval_from',
+      'pgx_months_of_days',
+      'pgx_month_sign',
+      'pgx_justify_days',
+    ]);
     expect([...needed.sql.matchAll(/CREATE OR REPLACE MACRO memory\.main\.(\w+)/g)].map((match) => match[1])).toEqual(needed.names);
     expect(macrosFor(sql("SELECT format('%I', s) FROM t"), new Set(needed.names), 'memory.main').names).toEqual([]);
     expect(macrosFor('SELECT 1', new Set(), 'memory.main').names).toEqual([]);

@@ -2,7 +2,10 @@ import { describe, expect, test } from 'bun:test';
 import { tokenize, type TokenKind } from '../../../src/engine/sql/postgres-dialect/tokenizer';
 import { parseTree, render } from '../../../src/engine/sql/postgres-dialect/token-tree';
 
-const kinds = (sql: string) => tokenize(sql).filter((t) => t.kind !== 'space').map((t) => [t.kind, t.text] as [TokenKind, string]);
+const kinds = (sql: string) =>
+  tokenize(sql)
+    .filter((t) => t.kind !== 'space')
+    .map((t) => [t.kind, t.text] as [TokenKind, string]);
 
 describe('tokenizer', () => {
   test('concatenating the tokens gives the input back, whatever it holds', () => {
@@ -11,10 +14,15 @@ describe('tokenizer', () => {
       "select $$x$$, $a$ $$ $a$, E'\\'', 'it''s', \"Q\"\"uote\" /* a /* b */ c */",
       "unterminated 'string",
       'unterminated /* comment',
-      "weird ` chars \\ and $ and } {",
+      'weird ` chars \\ and $ and } {',
       '',
     ];
-    for (const sql of inputs) expect(tokenize(sql).map((t) => t.text).join('')).toBe(sql);
+    for (const sql of inputs)
+      expect(
+        tokenize(sql)
+          .map((t) => t.text)
+          .join(''),
+      ).toBe(sql);
   });
 
   test('string literals keep doubled quotes, and E-strings backslash-escaped quotes', () => {
@@ -27,7 +35,11 @@ describe('tokenizer', () => {
   });
 
   test('a backslash in a standard string is an ordinary character', () => {
-    expect(kinds("'a\\' AS x")).toEqual([['string', "'a\\'"], ['word', 'AS'], ['word', 'x']]);
+    expect(kinds("'a\\' AS x")).toEqual([
+      ['string', "'a\\'"],
+      ['word', 'AS'],
+      ['word', 'x'],
+    ]);
   });
 
   test('dollar-quoted strings end only at their own tag; $1 is a parameter', () => {
@@ -65,24 +77,49 @@ describe('tokenizer', () => {
 
   test("operators follow Postgres' rule: a trailing + or - splits off unless the run has ~ ! @ # % ^ & | ` ?", () => {
     expect(kinds('a=-1 b->>c d!~*e f::int g@>h i<-2 j?|k l?m n#>>o')).toEqual([
-      ['word', 'a'], ['op', '='], ['op', '-'], ['number', '1'],
-      ['word', 'b'], ['op', '->>'], ['word', 'c'],
-      ['word', 'd'], ['op', '!~*'], ['word', 'e'],
-      ['word', 'f'], ['op', '::'], ['word', 'int'],
-      ['word', 'g'], ['op', '@>'], ['word', 'h'],
-      ['word', 'i'], ['op', '<'], ['op', '-'], ['number', '2'],
-      ['word', 'j'], ['op', '?|'], ['word', 'k'],
-      ['word', 'l'], ['param', '?'], ['word', 'm'],
-      ['word', 'n'], ['op', '#>>'], ['word', 'o'],
+      ['word', 'a'],
+      ['op', '='],
+      ['op', '-'],
+      ['number', '1'],
+      ['word', 'b'],
+      ['op', '->>'],
+      ['word', 'c'],
+      ['word', 'd'],
+      ['op', '!~*'],
+      ['word', 'e'],
+      ['word', 'f'],
+      ['op', '::'],
+      ['word', 'int'],
+      ['word', 'g'],
+      ['op', '@>'],
+      ['word', 'h'],
+      ['word', 'i'],
+      ['op', '<'],
+      ['op', '-'],
+      ['number', '2'],
+      ['word', 'j'],
+      ['op', '?|'],
+      ['word', 'k'],
+      ['word', 'l'],
+      ['param', '?'],
+      ['word', 'm'],
+      ['word', 'n'],
+      ['op', '#>>'],
+      ['word', 'o'],
     ]);
   });
 
   test('an operator run stops before a comment', () => {
-    expect(kinds('a=--x\nb')).toEqual([['word', 'a'], ['op', '='], ['comment', '--x'], ['word', 'b']]);
+    expect(kinds('a=--x\nb')).toEqual([
+      ['word', 'a'],
+      ['op', '='],
+      ['comment', '--x'],
+      ['word', 'b'],
+    ]);
   });
 
   test('casts inside strings and comments are not tokens of their own', () => {
-    const tokens = kinds("SELECT 'a::jsonb', \"b::jsonb\" /* c::jsonb */");
+    const tokens = kinds('SELECT \'a::jsonb\', "b::jsonb" /* c::jsonb */');
     expect(tokens.filter(([kind]) => kind === 'op')).toEqual([]);
   });
 });

@@ -35,7 +35,13 @@ export interface UploadOptions {
  */
 export async function uploadFile(options: UploadOptions): Promise<PushAnswer> {
   const type = uploadTypeOf(options.file.name);
-  if (!type) throw new ApiError(0, 'UNSUPPORTED_FILE', `${options.file.name} is not a file the service takes`, `Use ${uploadTypes.flatMap((entry) => entry.extensions).join(', ')}.`);
+  if (!type)
+    throw new ApiError(
+      0,
+      'UNSUPPORTED_FILE',
+      `${options.file.name} is not a file the service takes`,
+      `Use ${uploadTypes.flatMap((entry) => entry.extensions).join(', ')}.`,
+    );
   const query = new URLSearchParams({ table: options.table, mode: options.mode });
   if (options.primaryKey.length > 0) query.set('primary_key', options.primaryKey.join(','));
   const token = await options.tokens.accessToken();
@@ -46,7 +52,8 @@ export async function uploadFile(options: UploadOptions): Promise<PushAnswer> {
     if (token) request.setRequestHeader('authorization', `Bearer ${token}`);
     request.responseType = 'json';
     request.upload.onprogress = (event) => options.onProgress(event.loaded, event.lengthComputable ? event.total : options.file.size);
-    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve(request.response as PushAnswer) : reject(apiErrorOf(request.status, request.response)));
+    request.onload = () =>
+      request.status >= 200 && request.status < 300 ? resolve(request.response as PushAnswer) : reject(apiErrorOf(request.status, request.response));
     request.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'The upload was interrupted', 'Check the connection and try again.'));
     request.onabort = () => reject(new ApiError(0, 'ABORTED', 'The upload was cancelled'));
     options.signal?.addEventListener('abort', () => request.abort());

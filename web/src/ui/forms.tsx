@@ -6,7 +6,20 @@ import { ErrorNotice } from './notice';
 /** The input's own attributes the console uses. */
 type InputAttributes = Pick<
   InputHTMLAttributes<HTMLInputElement>,
-  'type' | 'required' | 'autoComplete' | 'defaultValue' | 'value' | 'onInput' | 'minLength' | 'maxLength' | 'pattern' | 'class' | 'readOnly' | 'step' | 'min' | 'max'
+  | 'type'
+  | 'required'
+  | 'autoComplete'
+  | 'defaultValue'
+  | 'value'
+  | 'onInput'
+  | 'minLength'
+  | 'maxLength'
+  | 'pattern'
+  | 'class'
+  | 'readOnly'
+  | 'step'
+  | 'min'
+  | 'max'
 >;
 
 type InputProps = InputAttributes & {
@@ -35,7 +48,9 @@ export function Field({ label, hint, error: given, ...input }: InputProps) {
   const fromForm = useFieldError(input.name);
   return (
     <FieldFrame id={id} label={label} hint={hint} error={given ?? fromForm}>
-      {(described, invalid) => <input id={id} aria-describedby={described} aria-invalid={invalid || undefined} {...(input as InputHTMLAttributes<HTMLInputElement>)} />}
+      {(described, invalid) => (
+        <input id={id} aria-describedby={described} aria-invalid={invalid || undefined} {...(input as InputHTMLAttributes<HTMLInputElement>)} />
+      )}
     </FieldFrame>
   );
 }

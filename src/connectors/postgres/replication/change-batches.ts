@@ -49,7 +49,11 @@ export function keyChanges(rows: LogRow[], streams: LoggedStream[]): { byStream:
     const values = target.stream.key.map((column) => {
       const index = target.relation.columns.findIndex((candidate) => candidate.name === column);
       const value = index < 0 ? null : tuple[index];
-      if (typeof value !== 'string') throw new SourceError('invalid', `A change of ${target.relation.schema}.${target.relation.table} carries no value for its key column ${column}: check its REPLICA IDENTITY`);
+      if (typeof value !== 'string')
+        throw new SourceError(
+          'invalid',
+          `A change of ${target.relation.schema}.${target.relation.table} carries no value for its key column ${column}: check its REPLICA IDENTITY`,
+        );
       return value;
     });
     target.changes.changes += 1;
@@ -98,7 +102,11 @@ export function keyChanges(rows: LogRow[], streams: LoggedStream[]): { byStream:
  * Reads back from the source, in one query, the rows of the keys that changed (present or not), into a
  * temp table of the sync instance; the stream's upserts are the present ones, its deletions the others.
  */
-export async function stageChanges(connection: EngineConnection, stream: LoggedStream, changes: KeyChanges): Promise<{ part: StreamChanges; temp: string | undefined }> {
+export async function stageChanges(
+  connection: EngineConnection,
+  stream: LoggedStream,
+  changes: KeyChanges,
+): Promise<{ part: StreamChanges; temp: string | undefined }> {
   const empty = { stream: stream.name, truncated: changes.truncated, changes: changes.changes, bytesRead: 0 };
   if (changes.keys.size === 0) return { part: empty, temp: undefined };
   const keyNames = stream.key.map((_, index) => `__oxbow_k${index}`);

@@ -17,15 +17,23 @@ export interface LogRow {
   data: Uint8Array;
 }
 
-const requirements = 'logical replication needs wal_level=logical, a role with the REPLICATION attribute (or a superuser) that owns the tables, and a REPLICA IDENTITY that carries each key';
+const requirements =
+  'logical replication needs wal_level=logical, a role with the REPLICATION attribute (or a superuser) that owns the tables, and a REPLICA IDENTITY that carries each key';
 
 /**
  * Checks what logical replication needs of the source: wal_level=logical, a role allowed to replicate,
  * tables (not views) whose replica identity carries the stream's key, so that a delete says which row.
  */
 export async function checkReplicable(connection: EngineConnection, tables: ReplicatedTable[]): Promise<void> {
-  const [setting] = await sourceRows(connection, "SELECT current_setting('wal_level') AS wal_level, (SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user) AS allowed");
-  if (setting?.wal_level !== 'logical') throw new SourceError('invalid', `The source's wal_level is ${String(setting?.wal_level)}: ${requirements} (ALTER SYSTEM SET wal_level = logical, then restart)`);
+  const [setting] = await sourceRows(
+    connection,
+    "SELECT current_setting('wal_level') AS wal_level, (SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user) AS allowed",
+  );
+  if (setting?.wal_level !== 'logical')
+    throw new SourceError(
+      'invalid',
+      `The source's wal_level is ${String(setting?.wal_level)}: ${requirements} (ALTER SYSTEM SET wal_level = logical, then restart)`,
+    );
   if (setting.allowed !== true) throw new SourceError('invalid', `The source's role may not replicate: ${requirements} (ALTER ROLE … REPLICATION)`);
   for (const { relation, key } of tables) {
     const [row] = await sourceRows(
@@ -37,11 +45,18 @@ export async function checkReplicable(connection: EngineConnection, tables: Repl
     );
     const name = `${relation.schema}.${relation.table}`;
     if (row?.kind !== 'r' && row?.kind !== 'p') throw new SourceError('invalid', `${name} is not a table: only tables replicate (sync it by a cursor instead)`);
-    if (row.identity === 'n') throw new SourceError('invalid', `${name} has REPLICA IDENTITY NOTHING, so its deletes carry no key: ALTER TABLE ${name} REPLICA IDENTITY DEFAULT (or FULL)`);
+    if (row.identity === 'n')
+      throw new SourceError(
+        'invalid',
+        `${name} has REPLICA IDENTITY NOTHING, so its deletes carry no key: ALTER TABLE ${name} REPLICA IDENTITY DEFAULT (or FULL)`,
+      );
     if (row.identity === 'f') continue;
     const identity = (row.columns as string[]).map(String).sort();
     if (identity.join('\u0000') !== [...key].sort().join('\u0000')) {
-      throw new SourceError('invalid', `The replica identity of ${name} is (${identity.join(', ') || 'none'}), not the stream's key (${key.join(', ')}): make it so, or ALTER TABLE ${name} REPLICA IDENTITY FULL`);
+      throw new SourceError(
+        'invalid',
+        `The replica identity of ${name} is (${identity.join(', ') || 'none'}), not the stream's key (${key.join(', ')}): make it so, or ALTER TABLE ${name} REPLICA IDENTITY FULL`,
+      );
     }
   }
 }
@@ -51,12 +66,24 @@ export async function checkReplicable(connection: EngineConnection, tables: Repl
  * holding exactly the tables; then the slot, made anew when it is missing or its WAL was lost.
  * `admin` is the source attached for writing (a publication is DDL); the slot functions run anywhere.
  */
-export async function ensureReplication(connection: EngineConnection, admin: EngineConnection, adminAlias: string, tables: ReplicatedTable[], names: ReplicationNames): Promise<{ created: boolean; lsn: string }> {
+export async function ensureReplication(
+  connection: EngineConnection,
+  admin: EngineConnection,
+  adminAlias: string,
+  tables: ReplicatedTable[],
+  names: ReplicationNames,
+): Promise<{ created: boolean; lsn: string }> {
   const list = tables.map(({ relation }) => `${pgIdentifier(relation.schema)}.${pgIdentifier(relation.table)}`).join(', ');
   const [publication] = await sourceRows(connection, `SELECT count(*)::int AS n FROM pg_publication WHERE pubname = ${pgLiteral(names.publication)}`);
-  const ddl = Number(publication?.n) > 0 ? `ALTER PUBLICATION ${pgIdentifier(names.publication)} SET TABLE ${list}` : `CREATE PUBLICATION ${pgIdentifier(names.publication)} FOR TABLE ${list}`;
+  const ddl =
+    Number(publication?.n) > 0
+      ? `ALTER PUBLICATION ${pgIdentifier(names.publication)} SET TABLE ${list}`
+      : `CREATE PUBLICATION ${pgIdentifier(names.publication)} FOR TABLE ${list}`;
   await fromSource(() => admin.run(`CALL postgres_execute(${sqlString(adminAlias)}, ${sqlString(ddl)})`));
-  const [slot] = await sourceRows(connection, `SELECT confirmed_flush_lsn::text AS lsn, wal_status FROM pg_replication_slots WHERE slot_name = ${pgLiteral(names.slot)}`);
+  const [slot] = await sourceRows(
+    connection,
+    `SELECT confirmed_flush_lsn::text AS lsn, wal_status FROM pg_replication_slots WHERE slot_name = ${pgLiteral(names.slot)}`,
+  );
   if (slot && slot.wal_status !== 'lost') return { created: false, lsn: String(slot.lsn) };
   if (slot) await sourceRows(connection, `SELECT pg_drop_replication_slot(${pgLiteral(names.slot)})::text AS dropped`);
   const [created] = await sourceRows(connection, `SELECT lsn::text AS lsn FROM pg_create_logical_replication_slot(${pgLiteral(names.slot)}, 'pgoutput')`);
@@ -65,8 +92,13 @@ export async function ensureReplication(connection: EngineConnection, admin: Eng
 
 /** Drops the slot and the publication; either may be gone already. */
 export async function dropReplication(connection: EngineConnection, admin: EngineConnection, adminAlias: string, names: ReplicationNames): Promise<void> {
-  await sourceRows(connection, `SELECT pg_drop_replication_slot(slot_name)::text AS dropped FROM pg_replication_slots WHERE slot_name = ${pgLiteral(names.slot)}`);
-  await fromSource(() => admin.run(`CALL postgres_execute(${sqlString(adminAlias)}, ${sqlString(`DROP PUBLICATION IF EXISTS ${pgIdentifier(names.publication)}`)})`));
+  await sourceRows(
+    connection,
+    `SELECT pg_drop_replication_slot(slot_name)::text AS dropped FROM pg_replication_slots WHERE slot_name = ${pgLiteral(names.slot)}`,
+  );
+  await fromSource(() =>
+    admin.run(`CALL postgres_execute(${sqlString(adminAlias)}, ${sqlString(`DROP PUBLICATION IF EXISTS ${pgIdentifier(names.publication)}`)})`),
+  );
 }
 
 /** The slot's next messages, whole transactions of at least `maxChanges` messages (when there are as many), without consuming them. */

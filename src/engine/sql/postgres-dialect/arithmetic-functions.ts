@@ -12,7 +12,8 @@ function quantified(arg: string): [string, string] {
  * An aggregate's argument that is itself an aggregate (`sum(sum(x)) OVER ()`, a share of a total):
  * its type is not known when a macro's overload is chosen, and it is a sum or a count already.
  */
-const aggregated = /\b(sum|count|avg|pgx_avg\w*|pgx_sum\w*|min|max|stddev\w*|var_\w+|variance|string_agg|array_agg|bool_and|bool_or|every|percentile_\w+|mode)\s*\(/i;
+const aggregated =
+  /\b(sum|count|avg|pgx_avg\w*|pgx_sum\w*|min|max|stddev\w*|var_\w+|variance|string_agg|array_agg|bool_and|bool_or|every|percentile_\w+|mode)\s*\(/i;
 
 /** An aggregate of one argument whose argument goes through a macro (see macros.ts). */
 function aggregateArgument(macro: (operand: string, name: string) => string, label: string, typedOverloads = false) {
@@ -30,7 +31,8 @@ function aggregateArgument(macro: (operand: string, name: string) => string, lab
 
 /** `sum('a')`: an untyped text literal fits several of Postgres' sums (and averages), so it picks none. */
 function untypedText(call: Call, operand: string): void {
-  if (/^'(?:[^']|'')*'$/.test(operand) && (call.name === 'sum' || call.name === 'avg')) throw postgresError('42725', `function ${call.name}(unknown) is not unique`);
+  if (/^'(?:[^']|'')*'$/.test(operand) && (call.name === 'sum' || call.name === 'avg'))
+    throw postgresError('42725', `function ${call.name}(unknown) is not unique`);
 }
 
 /** Aggregates and numeric functions whose result type or rounding differs from Postgres'. */
@@ -69,14 +71,68 @@ function dateTrunc(call: Call): string | null {
   if (call.argNodes.length !== 2) return null;
   const unit = literalArgument(call, 0)?.toLowerCase();
   if (unit !== undefined && !truncationUnits.has(unit)) throw postgresError('22023', `unit "${unit}" not recognized`);
-  const years = unit === undefined ? undefined : { century: 100, centuries: 100, c: 100, cent: 100, millennium: 1000, millennia: 1000, mil: 1000, mils: 1000 }[unit];
+  const years =
+    unit === undefined ? undefined : { century: 100, centuries: 100, c: 100, cent: 100, millennium: 1000, millennia: 1000, mil: 1000, mils: 1000 }[unit];
   return years === undefined ? `pgx_date_trunc(${call.args.join(', ')})` : `pgx_date_trunc_from_one(${call.args[1]}, ${years})`;
 }
 
 /** The units date_trunc takes, in Postgres' spellings (it reads a unit by its first ten letters). */
-const truncationUnits = new Set(['microseconds', 'microsecond', 'milliseconds', 'millisecond', 'second', 'seconds', 'minute', 'minutes', 'hour', 'hours', 'day', 'days', 'week', 'weeks',
-  'month', 'months', 'quarter', 'year', 'years', 'decade', 'decades', 'century', 'centuries', 'millennium', 'millennia', 'us', 'usec', 'usecs', 'ms', 'msec', 'msecs', 's', 'sec', 'secs',
-  'm', 'min', 'mins', 'h', 'hr', 'hrs', 'd', 'w', 'mon', 'mons', 'qtr', 'y', 'yr', 'yrs', 'dec', 'decs', 'c', 'cent', 'mil', 'mils']);
+const truncationUnits = new Set([
+  'microseconds',
+  'microsecond',
+  'milliseconds',
+  'millisecond',
+  'second',
+  'seconds',
+  'minute',
+  'minutes',
+  'hour',
+  'hours',
+  'day',
+  'days',
+  'week',
+  'weeks',
+  'month',
+  'months',
+  'quarter',
+  'year',
+  'years',
+  'decade',
+  'decades',
+  'century',
+  'centuries',
+  'millennium',
+  'millennia',
+  'us',
+  'usec',
+  'usecs',
+  'ms',
+  'msec',
+  'msecs',
+  's',
+  'sec',
+  'secs',
+  'm',
+  'min',
+  'mins',
+  'h',
+  'hr',
+  'hrs',
+  'd',
+  'w',
+  'mon',
+  'mons',
+  'qtr',
+  'y',
+  'yr',
+  'yrs',
+  'dec',
+  'decs',
+  'c',
+  'cent',
+  'mil',
+  'mils',
+]);
 
 function fromStart(call: Call): string | null {
   if (call.argNodes.length < 2 || call.argNodes.length > 3 || call.args.some((arg) => /^(from|for|similar)\b|\s(from|for|similar)\s/i.test(arg))) return null;

@@ -52,7 +52,8 @@ function concatenation(level: Level, k: number, log: RewriteLog): number {
   for (const text of texts.slice(1)) {
     const next = isArray(text);
     if (array !== next) changed = true;
-    sql = array && next ? `list_concat(${sql}, ${text})` : array ? `list_append(${sql}, ${text})` : next ? `list_prepend(${sql}, ${text})` : `${sql} || ${text}`;
+    sql =
+      array && next ? `list_concat(${sql}, ${text})` : array ? `list_append(${sql}, ${text})` : next ? `list_prepend(${sql}, ${text})` : `${sql} || ${text}`;
     array ||= next;
   }
   if (changed && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('array || element → list_append / list_prepend');
@@ -91,7 +92,26 @@ function isSlice(level: Level, k: number): boolean {
 }
 
 /** Words after which a bracket is a list, not a subscript. */
-const beforeList = new Set(['ARRAY', 'SELECT', 'WHERE', 'AND', 'OR', 'NOT', 'THEN', 'ELSE', 'WHEN', 'ON', 'BY', 'IN', 'AS', 'VALUES', 'FROM', 'HAVING', 'RETURN', 'IS']);
+const beforeList = new Set([
+  'ARRAY',
+  'SELECT',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'ON',
+  'BY',
+  'IN',
+  'AS',
+  'VALUES',
+  'FROM',
+  'HAVING',
+  'RETURN',
+  'IS',
+]);
 
 /**
  * A subscript or slice bound that is a negative number: Postgres' arrays start at 1, so `a[-1]` is
@@ -99,7 +119,16 @@ const beforeList = new Set(['ARRAY', 'SELECT', 'WHERE', 'AND', 'OR', 'NOT', 'THE
  */
 function negativeBounds(level: Level, k: number, log: RewriteLog): void {
   const group = level.group(k, '[');
-  if (!group || !(level.group(k - 1) || level.group(k - 1, '[') || level.token(k - 1, 'quoted-ident') || (level.word(k - 1) !== null && !beforeList.has(level.word(k - 1)!)))) return;
+  if (
+    !group ||
+    !(
+      level.group(k - 1) ||
+      level.group(k - 1, '[') ||
+      level.token(k - 1, 'quoted-ident') ||
+      (level.word(k - 1) !== null && !beforeList.has(level.word(k - 1)!))
+    )
+  )
+    return;
   const parts = render(group.children).split(':');
   const negative = (part: string | undefined) => part !== undefined && /^\s*-\s*[0-9]+\s*$/.test(part) && /[1-9]/.test(part);
   if (!parts.some(negative) || parts.length > 2) return;

@@ -19,7 +19,23 @@ const integer = (name: string, duckdb: string, type: string) => [
 ];
 
 /** Date spellings Postgres reads (DateStyle ISO, MDY) beyond DuckDB's ISO dates. */
-const dateFormats = ['%Y%m%d', '%b %d %Y', '%B %d %Y', '%b %d, %Y', '%B %d, %Y', '%d %b %Y', '%d %B %Y', '%d-%b-%Y', '%b-%d-%Y', '%Y-%b-%d', '%m/%d/%Y', '%m-%d-%Y', '%Y.%m.%d', '%a %b %d %Y', '%a, %d %b %Y'];
+const dateFormats = [
+  '%Y%m%d',
+  '%b %d %Y',
+  '%B %d %Y',
+  '%b %d, %Y',
+  '%B %d, %Y',
+  '%d %b %Y',
+  '%d %B %Y',
+  '%d-%b-%Y',
+  '%b-%d-%Y',
+  '%Y-%b-%d',
+  '%m/%d/%Y',
+  '%m-%d-%Y',
+  '%Y.%m.%d',
+  '%a %b %d %Y',
+  '%a, %d %b %Y',
+];
 const timeSuffixes = [' %H:%M:%S', ' %H:%M', ' %H:%M:%S.%f', 'T%H%M%S', ' %I:%M %p', ' %I:%M:%S %p'];
 const list = (formats: readonly string[]) => `[${formats.map((format) => `'${format}'`).join(', ')}]`;
 const dateTimeFormats = list([...dateFormats.flatMap((date) => timeSuffixes.map((time) => date + time)), ...dateFormats]);
@@ -39,7 +55,12 @@ export const castDefinitions: readonly string[] = [
   `pgx_bool_in(s) AS CASE WHEN lower(trim(s)) IN ('t', 'tr', 'tru', 'true', 'y', 'ye', 'yes', 'on', '1') THEN true
     WHEN lower(trim(s)) IN ('f', 'fa', 'fal', 'fals', 'false', 'n', 'no', 'of', 'off', '0') THEN false ELSE ${invalid('22P02', 'boolean')} END`,
   // Postgres casts integer (int4) and jsonb to boolean, no other number.
-  fromText('pgx_bool', 'BOOLEAN', 'pgx_bool_in', `CASE WHEN typeof(x) IN ('BOOLEAN', 'INTEGER', 'JSON', '"NULL"') THEN CAST(x AS BOOLEAN) ELSE error('[42846] cannot cast type ' || pgx_typeof(x) || ' to boolean') END`),
+  fromText(
+    'pgx_bool',
+    'BOOLEAN',
+    'pgx_bool_in',
+    `CASE WHEN typeof(x) IN ('BOOLEAN', 'INTEGER', 'JSON', '"NULL"') THEN CAST(x AS BOOLEAN) ELSE error('[42846] cannot cast type ' || pgx_typeof(x) || ' to boolean') END`,
+  ),
   `pgx_relative_day(s) AS CASE lower(trim(s)) WHEN 'today' THEN current_date WHEN 'tomorrow' THEN current_date + 1 WHEN 'yesterday' THEN current_date - 1 END`,
   `pgx_date_in(s) AS coalesce(TRY_CAST(s AS DATE), CAST(try_strptime(trim(s), ${dateTimeFormats}) AS DATE), pgx_relative_day(s), ${badDate('date')})`,
   fromText('pgx_date', 'DATE', 'pgx_date_in'),

@@ -18,8 +18,17 @@ import { callNodes, significant, splitArguments, type SqlNode } from './token-tr
  * as written, so the common `date '2024-01-15'` costs nothing.
  */
 const macros: Readonly<Record<string, string>> = {
-  int2: 'pgx_int2', int4: 'pgx_int4', int8: 'pgx_int8', bool: 'pgx_bool', date: 'pgx_date', timestamp: 'pgx_timestamp', timestamptz: 'pgx_timestamptz',
-  time: 'pgx_time', interval: 'pgx_interval', varchar: 'pgx_varchar', bpchar: 'pgx_bpchar',
+  int2: 'pgx_int2',
+  int4: 'pgx_int4',
+  int8: 'pgx_int8',
+  bool: 'pgx_bool',
+  date: 'pgx_date',
+  timestamp: 'pgx_timestamp',
+  timestamptz: 'pgx_timestamptz',
+  time: 'pgx_time',
+  interval: 'pgx_interval',
+  varchar: 'pgx_varchar',
+  bpchar: 'pgx_bpchar',
 };
 
 /** Text DuckDB reads as Postgres does, by type: other text goes through the macro. */

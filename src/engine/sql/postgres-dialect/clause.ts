@@ -1,6 +1,23 @@
 import type { Level } from './level';
 
-const clauseWords = new Set(['SELECT', 'FROM', 'WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'WINDOW', 'QUALIFY', 'VALUES', 'RETURNING', 'SET', 'UNION', 'EXCEPT', 'INTERSECT']);
+const clauseWords = new Set([
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'WINDOW',
+  'QUALIFY',
+  'VALUES',
+  'RETURNING',
+  'SET',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+]);
 
 /**
  * Whether position `k` starts an item of a FROM list: right after FROM, JOIN or LATERAL, or after a

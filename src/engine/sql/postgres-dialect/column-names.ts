@@ -59,4 +59,3 @@ function nameValues(level: Level, k: number, log: RewriteLog): void {
 function quoteIdentifier(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }
-

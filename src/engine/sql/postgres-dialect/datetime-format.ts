@@ -12,19 +12,25 @@ export type FormatPiece =
 
 type Field = (fillMode: boolean) => FormatPiece;
 
-const code = (padded: string, unpadded = padded): Field => (fill) => ({ kind: 'code', code: fill ? unpadded : padded });
-const expr = (build: (value: string, fill: boolean) => string): Field => (fill) => ({ kind: 'expr', build: (value) => build(value, fill) });
+const code =
+  (padded: string, unpadded = padded): Field =>
+  (fill) => ({ kind: 'code', code: fill ? unpadded : padded });
+const expr =
+  (build: (value: string, fill: boolean) => string): Field =>
+  (fill) => ({ kind: 'expr', build: (value) => build(value, fill) });
 // Postgres pads month and day names to the longest name (9 characters) unless FM is given.
-const named = (strftimeCode: string, casing: 'upper' | 'lower' | null, pad: boolean): Field => (fill) => ({
-  kind: 'expr',
-  build: (value) => {
-    const name = `strftime(${value}, '${strftimeCode}')`;
-    const cased = casing ? `${casing}(${name})` : name;
-    return pad && !fill ? `rpad(${cased}, 9, ' ')` : cased;
-  },
-  // Names are read back whatever their case and padding.
-  parse: strftimeCode,
-});
+const named =
+  (strftimeCode: string, casing: 'upper' | 'lower' | null, pad: boolean): Field =>
+  (fill) => ({
+    kind: 'expr',
+    build: (value) => {
+      const name = `strftime(${value}, '${strftimeCode}')`;
+      const cased = casing ? `${casing}(${name})` : name;
+      return pad && !fill ? `rpad(${cased}, 9, ' ')` : cased;
+    },
+    // Names are read back whatever their case and padding.
+    parse: strftimeCode,
+  });
 /** A numeric field zero-padded to `width` digits unless FM is given. */
 const number = (sql: (value: string) => string, width: number): Field =>
   expr((value, fill) => (fill || width === 1 ? `CAST(${sql(value)} AS VARCHAR)` : `lpad(CAST(${sql(value)} AS VARCHAR), ${width}, '0')`));
@@ -38,26 +44,90 @@ const secondsOfDay = (v: string) => `CAST(epoch(${v}) - epoch(date_trunc('day', 
 
 /** Every template field Postgres knows; a null field has no translation and abandons the template. */
 const patterns: readonly Pattern[] = [
-  sensitive('MONTH', named('%B', 'upper', true)), sensitive('Month', named('%B', null, true)), sensitive('month', named('%B', 'lower', true)),
-  sensitive('MON', named('%b', 'upper', false)), sensitive('Mon', named('%b', null, false)), sensitive('mon', named('%b', 'lower', false)),
-  sensitive('DAY', named('%A', 'upper', true)), sensitive('Day', named('%A', null, true)), sensitive('day', named('%A', 'lower', true)),
-  sensitive('DY', named('%a', 'upper', false)), sensitive('Dy', named('%a', null, false)), sensitive('dy', named('%a', 'lower', false)),
-  sensitive('AM', code('%p')), sensitive('PM', code('%p')), sensitive('am', named('%p', 'lower', false)), sensitive('pm', named('%p', 'lower', false)),
-  insensitive('HH24', code('%H', '%-H')), insensitive('HH12', code('%I', '%-I')), insensitive('HH', code('%I', '%-I')),
-  insensitive('MI', code('%M', '%-M')), insensitive('SS', code('%S', '%-S')),
-  insensitive('SSSS', number(secondsOfDay, 1)), insensitive('SSSSS', number(secondsOfDay, 1)),
-  insensitive('MS', code('%g')), insensitive('US', code('%f')), insensitive('FF3', code('%g')), insensitive('FF6', code('%f')),
-  insensitive('IYYY', code('%G')), insensitive('YYYY', code('%Y')), insensitive('YY', code('%y', '%-y')),
-  insensitive('MM', code('%m', '%-m')), insensitive('DDD', code('%j', '%-j')), insensitive('DD', code('%d', '%-d')),
-  insensitive('ID', code('%u')), insensitive('IW', code('%V', '%-V')),
-  insensitive('WW', number((v) => `((dayofyear(${v}) - 1) // 7 + 1)`, 2)), insensitive('W', number((v) => `((day(${v}) - 1) // 7 + 1)`, 1)),
-  insensitive('CC', number((v) => `century(${v})`, 2)), insensitive('Q', number((v) => `quarter(${v})`, 1)),
-  insensitive('D', number((v) => `(dayofweek(${v}) + 1)`, 1)),
+  sensitive('MONTH', named('%B', 'upper', true)),
+  sensitive('Month', named('%B', null, true)),
+  sensitive('month', named('%B', 'lower', true)),
+  sensitive('MON', named('%b', 'upper', false)),
+  sensitive('Mon', named('%b', null, false)),
+  sensitive('mon', named('%b', 'lower', false)),
+  sensitive('DAY', named('%A', 'upper', true)),
+  sensitive('Day', named('%A', null, true)),
+  sensitive('day', named('%A', 'lower', true)),
+  sensitive('DY', named('%a', 'upper', false)),
+  sensitive('Dy', named('%a', null, false)),
+  sensitive('dy', named('%a', 'lower', false)),
+  sensitive('AM', code('%p')),
+  sensitive('PM', code('%p')),
+  sensitive('am', named('%p', 'lower', false)),
+  sensitive('pm', named('%p', 'lower', false)),
+  insensitive('HH24', code('%H', '%-H')),
+  insensitive('HH12', code('%I', '%-I')),
+  insensitive('HH', code('%I', '%-I')),
+  insensitive('MI', code('%M', '%-M')),
+  insensitive('SS', code('%S', '%-S')),
+  insensitive('SSSS', number(secondsOfDay, 1)),
+  insensitive('SSSSS', number(secondsOfDay, 1)),
+  insensitive('MS', code('%g')),
+  insensitive('US', code('%f')),
+  insensitive('FF3', code('%g')),
+  insensitive('FF6', code('%f')),
+  insensitive('IYYY', code('%G')),
+  insensitive('YYYY', code('%Y')),
+  insensitive('YY', code('%y', '%-y')),
+  insensitive('MM', code('%m', '%-m')),
+  insensitive('DDD', code('%j', '%-j')),
+  insensitive('DD', code('%d', '%-d')),
+  insensitive('ID', code('%u')),
+  insensitive('IW', code('%V', '%-V')),
+  insensitive(
+    'WW',
+    number((v) => `((dayofyear(${v}) - 1) // 7 + 1)`, 2),
+  ),
+  insensitive(
+    'W',
+    number((v) => `((day(${v}) - 1) // 7 + 1)`, 1),
+  ),
+  insensitive(
+    'CC',
+    number((v) => `century(${v})`, 2),
+  ),
+  insensitive(
+    'Q',
+    number((v) => `quarter(${v})`, 1),
+  ),
+  insensitive(
+    'D',
+    number((v) => `(dayofweek(${v}) + 1)`, 1),
+  ),
   // The offset from UTC in the session's time zone: +00, +05:30.
   insensitive('OF', code('%z')),
-  ...['Y,YYY', 'YYY', 'IYY', 'IY', 'I', 'Y', 'RM', 'J', 'TZH', 'TZM', 'TZ', 'BC', 'AD', 'B.C.', 'A.D.', 'A.M.', 'P.M.', 'FF1', 'FF2', 'FF4', 'FF5', 'TH', 'TM', 'FX', 'IDDD'].map(
-    (spelling) => insensitive(spelling, null),
-  ),
+  ...[
+    'Y,YYY',
+    'YYY',
+    'IYY',
+    'IY',
+    'I',
+    'Y',
+    'RM',
+    'J',
+    'TZH',
+    'TZM',
+    'TZ',
+    'BC',
+    'AD',
+    'B.C.',
+    'A.D.',
+    'A.M.',
+    'P.M.',
+    'FF1',
+    'FF2',
+    'FF4',
+    'FF5',
+    'TH',
+    'TM',
+    'FX',
+    'IDDD',
+  ].map((spelling) => insensitive(spelling, null)),
 ];
 
 export function parseDatetimeFormat(template: string): FormatPiece[] | null {

@@ -17,7 +17,8 @@ const fractionalOperands = [
 const isInterval = (operand: string) => intervalOperands.some((pattern) => pattern.test(operand));
 const isFractional = (operand: string) => fractionalOperands.some((pattern) => pattern.test(operand));
 /** A divisor that cannot be zero (a number literal other than 0) or is already guarded: no check needed. */
-const needsNoCheck = (operand: string) => (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/i.test(operand) && /[1-9]/.test(operand.replace(/e.*$/i, ''))) || /^pgx_divisor\s*\(/i.test(operand);
+const needsNoCheck = (operand: string) =>
+  (/^[0-9]*\.?[0-9]*(e[+-]?[0-9]+)?$/i.test(operand) && /[1-9]/.test(operand.replace(/e.*$/i, ''))) || /^pgx_divisor\s*\(/i.test(operand);
 
 /**
  * Postgres divides integers as integers (7 / 2 = 3, truncating toward zero); DuckDB's `/` always

@@ -18,8 +18,17 @@ const strong = (name: string): FiguredName => ({ name, strength: 2 });
 
 /** SQL's niladic functions, which Postgres names like functions. */
 const valueFunctions = new Set([
-  'CURRENT_DATE', 'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'LOCALTIME', 'LOCALTIMESTAMP', 'CURRENT_ROLE', 'CURRENT_USER',
-  'USER', 'SESSION_USER', 'CURRENT_CATALOG', 'CURRENT_SCHEMA',
+  'CURRENT_DATE',
+  'CURRENT_TIME',
+  'CURRENT_TIMESTAMP',
+  'LOCALTIME',
+  'LOCALTIMESTAMP',
+  'CURRENT_ROLE',
+  'CURRENT_USER',
+  'USER',
+  'SESSION_USER',
+  'CURRENT_CATALOG',
+  'CURRENT_SCHEMA',
 ]);
 
 /** Words that never start a named primary: constants and operators. */
@@ -27,18 +36,54 @@ const namelessWords = new Set(['NOT', 'DISTINCT', 'ALL', 'ANY', 'SOME']);
 
 /** Type names that make `name 'text'` a typed literal. */
 const literalTypes = new Set([
-  'BIGINT', 'BOOL', 'BOOLEAN', 'BYTEA', 'CHAR', 'CHARACTER', 'DATE', 'DECIMAL', 'DOUBLE', 'FLOAT', 'INT', 'INTEGER',
-  'INTERVAL', 'JSON', 'JSONB', 'NUMERIC', 'REAL', 'SMALLINT', 'TEXT', 'TIME', 'TIMESTAMP', 'TIMESTAMPTZ', 'UUID', 'VARCHAR',
+  'BIGINT',
+  'BOOL',
+  'BOOLEAN',
+  'BYTEA',
+  'CHAR',
+  'CHARACTER',
+  'DATE',
+  'DECIMAL',
+  'DOUBLE',
+  'FLOAT',
+  'INT',
+  'INTEGER',
+  'INTERVAL',
+  'JSON',
+  'JSONB',
+  'NUMERIC',
+  'REAL',
+  'SMALLINT',
+  'TEXT',
+  'TIME',
+  'TIMESTAMP',
+  'TIMESTAMPTZ',
+  'UUID',
+  'VARCHAR',
 ]);
 
 const intervalFields = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'TO']);
 
 /** What Postgres' grammar calls the built-in types, by the words written. */
 const typeAliases: Readonly<Record<string, string>> = {
-  int: 'int4', integer: 'int4', smallint: 'int2', bigint: 'int8', real: 'float4', 'double precision': 'float8',
-  decimal: 'numeric', dec: 'numeric', boolean: 'bool', 'character varying': 'varchar', 'char varying': 'varchar',
-  char: 'bpchar', character: 'bpchar', 'timestamp with time zone': 'timestamptz', 'timestamp without time zone': 'timestamp',
-  'time with time zone': 'timetz', 'time without time zone': 'time', 'bit varying': 'varbit',
+  int: 'int4',
+  integer: 'int4',
+  smallint: 'int2',
+  bigint: 'int8',
+  real: 'float4',
+  'double precision': 'float8',
+  decimal: 'numeric',
+  dec: 'numeric',
+  boolean: 'bool',
+  'character varying': 'varchar',
+  'char varying': 'varchar',
+  char: 'bpchar',
+  character: 'bpchar',
+  'timestamp with time zone': 'timestamptz',
+  'timestamp without time zone': 'timestamp',
+  'time with time zone': 'timetz',
+  'time without time zone': 'time',
+  'bit varying': 'varbit',
 };
 
 /** The name Postgres' grammar gives the type written at `from..to` (`int` is int4, `float(10)` float4). */
@@ -219,7 +264,22 @@ interface SelectItem {
 }
 
 /** Words that end a SELECT list at its level. */
-const listEnders = new Set(['FROM', 'WHERE', 'GROUP', 'HAVING', 'WINDOW', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'UNION', 'INTERSECT', 'EXCEPT', 'INTO', 'QUALIFY']);
+const listEnders = new Set([
+  'FROM',
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'WINDOW',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'FETCH',
+  'UNION',
+  'INTERSECT',
+  'EXCEPT',
+  'INTO',
+  'QUALIFY',
+]);
 
 /** The items of the SELECT list whose SELECT is at `k`. */
 export function selectItems(level: Level, k: number): SelectItem[] {
@@ -252,8 +312,34 @@ export function selectItems(level: Level, k: number): SelectItem[] {
 const expressionEnds = new Set(['END', 'NULL', 'TRUE', 'FALSE', 'UNKNOWN', 'PRECISION', 'ZONE', 'VARYING', 'YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND']);
 /** Words after which a name is an operand, not an alias. */
 const operandBefore = new Set([
-  'AS', 'AND', 'OR', 'NOT', 'IS', 'IN', 'LIKE', 'ILIKE', 'BETWEEN', 'SIMILAR', 'ESCAPE', 'THEN', 'ELSE', 'WHEN', 'CASE',
-  'DISTINCT', 'FROM', 'AT', 'OVER', 'COLLATE', 'SELECT', 'ALL', 'ANY', 'SOME', 'TO', 'ZONE', 'OPERATOR', 'SYMMETRIC',
+  'AS',
+  'AND',
+  'OR',
+  'NOT',
+  'IS',
+  'IN',
+  'LIKE',
+  'ILIKE',
+  'BETWEEN',
+  'SIMILAR',
+  'ESCAPE',
+  'THEN',
+  'ELSE',
+  'WHEN',
+  'CASE',
+  'DISTINCT',
+  'FROM',
+  'AT',
+  'OVER',
+  'COLLATE',
+  'SELECT',
+  'ALL',
+  'ANY',
+  'SOME',
+  'TO',
+  'ZONE',
+  'OPERATOR',
+  'SYMMETRIC',
 ]);
 
 /**
@@ -264,7 +350,8 @@ export function itemName(level: Level, from: number, to: number): (FiguredName &
   if (level.op(to, '*') && (to === from || level.punct(to - 1, '.'))) return null;
   const last = level.node(to)!;
   const quoted = last.type === 'token' && last.token.kind === 'quoted-ident';
-  if (to > from && level.is(to - 1, 'AS') && (quoted || level.word(to) !== null)) return { name: identifierText(level, to), strength: 2, alias: true, column: false };
+  if (to > from && level.is(to - 1, 'AS') && (quoted || level.word(to) !== null))
+    return { name: identifierText(level, to), strength: 2, alias: true, column: false };
   const lastIsName = quoted || (level.word(to) !== null && !expressionEnds.has(level.word(to)!));
   if (to > from && lastIsName) {
     const before = level.node(to - 1)!;

@@ -14,7 +14,11 @@ import type { LevelRewrite, RewriteLog } from './pass';
  */
 
 /** Operand texts (as translated so far) that are jsonb for sure: a cast or literal, a function that returns jsonb. */
-const jsonOperands = [/::\s*JSON\s*$/i, /^JSON\s+'/i, /^(?:pgx_jsonb_(?!exists|eq|array_length)\w+|json_object|json_array|to_json|json_extract|json_merge_patch|json)\s*\(/i];
+const jsonOperands = [
+  /::\s*JSON\s*$/i,
+  /^JSON\s+'/i,
+  /^(?:pgx_jsonb_(?!exists|eq|array_length)\w+|json_object|json_array|to_json|json_extract|json_merge_patch|json)\s*\(/i,
+];
 /** Whether an operand is visibly jsonb, an arrow chain (`j -> 'a' -> 'b'`, not `->>`) included. */
 function isJson(operand: string): boolean {
   const text = operand.trim();

@@ -6,11 +6,44 @@ import type { LevelRewrite } from './pass';
  * as bare column names (`SELECT at FROM t` is a syntax error there). LAMBDA is left out: DuckDB's
  * `lambda x: …` cannot be told apart from a column named lambda by the tokens alone.
  */
-export const duckdbKeywords = ['AT', 'BY', 'QUALIFY', 'GLOB', 'ASOF', 'ANTI', 'SEMI', 'POSITIONAL', 'UNPACK', 'SHOW', 'DESCRIBE', 'SUMMARIZE', 'PIVOT', 'UNPIVOT'];
+export const duckdbKeywords = [
+  'AT',
+  'BY',
+  'QUALIFY',
+  'GLOB',
+  'ASOF',
+  'ANTI',
+  'SEMI',
+  'POSITIONAL',
+  'UNPACK',
+  'SHOW',
+  'DESCRIBE',
+  'SUMMARIZE',
+  'PIVOT',
+  'UNPIVOT',
+];
 const duckdbKeywordSet = new Set(duckdbKeywords);
 
 /** Words after which an expression (so a column name) starts. */
-const expressionStarters = new Set(['SELECT', 'DISTINCT', 'WHERE', 'AND', 'OR', 'NOT', 'ON', 'BY', 'WHEN', 'THEN', 'ELSE', 'CASE', 'HAVING', 'BETWEEN', 'LIKE', 'ILIKE', 'RETURNING']);
+const expressionStarters = new Set([
+  'SELECT',
+  'DISTINCT',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'ON',
+  'BY',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'CASE',
+  'HAVING',
+  'BETWEEN',
+  'LIKE',
+  'ILIKE',
+  'RETURNING',
+]);
 
 /** Statements DuckDB starts with these words; at the start of a level they keep their meaning. */
 const statementWords = new Set(['SHOW', 'DESCRIBE', 'SUMMARIZE', 'PIVOT', 'UNPIVOT']);

@@ -67,7 +67,8 @@ function wrapCorrelatedList(level: Level, from: number, log: Parameters<LevelRew
   const last = items.at(-1)!.end;
   if (!items.some((item) => item.call !== undefined) || !level.canReplace(from + 1, last)) return;
   const rows = items.map((item) => `"${item.alias}"`).join(', ');
-  if (level.replace(from + 1, last, `(SELECT *, ${rows} FROM ${level.text(from + 1, last)}) AS __lateral`)) log.add('correlated FROM list before an outer join → derived table');
+  if (level.replace(from + 1, last, `(SELECT *, ${rows} FROM ${level.text(from + 1, last)}) AS __lateral`))
+    log.add('correlated FROM list before an outer join → derived table');
 }
 
 export const translateLateralJoins: LevelRewrite = (level, log) => {

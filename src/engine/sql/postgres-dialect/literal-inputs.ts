@@ -46,11 +46,28 @@ export function listLiteral(items: readonly ArrayItem[]): string {
 }
 
 const integerRanges: Readonly<Record<string, [string, bigint]>> = {
-  SMALLINT: ['smallint', 2n ** 15n], INT2: ['smallint', 2n ** 15n], INT: ['integer', 2n ** 31n], INTEGER: ['integer', 2n ** 31n], INT4: ['integer', 2n ** 31n], BIGINT: ['bigint', 2n ** 63n], INT8: ['bigint', 2n ** 63n],
+  SMALLINT: ['smallint', 2n ** 15n],
+  INT2: ['smallint', 2n ** 15n],
+  INT: ['integer', 2n ** 31n],
+  INTEGER: ['integer', 2n ** 31n],
+  INT4: ['integer', 2n ** 31n],
+  BIGINT: ['bigint', 2n ** 63n],
+  INT8: ['bigint', 2n ** 63n],
 };
-const booleanWords: readonly [string, boolean][] = [['true', true], ['false', false], ['yes', true], ['no', false]];
+const booleanWords: readonly [string, boolean][] = [
+  ['true', true],
+  ['false', false],
+  ['yes', true],
+  ['no', false],
+];
 
-const floatTypes: Readonly<Record<string, string>> = { FLOAT8: 'double precision', DOUBLE: 'double precision', FLOAT: 'double precision', FLOAT4: 'real', REAL: 'real' };
+const floatTypes: Readonly<Record<string, string>> = {
+  FLOAT8: 'double precision',
+  DOUBLE: 'double precision',
+  FLOAT: 'double precision',
+  FLOAT4: 'real',
+  REAL: 'real',
+};
 
 function readLiteral(text: string, type: string): string | null {
   if (type === 'BOOLEAN' || type === 'BOOL') return sqlString(String(readBoolean(text)));
@@ -62,7 +79,8 @@ function readLiteral(text: string, type: string): string | null {
     // …and a number too small for it to hold, which would become zero.
     const underflows = (float === 'real' ? Math.fround(value) : value) === 0 && /^\s*[+-]?(0*[1-9]|0*\.0*[1-9])/.test(text);
     if (underflows) throw postgresError('22003', `"${text}" is out of range for type ${float}`);
-    if (float === 'real' && Number.isFinite(value) && Math.abs(value) > 3.4028234663852886e38) throw postgresError('22003', `"${text}" is out of range for type real`);
+    if (float === 'real' && Number.isFinite(value) && Math.abs(value) > 3.4028234663852886e38)
+      throw postgresError('22003', `"${text}" is out of range for type real`);
     return null;
   }
   const range = integerRanges[type];
@@ -75,7 +93,31 @@ function readLiteral(text: string, type: string): string | null {
 }
 
 const arithmetic = ['+', '-', '*', '/', '%'];
-const typedLiteralWords = new Set(['DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMPTZ', 'INTERVAL', 'ZONE', 'JSON', 'JSONB', 'NUMERIC', 'DECIMAL', 'INT', 'INTEGER', 'BIGINT', 'SMALLINT', 'REAL', 'FLOAT', 'PRECISION', 'TEXT', 'VARCHAR', 'BOOLEAN', 'BOOL', 'UUID', 'BYTEA']);
+const typedLiteralWords = new Set([
+  'DATE',
+  'TIME',
+  'TIMESTAMP',
+  'TIMESTAMPTZ',
+  'INTERVAL',
+  'ZONE',
+  'JSON',
+  'JSONB',
+  'NUMERIC',
+  'DECIMAL',
+  'INT',
+  'INTEGER',
+  'BIGINT',
+  'SMALLINT',
+  'REAL',
+  'FLOAT',
+  'PRECISION',
+  'TEXT',
+  'VARCHAR',
+  'BOOLEAN',
+  'BOOL',
+  'UUID',
+  'BYTEA',
+]);
 
 /**
  * `1 + 'a'`: Postgres gives an untyped text literal the type of the number on the operator's other

@@ -13,11 +13,87 @@ import { jsonDefinitions } from './json-macros';
 const floatTypes = `typeof(x) IN ('DOUBLE', 'FLOAT')`;
 
 /** Postgres' reserved key words, which quote_ident quotes. */
-const reservedWords = ['all', 'analyse', 'analyze', 'and', 'any', 'array', 'as', 'asc', 'asymmetric', 'both', 'case', 'cast', 'check', 'collate', 'column', 'constraint', 'create',
-  'current_catalog', 'current_date', 'current_role', 'current_time', 'current_timestamp', 'current_user', 'default', 'deferrable', 'desc', 'distinct', 'do', 'else', 'end', 'except',
-  'false', 'fetch', 'for', 'foreign', 'from', 'grant', 'group', 'having', 'in', 'initially', 'intersect', 'into', 'lateral', 'leading', 'limit', 'localtime', 'localtimestamp', 'not',
-  'null', 'offset', 'on', 'only', 'or', 'order', 'placing', 'primary', 'references', 'returning', 'select', 'session_user', 'some', 'symmetric', 'table', 'then', 'to', 'trailing',
-  'true', 'union', 'unique', 'user', 'using', 'variadic', 'when', 'where', 'window', 'with'].map((word) => `'${word}'`).join(', ');
+const reservedWords = [
+  'all',
+  'analyse',
+  'analyze',
+  'and',
+  'any',
+  'array',
+  'as',
+  'asc',
+  'asymmetric',
+  'both',
+  'case',
+  'cast',
+  'check',
+  'collate',
+  'column',
+  'constraint',
+  'create',
+  'current_catalog',
+  'current_date',
+  'current_role',
+  'current_time',
+  'current_timestamp',
+  'current_user',
+  'default',
+  'deferrable',
+  'desc',
+  'distinct',
+  'do',
+  'else',
+  'end',
+  'except',
+  'false',
+  'fetch',
+  'for',
+  'foreign',
+  'from',
+  'grant',
+  'group',
+  'having',
+  'in',
+  'initially',
+  'intersect',
+  'into',
+  'lateral',
+  'leading',
+  'limit',
+  'localtime',
+  'localtimestamp',
+  'not',
+  'null',
+  'offset',
+  'on',
+  'only',
+  'or',
+  'order',
+  'placing',
+  'primary',
+  'references',
+  'returning',
+  'select',
+  'session_user',
+  'some',
+  'symmetric',
+  'table',
+  'then',
+  'to',
+  'trailing',
+  'true',
+  'union',
+  'unique',
+  'user',
+  'using',
+  'variadic',
+  'when',
+  'where',
+  'window',
+  'with',
+]
+  .map((word) => `'${word}'`)
+  .join(', ');
 
 /** DuckDB's type names as Postgres spells its own. */
 const postgresTypeNames = `CASE regexp_replace(typeof(x), '\\(.*', '') WHEN 'INTEGER' THEN 'integer' WHEN 'BIGINT' THEN 'bigint' WHEN 'SMALLINT' THEN 'smallint' WHEN 'HUGEINT' THEN 'bigint'
@@ -57,7 +133,9 @@ const definitions: readonly string[] = [
 
 const allDefinitions = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions];
 /** Each macro's name and definition, in an order where every macro comes after those it calls. */
-export const macroDefinitions: ReadonlyMap<string, string> = new Map(allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]));
+export const macroDefinitions: ReadonlyMap<string, string> = new Map(
+  allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]),
+);
 const called = new RegExp(`\\b(${[...macroDefinitions.keys()].join('|')})\\s*\\(`, 'gi');
 /** The macros a text calls, by name. */
 const callsIn = (text: string) => new Set([...text.matchAll(called)].map((match) => match[1]!.toLowerCase()));

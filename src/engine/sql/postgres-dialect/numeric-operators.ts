@@ -32,7 +32,11 @@ function powerChain(level: Level, k: number, log: RewriteLog): number {
   let start = operands.startOf(k - 1);
   if (start === -1) return k;
   // A sign binds tighter than `^` in Postgres: `-2 ^ 2` is 4.
-  if (level.op(start - 1, '-', '+') && (start === 1 || level.token(start - 2, 'op') || level.punct(start - 2, ',') || (level.word(start - 2) !== null && !level.is(start - 2, 'END')))) start -= 1;
+  if (
+    level.op(start - 1, '-', '+') &&
+    (start === 1 || level.token(start - 2, 'op') || level.punct(start - 2, ',') || (level.word(start - 2) !== null && !level.is(start - 2, 'END')))
+  )
+    start -= 1;
   let sql = level.text(start, k - 1);
   let end = k - 1;
   for (let at = k; level.op(at, '^'); at = end + 1) {

@@ -51,7 +51,10 @@ function distinctInOrder(name: string): CallRule {
 /** `coalesce(NULL, NULL)`: untyped NULLs alone resolve to text in Postgres, to an integer in DuckDB. */
 const ofNulls: CallRule = {
   label: 'NULLs alone are text',
-  rewrite: (call) => (call.argNodes.length > 0 && call.argNodes.every((arg) => isWord(meaningful(arg)[0], 'NULL') && meaningful(arg).length === 1) ? 'CAST(NULL AS VARCHAR)' : null),
+  rewrite: (call) =>
+    call.argNodes.length > 0 && call.argNodes.every((arg) => isWord(meaningful(arg)[0], 'NULL') && meaningful(arg).length === 1)
+      ? 'CAST(NULL AS VARCHAR)'
+      : null,
 };
 
 /** Numeric, array and aggregate functions that DuckDB lacks or spells differently. */
@@ -60,7 +63,12 @@ export const otherFunctionRules: CallRules = {
   div: { label: 'div → trunc(a // b)', rewrite: withArgs(2, ([a, b]) => `trunc((${a}) // pgx_divisor(${b}))`) },
   width_bucket: {
     label: 'width_bucket → arithmetic',
-    rewrite: (call) => (call.argNodes.length === 4 ? `pgx_width_bucket(${call.args.join(', ')})` : call.argNodes.length === 2 ? `pgx_width_bucket_of(${call.args.join(', ')})` : null),
+    rewrite: (call) =>
+      call.argNodes.length === 4
+        ? `pgx_width_bucket(${call.args.join(', ')})`
+        : call.argNodes.length === 2
+          ? `pgx_width_bucket_of(${call.args.join(', ')})`
+          : null,
   },
   every: rename('bool_and', 'every → bool_and'),
   num_nulls: {
@@ -73,9 +81,18 @@ export const otherFunctionRules: CallRules = {
   },
   // DuckDB's cardinality is for maps; Postgres' counts array elements, those of every dimension.
   cardinality: { label: 'cardinality → len', rewrite: withArgs(1, ([a]) => `pgx_cardinality(${a})`) },
-  array_position: { label: 'array_position from a start', rewrite: withArgs(3, ([a, v, start]) => `(list_position((${a})[${start}:], ${v}) + (${start}) - 1)`) },
+  array_position: {
+    label: 'array_position from a start',
+    rewrite: withArgs(3, ([a, v, start]) => `(list_position((${a})[${start}:], ${v}) + (${start}) - 1)`),
+  },
   // array_fill of one dimension; of more it stays DuckDB's to refuse.
-  array_fill: { label: 'array_fill → list of one value', rewrite: (call) => (call.argNodes.length === 2 && /^ARRAY\s*\[[^,[\]]*\]$/i.test(call.args[1]!) ? `list_transform(range(CAST((${call.args[1]})[1] AS BIGINT)), lambda __i: ${call.args[0]})` : null) },
+  array_fill: {
+    label: 'array_fill → list of one value',
+    rewrite: (call) =>
+      call.argNodes.length === 2 && /^ARRAY\s*\[[^,[\]]*\]$/i.test(call.args[1]!)
+        ? `list_transform(range(CAST((${call.args[1]})[1] AS BIGINT)), lambda __i: ${call.args[0]})`
+        : null,
+  },
   trim_array: { label: 'trim_array → slice', rewrite: withArgs(2, ([a, n]) => `pgx_trim_array(${a}, ${n})`) },
   array_agg: distinctInOrder('array_agg'),
   coalesce: ofNulls,
@@ -84,8 +101,14 @@ export const otherFunctionRules: CallRules = {
   string_agg: distinctInOrder('string_agg'),
   // An empty array has no dimensions in Postgres, so its length is NULL, not 0; a nested list's
   // inner lengths are its first element's.
-  array_length: { label: 'array_length → len, NULL for empty arrays', rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)) },
-  array_upper: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)) },
+  array_length: {
+    label: 'array_length → len, NULL for empty arrays',
+    rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)),
+  },
+  array_upper: {
+    label: 'array_upper / array_lower → len',
+    rewrite: withArgs(2, ([a, d]) => (d === '1' ? `nullif(len(${a}), 0)` : `pgx_array_length(${a}, ${d})`)),
+  },
   array_lower: { label: 'array_upper / array_lower → len', rewrite: withArgs(2, ([a, d]) => `CASE WHEN pgx_array_length(${a}, ${d}) > 0 THEN 1 END`) },
   array_dims: { label: 'array_dims → lengths of the nested lists', rewrite: withArgs(1, ([a]) => `pgx_array_dims(${a})`) },
   array_ndims: { label: 'array_dims → lengths of the nested lists', rewrite: withArgs(1, ([a]) => `pgx_array_ndims(${a})`) },
@@ -103,6 +126,9 @@ export const otherFunctionRules: CallRules = {
   },
   array_to_string: {
     label: 'array_to_string with a NULL string → list_transform',
-    rewrite: withArgs(3, ([a, separator, nullText]) => `array_to_string(list_transform(${a}, lambda __e: coalesce(CAST(__e AS VARCHAR), ${nullText})), ${separator})`),
+    rewrite: withArgs(
+      3,
+      ([a, separator, nullText]) => `array_to_string(list_transform(${a}, lambda __e: coalesce(CAST(__e AS VARCHAR), ${nullText})), ${separator})`,
+    ),
   },
 };

@@ -60,7 +60,6 @@ export class RewriteLog implements EditSink {
   }
 }
 
-
 /** A rewrite of one bracket level; it queues edits on the level and names them in the log. */
 export type LevelRewrite = (level: Level, log: RewriteLog) => void;
 

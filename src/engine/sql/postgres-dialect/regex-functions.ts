@@ -32,7 +32,10 @@ const regexpMatch: CallRule = {
     const [source, regex] = call.args as [string, string];
     const groups = captureGroups(pattern);
     checkRewriteSize(groups * (source.length + regex.length));
-    const items = groups === 0 ? [`regexp_extract(${source}, ${regex}, 0${options(flags)})`] : Array.from({ length: groups }, (_, i) => `regexp_extract(${source}, ${regex}, ${i + 1}${options(flags)})`);
+    const items =
+      groups === 0
+        ? [`regexp_extract(${source}, ${regex}, 0${options(flags)})`]
+        : Array.from({ length: groups }, (_, i) => `regexp_extract(${source}, ${regex}, ${i + 1}${options(flags)})`);
     return `CASE WHEN regexp_matches(${source}, ${regex}${options(flags)}) THEN [${items.join(', ')}] END`;
   },
 };
@@ -76,5 +79,8 @@ export const regexFunctionRules: CallRules = {
   regexp_count: regexpCount,
   regexp_substr: regexpSubstr,
   regexp_instr: regexpInstr,
-  regexp_like: { label: 'regexp_like → regexp_matches', rewrite: (call) => (call.argNodes.length >= 2 && call.argNodes.length <= 3 ? `regexp_matches(${call.args.join(', ')})` : null) },
+  regexp_like: {
+    label: 'regexp_like → regexp_matches',
+    rewrite: (call) => (call.argNodes.length >= 2 && call.argNodes.length <= 3 ? `regexp_matches(${call.args.join(', ')})` : null),
+  },
 };

@@ -30,8 +30,10 @@ function rowAt(level: Level, k: number): { items: string[]; start: number } | nu
   return { items: splitArguments(group.children).map(renderTrimmed), start: named ? k - 1 : k };
 }
 
-const isRow = (group: GroupNode) => splitArguments(group.children).length > 1 && !['SELECT', 'VALUES', 'WITH'].includes(wordOf(meaningful(group.children)[0]) ?? '');
-const isOperatorWord = (word: string | null) => word !== null && ['AND', 'OR', 'NOT', 'WHERE', 'WHEN', 'THEN', 'ELSE', 'ON', 'SELECT', 'HAVING', 'RETURN'].includes(word);
+const isRow = (group: GroupNode) =>
+  splitArguments(group.children).length > 1 && !['SELECT', 'VALUES', 'WITH'].includes(wordOf(meaningful(group.children)[0]) ?? '');
+const isOperatorWord = (word: string | null) =>
+  word !== null && ['AND', 'OR', 'NOT', 'WHERE', 'WHEN', 'THEN', 'ELSE', 'ON', 'SELECT', 'HAVING', 'RETURN'].includes(word);
 
 function compare(left: readonly string[], operator: string, right: readonly string[]): string {
   const pairs = left.map((item, i) => [`(${item})`, `(${right[i]})`] as const);

@@ -39,7 +39,14 @@ function sortClausesOf(level: Level): { orderBy: number[]; limitOrOffset: number
   for (let j = 0; j < level.size; j += 1) {
     const startsOrder = j > 0 && level.is(j, 'ORDER') && level.is(j + 1, 'BY');
     if (startsOrder) currentOrder = j;
-    if (currentOrder >= 0 && j >= currentOrder + 2 && (j === currentOrder + 2 || level.punct(j - 1, ',')) && level.token(j, 'number') && !positionalKeys.has(currentOrder)) positionalKeys.set(currentOrder, j);
+    if (
+      currentOrder >= 0 &&
+      j >= currentOrder + 2 &&
+      (j === currentOrder + 2 || level.punct(j - 1, ',')) &&
+      level.token(j, 'number') &&
+      !positionalKeys.has(currentOrder)
+    )
+      positionalKeys.set(currentOrder, j);
     orderBy.push(startsOrder ? j : orderBy[j]!);
     limitOrOffset.push(level.is(j, 'OFFSET', 'LIMIT') ? j : limitOrOffset[j]!);
   }

@@ -97,7 +97,9 @@ function recursiveBodies(root: Level): Map<number | Level, string> {
 }
 
 function namesItself(nodes: readonly SqlNode[], name: string): boolean {
-  return nodes.some((node) => (node.type === 'group' ? namesItself(node.children, name) : node.token.kind === 'word' && node.token.text.toLowerCase() === name));
+  return nodes.some((node) =>
+    node.type === 'group' ? namesItself(node.children, name) : node.token.kind === 'word' && node.token.text.toLowerCase() === name,
+  );
 }
 
 /** The set operation at the top of a level, from position `start` (after the CTEs). */
@@ -178,8 +180,20 @@ function category(type: string): string {
 }
 
 const postgresNames: Readonly<Record<string, string>> = {
-  INTEGER: 'integer', BIGINT: 'bigint', SMALLINT: 'smallint', DOUBLE: 'double precision', FLOAT: 'real', DECIMAL: 'numeric', HUGEINT: 'numeric', VARCHAR: 'text',
-  BOOLEAN: 'boolean', DATE: 'date', TIMESTAMP: 'timestamp without time zone', 'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone', INTERVAL: 'interval', JSON: 'jsonb',
+  INTEGER: 'integer',
+  BIGINT: 'bigint',
+  SMALLINT: 'smallint',
+  DOUBLE: 'double precision',
+  FLOAT: 'real',
+  DECIMAL: 'numeric',
+  HUGEINT: 'numeric',
+  VARCHAR: 'text',
+  BOOLEAN: 'boolean',
+  DATE: 'date',
+  TIMESTAMP: 'timestamp without time zone',
+  'TIMESTAMP WITH TIME ZONE': 'timestamp with time zone',
+  INTERVAL: 'interval',
+  JSON: 'jsonb',
 };
 const postgresName = (type: string) => postgresNames[type.replace(/\(.*$/s, '')] ?? type.toLowerCase();
 
@@ -200,7 +214,8 @@ function checkTypes(operation: string, types: readonly (readonly string[])[], it
     for (const other of all) {
       if (other.item === 'null') continue;
       if (other.item !== 'typed') {
-        if (!readsAs(other.item.literal, category(resolved.type))) throw postgresError('22P02', `invalid input syntax for type ${postgresName(resolved.type)}: "${other.item.literal}"`);
+        if (!readsAs(other.item.literal, category(resolved.type)))
+          throw postgresError('22P02', `invalid input syntax for type ${postgresName(resolved.type)}: "${other.item.literal}"`);
       } else if (category(other.type) !== category(resolved.type)) {
         throw postgresError('42804', `${operation} types ${postgresName(resolved.type)} and ${postgresName(other.type)} cannot be matched`);
       }
@@ -230,6 +245,7 @@ function checkRecursiveTypes(name: string, types: readonly (readonly string[])[]
       if (numericRank.includes(type) && numericRank.includes(overall)) overall = numericRank.indexOf(type) > numericRank.indexOf(overall) ? type : overall;
       else if (type === 'timestamp with time zone' || (type === 'timestamp without time zone' && overall === 'date')) overall = type;
     }
-    if (overall !== initial) throw postgresError('42804', `recursive query "${name}" column ${column + 1} has type ${initial} in non-recursive term but type ${overall} overall`);
+    if (overall !== initial)
+      throw postgresError('42804', `recursive query "${name}" column ${column + 1} has type ${initial} in non-recursive term but type ${overall} overall`);
   }
 }

@@ -42,7 +42,9 @@ function regexpMatches(args: string[]): string | null {
   const groups = captureGroups(pattern);
   const all = (group: number) => `regexp_extract_all(${args[0]}, ${args[1]}, ${group}${options})`;
   const matches =
-    groups === 0 ? `list_transform(${all(0)}, lambda __m: [__m])` : `list_transform(list_zip(${Array.from({ length: groups }, (_, i) => all(i + 1)).join(', ')}), lambda __t: [${Array.from({ length: groups }, (_, i) => `__t[${i + 1}]`).join(', ')}])`;
+    groups === 0
+      ? `list_transform(${all(0)}, lambda __m: [__m])`
+      : `list_transform(list_zip(${Array.from({ length: groups }, (_, i) => all(i + 1)).join(', ')}), lambda __t: [${Array.from({ length: groups }, (_, i) => `__t[${i + 1}]`).join(', ')}])`;
   return `unnest(${matches})`;
 }
 
@@ -59,7 +61,8 @@ const each = (value: string): SetFunction => ({
 
 /** Bounds or a step that are visibly not integers: DuckDB's generate_series takes integers and timestamps only. */
 const fractional = (args: string[]) => args.some((arg) => /^[+-]?[0-9]*\.[0-9]*$|::\s*(DECIMAL|numeric)\b/i.test(arg));
-const numericSeries = (a: string[]) => (a.length >= 2 && a.length <= 3 && fractional(a) ? `unnest(pgx_numeric_series(${a[0]}, ${a[1]}, ${a[2] ?? '1'}))` : null);
+const numericSeries = (a: string[]) =>
+  a.length >= 2 && a.length <= 3 && fractional(a) ? `unnest(pgx_numeric_series(${a[0]}, ${a[1]}, ${a[2] ?? '1'}))` : null;
 
 /** A step written as untyped text (`'1 day'`) is an interval in Postgres, unless it is a number. */
 const stepOf = (step: string) => (/^'[^']*'$/.test(step) && !/^'\s*[+-]?[0-9.]+\s*'$/.test(step) ? `CAST(${step} AS INTERVAL)` : step);
@@ -86,7 +89,12 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
   // unnest(a, b, …) in FROM zips its arrays, the shorter ones padded with NULL, as DuckDB's unnests in one SELECT list do.
   // A multi-dimensional array unnests to its elements in Postgres; DuckDB's unnest takes the outer list apart.
   unnest: {
-    table: (a) => (a.length > 1 ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})` : nested(a) ? `(SELECT unnest(${a[0]}, recursive := true) AS "unnest")` : null),
+    table: (a) =>
+      a.length > 1
+        ? `(SELECT ${a.map((arg) => `unnest(${arg}) AS "unnest"`).join(', ')})`
+        : nested(a)
+          ? `(SELECT unnest(${a[0]}, recursive := true) AS "unnest")`
+          : null,
     select: (a) => (nested(a) ? `unnest(${a[0]}, recursive := true)` : null),
     column: 'unnest',
     record: (a) => a.length > 1,
@@ -115,8 +123,33 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
 
 /** Words that end a FROM item and so cannot be its alias. */
 const notAliases = new Set([
-  'ANTI', 'ASOF', 'CROSS', 'EXCEPT', 'FETCH', 'FOR', 'FULL', 'GROUP', 'HAVING', 'INNER', 'INTERSECT', 'JOIN', 'LEFT', 'LIMIT',
-  'NATURAL', 'OFFSET', 'ON', 'ORDER', 'POSITIONAL', 'QUALIFY', 'RIGHT', 'SEMI', 'TABLESAMPLE', 'UNION', 'USING', 'WHERE', 'WINDOW',
+  'ANTI',
+  'ASOF',
+  'CROSS',
+  'EXCEPT',
+  'FETCH',
+  'FOR',
+  'FULL',
+  'GROUP',
+  'HAVING',
+  'INNER',
+  'INTERSECT',
+  'JOIN',
+  'LEFT',
+  'LIMIT',
+  'NATURAL',
+  'OFFSET',
+  'ON',
+  'ORDER',
+  'POSITIONAL',
+  'QUALIFY',
+  'RIGHT',
+  'SEMI',
+  'TABLESAMPLE',
+  'UNION',
+  'USING',
+  'WHERE',
+  'WINDOW',
 ]);
 
 interface FromAlias {

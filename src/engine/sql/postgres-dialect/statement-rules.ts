@@ -20,7 +20,29 @@ export const checkRowCounts: LevelRewrite = (level) => {
 };
 
 /** Words that may follow a FROM item where an alias would stand. */
-const afterFromItem = new Set(['WHERE', 'GROUP', 'HAVING', 'ORDER', 'LIMIT', 'OFFSET', 'FETCH', 'WINDOW', 'JOIN', 'INNER', 'LEFT', 'RIGHT', 'FULL', 'CROSS', 'NATURAL', 'ON', 'USING', 'UNION', 'EXCEPT', 'INTERSECT', 'QUALIFY']);
+const afterFromItem = new Set([
+  'WHERE',
+  'GROUP',
+  'HAVING',
+  'ORDER',
+  'LIMIT',
+  'OFFSET',
+  'FETCH',
+  'WINDOW',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'FULL',
+  'CROSS',
+  'NATURAL',
+  'ON',
+  'USING',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'QUALIFY',
+]);
 const queryStarts = new Set(['SELECT', 'VALUES', 'WITH', 'TABLE']);
 
 /** `FROM (SELECT …)`: Postgres 15 wants an alias for a subquery in FROM (DuckDB makes one up). */
@@ -63,7 +85,8 @@ function checkFrame(level: Level, k: number): void {
   }
 }
 
-const negativeBound = (level: Level, k: number) => level.op(k, '-') && level.token(k + 1, 'number') && /[1-9]/.test(level.text(k + 1, k + 1)) && level.is(k + 2, 'PRECEDING', 'FOLLOWING');
+const negativeBound = (level: Level, k: number) =>
+  level.op(k, '-') && level.token(k + 1, 'number') && /[1-9]/.test(level.text(k + 1, k + 1)) && level.is(k + 2, 'PRECEDING', 'FOLLOWING');
 
 /**
  * `SELECT DISTINCT ON (a) … ORDER BY b, a`: Postgres wants the DISTINCT ON expressions first in the
@@ -116,7 +139,8 @@ function orderByAfter(level: Level, from: number): (string | null)[] | null {
 function keyText(nodes: readonly SqlNode[]): string | null {
   const parts = meaningful(nodes);
   if (parts.length === 1 && parts[0]!.type === 'token' && parts[0]!.token.kind === 'number') return null;
-  if (parts.length === 3 && wordOf(parts[0]) !== null && parts[1]!.type === 'token' && parts[1]!.token.text === '.' && wordOf(parts[2]) !== null) return wordOf(parts[2])!.toLowerCase();
+  if (parts.length === 3 && wordOf(parts[0]) !== null && parts[1]!.type === 'token' && parts[1]!.token.text === '.' && wordOf(parts[2]) !== null)
+    return wordOf(parts[2])!.toLowerCase();
   return parts.map(render).join(' ').toLowerCase();
 }
 

@@ -4,9 +4,34 @@ import type { LevelRewrite } from './pass';
 
 /** Words that end a FROM item, so a word after the timestamp that is one of them is not an alias. */
 const afterTableRef = new Set([
-  'ANTI', 'ASOF', 'CROSS', 'EXCEPT', 'FETCH', 'FOR', 'FULL', 'GROUP', 'HAVING', 'INNER', 'INTERSECT', 'JOIN', 'LEFT',
-  'LIMIT', 'NATURAL', 'OFFSET', 'ON', 'ORDER', 'POSITIONAL', 'QUALIFY', 'RIGHT', 'SEMI', 'TABLESAMPLE', 'UNION',
-  'USING', 'WHERE', 'WINDOW', 'SAMPLE',
+  'ANTI',
+  'ASOF',
+  'CROSS',
+  'EXCEPT',
+  'FETCH',
+  'FOR',
+  'FULL',
+  'GROUP',
+  'HAVING',
+  'INNER',
+  'INTERSECT',
+  'JOIN',
+  'LEFT',
+  'LIMIT',
+  'NATURAL',
+  'OFFSET',
+  'ON',
+  'ORDER',
+  'POSITIONAL',
+  'QUALIFY',
+  'RIGHT',
+  'SEMI',
+  'TABLESAMPLE',
+  'UNION',
+  'USING',
+  'WHERE',
+  'WINDOW',
+  'SAMPLE',
 ]);
 
 /**
@@ -24,9 +49,7 @@ export const translateTimeTravel: LevelRewrite = (level, log) => {
     const timestamp = `${single ? 'TIMESTAMPTZ ' : ''}${level.text(k + 4, expressionEnd)}`;
     const alias = aliasAfter(level, expressionEnd + 1);
     const clause = `AT (TIMESTAMP => ${timestamp})`;
-    const done = alias
-      ? level.replace(k, alias.end, `AS ${level.text(alias.start, alias.end)} ${clause}`)
-      : level.replace(k, expressionEnd, clause);
+    const done = alias ? level.replace(k, alias.end, `AS ${level.text(alias.start, alias.end)} ${clause}`) : level.replace(k, expressionEnd, clause);
     if (done) log.add('time travel: FOR SYSTEM_TIME AS OF → AT (TIMESTAMP => …)');
   }
 };

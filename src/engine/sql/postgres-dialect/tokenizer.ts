@@ -91,9 +91,6 @@ function scanWhile(sql: string, i: number, test: (char: string) => boolean): num
   return j;
 }
 
-
-
-
 function scanPrefixedString(sql: string, i: number): Scanned | null {
   const char = sql[i]!.toUpperCase();
   if ((char === 'E' || char === 'B' || char === 'X' || char === 'N') && sql[i + 1] === "'") {

@@ -36,7 +36,17 @@ export interface Translation {
   rewrites: string[];
 }
 
-const callRules = { ...arithmeticFunctionRules, ...dateFunctionRules, ...stringFunctionRules, ...regexFunctionRules, ...jsonFunctionRules, ...jsonPathFunctionRules, ...jsonEditingRules, ...otherFunctionRules, ...setReturningRules };
+const callRules = {
+  ...arithmeticFunctionRules,
+  ...dateFunctionRules,
+  ...stringFunctionRules,
+  ...regexFunctionRules,
+  ...jsonFunctionRules,
+  ...jsonPathFunctionRules,
+  ...jsonEditingRules,
+  ...otherFunctionRules,
+  ...setReturningRules,
+};
 
 /** A rewrite and the words (upper case) or operators without which it has nothing to do. */
 interface Pass {
@@ -70,7 +80,24 @@ const passes: readonly Pass[] = [
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
   { rewrite: translateJsonArrows, needs: ['->', 'ARROW<'] },
   // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
-  { rewrite: translateJsonEditing, needs: ['JSON', '->', '->>', '#-', "-'", 'TO_JSON', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_EXTRACT', 'JSON_MERGE_PATCH', 'PGX_JSONB_PUT', 'PGX_JSONB_DESCEND', 'PGX_JSONB_STRIP_NULLS'] },
+  {
+    rewrite: translateJsonEditing,
+    needs: [
+      'JSON',
+      '->',
+      '->>',
+      '#-',
+      "-'",
+      'TO_JSON',
+      'JSON_OBJECT',
+      'JSON_ARRAY',
+      'JSON_EXTRACT',
+      'JSON_MERGE_PATCH',
+      'PGX_JSONB_PUT',
+      'PGX_JSONB_DESCEND',
+      'PGX_JSONB_STRIP_NULLS',
+    ],
+  },
   { rewrite: translateArrayOperators, needs: ['||', '[', 'ANY', 'SOME', 'ALL'] },
   { rewrite: translateRegexOperators, needs: ['~', '~*', '!~', '!~*'] },
   { rewrite: translatePatternMatching, needs: ['SIMILAR', 'LIKE', 'ILIKE'] },

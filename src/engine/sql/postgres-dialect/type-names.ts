@@ -44,7 +44,10 @@ function rewriteArrayText(level: Level, castAt: number, log: RewriteLog): void {
   const depth = /^\[*/.exec(list)![0].length;
   let written = 0;
   for (let j = castAt + 1; j <= end; j += 1) if (level.group(j, '[')) written += 1;
-  const replaced = depth > written && level.canReplace(castAt - 1, end) ? level.replace(castAt - 1, end, `${list}::${level.text(castAt + 1, end)}${'[]'.repeat(depth - written)}`) : level.replace(castAt - 1, castAt - 1, list);
+  const replaced =
+    depth > written && level.canReplace(castAt - 1, end)
+      ? level.replace(castAt - 1, end, `${list}::${level.text(castAt + 1, end)}${'[]'.repeat(depth - written)}`)
+      : level.replace(castAt - 1, castAt - 1, list);
   if (replaced) log.add("array text '{…}' → list literal");
 }
 

@@ -51,7 +51,10 @@ function addGroupMarks(marks: Set<string>, open: '(' | '[', children: readonly S
   if (open === '[') {
     marks.add('[');
     if (isToken(previous, 'op', '-')) marks.add("-'");
-  } else if ((isWord(previous, 'FROM', 'JOIN', 'LATERAL') || isToken(previous, 'punct', ',')) && isWord(children.find(significant), 'SELECT', 'VALUES', 'WITH', 'TABLE')) {
+  } else if (
+    (isWord(previous, 'FROM', 'JOIN', 'LATERAL') || isToken(previous, 'punct', ',')) &&
+    isWord(children.find(significant), 'SELECT', 'VALUES', 'WITH', 'TABLE')
+  ) {
     marks.add('FROM(');
   }
 }

@@ -13,4 +13,5 @@ export function category(name: string, sqls: readonly string[]): DifferentialQue
 export const scalars = (expressions: readonly string[]) => expressions.map((expression) => `SELECT ${expression}`);
 
 /** Each expression over every row of a table, with its id, in id order. */
-export const perRow = (table: string, expressions: readonly string[]) => expressions.map((expression) => `SELECT id, ${expression} FROM shop.${table} ORDER BY id`);
+export const perRow = (table: string, expressions: readonly string[]) =>
+  expressions.map((expression) => `SELECT id, ${expression} FROM shop.${table} ORDER BY id`);

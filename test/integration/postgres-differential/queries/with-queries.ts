@@ -25,5 +25,5 @@ export const withQueries = category('with queries', [
   'WITH RECURSIVE walk(day, n) AS (SELECT min(ordered_at)::date, 1 FROM shop.orders UNION ALL SELECT day + 7, n + 1 FROM walk WHERE n < 4) SELECT day, n FROM walk ORDER BY n',
   'WITH c AS (SELECT country, count(*) AS n FROM shop.customers GROUP BY country) SELECT country, n, n * 100 / sum(n) OVER () FROM c ORDER BY country NULLS LAST',
   'WITH x AS (SELECT id, total FROM shop.orders), y AS (SELECT avg(total) AS a FROM x) SELECT id FROM x, y WHERE total > a ORDER BY id',
-  'WITH e AS (SELECT customer_id, kind FROM shop.events) SELECT kind, count(*) FROM e GROUP BY kind UNION ALL SELECT \'all\', count(*) FROM e ORDER BY 1',
+  "WITH e AS (SELECT customer_id, kind FROM shop.events) SELECT kind, count(*) FROM e GROUP BY kind UNION ALL SELECT 'all', count(*) FROM e ORDER BY 1",
 ]);

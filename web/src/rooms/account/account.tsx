@@ -41,7 +41,9 @@ export function Account() {
           label="Change e-mail"
           submitLabel="Change e-mail"
           onSubmit={async (values, form) => {
-            const updated = await unwrap(api.POST('/api/v1/auth/me/change-email', { body: { new_email: values.new_email ?? '', password: values.password ?? '' } }));
+            const updated = await unwrap(
+              api.POST('/api/v1/auth/me/change-email', { body: { new_email: values.new_email ?? '', password: values.password ?? '' } }),
+            );
             session.state.set({ status: 'signed-in', user: updated });
             setEmailSent(values.new_email);
             form.reset();
@@ -57,13 +59,25 @@ export function Account() {
           submitLabel="Change password"
           onSubmit={async (values) => {
             if (values.new_password !== values.confirm) throw new Error('The two new passwords differ.');
-            await unwrap(api.POST('/api/v1/auth/me/change-password', { body: { current_password: values.current_password ?? '', new_password: values.new_password ?? '' } }));
+            await unwrap(
+              api.POST('/api/v1/auth/me/change-password', {
+                body: { current_password: values.current_password ?? '', new_password: values.new_password ?? '' },
+              }),
+            );
             await session.ended('Your password has been changed and every session signed out. Log in with the new password.');
             navigate(pathTo('login'));
           }}
         >
           <Field label="Current password" name="current_password" type="password" autoComplete="current-password" required />
-          <Field label="New password" name="new_password" type="password" autoComplete="new-password" required minLength={8} hint="At least 8 characters. Every session, this one too, is signed out." />
+          <Field
+            label="New password"
+            name="new_password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={8}
+            hint="At least 8 characters. Every session, this one too, is signed out."
+          />
           <Field label="New password again" name="confirm" type="password" autoComplete="new-password" required minLength={8} />
         </Form>
       </Section>
@@ -82,7 +96,11 @@ export function Account() {
           <Form
             label="Confirm the deletion of the account"
             submitLabel="Delete my account"
-            secondary={<button type="button" class="button" onClick={() => setDeleting(false)}>Cancel</button>}
+            secondary={
+              <button type="button" class="button" onClick={() => setDeleting(false)}>
+                Cancel
+              </button>
+            }
             onSubmit={async (values) => {
               await unwrap(api.POST('/api/v1/auth/me/delete-account', { body: { password: values.password ?? '' } }));
               setDeleting(false);

@@ -66,7 +66,9 @@ export function ApiKeys() {
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -98,12 +100,21 @@ export function ApiKeys() {
           submitLabel="Reveal"
           onSubmit={async (values) => {
             if (!revealing) return;
-            const key = await unwrap(api.POST('/api/v1/auth/api-keys/{key_id}/reveal', { params: { path: { key_id: revealing.id } }, body: { password: values.password ?? '' } }));
+            const key = await unwrap(
+              api.POST('/api/v1/auth/api-keys/{key_id}/reveal', { params: { path: { key_id: revealing.id } }, body: { password: values.password ?? '' } }),
+            );
             setShown(key);
             setRevealing(undefined);
           }}
         >
-          <Field label="Your password" name="password" type="password" autoComplete="current-password" required hint="Revealing a key asks for the password again." />
+          <Field
+            label="Your password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            hint="Revealing a key asks for the password again."
+          />
         </Form>
       </Dialog>
     </Page>

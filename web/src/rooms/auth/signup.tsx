@@ -29,13 +29,20 @@ export function Signup({ search }: RoomProps) {
     );
   }
   return (
-    <Page title="Create your Oxbow account" lead={invited ? 'You were invited to a workspace: create your account with the invited address and you join it once the address is verified.' : undefined}>
+    <Page
+      title="Create your Oxbow account"
+      lead={invited ? 'You were invited to a workspace: create your account with the invited address and you join it once the address is verified.' : undefined}
+    >
       <Form
         label="Create an account"
         submitLabel="Create account"
         busyLabel="Creating the account…"
         onSubmit={async (values) => {
-          await unwrap(api.POST('/api/v1/auth/signup', { body: { email: values.email ?? '', password: values.password ?? '', ...(values.name ? { name: values.name } : {}) } }));
+          await unwrap(
+            api.POST('/api/v1/auth/signup', {
+              body: { email: values.email ?? '', password: values.password ?? '', ...(values.name ? { name: values.name } : {}) },
+            }),
+          );
           setSentTo(values.email);
         }}
       >

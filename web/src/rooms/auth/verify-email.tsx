@@ -60,7 +60,13 @@ function AskForLink({ embedded = false }: { embedded?: boolean }) {
       <Field label="E-mail" name="email" type="email" autoComplete="email" required />
     </Form>
   );
-  if (embedded) return <div class="stack"><p>Ask for a new link:</p>{body}</div>;
+  if (embedded)
+    return (
+      <div class="stack">
+        <p>Ask for a new link:</p>
+        {body}
+      </div>
+    );
   return (
     <Page title="Verify your e-mail address" lead="This page opens from the link in the verification e-mail. Ask for a new one if yours expired.">
       {body}

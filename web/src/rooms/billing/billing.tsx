@@ -33,7 +33,11 @@ export function Billing({ params, search }: RoomProps) {
   const returned = search.get('checkout');
   const [startPlan, setStartPlan] = useState<string | undefined>(undefined);
   // Back from a paid checkout, the plan changes once the provider's event arrives: read until it has.
-  const status = usePolled(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/billing/status', path)), [workspaceId], (data) => (returned === 'success' && !subscribed.has(data.status) ? 2000 : null));
+  const status = usePolled(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/billing/status', path)),
+    [workspaceId],
+    (data) => (returned === 'success' && !subscribed.has(data.status) ? 2000 : null),
+  );
   const plans = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/billing/plans', path)), [workspaceId, status.data?.plan]);
   useEffect(() => {
     if (status.data && startPlan === undefined) setStartPlan(status.data.plan);
@@ -53,8 +57,21 @@ export function Billing({ params, search }: RoomProps) {
   const data = status.data;
   const isSubscribed = data !== undefined && subscribed.has(data.status);
   return (
-    <Page title="Billing" lead={<>The plan and its subscription. <Link href={pathTo('usage', { workspaceId })}>Usage this month</Link></>}>
-      {returned === 'success' ? <Notice kind={isSubscribed ? 'success' : 'info'}>{isSubscribed ? `The subscription is ${data.status}: the workspace is on the ${data.plan} plan.` : 'Payment received by the provider; the plan changes as soon as it confirms the subscription…'}</Notice> : null}
+    <Page
+      title="Billing"
+      lead={
+        <>
+          The plan and its subscription. <Link href={pathTo('usage', { workspaceId })}>Usage this month</Link>
+        </>
+      }
+    >
+      {returned === 'success' ? (
+        <Notice kind={isSubscribed ? 'success' : 'info'}>
+          {isSubscribed
+            ? `The subscription is ${data.status}: the workspace is on the ${data.plan} plan.`
+            : 'Payment received by the provider; the plan changes as soon as it confirms the subscription…'}
+        </Notice>
+      ) : null}
       {returned === 'cancelled' ? <Notice kind="info">The checkout was left without paying; nothing changed.</Notice> : null}
       <ErrorNotice error={status.error} />
       {!data && status.loading ? <Loading /> : null}
@@ -78,9 +95,16 @@ export function Billing({ params, search }: RoomProps) {
               </>
             ) : null}
           </dl>
-          {!data.billing_configured ? <Notice kind="info">Payments are not set up on this service: the plan and its limits apply, and cannot be bought here.</Notice> : null}
+          {!data.billing_configured ? (
+            <Notice kind="info">Payments are not set up on this service: the plan and its limits apply, and cannot be bought here.</Notice>
+          ) : null}
           {data.billing_configured && canManage ? (
-            <button type="button" class="button" disabled={busy !== undefined} onClick={go('portal', () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/billing/portal-session', path)))}>
+            <button
+              type="button"
+              class="button"
+              disabled={busy !== undefined}
+              onClick={go('portal', () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/billing/portal-session', path)))}
+            >
               {busy === 'portal' ? 'Opening…' : 'Manage billing: payment methods, invoices, cancelling'}
             </button>
           ) : null}
@@ -94,7 +118,9 @@ export function Billing({ params, search }: RoomProps) {
             plans={plans.data}
             canBuy={canManage && data?.billing_configured === true && !isSubscribed}
             busy={busy}
-            onBuy={(plan) => go(plan.id, () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/billing/checkout-session', { ...path, body: { plan: plan.id } })))()}
+            onBuy={(plan) =>
+              go(plan.id, () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/billing/checkout-session', { ...path, body: { plan: plan.id } })))()
+            }
           />
         ) : (
           <Loading />
@@ -114,13 +140,27 @@ function PlanTable({ plans, canBuy, busy, onBuy }: { plans: Plan[]; canBuy: bool
         <thead>
           <tr>
             <th scope="col">Plan</th>
-            <th scope="col" class="number">Per month</th>
-            <th scope="col" class="number">Queries included</th>
-            <th scope="col" class="number">Beyond, each</th>
-            <th scope="col" class="number">Queries a minute</th>
-            <th scope="col" class="number">Storage</th>
-            <th scope="col" class="number">Connections</th>
-            <th scope="col" class="number">Jobs at once</th>
+            <th scope="col" class="number">
+              Per month
+            </th>
+            <th scope="col" class="number">
+              Queries included
+            </th>
+            <th scope="col" class="number">
+              Beyond, each
+            </th>
+            <th scope="col" class="number">
+              Queries a minute
+            </th>
+            <th scope="col" class="number">
+              Storage
+            </th>
+            <th scope="col" class="number">
+              Connections
+            </th>
+            <th scope="col" class="number">
+              Jobs at once
+            </th>
             <th scope="col">
               <span class="visually-hidden">Action</span>
             </th>

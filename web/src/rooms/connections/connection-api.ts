@@ -16,8 +16,11 @@ export const loadConnectorTypes = () => unwrap(api.GET('/api/v1/connections/avai
 export const loadConnection = (workspaceId: string, connectionId: string) =>
   unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { params: connectionPath(workspaceId, connectionId) }));
 
-export const updateConnection = (workspaceId: string, connectionId: string, body: NonNullable<operations['updateConnection']['requestBody']>['content']['application/json']) =>
-  unwrap(api.PATCH('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { params: connectionPath(workspaceId, connectionId), body }));
+export const updateConnection = (
+  workspaceId: string,
+  connectionId: string,
+  body: NonNullable<operations['updateConnection']['requestBody']>['content']['application/json'],
+) => unwrap(api.PATCH('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { params: connectionPath(workspaceId, connectionId), body }));
 
 /** Whether a sync job may still change (its answer is read again until it ends). */
 export const syncInFlight = (job: Pick<SyncJob, 'status'>) => job.status === 'pending' || job.status === 'running';
@@ -28,7 +31,11 @@ export const syncInFlight = (job: Pick<SyncJob, 'status'>) => job.status === 'pe
  * back through the service's callback to the connection's page.
  */
 export async function startOAuth(provider: string, workspaceId: string, connectionName: string): Promise<void> {
-  const answer = await unwrap(api.GET('/api/v1/oauth/{crm_provider}/authorize', { params: { path: { crm_provider: provider }, query: { workspace_id: workspaceId, connection_name: connectionName } } }));
+  const answer = await unwrap(
+    api.GET('/api/v1/oauth/{crm_provider}/authorize', {
+      params: { path: { crm_provider: provider }, query: { workspace_id: workspaceId, connection_name: connectionName } },
+    }),
+  );
   window.location.assign(answer.authorization_url);
 }
 

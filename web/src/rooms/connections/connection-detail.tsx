@@ -41,7 +41,14 @@ export function ConnectionDetail({ params, search }: RoomProps) {
     );
   }
   return (
-    <Page title={connection.name} lead={<>{type?.name ?? connection.connector_type} · tables land in <code>{connection.schema_name}</code></>}>
+    <Page
+      title={connection.name}
+      lead={
+        <>
+          {type?.name ?? connection.connector_type} · tables land in <code>{connection.schema_name}</code>
+        </>
+      }
+    >
       <p>
         <Link href={pathTo('workspaceConnections', { workspaceId })}>All connections</Link>
       </p>
@@ -60,7 +67,9 @@ export function ConnectionDetail({ params, search }: RoomProps) {
         <dt>Query mode</dt>
         <dd>{connection.query_mode}</dd>
       </dl>
-      {canEdit ? <Actions connection={connection} workspaceId={workspaceId} onChanged={setCurrent} onRefused={reload} onSyncStarted={() => setSyncs(syncs + 1)} /> : null}
+      {canEdit ? (
+        <Actions connection={connection} workspaceId={workspaceId} onChanged={setCurrent} onRefused={reload} onSyncStarted={() => setSyncs(syncs + 1)} />
+      ) : null}
       <Section title="Syncs">
         <SyncHistory workspaceId={workspaceId} connectionId={connectionId} version={syncs} onSettled={reload} />
       </Section>
@@ -116,14 +125,19 @@ function Actions({ connection, workspaceId, onChanged, onRefused, onSyncStarted 
   };
   const sync = (fullRefresh: boolean) =>
     act(fullRefresh ? 'refresh' : 'sync', async () => {
-      await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync', { params: path, body: fullRefresh ? { full_refresh: true } : {} }));
+      await unwrap(
+        api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync', { params: path, body: fullRefresh ? { full_refresh: true } : {} }),
+      );
       onSyncStarted();
       setSaid({ kind: 'info', text: fullRefresh ? 'A full refresh has started: every stream is read whole and replaced.' : 'A sync has started.' });
     });
   const test = act('test', async () => {
     const result = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/test', { params: path }));
     if (!result.success) onRefused();
-    setSaid({ kind: result.success ? 'success' : 'error', text: `${result.success ? 'The source answered' : 'The test failed'}: ${result.message} (${result.latency_ms} ms)` });
+    setSaid({
+      kind: result.success ? 'success' : 'error',
+      text: `${result.success ? 'The source answered' : 'The test failed'}: ${result.message} (${result.latency_ms} ms)`,
+    });
   });
   const paused = connection.status === 'paused';
   const toggle = act('pause', async () => {
@@ -152,7 +166,17 @@ function Actions({ connection, workspaceId, onChanged, onRefused, onSyncStarted 
   );
 }
 
-function Reauthorize({ connection, type, workspaceId, canEdit }: { connection: Connection; type: ConnectorType | undefined; workspaceId: string; canEdit: boolean }) {
+function Reauthorize({
+  connection,
+  type,
+  workspaceId,
+  canEdit,
+}: {
+  connection: Connection;
+  type: ConnectorType | undefined;
+  workspaceId: string;
+  canEdit: boolean;
+}) {
   const [error, setError] = useState<unknown>(undefined);
   return (
     <Notice kind="warning">
@@ -180,9 +204,17 @@ function DeleteConnection({ connection, workspaceId }: { connection: Connection;
         <Form
           label="Confirm deleting the connection"
           submitLabel="Delete the connection"
-          secondary={<button type="button" class="button" onClick={() => setOpen(false)}>Cancel</button>}
+          secondary={
+            <button type="button" class="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          }
           onSubmit={async (values) => {
-            await unwrap(api.DELETE('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { params: { ...connectionPath(workspaceId, connection.id), query: { drop_tables: values.drop_tables === 'on' } } }));
+            await unwrap(
+              api.DELETE('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', {
+                params: { ...connectionPath(workspaceId, connection.id), query: { drop_tables: values.drop_tables === 'on' } },
+              }),
+            );
             navigate(pathTo('workspaceConnections', { workspaceId }), { replace: true });
           }}
         >

@@ -17,14 +17,23 @@ export function ConnectionList({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
   const { workspace } = useWorkspace(workspaceId);
   const canManage = atLeast(workspace?.role, 'MEMBER');
-  const list = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })), [workspaceId]);
+  const list = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })),
+    [workspaceId],
+  );
   const types = useLoad(loadConnectorTypes, []);
   const oauthTypes = (types.data ?? []).filter((type) => type.auth === 'oauth');
   return (
     <Page
       title="Connections"
       lead="Each connection syncs a source into tables of its own schema."
-      actions={canManage ? <Link class="button primary" href={pathTo('newConnection', { workspaceId })}>New connection</Link> : null}
+      actions={
+        canManage ? (
+          <Link class="button primary" href={pathTo('newConnection', { workspaceId })}>
+            New connection
+          </Link>
+        ) : null
+      }
     >
       <ErrorNotice error={list.error} />
       {list.loading && !list.data ? <Loading /> : null}
@@ -54,7 +63,8 @@ export function ConnectionList({ params }: RoomProps) {
                   </td>
                   <td class="mono">{connection.sync_schedule ?? 'manual'}</td>
                   <td>
-                    {connection.last_sync_status ? <StatusBadge status={connection.last_sync_status} /> : 'never'} {connection.last_sync_at ? formatTime(connection.last_sync_at) : null}
+                    {connection.last_sync_status ? <StatusBadge status={connection.last_sync_status} /> : 'never'}{' '}
+                    {connection.last_sync_at ? formatTime(connection.last_sync_at) : null}
                   </td>
                 </tr>
               ))}

@@ -30,7 +30,11 @@ export function ConnectionsReturn({ search }: RoomProps) {
   const workspace = lastWorkspace(list);
   return (
     <Page title="Connections">
-      {code ? <Notice kind="error">{oauthErrors[code] ?? `The connection could not be made (${code}).`}</Notice> : <p>Connections sync sources into the workspace's tables.</p>}
+      {code ? (
+        <Notice kind="error">{oauthErrors[code] ?? `The connection could not be made (${code}).`}</Notice>
+      ) : (
+        <p>Connections sync sources into the workspace's tables.</p>
+      )}
       {workspace ? (
         <p>
           <Link href={pathTo('workspaceConnections', { workspaceId: workspace.id })}>The connections of {workspace.name}</Link>
@@ -63,7 +67,11 @@ async function findConnection(connectionId: string, list: Workspace[]) {
   const ordered = first ? [first, ...list.filter((workspace) => workspace.id !== first.id)] : list;
   for (const workspace of ordered) {
     try {
-      const connection = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', { params: { path: { workspace_id: workspace.id, connection_id: connectionId } } }));
+      const connection = await unwrap(
+        api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', {
+          params: { path: { workspace_id: workspace.id, connection_id: connectionId } },
+        }),
+      );
       return { workspace, connection };
     } catch (error) {
       if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 403 && error.status !== 422)) throw error;

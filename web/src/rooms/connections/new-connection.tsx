@@ -50,14 +50,25 @@ function SpecForm({ type, workspaceId }: { type: ConnectorType; workspaceId: str
     const created = await unwrap(
       api.POST('/api/v1/workspaces/{workspace_id}/connections', {
         params: { path: { workspace_id: workspaceId } },
-        body: { name: values.name ?? '', connector_type: type.type, spec: objectFromForm(schema, spec), query_mode: values.query_mode === 'live' ? 'live' : 'synced' },
+        body: {
+          name: values.name ?? '',
+          connector_type: type.type,
+          spec: objectFromForm(schema, spec),
+          query_mode: values.query_mode === 'live' ? 'live' : 'synced',
+        },
       }),
     );
     navigate(pathTo('workspaceConnection', { workspaceId, connectionId: created.id }, { created: '1' }));
   };
   return (
     <Form label={`New ${type.name} connection`} submitLabel="Create connection" busyLabel="Creating…" onSubmit={create}>
-      <Field label="Connection name" name="name" required maxLength={63} hint="Letters, digits and underscores, such as shop_db: the schema its tables land in." />
+      <Field
+        label="Connection name"
+        name="name"
+        required
+        maxLength={63}
+        hint="Letters, digits and underscores, such as shop_db: the schema its tables land in."
+      />
       <fieldset class="schema-group">
         <legend>{type.name} settings</legend>
         <SchemaFields schema={schema} value={spec} onChange={setSpec} path={['spec']} />

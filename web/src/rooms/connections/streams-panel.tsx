@@ -29,7 +29,10 @@ interface Props {
  */
 export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefused }: Props) {
   const path = connectionPath(workspaceId, connection.id);
-  const streams = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/streams', { params: path })), [workspaceId, connection.id]);
+  const streams = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/streams', { params: path })),
+    [workspaceId, connection.id],
+  );
   const [choices, setChoices] = useState<Record<string, Choice>>({});
   const [saved, setSaved] = useState(false);
   const [previewing, setPreviewing] = useState<string | undefined>(undefined);
@@ -63,7 +66,9 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
                 <th scope="col">Mode</th>
                 <th scope="col">Cursor</th>
                 <th scope="col">Primary key</th>
-                <th scope="col" class="number">Rows (about)</th>
+                <th scope="col" class="number">
+                  Rows (about)
+                </th>
                 <th scope="col">
                   <span class="visually-hidden">Preview</span>
                 </th>
@@ -77,14 +82,25 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
                 return (
                   <tr key={stream.name}>
                     <td>
-                      <input type="checkbox" aria-label={`Sync ${stream.name}`} checked={choice.included} disabled={!canEdit || stream.status === 'unavailable'} onChange={(event) => change(stream.name, { included: event.currentTarget.checked })} />
+                      <input
+                        type="checkbox"
+                        aria-label={`Sync ${stream.name}`}
+                        checked={choice.included}
+                        disabled={!canEdit || stream.status === 'unavailable'}
+                        onChange={(event) => change(stream.name, { included: event.currentTarget.checked })}
+                      />
                     </td>
                     <td class="mono">
                       {stream.name}
                       {stream.status === 'unavailable' ? <span class="field-hint"> (unavailable: {stream.reason})</span> : null}
                     </td>
                     <td>
-                      <select aria-label={`Sync mode of ${stream.name}`} value={choice.mode} disabled={!canEdit} onChange={(event) => change(stream.name, { mode: event.currentTarget.value as SyncMode })}>
+                      <select
+                        aria-label={`Sync mode of ${stream.name}`}
+                        value={choice.mode}
+                        disabled={!canEdit}
+                        onChange={(event) => change(stream.name, { mode: event.currentTarget.value as SyncMode })}
+                      >
                         {stream.supported_sync_modes.map((mode) => (
                           <option key={mode} value={mode}>
                             {syncModeLabels[mode]}
@@ -96,7 +112,12 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
                       {stream.source_defined_cursor ? (
                         <span class="mono">{stream.default_cursor_field ?? 'the source’s own'}</span>
                       ) : (
-                        <select aria-label={`Cursor of ${stream.name}`} value={choice.cursor} disabled={!canEdit || !incremental} onChange={(event) => change(stream.name, { cursor: event.currentTarget.value })}>
+                        <select
+                          aria-label={`Cursor of ${stream.name}`}
+                          value={choice.cursor}
+                          disabled={!canEdit || !incremental}
+                          onChange={(event) => change(stream.name, { cursor: event.currentTarget.value })}
+                        >
                           <option value="">—</option>
                           {stream.cursor_candidates.map((candidate) => (
                             <option key={candidate} value={candidate}>
@@ -107,11 +128,22 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
                       )}
                     </td>
                     <td>
-                      <input class="mono key-input" aria-label={`Primary key of ${stream.name}`} value={choice.key} readOnly={!canEdit} onInput={(event) => change(stream.name, { key: event.currentTarget.value })} />
+                      <input
+                        class="mono key-input"
+                        aria-label={`Primary key of ${stream.name}`}
+                        value={choice.key}
+                        readOnly={!canEdit}
+                        onInput={(event) => change(stream.name, { key: event.currentTarget.value })}
+                      />
                     </td>
                     <td class="number">{formatCount(stream.row_estimate)}</td>
                     <td>
-                      <button type="button" class="button small" aria-pressed={previewing === stream.name} onClick={() => setPreviewing(previewing === stream.name ? undefined : stream.name)}>
+                      <button
+                        type="button"
+                        class="button small"
+                        aria-pressed={previewing === stream.name}
+                        onClick={() => setPreviewing(previewing === stream.name ? undefined : stream.name)}
+                      >
                         Preview<span class="visually-hidden"> {stream.name}</span>
                       </button>
                     </td>
@@ -121,7 +153,9 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
             </tbody>
           </table>
         </div>
-        <p class="field-hint">An incremental mode needs a cursor (unless the source keeps its own); deduplication needs a primary key (columns separated by commas).</p>
+        <p class="field-hint">
+          An incremental mode needs a cursor (unless the source keeps its own); deduplication needs a primary key (columns separated by commas).
+        </p>
       </Form>
       {previewing ? <StreamPreview workspaceId={workspaceId} connectionId={connection.id} stream={previewing} /> : null}
     </div>
@@ -130,7 +164,13 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
 
 function StreamPreview({ workspaceId, connectionId, stream }: { workspaceId: string; connectionId: string; stream: string }) {
   const preview = useLoad(
-    () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/preview', { params: connectionPath(workspaceId, connectionId), body: { stream, limit: 20 } })),
+    () =>
+      unwrap(
+        api.POST('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/preview', {
+          params: connectionPath(workspaceId, connectionId),
+          body: { stream, limit: 20 },
+        }),
+      ),
     [workspaceId, connectionId, stream],
   );
   const source = useMemo(() => (preview.data ? memorySource(preview.data.columns, preview.data.rows) : undefined), [preview.data]);
@@ -151,13 +191,19 @@ function choicesOf(streams: StreamInfo[], configuredStreams: ConfiguredStream[] 
       const chosen = byName.get(stream.name);
       const included = configuredStreams === null ? stream.status !== 'unavailable' : chosen !== undefined;
       const mode = (chosen?.sync_mode ?? 'full_refresh_overwrite') as SyncMode;
-      return [stream.name, { included, mode, cursor: chosen?.cursor_field ?? stream.default_cursor_field ?? '', key: (chosen?.primary_key ?? stream.primary_key).join(', ') }];
+      return [
+        stream.name,
+        { included, mode, cursor: chosen?.cursor_field ?? stream.default_cursor_field ?? '', key: (chosen?.primary_key ?? stream.primary_key).join(', ') },
+      ];
     }),
   );
 }
 
 function configured(stream: StreamInfo, choice: Choice): ConfiguredStream {
-  const key = choice.key.split(',').map((part) => part.trim()).filter(Boolean);
+  const key = choice.key
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const incremental = choice.mode.startsWith('incremental');
   return {
     name: stream.name,

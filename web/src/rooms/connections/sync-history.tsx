@@ -21,7 +21,11 @@ export function SyncHistory({ workspaceId, connectionId, version, onSettled }: P
   const wasInFlight = useRef(false);
   const jobs = usePolled(
     async () => {
-      const list = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync-jobs', { params: { ...connectionPath(workspaceId, connectionId), query: { limit: 10 } } }));
+      const list = await unwrap(
+        api.GET('/api/v1/workspaces/{workspace_id}/connections/{connection_id}/sync-jobs', {
+          params: { ...connectionPath(workspaceId, connectionId), query: { limit: 10 } },
+        }),
+      );
       const inFlight = list.some(syncInFlight);
       if (wasInFlight.current && !inFlight) onSettled();
       wasInFlight.current = inFlight;
@@ -81,9 +85,15 @@ function SyncJobCard({ job }: { job: SyncJob }) {
                 <th scope="col">Stream</th>
                 <th scope="col">State</th>
                 <th scope="col">Mode</th>
-                <th scope="col" class="number">Read</th>
-                <th scope="col" class="number">Written</th>
-                <th scope="col" class="number">Bytes</th>
+                <th scope="col" class="number">
+                  Read
+                </th>
+                <th scope="col" class="number">
+                  Written
+                </th>
+                <th scope="col" class="number">
+                  Bytes
+                </th>
                 <th scope="col">Note</th>
               </tr>
             </thead>

@@ -17,8 +17,23 @@ export function Charts({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
   const list = useLoad(() => loadCharts(workspaceId), [workspaceId]);
   return (
-    <Listing workspaceId={workspaceId} title="Charts" lead="Charts of saved queries or their own SQL, each publishable at a link of its own." newPath="newChart" newLabel="New chart" error={list.error} loading={list.loading}>
-      {list.data ? <Table workspaceId={workspaceId} kind="chart" items={list.data} detail={(chart) => `${chart.chart_type} of ${chart.saved_query ? `saved query ${chart.saved_query}` : 'its own SQL'}`} /> : null}
+    <Listing
+      workspaceId={workspaceId}
+      title="Charts"
+      lead="Charts of saved queries or their own SQL, each publishable at a link of its own."
+      newPath="newChart"
+      newLabel="New chart"
+      error={list.error}
+      loading={list.loading}
+    >
+      {list.data ? (
+        <Table
+          workspaceId={workspaceId}
+          kind="chart"
+          items={list.data}
+          detail={(chart) => `${chart.chart_type} of ${chart.saved_query ? `saved query ${chart.saved_query}` : 'its own SQL'}`}
+        />
+      ) : null}
     </Listing>
   );
 }
@@ -26,10 +41,23 @@ export function Charts({ params }: RoomProps) {
 /** The workspace's pages: dashboards of charts and text. */
 export function Pages({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
-  const list = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/pages', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })), [workspaceId]);
+  const list = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/pages', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })),
+    [workspaceId],
+  );
   return (
-    <Listing workspaceId={workspaceId} title="Pages" lead="Dashboards: charts and text in order, publishable at a link of their own." newPath="newPage" newLabel="New page" error={list.error} loading={list.loading}>
-      {list.data ? <Table workspaceId={workspaceId} kind="page" items={list.data} detail={(page) => `${page.blocks.length} block${page.blocks.length === 1 ? '' : 's'}`} /> : null}
+    <Listing
+      workspaceId={workspaceId}
+      title="Pages"
+      lead="Dashboards: charts and text in order, publishable at a link of their own."
+      newPath="newPage"
+      newLabel="New page"
+      error={list.error}
+      loading={list.loading}
+    >
+      {list.data ? (
+        <Table workspaceId={workspaceId} kind="page" items={list.data} detail={(page) => `${page.blocks.length} block${page.blocks.length === 1 ? '' : 's'}`} />
+      ) : null}
     </Listing>
   );
 }
@@ -48,7 +76,17 @@ interface ListingProps {
 function Listing({ workspaceId, title, lead, newPath, newLabel, error, loading, children }: ListingProps) {
   const { workspace } = useWorkspace(workspaceId);
   return (
-    <Page title={title} lead={lead} actions={atLeast(workspace?.role, 'MEMBER') ? <Link class="button primary" href={pathTo(newPath, { workspaceId })}>{newLabel}</Link> : null}>
+    <Page
+      title={title}
+      lead={lead}
+      actions={
+        atLeast(workspace?.role, 'MEMBER') ? (
+          <Link class="button primary" href={pathTo(newPath, { workspaceId })}>
+            {newLabel}
+          </Link>
+        ) : null
+      }
+    >
       <ErrorNotice error={error} />
       {loading && !children ? <Loading /> : null}
       {children}
@@ -81,7 +119,13 @@ function Table<T extends Item>({ workspaceId, kind, items, detail }: { workspace
               </td>
               <td class="mono">{item.name}</td>
               <td>{detail(item)}</td>
-              <td>{item.published ? <StatusBadge status="active" label={item.published.expires_at ? `until ${formatTime(item.published.expires_at)}` : 'published'} /> : 'no'}</td>
+              <td>
+                {item.published ? (
+                  <StatusBadge status="active" label={item.published.expires_at ? `until ${formatTime(item.published.expires_at)}` : 'published'} />
+                ) : (
+                  'no'
+                )}
+              </td>
               <td>{formatTime(item.updated_at)}</td>
             </tr>
           ))}

@@ -18,7 +18,17 @@ import { DeleteNamed } from './delete-named';
 import { ParameterFields } from './parameter-form';
 import { parameterTexts, parameterValues, type ParameterTexts } from './parameter-values';
 import { PublishPanel } from './publish-panel';
-import { loadChart, loadSavedQueries, runSavedQuery, runSql, type Chart, type ChartConfig, type ChartType, type QueryResult, type SavedQuery } from './sharing-api';
+import {
+  loadChart,
+  loadSavedQueries,
+  runSavedQuery,
+  runSql,
+  type Chart,
+  type ChartConfig,
+  type ChartType,
+  type QueryResult,
+  type SavedQuery,
+} from './sharing-api';
 
 /** A new chart, from a saved query (`?saved_query=`) or SQL of its own. */
 export function NewChart({ params, search }: RoomProps) {
@@ -30,7 +40,11 @@ export function NewChart({ params, search }: RoomProps) {
         <Link href={pathTo('charts', { workspaceId })}>All charts</Link>
       </p>
       <ErrorNotice error={queries.error} />
-      {queries.data ? <ChartEditor workspaceId={workspaceId} queries={queries.data} chart={undefined} startWith={search.get('saved_query') ?? undefined} canEdit /> : <Loading />}
+      {queries.data ? (
+        <ChartEditor workspaceId={workspaceId} queries={queries.data} chart={undefined} startWith={search.get('saved_query') ?? undefined} canEdit />
+      ) : (
+        <Loading />
+      )}
     </Page>
   );
 }
@@ -51,13 +65,38 @@ export function ChartRoom({ params }: RoomProps) {
         <Link href={pathTo('charts', { workspaceId })}>All charts</Link>
       </p>
       <ErrorNotice error={chart.error ?? queries.error} />
-      {!data || !queries.data ? <Loading /> : <ChartEditor workspaceId={workspaceId} queries={queries.data} chart={data} startWith={undefined} canEdit={canEdit} onSaved={() => void chart.reload()} />}
+      {!data || !queries.data ? (
+        <Loading />
+      ) : (
+        <ChartEditor
+          workspaceId={workspaceId}
+          queries={queries.data}
+          chart={data}
+          startWith={undefined}
+          canEdit={canEdit}
+          onSaved={() => void chart.reload()}
+        />
+      )}
       {data && canEdit ? (
         <Section title="Public link">
-          <PublishPanel kind="chart" workspaceId={workspaceId} name={name} published={data.published} definitions={definitions} onChanged={() => void chart.reload()} />
+          <PublishPanel
+            kind="chart"
+            workspaceId={workspaceId}
+            name={name}
+            published={data.published}
+            definitions={definitions}
+            onChanged={() => void chart.reload()}
+          />
         </Section>
       ) : null}
-      {data && canEdit ? <DeleteNamed what="chart" name={name} onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/charts/{name}', { params: { path: { workspace_id: workspaceId, name } } })} back={pathTo('charts', { workspaceId })} /> : null}
+      {data && canEdit ? (
+        <DeleteNamed
+          what="chart"
+          name={name}
+          onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/charts/{name}', { params: { path: { workspace_id: workspaceId, name } } })}
+          back={pathTo('charts', { workspaceId })}
+        />
+      ) : null}
     </Page>
   );
 }
@@ -87,7 +126,10 @@ function ChartEditor({ workspaceId, queries, chart, startWith, canEdit, onSaved 
   const { tree } = useSchemaTree(workspaceId, 0);
   useEffect(() => setTexts(parameterTexts(definitions, chart?.saved_query === savedName ? chart.parameters : {})), [savedName, source]);
   const values = parameterValues(definitions, texts);
-  const preview = useDebouncedResult(() => (source === 'saved' ? (saved ? runSavedQuery(workspaceId, saved.name, values) : Promise.resolve(undefined)) : runSql(workspaceId, sql)), [source, savedName, sql, JSON.stringify(values)]);
+  const preview = useDebouncedResult(
+    () => (source === 'saved' ? (saved ? runSavedQuery(workspaceId, saved.name, values) : Promise.resolve(undefined)) : runSql(workspaceId, sql)),
+    [source, savedName, sql, JSON.stringify(values)],
+  );
   const [title, setTitle] = useState(chart?.title ?? '');
   const save = async (form: Record<string, string>) => {
     setSavedNote(false);
@@ -105,15 +147,31 @@ function ChartEditor({ workspaceId, queries, chart, startWith, canEdit, onSaved 
       onSaved?.();
       return;
     }
-    const created = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/charts', { params: { path: { workspace_id: workspaceId } }, body: { ...body, name: form.name ?? '' } }));
+    const created = await unwrap(
+      api.POST('/api/v1/workspaces/{workspace_id}/charts', { params: { path: { workspace_id: workspaceId } }, body: { ...body, name: form.name ?? '' } }),
+    );
     navigate(pathTo('chart', { workspaceId, name: created.name }));
   };
   return (
     <div class="chart-builder">
-      <Form label="Chart" submitLabel={chart ? 'Save chart' : 'Create chart'} busyLabel="Saving…" onSubmit={save} secondary={savedNote ? <span role="status">Saved.</span> : null}>
+      <Form
+        label="Chart"
+        submitLabel={chart ? 'Save chart' : 'Create chart'}
+        busyLabel="Saving…"
+        onSubmit={save}
+        secondary={savedNote ? <span role="status">Saved.</span> : null}
+      >
         <div class="field-row">
           {chart ? null : <Field label="Name" name="name" required maxLength={63} hint="Lowercase letters, digits, - and _." />}
-          <Field label="Title" name="title" required maxLength={200} value={title} onInput={(event) => setTitle(event.currentTarget.value)} readOnly={!canEdit} />
+          <Field
+            label="Title"
+            name="title"
+            required
+            maxLength={200}
+            value={title}
+            onInput={(event) => setTitle(event.currentTarget.value)}
+            readOnly={!canEdit}
+          />
           <Field label="Description" name="description" maxLength={10_000} defaultValue={chart?.description ?? ''} readOnly={!canEdit} />
         </div>
         <fieldset>
@@ -127,7 +185,13 @@ function ChartEditor({ workspaceId, queries, chart, startWith, canEdit, onSaved 
         </fieldset>
         {source === 'saved' ? (
           <>
-            <SelectField label="Saved query" name="saved_query" value={savedName} onChange={(event) => setSavedName(event.currentTarget.value)} options={queries.map((query) => ({ value: query.name, label: query.name }))} />
+            <SelectField
+              label="Saved query"
+              name="saved_query"
+              value={savedName}
+              onChange={(event) => setSavedName(event.currentTarget.value)}
+              options={queries.map((query) => ({ value: query.name, label: query.name }))}
+            />
             {definitions.length > 0 ? <ParameterFields definitions={definitions} texts={texts} onChange={setTexts} /> : null}
           </>
         ) : (
@@ -155,7 +219,10 @@ function ChartEditor({ workspaceId, queries, chart, startWith, canEdit, onSaved 
 }
 
 /** The query's result, run again a moment after the last change of its inputs; an older answer arriving late is dropped. */
-function useDebouncedResult(run: () => Promise<QueryResult | undefined>, inputs: unknown[]): { data: QueryResult | undefined; error: unknown; loading: boolean } {
+function useDebouncedResult(
+  run: () => Promise<QueryResult | undefined>,
+  inputs: unknown[],
+): { data: QueryResult | undefined; error: unknown; loading: boolean } {
   const [state, setState] = useState<{ data: QueryResult | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
   useEffect(() => {
     let current = true;

@@ -1,11 +1,7 @@
 import { numericType, plottedKinds } from '../../ui/chart-kinds';
 import type { ChartConfig, ChartType, QueryResult } from './sharing-api';
 
-const chartTypes: { value: ChartType; label: string }[] = [
-  ...plottedKinds,
-  { value: 'table', label: 'Table' },
-  { value: 'number', label: 'Number' },
-];
+const chartTypes: { value: ChartType; label: string }[] = [...plottedKinds, { value: 'table', label: 'Table' }, { value: 'number', label: 'Number' }];
 
 interface Props {
   type: ChartType;
@@ -21,12 +17,25 @@ export function ChartControls({ type, config, result, onChange }: Props) {
   const others = columns.filter((column) => !numericType.test(column.type)).map((column) => column.name);
   const oneY = type === 'pie' || type === 'number';
   const set = (patch: Partial<ChartConfig>) => onChange(type, { ...config, ...patch });
-  const toggleY = (name: string, on: boolean) => set({ y: oneY ? (on ? [name] : []) : on ? numbers.filter((other) => other === name || config.y?.includes(other)) : (config.y ?? []).filter((other) => other !== name) });
+  const toggleY = (name: string, on: boolean) =>
+    set({
+      y: oneY
+        ? on
+          ? [name]
+          : []
+        : on
+          ? numbers.filter((other) => other === name || config.y?.includes(other))
+          : (config.y ?? []).filter((other) => other !== name),
+    });
   return (
     <div class="chart-controls">
       <div class="field">
         <label for="chart-type">Chart type</label>
-        <select id="chart-type" value={type} onChange={(event) => onChange(event.currentTarget.value as ChartType, oneYOf(event.currentTarget.value as ChartType, config))}>
+        <select
+          id="chart-type"
+          value={type}
+          onChange={(event) => onChange(event.currentTarget.value as ChartType, oneYOf(event.currentTarget.value as ChartType, config))}
+        >
           {chartTypes.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -54,7 +63,13 @@ export function ChartControls({ type, config, result, onChange }: Props) {
           {numbers.length === 0 ? <p class="field-hint">The result has no numeric column.</p> : null}
           {numbers.map((name) => (
             <label key={name} class="check">
-              <input type={oneY ? 'radio' : 'checkbox'} name="chart-y" checked={config.y?.includes(name) ?? false} onChange={(event) => toggleY(name, event.currentTarget.checked)} /> {name}
+              <input
+                type={oneY ? 'radio' : 'checkbox'}
+                name="chart-y"
+                checked={config.y?.includes(name) ?? false}
+                onChange={(event) => toggleY(name, event.currentTarget.checked)}
+              />{' '}
+              {name}
             </label>
           ))}
         </fieldset>
@@ -62,7 +77,12 @@ export function ChartControls({ type, config, result, onChange }: Props) {
       {columns.length > 0 && (type === 'bar' || type === 'line' || type === 'area' || type === 'scatter') ? (
         <div class="field">
           <label for="chart-series">Series by</label>
-          <select id="chart-series" value={config.series ?? ''} onChange={(event) => set({ series: event.currentTarget.value || undefined })} aria-describedby="chart-series-hint">
+          <select
+            id="chart-series"
+            value={config.series ?? ''}
+            onChange={(event) => set({ series: event.currentTarget.value || undefined })}
+            aria-describedby="chart-series-hint"
+          >
             <option value="">—</option>
             {others.map((name) => (
               <option key={name} value={name}>
@@ -90,7 +110,11 @@ export function ChartControls({ type, config, result, onChange }: Props) {
                 checked={config.columns?.includes(column.name) ?? true}
                 onChange={(event) => {
                   const chosen = config.columns ?? columns.map((other) => other.name);
-                  set({ columns: event.currentTarget.checked ? columns.map((other) => other.name).filter((name) => name === column.name || chosen.includes(name)) : chosen.filter((name) => name !== column.name) });
+                  set({
+                    columns: event.currentTarget.checked
+                      ? columns.map((other) => other.name).filter((name) => name === column.name || chosen.includes(name))
+                      : chosen.filter((name) => name !== column.name),
+                  });
                 }}
               />{' '}
               {column.name}

@@ -21,7 +21,17 @@ export function ChartView({ type, config, result, title }: { type: ChartType; co
   return <PlottedChart type={type} config={config} result={result} title={title} />;
 }
 
-function PlottedChart({ type, config, result, title }: { type: Exclude<ChartType, 'table' | 'number'>; config: ChartConfig; result: QueryResult; title: string }) {
+function PlottedChart({
+  type,
+  config,
+  result,
+  title,
+}: {
+  type: Exclude<ChartType, 'table' | 'number'>;
+  config: ChartConfig;
+  result: QueryResult;
+  title: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const y = config.y ?? [];
   useEffect(() => {
@@ -31,7 +41,15 @@ function PlottedChart({ type, config, result, title }: { type: Exclude<ChartType
     const resize = () => chart?.resize();
     void import('../workbench/echarts-view').then(({ drawChart }) => {
       if (cancelled || !host.current) return;
-      chart = drawChart(host.current, { kind: type, x: config.x!, y, series: config.series, stacked: config.stacked, columns: result.columns.map((column) => column.name), rows: result.rows.slice(0, chartRows) });
+      chart = drawChart(host.current, {
+        kind: type,
+        x: config.x!,
+        y,
+        series: config.series,
+        stacked: config.stacked,
+        columns: result.columns.map((column) => column.name),
+        rows: result.rows.slice(0, chartRows),
+      });
       window.addEventListener('resize', resize);
     });
     return () => {
@@ -42,11 +60,20 @@ function PlottedChart({ type, config, result, title }: { type: Exclude<ChartType
   }, [type, config.x, y.join('\n'), config.series, config.stacked, result]);
   if (!config.x || y.length === 0) return <p class="field-hint">Choose the x axis and at least one measure to draw the chart.</p>;
   const by = config.series ? `, one series per ${config.series}` : '';
-  return <div ref={host} class="chart-area" role="img" aria-label={`${title}: ${type} chart of ${y.join(', ')} by ${config.x}${by}${config.stacked ? ', stacked' : ''}`} />;
+  return (
+    <div
+      ref={host}
+      class="chart-area"
+      role="img"
+      aria-label={`${title}: ${type} chart of ${y.join(', ')} by ${config.x}${by}${config.stacked ? ', stacked' : ''}`}
+    />
+  );
 }
 
 function ChartTable({ config, result, title }: { config: ChartConfig; result: QueryResult; title: string }) {
-  const shown = (config.columns?.length ? config.columns : result.columns.map((column) => column.name)).map((name) => ({ name, at: result.columns.findIndex((column) => column.name === name) })).filter((column) => column.at >= 0);
+  const shown = (config.columns?.length ? config.columns : result.columns.map((column) => column.name))
+    .map((name) => ({ name, at: result.columns.findIndex((column) => column.name === name) }))
+    .filter((column) => column.at >= 0);
   return (
     <div class="table-wrap">
       <table class="data-table">

@@ -25,7 +25,11 @@ export function DeleteNamed({ what, name, onDelete, back }: Props) {
         <Form
           label={`Confirm deleting the ${what}`}
           submitLabel={`Delete the ${what}`}
-          secondary={<button type="button" class="button" onClick={() => setOpen(false)}>Cancel</button>}
+          secondary={
+            <button type="button" class="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          }
           onSubmit={async () => {
             await unwrap(onDelete());
             navigate(back, { replace: true });

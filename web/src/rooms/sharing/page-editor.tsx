@@ -44,13 +44,24 @@ export function PageRoom({ params }: RoomProps) {
         <Link href={pathTo('pages', { workspaceId })}>All pages</Link>
       </p>
       <ErrorNotice error={page.error ?? charts.error} />
-      {!data || !charts.data ? <Loading /> : <PageForm key={data.updated_at} workspaceId={workspaceId} charts={charts.data} page={data} canEdit={canEdit} onSaved={() => void page.reload()} />}
+      {!data || !charts.data ? (
+        <Loading />
+      ) : (
+        <PageForm key={data.updated_at} workspaceId={workspaceId} charts={charts.data} page={data} canEdit={canEdit} onSaved={() => void page.reload()} />
+      )}
       {data && canEdit ? (
         <Section title="Public link">
           <PublishPanel kind="page" workspaceId={workspaceId} name={name} published={data.published} definitions={[]} onChanged={() => void page.reload()} />
         </Section>
       ) : null}
-      {data && canEdit ? <DeleteNamed what="page" name={name} onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/pages/{name}', { params: named(workspaceId, name) })} back={pathTo('pages', { workspaceId })} /> : null}
+      {data && canEdit ? (
+        <DeleteNamed
+          what="page"
+          name={name}
+          onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/pages/{name}', { params: named(workspaceId, name) })}
+          back={pathTo('pages', { workspaceId })}
+        />
+      ) : null}
     </Room>
   );
 }
@@ -75,11 +86,19 @@ function PageForm({ workspaceId, charts, page, canEdit, onSaved }: FormProps) {
       onSaved?.();
       return;
     }
-    const created = await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/pages', { params: { path: { workspace_id: workspaceId } }, body: { ...body, name: form.name ?? '' } }));
+    const created = await unwrap(
+      api.POST('/api/v1/workspaces/{workspace_id}/pages', { params: { path: { workspace_id: workspaceId } }, body: { ...body, name: form.name ?? '' } }),
+    );
     navigate(pathTo('page', { workspaceId, name: created.name }));
   };
   return (
-    <Form label="Page" submitLabel={page ? 'Save page' : 'Create page'} busyLabel="Saving…" onSubmit={save} secondary={savedNote ? <span role="status">Saved.</span> : null}>
+    <Form
+      label="Page"
+      submitLabel={page ? 'Save page' : 'Create page'}
+      busyLabel="Saving…"
+      onSubmit={save}
+      secondary={savedNote ? <span role="status">Saved.</span> : null}
+    >
       <div class="field-row">
         {page ? null : <Field label="Name" name="name" required maxLength={63} hint="Lowercase letters, digits, - and _." />}
         <Field label="Title" name="title" required maxLength={200} defaultValue={page?.title} readOnly={!canEdit} />
@@ -123,7 +142,13 @@ function BlockList({ blocks, charts, onChange, canEdit }: { blocks: PageBlock[];
               ) : (
                 <div class="field">
                   <label for={`${id}-${index}`}>{label}: text (Markdown)</label>
-                  <textarea id={`${id}-${index}`} rows={4} value={block.markdown} readOnly={!canEdit} onInput={(event) => set(index, { markdown: event.currentTarget.value })} />
+                  <textarea
+                    id={`${id}-${index}`}
+                    rows={4}
+                    value={block.markdown}
+                    readOnly={!canEdit}
+                    onInput={(event) => set(index, { markdown: event.currentTarget.value })}
+                  />
                 </div>
               )}
               {canEdit ? (
@@ -145,7 +170,12 @@ function BlockList({ blocks, charts, onChange, canEdit }: { blocks: PageBlock[];
       </ol>
       {canEdit ? (
         <div class="row-actions">
-          <button type="button" class="button small" disabled={charts.length === 0} onClick={() => charts[0] && onChange([...blocks, { chart: charts[0].name }])}>
+          <button
+            type="button"
+            class="button small"
+            disabled={charts.length === 0}
+            onClick={() => charts[0] && onChange([...blocks, { chart: charts[0].name }])}
+          >
             Add a chart
           </button>
           <button type="button" class="button small" onClick={() => onChange([...blocks, { markdown: '' }])}>

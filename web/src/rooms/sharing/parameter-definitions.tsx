@@ -20,13 +20,19 @@ export function placeholders(sql: string): string[] {
 
 /** The drafts for the SQL's placeholders: those already there kept, new ones added as text parameters. */
 export function draftsFor(sql: string, drafts: DefinitionDraft[]): DefinitionDraft[] {
-  return placeholders(sql).map((name) => drafts.find((draft) => draft.name === name) ?? { name, type: 'string', default: '', required: true, options: '', description: '' });
+  return placeholders(sql).map(
+    (name) => drafts.find((draft) => draft.name === name) ?? { name, type: 'string', default: '', required: true, options: '', description: '' },
+  );
 }
 
 export function definitionOf(draft: DefinitionDraft): ParameterDefinition {
-  const options = draft.options.split(',').map((option) => option.trim()).filter(Boolean);
+  const options = draft.options
+    .split(',')
+    .map((option) => option.trim())
+    .filter(Boolean);
   const text = draft.default.trim();
-  const fallback = text === '' ? undefined : draft.type === 'integer' || draft.type === 'number' ? Number(text) : draft.type === 'boolean' ? text === 'true' : text;
+  const fallback =
+    text === '' ? undefined : draft.type === 'integer' || draft.type === 'number' ? Number(text) : draft.type === 'boolean' ? text === 'true' : text;
   return {
     name: draft.name,
     type: draft.type,
@@ -72,13 +78,27 @@ export function ParameterDefinitions({ drafts, onChange }: { drafts: DefinitionD
                 <input aria-label={`Default of ${draft.name}`} value={draft.default} onInput={(event) => set(index, { default: event.currentTarget.value })} />
               </td>
               <td>
-                <input type="checkbox" aria-label={`${draft.name} is required`} checked={draft.required} onChange={(event) => set(index, { required: event.currentTarget.checked })} />
+                <input
+                  type="checkbox"
+                  aria-label={`${draft.name} is required`}
+                  checked={draft.required}
+                  onChange={(event) => set(index, { required: event.currentTarget.checked })}
+                />
               </td>
               <td>
-                <input aria-label={`Options of ${draft.name}, separated by commas`} value={draft.options} disabled={draft.type !== 'enum'} onInput={(event) => set(index, { options: event.currentTarget.value })} />
+                <input
+                  aria-label={`Options of ${draft.name}, separated by commas`}
+                  value={draft.options}
+                  disabled={draft.type !== 'enum'}
+                  onInput={(event) => set(index, { options: event.currentTarget.value })}
+                />
               </td>
               <td>
-                <input aria-label={`Description of ${draft.name}`} value={draft.description} onInput={(event) => set(index, { description: event.currentTarget.value })} />
+                <input
+                  aria-label={`Description of ${draft.name}`}
+                  value={draft.description}
+                  onInput={(event) => set(index, { description: event.currentTarget.value })}
+                />
               </td>
             </tr>
           ))}

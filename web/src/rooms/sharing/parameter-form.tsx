@@ -24,13 +24,25 @@ export function ParameterFields({ definitions, texts, onChange, enforceRequired 
         const value = texts[definition.name];
         const error = errorOf?.(definition.name);
         const set = (next: string | boolean) => onChange({ ...texts, [definition.name]: next });
-        const hint = [definition.description, `${definition.type}${definition.required === false ? ', optional' : ''}${definition.default !== undefined ? `, default ${String(definition.default)}` : ''}`].filter(Boolean).join(' · ');
+        const hint = [
+          definition.description,
+          `${definition.type}${definition.required === false ? ', optional' : ''}${definition.default !== undefined ? `, default ${String(definition.default)}` : ''}`,
+        ]
+          .filter(Boolean)
+          .join(' · ');
         const described = `${fieldId}-hint${error ? ` ${fieldId}-error` : ''}`;
         if (definition.type === 'boolean' && typeof value === 'boolean') {
           return (
             <div class="field" key={definition.name}>
               <label class="check" for={fieldId}>
-                <input id={fieldId} type="checkbox" checked={value === true} aria-describedby={described} onChange={(event) => set(event.currentTarget.checked)} /> {definition.name}
+                <input
+                  id={fieldId}
+                  type="checkbox"
+                  checked={value === true}
+                  aria-describedby={described}
+                  onChange={(event) => set(event.currentTarget.checked)}
+                />{' '}
+                {definition.name}
               </label>
               <p class="field-hint" id={`${fieldId}-hint`}>
                 {hint}

@@ -12,9 +12,16 @@ export function parameterTexts(definitions: ParameterDefinition[], values: Param
     definitions.map((definition) => {
       const value = values[definition.name] ?? (withDefaults ? definition.default : undefined);
       // Without defaults (the values a link locks) a boolean may be left unset too.
-      if (definition.type === 'boolean') return [definition.name, value === undefined || value === null ? (withDefaults ? false : '') : value === true || value === 'true'];
+      if (definition.type === 'boolean')
+        return [definition.name, value === undefined || value === null ? (withDefaults ? false : '') : value === true || value === 'true'];
       if (value === undefined || value === null) return [definition.name, ''];
-      if (definition.type === 'timestamp') return [definition.name, String(value).replace(/(:\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)$/, '$1').slice(0, 19)];
+      if (definition.type === 'timestamp')
+        return [
+          definition.name,
+          String(value)
+            .replace(/(:\d\d)(\.\d+)?(Z|[+-]\d\d:?\d\d)$/, '$1')
+            .slice(0, 19),
+        ];
       return [definition.name, String(value)];
     }),
   );

@@ -35,7 +35,10 @@ export function PublishPanel({ kind, workspaceId, name, published, definitions, 
     const expires = values.expires_at ? new Date(`${values.expires_at}:00Z`).toISOString() : undefined;
     const body = { ...(expires ? { expires_at: expires } : {}), parameters: parameterValues(definitions, locked) };
     try {
-      const answer = kind === 'chart' ? await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/charts/{name}/publish', { ...path, body })) : await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/pages/{name}/publish', { ...path, body }));
+      const answer =
+        kind === 'chart'
+          ? await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/charts/{name}/publish', { ...path, body }))
+          : await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/pages/{name}/publish', { ...path, body }));
       setLink(answer);
       onChanged();
     } catch (caught) {
@@ -86,7 +89,13 @@ export function PublishPanel({ kind, workspaceId, name, published, definitions, 
           <fieldset>
             <legend>Locked parameters</legend>
             <p class="field-hint">A value given here is fixed for everyone who opens the link; empty ones keep the {kind}’s own.</p>
-            <ParameterFields definitions={definitions} texts={locked} onChange={setLocked} enforceRequired={false} errorOf={(parameter) => refusal?.messageAt(['parameters', parameter])} />
+            <ParameterFields
+              definitions={definitions}
+              texts={locked}
+              onChange={setLocked}
+              enforceRequired={false}
+              errorOf={(parameter) => refusal?.messageAt(['parameters', parameter])}
+            />
           </fieldset>
         ) : null}
       </Form>

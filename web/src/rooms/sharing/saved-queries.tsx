@@ -30,7 +30,13 @@ export function SavedQueries({ params }: RoomProps) {
     <Page
       title="Saved queries"
       lead="SQL kept by name, with {{parameters}} filled in at each run."
-      actions={atLeast(workspace?.role, 'MEMBER') ? <Link class="button primary" href={pathTo('newSavedQuery', { workspaceId })}>New saved query</Link> : null}
+      actions={
+        atLeast(workspace?.role, 'MEMBER') ? (
+          <Link class="button primary" href={pathTo('newSavedQuery', { workspaceId })}>
+            New saved query
+          </Link>
+        ) : null
+      }
     >
       <ErrorNotice error={list.error} />
       {list.loading && !list.data ? <Loading /> : null}
@@ -110,7 +116,13 @@ export function SavedQueryRoom({ params }: RoomProps) {
     <Page
       title={name}
       lead={data?.description ?? undefined}
-      actions={data && atLeast(workspace?.role, 'MEMBER') ? <Link class="button" href={pathTo('newChart', { workspaceId }, { saved_query: name })}>New chart from it</Link> : null}
+      actions={
+        data && atLeast(workspace?.role, 'MEMBER') ? (
+          <Link class="button" href={pathTo('newChart', { workspaceId }, { saved_query: name })}>
+            New chart from it
+          </Link>
+        ) : null
+      }
     >
       <p>
         <Link href={pathTo('savedQueries', { workspaceId })}>All saved queries</Link>
@@ -123,7 +135,14 @@ export function SavedQueryRoom({ params }: RoomProps) {
           <Section title="Run">
             <RunForm workspaceId={workspaceId} name={name} definitions={data.parameters} />
           </Section>
-          {atLeast(workspace?.role, 'MEMBER') ? <DeleteNamed what="saved query" name={name} onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/saved-queries/{name}', { params: { path: { workspace_id: workspaceId, name } } })} back={pathTo('savedQueries', { workspaceId })} /> : null}
+          {atLeast(workspace?.role, 'MEMBER') ? (
+            <DeleteNamed
+              what="saved query"
+              name={name}
+              onDelete={() => api.DELETE('/api/v1/workspaces/{workspace_id}/saved-queries/{name}', { params: { path: { workspace_id: workspaceId, name } } })}
+              back={pathTo('savedQueries', { workspaceId })}
+            />
+          ) : null}
         </>
       ) : null}
     </Page>
@@ -147,7 +166,11 @@ function RunForm({ workspaceId, name, definitions }: { workspaceId: string; name
   return (
     <div class="stack">
       <Form label={`Run ${name}`} submitLabel="Run" busyLabel="Running…" onSubmit={run}>
-        {definitions.length > 0 ? <ParameterFields definitions={definitions} texts={texts} onChange={setTexts} errorOf={(parameter) => refusal?.messageAt(['parameters', parameter])} /> : <p>It has no parameters.</p>}
+        {definitions.length > 0 ? (
+          <ParameterFields definitions={definitions} texts={texts} onChange={setTexts} errorOf={(parameter) => refusal?.messageAt(['parameters', parameter])} />
+        ) : (
+          <p>It has no parameters.</p>
+        )}
       </Form>
       {source ? <ResultsGrid source={source} label={`Result of ${name}`} /> : null}
     </div>

@@ -23,14 +23,22 @@ function rowsOf(answer: unknown): QueryResult {
 const inWorkspace = (workspaceId: string) => ({ path: { workspace_id: workspaceId } });
 export const named = (workspaceId: string, name: string) => ({ path: { workspace_id: workspaceId, name } });
 
-export const loadSavedQueries = (workspaceId: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/saved-queries', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
-export const loadSavedQuery = (workspaceId: string, name: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/saved-queries/{name}', { params: named(workspaceId, name) }));
-export const loadCharts = (workspaceId: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/charts', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
-export const loadChart = (workspaceId: string, name: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/charts/{name}', { params: named(workspaceId, name) }));
+export const loadSavedQueries = (workspaceId: string) =>
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/saved-queries', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
+export const loadSavedQuery = (workspaceId: string, name: string) =>
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/saved-queries/{name}', { params: named(workspaceId, name) }));
+export const loadCharts = (workspaceId: string) =>
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/charts', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
+export const loadChart = (workspaceId: string, name: string) =>
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/charts/{name}', { params: named(workspaceId, name) }));
 
 /** A saved query run with values for its parameters. */
 export async function runSavedQuery(workspaceId: string, name: string, parameters: ParameterValues): Promise<QueryResult> {
-  return rowsOf(await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/saved-queries/{name}/run', { params: named(workspaceId, name), body: { parameters, format: 'json' } })));
+  return rowsOf(
+    await unwrap(
+      api.POST('/api/v1/workspaces/{workspace_id}/saved-queries/{name}/run', { params: named(workspaceId, name), body: { parameters, format: 'json' } }),
+    ),
+  );
 }
 
 /** SQL of the workspace run as a query (nothing is written). */

@@ -16,7 +16,10 @@ type TableEntry = { name: string; schema_name: string; row_count: number; size_b
 export function TableBrowser({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
   const { workspace } = useWorkspace(workspaceId);
-  const tables = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables', { params: { path: { workspace_id: workspaceId } } })), [workspaceId]);
+  const tables = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables', { params: { path: { workspace_id: workspaceId } } })),
+    [workspaceId],
+  );
   const bySchema = new Map<string, TableEntry[]>();
   for (const table of tables.data?.tables ?? []) bySchema.set(table.schema_name, [...(bySchema.get(table.schema_name) ?? []), table]);
   return (
@@ -32,9 +35,15 @@ export function TableBrowser({ params }: RoomProps) {
               <thead>
                 <tr>
                   <th scope="col">Table</th>
-                  <th scope="col" class="number">Rows</th>
-                  <th scope="col" class="number">Size</th>
-                  <th scope="col" class="number">Columns</th>
+                  <th scope="col" class="number">
+                    Rows
+                  </th>
+                  <th scope="col" class="number">
+                    Size
+                  </th>
+                  <th scope="col" class="number">
+                    Columns
+                  </th>
                 </tr>
               </thead>
               <tbody>

@@ -21,18 +21,40 @@ export function TableDetail({ params }: RoomProps) {
   const table = params.table ?? '';
   const { workspace } = useWorkspace(workspaceId);
   const path = { workspace_id: workspaceId, table_name: table };
-  const detail = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/metadata', { params: { path } })), [workspaceId, table]);
-  const snapshots = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', { params: { path, query: { limit: 50 } } })), [workspaceId, table]);
-  const qualified = table.split('.').map(quoteIdentifier).join('.');
-  const preview = useLoad(
-    () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/query', { params: { path: { workspace_id: workspaceId } }, body: { sql: `SELECT * FROM ${qualified} LIMIT 100`, format: 'json' } })),
+  const detail = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/metadata', { params: { path } })),
     [workspaceId, table],
   );
-  const previewSource = useMemo(() => (typeof preview.data === 'object' && 'rows' in preview.data ? memorySource(preview.data.columns, preview.data.rows) : undefined), [preview.data]);
+  const snapshots = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', { params: { path, query: { limit: 50 } } })),
+    [workspaceId, table],
+  );
+  const qualified = table.split('.').map(quoteIdentifier).join('.');
+  const preview = useLoad(
+    () =>
+      unwrap(
+        api.POST('/api/v1/workspaces/{workspace_id}/query', {
+          params: { path: { workspace_id: workspaceId } },
+          body: { sql: `SELECT * FROM ${qualified} LIMIT 100`, format: 'json' },
+        }),
+      ),
+    [workspaceId, table],
+  );
+  const previewSource = useMemo(
+    () => (typeof preview.data === 'object' && 'rows' in preview.data ? memorySource(preview.data.columns, preview.data.rows) : undefined),
+    [preview.data],
+  );
   const [dropping, setDropping] = useState(false);
   const workbench = (sql: string) => pathTo('workbench', { workspaceId }, { sql });
   return (
-    <Page title={table} actions={<Link class="button" href={workbench(`SELECT *\nFROM ${qualified}\nLIMIT 100`)}>Query in the workbench</Link>}>
+    <Page
+      title={table}
+      actions={
+        <Link class="button" href={workbench(`SELECT *\nFROM ${qualified}\nLIMIT 100`)}>
+          Query in the workbench
+        </Link>
+      }
+    >
       <p>
         <Link href={pathTo('tables', { workspaceId })}>All tables</Link>
       </p>
@@ -94,8 +116,12 @@ export function TableDetail({ params }: RoomProps) {
                   <th scope="col">Time</th>
                   <th scope="col">Change</th>
                   <th scope="col">Note</th>
-                  <th scope="col" class="number">Records written</th>
-                  <th scope="col"><span class="visually-hidden">Actions</span></th>
+                  <th scope="col" class="number">
+                    Records written
+                  </th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -132,10 +158,18 @@ export function TableDetail({ params }: RoomProps) {
             <Form
               label="Confirm dropping the table"
               submitLabel="Drop the table"
-              secondary={<button type="button" class="button" onClick={() => setDropping(false)}>Cancel</button>}
+              secondary={
+                <button type="button" class="button" onClick={() => setDropping(false)}>
+                  Cancel
+                </button>
+              }
               onSubmit={async () => {
                 const [schema_name = '', table_name = ''] = table.split('.');
-                await unwrap(api.DELETE('/api/v1/query/tables/{schema_name}/{table_name}', { params: { path: { schema_name, table_name }, query: { workspace: workspaceId } } }));
+                await unwrap(
+                  api.DELETE('/api/v1/query/tables/{schema_name}/{table_name}', {
+                    params: { path: { schema_name, table_name }, query: { workspace: workspaceId } },
+                  }),
+                );
                 setDropping(false);
                 navigate(pathTo('tables', { workspaceId }), { replace: true });
               }}

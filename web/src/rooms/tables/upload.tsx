@@ -7,7 +7,12 @@ import { formatBytes, formatCount } from '../../ui/format';
 
 /** A table name from a file name: `uploads.<file name as an identifier>`. */
 function suggestedTable(fileName: string): string {
-  const base = fileName.replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || 'data';
+  const base =
+    fileName
+      .replace(/\.[^.]+$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9_]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'data';
   return `uploads.${/^[a-z_]/.test(base) ? base : `t_${base}`}`;
 }
 
@@ -29,7 +34,13 @@ export function Upload({ workspaceId, onDone }: { workspaceId: string; onDone: (
         label="Upload a file into a table"
         submitLabel="Upload"
         busyLabel="Uploading…"
-        secondary={progress ? <button type="button" class="button" onClick={() => abort.current?.abort()}>Cancel upload</button> : null}
+        secondary={
+          progress ? (
+            <button type="button" class="button" onClick={() => abort.current?.abort()}>
+              Cancel upload
+            </button>
+          ) : null
+        }
         onSubmit={async (values, form) => {
           const file = (form.elements.namedItem('file') as HTMLInputElement).files?.[0];
           if (!file) throw new Error('Choose a file to upload.');
@@ -42,7 +53,10 @@ export function Upload({ workspaceId, onDone }: { workspaceId: string; onDone: (
               file,
               table: values.table ?? '',
               mode: values.mode === 'overwrite' ? 'overwrite' : 'append',
-              primaryKey: (values.primary_key ?? '').split(',').map((name) => name.trim()).filter(Boolean),
+              primaryKey: (values.primary_key ?? '')
+                .split(',')
+                .map((name) => name.trim())
+                .filter(Boolean),
               tokens: session,
               onProgress: (sent, total) => setProgress({ sent, total }),
               signal: abort.current.signal,
@@ -74,7 +88,15 @@ export function Upload({ workspaceId, onDone }: { workspaceId: string; onDone: (
             {uploadTypes.map((entry) => `${entry.extensions.join('/')}: ${entry.label}`).join('; ')}.
           </p>
         </div>
-        <Field label="Table" name="table" required value={table} onInput={(event) => setTable(event.currentTarget.value)} hint="namespace.table; created when missing, its columns inferred from the file." class="mono" />
+        <Field
+          label="Table"
+          name="table"
+          required
+          value={table}
+          onInput={(event) => setTable(event.currentTarget.value)}
+          hint="namespace.table; created when missing, its columns inferred from the file."
+          class="mono"
+        />
         <SelectField
           label="Mode"
           name="mode"

@@ -26,7 +26,14 @@ export function DagGraph({ dag, states, selected, onToggle }: Props) {
   if (dag.nodes.length === 0) return <p>No transforms yet.</p>;
   return (
     <div class="dag-scroll">
-      <svg class="dag" width={layout.width} height={layout.height} viewBox={`0 0 ${layout.width} ${layout.height}`} role="group" aria-label="Transforms in dependency order: choose the ones to run">
+      <svg
+        class="dag"
+        width={layout.width}
+        height={layout.height}
+        viewBox={`0 0 ${layout.width} ${layout.height}`}
+        role="group"
+        aria-label="Transforms in dependency order: choose the ones to run"
+      >
         <defs>
           <marker id="dag-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" class="dag-arrow" />

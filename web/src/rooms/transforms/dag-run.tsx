@@ -18,7 +18,11 @@ export function DagRunRoom({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
   const dagRunId = params.dagRunId ?? '';
   const { workspace } = useWorkspace(workspaceId);
-  const run = usePolled(() => loadDagRun(workspaceId, dagRunId), [workspaceId, dagRunId], (data) => (runInFlight(data.status) ? 1000 : null));
+  const run = usePolled(
+    () => loadDagRun(workspaceId, dagRunId),
+    [workspaceId, dagRunId],
+    (data) => (runInFlight(data.status) ? 1000 : null),
+  );
   const [error, setError] = useState<unknown>(undefined);
   const retry = async () => {
     setError(undefined);
@@ -31,7 +35,16 @@ export function DagRunRoom({ params }: RoomProps) {
   };
   const data = run.data;
   return (
-    <Page title="Transform run" lead={data ? <>Started {formatTime(data.created_at)} · {data.trigger}</> : undefined}>
+    <Page
+      title="Transform run"
+      lead={
+        data ? (
+          <>
+            Started {formatTime(data.created_at)} · {data.trigger}
+          </>
+        ) : undefined
+      }
+    >
       <p>
         <Link href={pathTo('transforms', { workspaceId })}>All transforms</Link>
       </p>

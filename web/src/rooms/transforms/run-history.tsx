@@ -18,8 +18,12 @@ export function RunHistory({ workspaceId, runs, dag }: { workspaceId: string; ru
             <th scope="col">State</th>
             <th scope="col">What</th>
             <th scope="col">Trigger</th>
-            <th scope="col" class="number">Took</th>
-            <th scope="col" class="number">Rows written</th>
+            <th scope="col" class="number">
+              Took
+            </th>
+            <th scope="col" class="number">
+              Rows written
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -77,8 +81,12 @@ export function TransformRunTable({ runs, caption, workspaceId, by }: { runs: Tr
             <th scope="col">{by === 'transform' ? 'Transform' : 'Started'}</th>
             <th scope="col">State</th>
             <th scope="col">{by === 'transform' ? 'Started' : 'Trigger'}</th>
-            <th scope="col" class="number">Took</th>
-            <th scope="col" class="number">Rows written</th>
+            <th scope="col" class="number">
+              Took
+            </th>
+            <th scope="col" class="number">
+              Rows written
+            </th>
             <th scope="col">Error</th>
           </tr>
         </thead>

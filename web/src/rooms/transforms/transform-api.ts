@@ -11,7 +11,8 @@ export type RunRequest = NonNullable<NonNullable<operations['runTransforms']['re
 
 const inWorkspace = (workspaceId: string) => ({ path: { workspace_id: workspaceId } });
 
-export const loadTransforms = (workspaceId: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
+export const loadTransforms = (workspaceId: string) =>
+  unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms', { params: { ...inWorkspace(workspaceId), query: { limit: 200 } } }));
 
 export const loadDag = (workspaceId: string) => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/dag', { params: inWorkspace(workspaceId) }));
 
@@ -22,6 +23,7 @@ export const loadDagRun = (workspaceId: string, dagRunId: string) =>
   unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transform-runs/{dag_run_id}', { params: { path: { workspace_id: workspaceId, dag_run_id: dagRunId } } }));
 
 /** Starts a run of the DAG (all, chosen, stale or from a failure); the answer comes once it ends or after a short wait. */
-export const runDag = (workspaceId: string, body: RunRequest) => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/transforms/run', { params: inWorkspace(workspaceId), body }));
+export const runDag = (workspaceId: string, body: RunRequest) =>
+  unwrap(api.POST('/api/v1/workspaces/{workspace_id}/transforms/run', { params: inWorkspace(workspaceId), body }));
 
 export const runInFlight = (status: string) => status === 'pending' || status === 'running';

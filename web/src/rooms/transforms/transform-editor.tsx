@@ -42,7 +42,10 @@ export function TransformEditor({ workspaceId, initial, others, submitLabel, onS
   const [previewed, setPreviewed] = useState<string | undefined>(undefined);
   const { tree } = useSchemaTree(workspaceId, 0);
   const submit = async (values: Record<string, string>) => {
-    const key = (values.unique_key ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+    const key = (values.unique_key ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
     await onSubmit({
       name: values.name ?? '',
       target_table: values.target_table ?? '',
@@ -56,10 +59,29 @@ export function TransformEditor({ workspaceId, initial, others, submitLabel, onS
   const choices = others.filter((other) => other.id !== initial?.id);
   return (
     <div class="stack">
-      <Form label="Transform" submitLabel={submitLabel} busyLabel="Saving…" onSubmit={submit} secondary={<button type="button" class="button" onClick={() => setPreviewed(sql)}>Preview result</button>}>
+      <Form
+        label="Transform"
+        submitLabel={submitLabel}
+        busyLabel="Saving…"
+        onSubmit={submit}
+        secondary={
+          <button type="button" class="button" onClick={() => setPreviewed(sql)}>
+            Preview result
+          </button>
+        }
+      >
         <div class="field-row">
           <Field label="Name" name="name" required maxLength={63} defaultValue={initial?.name} readOnly={!canEdit} hint="Lowercase letters, digits, - and _." />
-          <Field label="Target table" name="target_table" required maxLength={127} defaultValue={initial?.target_table} readOnly={!canEdit} hint="schema.table, written by this transform alone." class="mono" />
+          <Field
+            label="Target table"
+            name="target_table"
+            required
+            maxLength={127}
+            defaultValue={initial?.target_table}
+            readOnly={!canEdit}
+            hint="schema.table, written by this transform alone."
+            class="mono"
+          />
           <SelectField
             label="Materialization"
             name="materialization"
@@ -71,9 +93,25 @@ export function TransformEditor({ workspaceId, initial, others, submitLabel, onS
               { value: 'incremental', label: 'Incremental: merged on a unique key' },
             ]}
           />
-          {materialization === 'incremental' ? <Field label="Unique key" name="unique_key" required defaultValue={initial?.unique_key?.join(', ')} hint="Columns separated by commas." class="mono" /> : null}
+          {materialization === 'incremental' ? (
+            <Field
+              label="Unique key"
+              name="unique_key"
+              required
+              defaultValue={initial?.unique_key?.join(', ')}
+              hint="Columns separated by commas."
+              class="mono"
+            />
+          ) : null}
         </div>
-        <SqlEditor label="SQL of the transform (Ctrl+Enter or Cmd+Enter previews its result)" value={sql} onChange={setSql} onRun={() => setPreviewed(sql)} schema={tree} error={undefined} />
+        <SqlEditor
+          label="SQL of the transform (Ctrl+Enter or Cmd+Enter previews its result)"
+          value={sql}
+          onChange={setSql}
+          onRun={() => setPreviewed(sql)}
+          schema={tree}
+          error={undefined}
+        />
         {choices.length > 0 ? (
           <fieldset>
             <legend>Runs after</legend>
@@ -109,8 +147,14 @@ export function TransformEditor({ workspaceId, initial, others, submitLabel, onS
 /** The first rows the SQL returns, run as a query of the workspace (nothing is written). */
 function SqlPreview({ workspaceId, sql }: { workspaceId: string; sql: string }) {
   const body = `SELECT * FROM (\n${sql.trim().replace(/;+\s*$/, '')}\n) AS preview LIMIT 100`;
-  const result = useLoad(() => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/query', { params: { path: { workspace_id: workspaceId } }, body: { sql: body, format: 'json' } })), [workspaceId, body]);
-  const source = useMemo(() => (typeof result.data === 'object' && 'rows' in result.data ? memorySource(result.data.columns, result.data.rows) : undefined), [result.data]);
+  const result = useLoad(
+    () => unwrap(api.POST('/api/v1/workspaces/{workspace_id}/query', { params: { path: { workspace_id: workspaceId } }, body: { sql: body, format: 'json' } })),
+    [workspaceId, body],
+  );
+  const source = useMemo(
+    () => (typeof result.data === 'object' && 'rows' in result.data ? memorySource(result.data.columns, result.data.rows) : undefined),
+    [result.data],
+  );
   return (
     <section class="section" aria-labelledby="transform-preview-heading">
       <h2 id="transform-preview-heading">Preview</h2>

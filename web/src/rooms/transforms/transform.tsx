@@ -32,7 +32,11 @@ export function NewTransform({ params }: RoomProps) {
         <Link href={pathTo('transforms', { workspaceId })}>All transforms</Link>
       </p>
       <ErrorNotice error={others.error} />
-      {others.data ? <TransformEditor workspaceId={workspaceId} initial={undefined} others={others.data} submitLabel="Create transform" onSubmit={create} canEdit /> : <Loading />}
+      {others.data ? (
+        <TransformEditor workspaceId={workspaceId} initial={undefined} others={others.data} submitLabel="Create transform" onSubmit={create} canEdit />
+      ) : (
+        <Loading />
+      )}
     </Page>
   );
 }
@@ -43,7 +47,10 @@ export function TransformRoom({ params }: RoomProps) {
   const transformId = params.transformId ?? '';
   const { workspace } = useWorkspace(workspaceId);
   const canEdit = atLeast(workspace?.role, 'MEMBER');
-  const transform = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', { params: transformPath(workspaceId, transformId) })), [workspaceId, transformId]);
+  const transform = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', { params: transformPath(workspaceId, transformId) })),
+    [workspaceId, transformId],
+  );
   const others = useLoad(() => loadTransforms(workspaceId), [workspaceId]);
   const [saved, setSaved] = useState(false);
   const save = async (draft: TransformDraft) => {
@@ -54,7 +61,16 @@ export function TransformRoom({ params }: RoomProps) {
   };
   const data = transform.data;
   return (
-    <Page title={data ? data.name : 'Transform'} lead={data ? <>Writes <code>{data.target_table}</code> · {data.materialization}</> : undefined}>
+    <Page
+      title={data ? data.name : 'Transform'}
+      lead={
+        data ? (
+          <>
+            Writes <code>{data.target_table}</code> · {data.materialization}
+          </>
+        ) : undefined
+      }
+    >
       <p>
         <Link href={pathTo('transforms', { workspaceId })}>All transforms</Link>
       </p>
@@ -64,7 +80,17 @@ export function TransformRoom({ params }: RoomProps) {
         <>
           <Relations workspaceId={workspaceId} transform={data} />
           {saved ? <Notice kind="success">Saved.</Notice> : null}
-          {others.data ? <TransformEditor key={data.updated_at} workspaceId={workspaceId} initial={data} others={others.data} submitLabel="Save changes" onSubmit={save} canEdit={canEdit} /> : null}
+          {others.data ? (
+            <TransformEditor
+              key={data.updated_at}
+              workspaceId={workspaceId}
+              initial={data}
+              others={others.data}
+              submitLabel="Save changes"
+              onSubmit={save}
+              canEdit={canEdit}
+            />
+          ) : null}
           <Section title="Runs">
             <Runs workspaceId={workspaceId} transformId={transformId} canRun={canEdit} />
           </Section>
@@ -99,7 +125,12 @@ function Runs({ workspaceId, transformId, canRun }: { workspaceId: string; trans
   const [started, setStarted] = useState(0);
   const [error, setError] = useState<unknown>(undefined);
   const runs = usePolled(
-    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}/runs', { params: { ...transformPath(workspaceId, transformId), query: { limit: 10 } } })),
+    () =>
+      unwrap(
+        api.GET('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}/runs', {
+          params: { ...transformPath(workspaceId, transformId), query: { limit: 10 } },
+        }),
+      ),
     [workspaceId, transformId, started],
     (list) => (list.some((run) => runInFlight(run.status)) ? 1000 : null),
   );
@@ -139,16 +170,25 @@ function DeleteTransform({ workspaceId, transform }: { workspaceId: string; tran
         <Form
           label="Confirm deleting the transform"
           submitLabel="Delete the transform"
-          secondary={<button type="button" class="button" onClick={() => setOpen(false)}>Cancel</button>}
+          secondary={
+            <button type="button" class="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          }
           onSubmit={async (values) => {
-            await unwrap(api.DELETE('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', { params: { ...transformPath(workspaceId, transform.id), query: { cascade: values.cascade === 'on' ? 'true' : 'false' } } }));
+            await unwrap(
+              api.DELETE('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', {
+                params: { ...transformPath(workspaceId, transform.id), query: { cascade: values.cascade === 'on' ? 'true' : 'false' } },
+              }),
+            );
             navigate(pathTo('transforms', { workspaceId }), { replace: true });
           }}
         >
           <p>Its table stays.</p>
           {transform.dependents.length > 0 ? (
             <label class="check">
-              <input type="checkbox" name="cascade" /> Delete the {transform.dependents.length} transform{transform.dependents.length === 1 ? '' : 's'} that run after it too
+              <input type="checkbox" name="cascade" /> Delete the {transform.dependents.length} transform{transform.dependents.length === 1 ? '' : 's'} that run
+              after it too
             </label>
           ) : null}
         </Form>

@@ -61,7 +61,17 @@ export function Transforms({ params }: RoomProps) {
   };
   const inFlight = latest !== undefined && runInFlight(latest.status);
   return (
-    <Page title="Transforms" lead="SQL models that build tables from other tables, run in dependency order." actions={canRun ? <Link class="button primary" href={pathTo('newTransform', { workspaceId })}>New transform</Link> : null}>
+    <Page
+      title="Transforms"
+      lead="SQL models that build tables from other tables, run in dependency order."
+      actions={
+        canRun ? (
+          <Link class="button primary" href={pathTo('newTransform', { workspaceId })}>
+            New transform
+          </Link>
+        ) : null
+      }
+    >
       <ErrorNotice error={dag.error} />
       {dag.loading && !dag.data ? <Loading /> : null}
       {dag.data ? (
@@ -77,7 +87,12 @@ export function Transforms({ params }: RoomProps) {
               <button type="button" class="button" disabled={busy || !dag.data.nodes.some((node) => node.stale)} onClick={() => void run({ only_stale: true })}>
                 Run stale only
               </button>
-              <button type="button" class="button" disabled={busy || latest?.status !== 'failed'} onClick={() => latest && void run({ retry_from: latest.dag_run_id })}>
+              <button
+                type="button"
+                class="button"
+                disabled={busy || latest?.status !== 'failed'}
+                onClick={() => latest && void run({ retry_from: latest.dag_run_id })}
+              >
                 Retry from failure
               </button>
               {selected.size > 0 ? (
@@ -91,8 +106,7 @@ export function Transforms({ params }: RoomProps) {
           {inFlight ? <Notice kind="info">A run is in progress: the graph shows each transform’s state as it goes.</Notice> : null}
           {latest && !inFlight ? (
             <p class="field-hint" role="status">
-              Last run <StatusBadge status={latest.status} />{' '}
-              <Link href={pathTo('transformRun', { workspaceId, dagRunId: latest.dag_run_id })}>details</Link>
+              Last run <StatusBadge status={latest.status} /> <Link href={pathTo('transformRun', { workspaceId, dagRunId: latest.dag_run_id })}>details</Link>
             </p>
           ) : null}
           <DagGraph dag={dag.data} states={states} selected={selected} onToggle={toggle} />
@@ -136,7 +150,9 @@ function TransformTable({ workspaceId, dag, states }: { workspaceId: string; dag
             {dag.order.map((id) => {
               const node = dag.nodes.find((candidate) => candidate.id === id);
               if (!node) return null;
-              const after = dag.edges.filter((edge) => edge.to === id).map((edge) => dag.nodes.find((candidate) => candidate.id === edge.from)?.name ?? edge.from);
+              const after = dag.edges
+                .filter((edge) => edge.to === id)
+                .map((edge) => dag.nodes.find((candidate) => candidate.id === edge.from)?.name ?? edge.from);
               return (
                 <tr key={id}>
                   <td>
@@ -145,7 +161,8 @@ function TransformTable({ workspaceId, dag, states }: { workspaceId: string; dag
                   <td class="mono">{node.target_table}</td>
                   <td>{node.materialization}</td>
                   <td>
-                    <StatusBadge status={states.get(id) ?? 'never'} label={states.get(id) ? undefined : 'never run'} /> {node.stale ? <StatusBadge status="stale" /> : null}
+                    <StatusBadge status={states.get(id) ?? 'never'} label={states.get(id) ? undefined : 'never run'} />{' '}
+                    {node.stale ? <StatusBadge status="stale" /> : null}
                   </td>
                   <td>{after.length > 0 ? after.join(', ') : '—'}</td>
                 </tr>

@@ -54,13 +54,22 @@ export function UsagePlot({ title, days, format, allowance, shape }: Props) {
             </text>
           </g>
         ))}
-        {shape === 'bars'
-          ? days.map((day, index) => (
-              <rect key={day.date} x={pad.left + index * step + step * 0.15} width={Math.max(1, step * 0.7)} y={yOf(day.value)} height={Math.max(0, pad.top + innerHeight - yOf(day.value))} class="plot-bar">
-                <title>{`${day.date}: ${format(day.value)}`}</title>
-              </rect>
-            ))
-          : <polyline points={days.map((day, index) => `${xOf(index)},${yOf(day.value)}`).join(' ')} class="plot-line" />}
+        {shape === 'bars' ? (
+          days.map((day, index) => (
+            <rect
+              key={day.date}
+              x={pad.left + index * step + step * 0.15}
+              width={Math.max(1, step * 0.7)}
+              y={yOf(day.value)}
+              height={Math.max(0, pad.top + innerHeight - yOf(day.value))}
+              class="plot-bar"
+            >
+              <title>{`${day.date}: ${format(day.value)}`}</title>
+            </rect>
+          ))
+        ) : (
+          <polyline points={days.map((day, index) => `${xOf(index)},${yOf(day.value)}`).join(' ')} class="plot-line" />
+        )}
         {allowance ? (
           <g>
             <line x1={pad.left} x2={size.width - pad.right} y1={yOf(allowance.value)} y2={yOf(allowance.value)} class="plot-allowance" />

@@ -21,12 +21,23 @@ export function Usage({ params }: RoomProps) {
   const path = { path: { workspace_id: workspaceId } };
   const [period, setPeriod] = useState({ start_date: daysAgo(29), end_date: daysAgo(0) });
   const dashboard = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/dashboard', { params: path })), [workspaceId]);
-  const daily = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/daily', { params: { ...path, query: period } })), [workspaceId, period.start_date, period.end_date]);
-  const summary = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage', { params: { ...path, query: period } })), [workspaceId, period.start_date, period.end_date]);
+  const daily = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/daily', { params: { ...path, query: period } })),
+    [workspaceId, period.start_date, period.end_date],
+  );
+  const summary = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage', { params: { ...path, query: period } })),
+    [workspaceId, period.start_date, period.end_date],
+  );
   const month = dashboard.data ? { start_date: dashboard.data.period_start, end_date: daysAgo(0) } : undefined;
-  const monthDaily = useLoad(() => (month ? unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/daily', { params: { ...path, query: month } })) : Promise.resolve([])), [workspaceId, month?.start_date]);
+  const monthDaily = useLoad(
+    () => (month ? unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/daily', { params: { ...path, query: month } })) : Promise.resolve([])),
+    [workspaceId, month?.start_date],
+  );
   const exportAs = async (format: 'csv' | 'json') => {
-    const blob = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/usage/export', { params: { ...path, query: { ...period, format } }, parseAs: 'blob' }));
+    const blob = await unwrap(
+      api.GET('/api/v1/workspaces/{workspace_id}/usage/export', { params: { ...path, query: { ...period, format } }, parseAs: 'blob' }),
+    );
     saveFile(`usage-${period.start_date}-${period.end_date}.${format}`, format === 'csv' ? 'text/csv' : 'application/json', [blob as Blob]);
   };
   const days = daily.data ?? [];
@@ -40,13 +51,27 @@ export function Usage({ params }: RoomProps) {
       {dashboard.data ? (
         <Section title={`This month on the ${dashboard.data.plan_name} plan`} id="this-month">
           <div class="meters">
-            <Meter label="Queries" value={dashboard.data.queries_used} max={dashboard.data.queries_included} text={`${formatCount(dashboard.data.queries_used)} of ${formatCount(dashboard.data.queries_included)} included`} />
-            <Meter label="Storage" value={dashboard.data.storage_used_gb} max={dashboard.data.storage_limit_gb} text={`${formatBytes(dashboard.data.storage_used_bytes)} of ${dashboard.data.storage_limit_gb} GB`} />
+            <Meter
+              label="Queries"
+              value={dashboard.data.queries_used}
+              max={dashboard.data.queries_included}
+              text={`${formatCount(dashboard.data.queries_used)} of ${formatCount(dashboard.data.queries_included)} included`}
+            />
+            <Meter
+              label="Storage"
+              value={dashboard.data.storage_used_gb}
+              max={dashboard.data.storage_limit_gb}
+              text={`${formatBytes(dashboard.data.storage_used_bytes)} of ${dashboard.data.storage_limit_gb} GB`}
+            />
             <Meter
               label="Connections"
               value={dashboard.data.connectors_used}
               max={dashboard.data.connectors_limit ?? Math.max(1, dashboard.data.connectors_used)}
-              text={dashboard.data.connectors_limit === null ? `${dashboard.data.connectors_used} (no limit)` : `${dashboard.data.connectors_used} of ${dashboard.data.connectors_limit}`}
+              text={
+                dashboard.data.connectors_limit === null
+                  ? `${dashboard.data.connectors_used} (no limit)`
+                  : `${dashboard.data.connectors_used} of ${dashboard.data.connectors_limit}`
+              }
             />
           </div>
           <dl class="details">
@@ -64,7 +89,15 @@ export function Usage({ params }: RoomProps) {
           <p>
             <Link href={pathTo('billing', { workspaceId })}>Plan and billing</Link>
           </p>
-          {cumulative.length > 0 ? <UsagePlot title="Queries this month, running total" days={cumulative} format={formatCount} shape="line" allowance={{ value: dashboard.data.queries_included, label: 'included in the plan' }} /> : null}
+          {cumulative.length > 0 ? (
+            <UsagePlot
+              title="Queries this month, running total"
+              days={cumulative}
+              format={formatCount}
+              shape="line"
+              allowance={{ value: dashboard.data.queries_included, label: 'included in the plan' }}
+            />
+          ) : null}
         </Section>
       ) : null}
       <Section title="Per day">
@@ -136,12 +169,24 @@ function ByKind({ summary }: { summary: Summary }) {
         <thead>
           <tr>
             <th scope="col">Kind</th>
-            <th scope="col" class="number">Count</th>
-            <th scope="col" class="number">Failed</th>
-            <th scope="col" class="number">Scanned</th>
-            <th scope="col" class="number">CPU</th>
-            <th scope="col" class="number">Rows</th>
-            <th scope="col" class="number">Cost</th>
+            <th scope="col" class="number">
+              Count
+            </th>
+            <th scope="col" class="number">
+              Failed
+            </th>
+            <th scope="col" class="number">
+              Scanned
+            </th>
+            <th scope="col" class="number">
+              CPU
+            </th>
+            <th scope="col" class="number">
+              Rows
+            </th>
+            <th scope="col" class="number">
+              Cost
+            </th>
           </tr>
         </thead>
         <tbody>

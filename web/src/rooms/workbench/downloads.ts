@@ -27,7 +27,11 @@ export function csvText(columns: ResultColumn[], rows: unknown[][]): string {
 
 /** One JSON object per row, keyed by column name. */
 export function jsonText(columns: ResultColumn[], rows: unknown[][]): string {
-  return JSON.stringify(rows.map((row) => Object.fromEntries(columns.map((column, at) => [column.name, row[at] ?? null]))), null, 2);
+  return JSON.stringify(
+    rows.map((row) => Object.fromEntries(columns.map((column, at) => [column.name, row[at] ?? null]))),
+    null,
+    2,
+  );
 }
 
 export function downloadName(extension: 'csv' | 'json'): string {

@@ -30,7 +30,12 @@ export function drawChart(element: HTMLElement, spec: ChartSpec): { resize(): vo
   const rows = spec.rows.map((row) => row.map((value, at) => (measures.has(at) && value !== null ? Number(value) : value)));
   const tooltip = { trigger: spec.kind === 'pie' ? 'item' : 'axis', renderMode: 'richText' } as const;
   if (spec.kind === 'pie') {
-    chart.setOption({ dataset: { source: [spec.columns, ...rows] }, tooltip, legend: { type: 'scroll', top: 0 }, series: [{ type: 'pie', encode: { itemName: spec.x, value: spec.y[0] }, radius: '65%' }] });
+    chart.setOption({
+      dataset: { source: [spec.columns, ...rows] },
+      tooltip,
+      legend: { type: 'scroll', top: 0 },
+      series: [{ type: 'pie', encode: { itemName: spec.x, value: spec.y[0] }, radius: '65%' }],
+    });
   } else if (spec.series && spec.columns.includes(spec.series) && spec.y[0]) {
     chart.setOption(splitOption(spec, rows, tooltip));
   } else {

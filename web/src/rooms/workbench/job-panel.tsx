@@ -58,14 +58,22 @@ export function JobPanel({ jobId, onFinished }: { jobId: string; onFinished: () 
         </div>
       ) : null}
       <ErrorNotice error={error ?? cancelError} />
-      {status?.status === 'failed' && status.error ? <ErrorNotice error={new Error(`${status.error.code}: ${status.error.message}${status.error.hint ? ` ${status.error.hint}` : ''}`)} /> : null}
+      {status?.status === 'failed' && status.error ? (
+        <ErrorNotice error={new Error(`${status.error.code}: ${status.error.message}${status.error.hint ? ` ${status.error.hint}` : ''}`)} />
+      ) : null}
       {status?.status === 'cancelled' ? <Notice kind="info">The job was cancelled.</Notice> : null}
       {result && source ? (
         <>
           <p class="result-meta">
-            {formatCount(result.row_count)} rows · {formatBytes(result.bytes_scanned)} scanned · {formatEuros(result.cost_eur)} · kept until {formatTime(result.expires_at)}
+            {formatCount(result.row_count)} rows · {formatBytes(result.bytes_scanned)} scanned · {formatEuros(result.cost_eur)} · kept until{' '}
+            {formatTime(result.expires_at)}
           </p>
-          <ResultView source={source} columns={result.columns} allRows={() => allJobRows(jobId, result.row_count)} csv={() => jobCsv(jobId, result.row_count, result.columns)} />
+          <ResultView
+            source={source}
+            columns={result.columns}
+            allRows={() => allJobRows(jobId, result.row_count)}
+            csv={() => jobCsv(jobId, result.row_count, result.columns)}
+          />
         </>
       ) : null}
     </Section>

@@ -6,7 +6,10 @@ import { useLoad } from '../../ui/use-load';
 
 /** The workspace's recent queries (everyone's, from every client), newest first; one opens in the editor. */
 export function QueryHistory({ workspaceId, version, onOpen }: { workspaceId: string; version: number; onOpen: (sql: string) => void }) {
-  const history = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/queries', { params: { path: { workspace_id: workspaceId }, query: { limit: 50 } } })), [workspaceId, version]);
+  const history = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/queries', { params: { path: { workspace_id: workspaceId }, query: { limit: 50 } } })),
+    [workspaceId, version],
+  );
   return (
     <div class="history">
       {history.loading && !history.data ? <Loading /> : null}
@@ -16,7 +19,8 @@ export function QueryHistory({ workspaceId, version, onOpen }: { workspaceId: st
         {(history.data ?? []).map((entry) => (
           <li key={entry.query_id} class={`history-entry status-${entry.status}`}>
             <div class="history-meta">
-              <span class={`badge badge-${entry.status}`}>{entry.status}</span> <span>{entry.kind}</span> · <time dateTime={entry.started_at}>{formatTime(entry.started_at)}</time> · {formatDuration(entry.duration_ms)} · {formatBytes(entry.bytes_scanned)}
+              <span class={`badge badge-${entry.status}`}>{entry.status}</span> <span>{entry.kind}</span> ·{' '}
+              <time dateTime={entry.started_at}>{formatTime(entry.started_at)}</time> · {formatDuration(entry.duration_ms)} · {formatBytes(entry.bytes_scanned)}
               {entry.error_code ? <> · {entry.error_code}</> : null}
             </div>
             <pre class="history-sql mono">{entry.sql.length > 300 ? `${entry.sql.slice(0, 300)}…` : entry.sql}</pre>

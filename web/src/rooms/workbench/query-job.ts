@@ -67,7 +67,9 @@ export async function jobCsv(jobId: string, total: number, columns: ResultColumn
   if (total === 0) return [csvText(columns, [])];
   const parts: string[] = [];
   for (let offset = 0; offset < total; offset += pageLimit) {
-    const page = await unwrap(api.GET('/api/v1/query/jobs/{job_id}', { params: { path: { job_id: jobId }, query: { offset, limit: pageLimit, format: 'csv' } } }));
+    const page = await unwrap(
+      api.GET('/api/v1/query/jobs/{job_id}', { params: { path: { job_id: jobId }, query: { offset, limit: pageLimit, format: 'csv' } } }),
+    );
     const csv = page.result?.csv ?? '';
     parts.push(offset === 0 ? csv : csv.slice(csv.indexOf('\n') + 1));
   }

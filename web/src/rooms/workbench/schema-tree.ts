@@ -17,7 +17,9 @@ export function useSchemaTree(workspaceId: string, version: number): { tree: Sch
   useEffect(() => {
     let cancelled = false;
     void (async () => {
-      const listing = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables', { params: { path: { workspace_id: workspaceId } } })).catch(() => ({ tables: [] }));
+      const listing = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables', { params: { path: { workspace_id: workspaceId } } })).catch(
+        () => ({ tables: [] }),
+      );
       const tree: SchemaTree = {};
       for (const table of listing.tables) (tree[table.schema_name] ??= {})[table.name] = [];
       const tables = listing.tables.map((table) => `${table.schema_name}.${table.name}`);
@@ -26,7 +28,11 @@ export function useSchemaTree(workspaceId: string, version: number): { tree: Sch
       const queue = tables.slice(0, columnTables);
       const worker = async () => {
         for (let name = queue.shift(); name !== undefined && !cancelled; name = queue.shift()) {
-          const detail = await unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/metadata', { params: { path: { workspace_id: workspaceId, table_name: name } } })).catch(() => undefined);
+          const detail = await unwrap(
+            api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/metadata', {
+              params: { path: { workspace_id: workspaceId, table_name: name } },
+            }),
+          ).catch(() => undefined);
           if (!detail) continue;
           tree[detail.schema_name] = { ...tree[detail.schema_name], [detail.name]: detail.columns.map((column) => column.name) };
         }

@@ -33,7 +33,12 @@ export function SqlEditor({ value, onChange, onRun, schema, error, onReady, labe
     let cancelled = false;
     void import('./codemirror-editor').then(({ createSqlEditor }) => {
       if (cancelled || !host.current) return;
-      editor.current = createSqlEditor(host.current, { doc: latest.current.value, label, onChange: (doc) => latest.current.onChange(doc), onRun: () => latest.current.onRun() });
+      editor.current = createSqlEditor(host.current, {
+        doc: latest.current.value,
+        label,
+        onChange: (doc) => latest.current.onChange(doc),
+        onRun: () => latest.current.onRun(),
+      });
       setReady(true);
       onReady?.(editor.current);
     });

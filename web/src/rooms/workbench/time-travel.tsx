@@ -15,7 +15,14 @@ export function TimeTravelPicker({ workspaceId, tables, onInsert }: { workspaceI
   const [custom, setCustom] = useState('');
   const chosen = table || tables[0] || '';
   const snapshots = useLoad(
-    () => (chosen ? unwrap(api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', { params: { path: { workspace_id: workspaceId, table_name: chosen }, query: { limit: 50 } } })) : Promise.resolve([])),
+    () =>
+      chosen
+        ? unwrap(
+            api.GET('/api/v1/workspaces/{workspace_id}/query/tables/{table_name}/history', {
+              params: { path: { workspace_id: workspaceId, table_name: chosen }, query: { limit: 50 } },
+            }),
+          )
+        : Promise.resolve([]),
     [workspaceId, chosen],
   );
   const time = moment === 'custom' ? (custom ? new Date(`${custom}Z`).toISOString() : '') : moment || snapshots.data?.[0]?.committed_at || '';

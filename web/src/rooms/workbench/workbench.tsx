@@ -92,7 +92,16 @@ export function Workbench({ params, search }: RoomProps) {
   const tooLarge = failure?.error instanceof ApiError && failure.error.code === 'QUERY_TOO_LARGE';
 
   return (
-    <Page title="SQL workbench" lead={workspace ? <>Queries run in <strong>{workspace.name}</strong>; tables are <span class="mono">schema.table</span>.</> : undefined}>
+    <Page
+      title="SQL workbench"
+      lead={
+        workspace ? (
+          <>
+            Queries run in <strong>{workspace.name}</strong>; tables are <span class="mono">schema.table</span>.
+          </>
+        ) : undefined
+      }
+    >
       <div class="workbench">
         <div class="workbench-main">
           <div class="toolbar" role="toolbar" aria-label="Query">
@@ -112,7 +121,11 @@ export function Workbench({ params, search }: RoomProps) {
           <SqlEditor value={sql} onChange={setSql} onRun={() => void run()} schema={tree} error={marked} onReady={(handle) => (editor.current = handle)} />
           <details class="panel">
             <summary>Time travel</summary>
-            <TimeTravelPicker workspaceId={workspaceId} tables={tables} onInsert={(text) => (editor.current ? editor.current.insert(text) : replaceSql(`${sql} ${text}`))} />
+            <TimeTravelPicker
+              workspaceId={workspaceId}
+              tables={tables}
+              onInsert={(text) => (editor.current ? editor.current.insert(text) : replaceSql(`${sql} ${text}`))}
+            />
           </details>
           {failure ? (
             <div class="query-error">
@@ -142,7 +155,8 @@ export function Workbench({ params, search }: RoomProps) {
           {outcome?.kind === 'result' ? (
             <Section title="Result">
               <p class="result-meta" role="status">
-                {formatCount(outcome.result.row_count)} rows in {formatDuration(outcome.result.execution_time_ms)} · {formatBytes(outcome.result.metadata.bytes_scanned)} scanned · {formatEuros(outcome.result.metadata.cost_eur)}
+                {formatCount(outcome.result.row_count)} rows in {formatDuration(outcome.result.execution_time_ms)} ·{' '}
+                {formatBytes(outcome.result.metadata.bytes_scanned)} scanned · {formatEuros(outcome.result.metadata.cost_eur)}
               </p>
               <ResultView source={outcome.source} columns={outcome.result.columns} rows={outcome.result.rows} />
             </Section>

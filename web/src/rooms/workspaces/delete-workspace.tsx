@@ -20,7 +20,11 @@ export function DeleteWorkspace({ workspace }: { workspace: Workspace }) {
         <Form
           label="Confirm the deletion"
           submitLabel="Delete the workspace"
-          secondary={<button type="button" class="button" onClick={() => setOpen(false)}>Cancel</button>}
+          secondary={
+            <button type="button" class="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+          }
           onSubmit={async (values) => {
             if (values.confirm !== workspace.slug) throw new Error(`Type ${workspace.slug} to confirm.`);
             await unwrap(api.DELETE('/api/v1/workspaces/{workspace_id}', { params: { path: { workspace_id: workspace.id } } }));

@@ -28,7 +28,14 @@ export function Home() {
     );
   }
   return (
-    <Page title="Workspaces" actions={<Link class="button primary" href={pathTo('newWorkspace')}>New workspace</Link>}>
+    <Page
+      title="Workspaces"
+      actions={
+        <Link class="button primary" href={pathTo('newWorkspace')}>
+          New workspace
+        </Link>
+      }
+    >
       <ErrorNotice error={error} />
       <div class="table-wrap">
         <table class="data-table">

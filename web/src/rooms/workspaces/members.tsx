@@ -44,7 +44,11 @@ export function Members({ workspaceId, role, members }: { workspaceId: string; r
               <th scope="col">E-mail</th>
               <th scope="col">Role</th>
               <th scope="col">Status</th>
-              {manage ? <th scope="col"><span class="visually-hidden">Actions</span></th> : null}
+              {manage ? (
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -56,7 +60,16 @@ export function Members({ workspaceId, role, members }: { workspaceId: string; r
                     <select
                       aria-label={`Role of ${member.email}`}
                       value={member.role}
-                      onChange={(event) => void act(() => unwrap(api.PATCH('/api/v1/workspaces/{workspace_id}/members/{member_id}', { params: { path: { ...path, member_id: member.id } }, body: { role: event.currentTarget.value as Invitable } })))}
+                      onChange={(event) =>
+                        void act(() =>
+                          unwrap(
+                            api.PATCH('/api/v1/workspaces/{workspace_id}/members/{member_id}', {
+                              params: { path: { ...path, member_id: member.id } },
+                              body: { role: event.currentTarget.value as Invitable },
+                            }),
+                          ),
+                        )
+                      }
                     >
                       {assignable.map((option) => (
                         <option key={option.value} value={option.value}>
@@ -72,7 +85,17 @@ export function Members({ workspaceId, role, members }: { workspaceId: string; r
                 {manage ? (
                   <td>
                     {member.role !== 'OWNER' ? (
-                      <button type="button" class="button danger small" onClick={() => void act(() => unwrap(api.DELETE('/api/v1/workspaces/{workspace_id}/members/{member_id}', { params: { path: { ...path, member_id: member.id } } })))}>
+                      <button
+                        type="button"
+                        class="button danger small"
+                        onClick={() =>
+                          void act(() =>
+                            unwrap(
+                              api.DELETE('/api/v1/workspaces/{workspace_id}/members/{member_id}', { params: { path: { ...path, member_id: member.id } } }),
+                            ),
+                          )
+                        }
+                      >
                         Remove<span class="visually-hidden"> {member.email}</span>
                       </button>
                     ) : null}
@@ -86,13 +109,22 @@ export function Members({ workspaceId, role, members }: { workspaceId: string; r
       {manage ? (
         <>
           <h3>Invite someone</h3>
-          {invited ? <Notice kind="success">{invited} was invited. An e-mail with a sign-up link is on its way (or, with an account already, the workspace is in their list).</Notice> : null}
+          {invited ? (
+            <Notice kind="success">
+              {invited} was invited. An e-mail with a sign-up link is on its way (or, with an account already, the workspace is in their list).
+            </Notice>
+          ) : null}
           <Form
             label="Invite a member"
             submitLabel="Invite"
             class="inline-form"
             onSubmit={async (values, form) => {
-              await unwrap(api.POST('/api/v1/workspaces/{workspace_id}/members', { params: { path }, body: { email: values.email ?? '', role: (values.role ?? 'MEMBER') as Invitable } }));
+              await unwrap(
+                api.POST('/api/v1/workspaces/{workspace_id}/members', {
+                  params: { path },
+                  body: { email: values.email ?? '', role: (values.role ?? 'MEMBER') as Invitable },
+                }),
+              );
               setInvited(values.email);
               form.reset();
               await members.reload();

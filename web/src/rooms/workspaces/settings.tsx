@@ -14,7 +14,10 @@ import { useWorkspace } from './use-workspace';
 export function Settings({ params }: RoomProps) {
   const workspaceId = params.workspaceId ?? '';
   const { workspace, loaded } = useWorkspace(workspaceId);
-  const members = useLoad(() => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/members', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })), [workspaceId]);
+  const members = useLoad(
+    () => unwrap(api.GET('/api/v1/workspaces/{workspace_id}/members', { params: { path: { workspace_id: workspaceId }, query: { limit: 200 } } })),
+    [workspaceId],
+  );
   if (!loaded) return <Loading />;
   if (!workspace) return <Notice kind="error">You are not a member of this workspace, or it no longer exists.</Notice>;
   const role = workspace.role;

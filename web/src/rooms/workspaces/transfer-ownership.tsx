@@ -24,7 +24,11 @@ export function TransferOwnership({ workspace, members, onDone }: { workspace: W
           class="inline-form"
           onSubmit={(values) => setChosen(candidates.find((member) => member.id === values.member))}
         >
-          <SelectField label="New owner" name="member" options={candidates.map((member) => ({ value: member.id, label: `${member.email} (${member.role})` }))} />
+          <SelectField
+            label="New owner"
+            name="member"
+            options={candidates.map((member) => ({ value: member.id, label: `${member.email} (${member.role})` }))}
+          />
         </Form>
       )}
       <Dialog title="Transfer ownership?" open={chosen !== undefined} onClose={() => setChosen(undefined)}>
@@ -34,10 +38,19 @@ export function TransferOwnership({ workspace, members, onDone }: { workspace: W
         <Form
           label="Confirm the transfer"
           submitLabel="Transfer"
-          secondary={<button type="button" class="button" onClick={() => setChosen(undefined)}>Cancel</button>}
+          secondary={
+            <button type="button" class="button" onClick={() => setChosen(undefined)}>
+              Cancel
+            </button>
+          }
           onSubmit={async () => {
             if (!chosen) return;
-            await unwrap(api.PATCH('/api/v1/workspaces/{workspace_id}/members/{member_id}', { params: { path: { workspace_id: workspace.id, member_id: chosen.id } }, body: { role: 'OWNER' } }));
+            await unwrap(
+              api.PATCH('/api/v1/workspaces/{workspace_id}/members/{member_id}', {
+                params: { path: { workspace_id: workspace.id, member_id: chosen.id } },
+                body: { role: 'OWNER' },
+              }),
+            );
             setDone(chosen.email);
             setChosen(undefined);
             await Promise.all([reloadWorkspaces(), onDone()]);

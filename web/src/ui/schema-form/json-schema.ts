@@ -46,7 +46,8 @@ export function withoutNull(schema: JsonSchema): JsonSchema {
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (!alternatives) return schema;
   const rest = alternatives.filter((alternative) => alternative.type !== 'null');
-  if (rest.length === 1 && rest.length < alternatives.length) return { ...rest[0], description: schema.description ?? rest[0]!.description, default: schema.default ?? rest[0]!.default };
+  if (rest.length === 1 && rest.length < alternatives.length)
+    return { ...rest[0], description: schema.description ?? rest[0]!.description, default: schema.default ?? rest[0]!.default };
   return schema;
 }
 
@@ -54,7 +55,8 @@ export function withoutNull(schema: JsonSchema): JsonSchema {
 export function enumOptions(schema: JsonSchema): string[] | undefined {
   if (schema.enum) return schema.enum.map(String);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives && alternatives.length > 0 && alternatives.every((alternative) => alternative.const !== undefined)) return alternatives.map((alternative) => String(alternative.const));
+  if (alternatives && alternatives.length > 0 && alternatives.every((alternative) => alternative.const !== undefined))
+    return alternatives.map((alternative) => String(alternative.const));
   return undefined;
 }
 
@@ -102,7 +104,11 @@ export function toForm(raw: JsonSchema, value: Json | undefined): FormValue {
     case 'lines':
       return Array.isArray(given) ? given.map(String).join('\n') : '';
     case 'map':
-      return given && typeof given === 'object' && !Array.isArray(given) ? Object.entries(given).map(([key, entry]) => `${key}: ${String(entry)}`).join('\n') : '';
+      return given && typeof given === 'object' && !Array.isArray(given)
+        ? Object.entries(given)
+            .map(([key, entry]) => `${key}: ${String(entry)}`)
+            .join('\n')
+        : '';
     case 'object':
       return objectToForm(schema, given && typeof given === 'object' && !Array.isArray(given) ? given : {});
     case 'list':
@@ -136,15 +142,22 @@ export function fromForm(raw: JsonSchema, value: FormValue, required: boolean): 
       return chosen.length === 0 && !required ? undefined : chosen;
     }
     case 'lines': {
-      const items = String(value).split('\n').map((line) => line.trim()).filter(Boolean);
+      const items = String(value)
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
       const typed = typeOf(withoutNull(schema.items ?? {})) === 'string' ? items : items.map(Number);
       return typed.length === 0 && !required ? undefined : typed;
     }
     case 'map': {
-      const entries = String(value).split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
-        const colon = line.indexOf(':');
-        return colon < 0 ? [line, ''] : [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
-      });
+      const entries = String(value)
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .map((line) => {
+          const colon = line.indexOf(':');
+          return colon < 0 ? [line, ''] : [line.slice(0, colon).trim(), line.slice(colon + 1).trim()];
+        });
       return entries.length === 0 && !required ? undefined : Object.fromEntries(entries);
     }
     case 'object': {
@@ -181,7 +194,10 @@ const acronyms = new Set(['id', 'url', 'ssl', 'api', 'sql', 'crm', 'aws', 's3', 
 /** A label for a property name: `ssl_mode` → "SSL mode", `base_url` → "Base URL". */
 export function labelOf(name: string, schema: JsonSchema): string {
   if (schema.title) return schema.title;
-  const words = name.split(/[_\s]+/).filter(Boolean).map((word) => (acronyms.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()));
+  const words = name
+    .split(/[_\s]+/)
+    .filter(Boolean)
+    .map((word) => (acronyms.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()));
   const text = words.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -70,7 +70,21 @@ function SchemaField(props: FieldProps) {
 }
 
 /** The frame of a generated field: required ones marked, the service's complaint found by the field's place in the body. */
-function FieldFrame({ id, label, hint, path, required, children }: { id: string; label: string; hint: string | undefined; path: Path; required: boolean; children: (described: string | undefined, invalid: boolean) => ComponentChildren }) {
+function FieldFrame({
+  id,
+  label,
+  hint,
+  path,
+  required,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint: string | undefined;
+  path: Path;
+  required: boolean;
+  children: (described: string | undefined, invalid: boolean) => ComponentChildren;
+}) {
   const error = useFormError()?.messageAt(path);
   const title = (
     <>
@@ -102,7 +116,14 @@ function InputField({ schema, label, required, value, onChange, path }: Typed) {
     return (
       <FieldFrame id={id} label={label} hint={hintOf(schema)} path={path} required={required}>
         {(described, invalid) => (
-          <select id={id} required={required} value={text} aria-describedby={described} aria-invalid={invalid || undefined} onChange={(event) => onChange(event.currentTarget.value)}>
+          <select
+            id={id}
+            required={required}
+            value={text}
+            aria-describedby={described}
+            aria-invalid={invalid || undefined}
+            onChange={(event) => onChange(event.currentTarget.value)}
+          >
             {required && text !== '' ? null : <option value="">—</option>}
             {options.map((option) => (
               <option key={option} value={option}>
@@ -119,7 +140,16 @@ function InputField({ schema, label, required, value, onChange, path }: Typed) {
     return (
       <FieldFrame id={id} label={label} hint={hintOf(schema, how)} path={path} required={required}>
         {(described, invalid) => (
-          <textarea id={id} class="mono" rows={kind === 'json' ? 6 : 3} required={required && kind !== 'json'} value={text} aria-describedby={described} aria-invalid={invalid || undefined} onInput={(event) => onChange(event.currentTarget.value)} />
+          <textarea
+            id={id}
+            class="mono"
+            rows={kind === 'json' ? 6 : 3}
+            required={required && kind !== 'json'}
+            value={text}
+            aria-describedby={described}
+            aria-invalid={invalid || undefined}
+            onInput={(event) => onChange(event.currentTarget.value)}
+          />
         )}
       </FieldFrame>
     );
@@ -160,7 +190,14 @@ function BooleanField({ schema, label, value, onChange, path }: Typed) {
   return (
     <div class="field">
       <label class="check" for={id}>
-        <input id={id} type="checkbox" checked={value === true} aria-describedby={schema.description ? `${id}-hint` : undefined} onChange={(event) => onChange(event.currentTarget.checked)} /> {label}
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          aria-describedby={schema.description ? `${id}-hint` : undefined}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />{' '}
+        {label}
       </label>
       {schema.description ? (
         <p class="field-hint" id={`${id}-hint`}>
@@ -190,7 +227,18 @@ function ChoicesField({ schema, label, required, value, onChange, path }: Typed)
       ) : null}
       {options.map((option) => (
         <label key={option} class="check">
-          <input type="checkbox" checked={chosen.includes(option)} onChange={(event) => onChange(event.currentTarget.checked ? options.filter((other) => other === option || chosen.includes(other)) : chosen.filter((other) => other !== option))} /> {option}
+          <input
+            type="checkbox"
+            checked={chosen.includes(option)}
+            onChange={(event) =>
+              onChange(
+                event.currentTarget.checked
+                  ? options.filter((other) => other === option || chosen.includes(other))
+                  : chosen.filter((other) => other !== option),
+              )
+            }
+          />{' '}
+          {option}
         </label>
       ))}
       {error ? <p class="field-error">{error}</p> : null}
@@ -212,7 +260,12 @@ function ListField({ schema, label, value, onChange, path, name }: Typed) {
           <legend>
             {singular} {index + 1}
           </legend>
-          <SchemaFields schema={itemSchema} value={item as FormObject} onChange={(next) => onChange(items.map((other, at) => (at === index ? next : other)))} path={[...path, index]} />
+          <SchemaFields
+            schema={itemSchema}
+            value={item as FormObject}
+            onChange={(next) => onChange(items.map((other, at) => (at === index ? next : other)))}
+            path={[...path, index]}
+          />
           <button type="button" class="button small" onClick={() => onChange(items.filter((_, at) => at !== index))}>
             Remove {singular.toLowerCase()} {index + 1}
           </button>
