@@ -6,6 +6,13 @@ import { createApiKey, type TestUser } from '../../support/accounts';
 import { pushOk } from '../../support/lake';
 import { submitJobOk, waitForJob } from '../../support/jobs';
 import { withWorkspace } from '../../support/fixtures';
+import { eventually } from '../../support/eventually';
+import { namedQuery } from '../../../src/store/named-query';
+
+const usageCount = namedQuery<{ workspace_id: string }, { n: number | string }>(
+  'test.usage_numbers_count',
+  'SELECT count(*) AS n FROM query_usage WHERE workspace_id = :workspace_id',
+);
 
 /**
  * A known sequence of queries around two month ends (UTC), through every path that runs one, and what
@@ -45,12 +52,24 @@ for (const backend of backends)
         ],
       });
 
+      // A query's usage record is queued right after its answer has gone out: the clock moves on only
+      // once the records of the queries answered so far are there, or a busy machine would date them later.
+      const recorded = async (count: number) => {
+        const counted = async () => {
+          await t.services.usageRecorded();
+          return Number((await t.infra.store.first(usageCount, { workspace_id: workspaceId }))!.n);
+        };
+        expect(await eventually(counted, (n) => n >= count, 10_000)).toBe(count);
+      };
+
       // The last second of January (UTC): two queries that succeed and one that fails.
       t.clock.set('2026-01-31T23:59:59.000Z');
       const all = await runQuery('SELECT * FROM shop.orders');
       scanned.all = (await bodyOf(all)).metadata.bytes_scanned;
       expect((await runQuery('SELECT 1')).status).toBe(200);
       expect((await runQuery('SELECT * FROM shop.nope')).status).toBe(400);
+
+      await recorded(3);
 
       // The first seconds of February: two queries with the API key and a job.
       t.clock.set('2026-02-01T00:00:01.000Z');
@@ -67,6 +86,8 @@ for (const backend of backends)
       const job = await waitForJob(t, user, await submitJobOk(t, user, { sql: 'SELECT id FROM shop.orders', workspace_id: workspaceId }));
       expect(job.status).toBe('succeeded');
       scanned.job = job.result.bytes_scanned;
+
+      await recorded(6);
 
       // 1 March (February 2026 has 28 days), half a minute in.
       t.clock.set('2026-03-01T00:00:30.000Z');

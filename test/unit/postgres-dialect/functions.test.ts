@@ -101,6 +101,16 @@ describe('set-returning functions', () => {
     );
   });
 
+  test('in FROM, a long series of integers stays the table function, which streams its rows; a short one is the list of its integers', () => {
+    expect(sql('SELECT sum(a.x * b.x) FROM generate_series(1, 100000000) a(x) CROSS JOIN generate_series(1, 100001) b(x)')).toBe(
+      'SELECT pgx_sum(a.x * b.x) FROM generate_series(1, 100000000) a(x) CROSS JOIN generate_series(1, 100001) b(x)',
+    );
+    expect(sql('SELECT * FROM generate_series(1, 100000) g')).toBe('SELECT * FROM unnest(CAST(generate_series(1, 100000) AS INTEGER[])) AS g(g)');
+    expect(sql('SELECT * FROM generate_series(0, 1000000, 10) g')).toBe(
+      'SELECT * FROM unnest(CAST(generate_series(0, 1000000, pgx_step(10)) AS INTEGER[])) AS g(g)',
+    );
+  });
+
   test('in a SELECT list they expand into rows', () => {
     expect(sql('SELECT generate_series(1, n), jsonb_array_elements(j), jsonb_object_keys(j) FROM t')).toBe(
       "SELECT unnest(generate_series(1, n)), unnest(json_extract(pgx_json_array(j), '$[*]')), unnest(json_keys(pgx_json_object(j, 'jsonb_object_keys'))) FROM t",

@@ -71,12 +71,27 @@ const intervalStep = (a: string[]) => (a.length === 3 && stepOf(a[2]!) !== a[2] 
 /** The arguments with the step checked (a zero step raises 22023). */
 const stepped = (a: string[]) => (a.length === 3 ? `${a[0]}, ${a[1]}, pgx_step(${stepOf(a[2]!)})` : a.join(', '));
 
+/** The longest integer series written as a list: 100,000 integers are 400 KB, built when the statement is prepared. */
+const maxListedSeries = 100_000;
+
+/** How many values a series of integer literals holds (its step's sign taken as written; a zero step counts as none). */
+function seriesLength(args: string[]): number {
+  const [from, to, step = 1] = args.map(Number) as [number, number, number?];
+  if (step === 0) return 0;
+  return Math.max(0, Math.floor((to - from) / step) + 1);
+}
+
 /** Bounds and step that are integers (int4) as written: Postgres' series is then integer, DuckDB's bigint. */
 const integers = (args: string[]) => args.every((arg) => /^-?[0-9]{1,9}$/.test(arg));
 
 const setFunctions: Readonly<Record<string, SetFunction>> = {
   generate_series: {
-    table: (a) => numericSeries(a) ?? intervalStep(a) ?? (integers(a) ? `unnest(CAST(generate_series(${stepped(a)}) AS INTEGER[]))` : null),
+    // A series of integers becomes the list it holds, cast to integer (Postgres' type); a long one stays
+    // DuckDB's table function, which streams its rows (bigint) where the list would be built whole.
+    table: (a) =>
+      numericSeries(a) ??
+      intervalStep(a) ??
+      (integers(a) && seriesLength(a) <= maxListedSeries ? `unnest(CAST(generate_series(${stepped(a)}) AS INTEGER[]))` : null),
     select: (a) => {
       const series = numericSeries(a) ?? `unnest(generate_series(${stepped(a)}))`;
       // INT32: DuckDB's name for integer, which no Postgres cast rule reads again.
