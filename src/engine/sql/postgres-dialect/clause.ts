@@ -1,5 +1,36 @@
 import type { Level } from './level';
 
+/** Words that end a FROM item and so cannot be its alias. */
+export const fromItemEnders = new Set([
+  'ANTI',
+  'ASOF',
+  'CROSS',
+  'EXCEPT',
+  'FETCH',
+  'FOR',
+  'FULL',
+  'GROUP',
+  'HAVING',
+  'INNER',
+  'INTERSECT',
+  'JOIN',
+  'LEFT',
+  'LIMIT',
+  'NATURAL',
+  'OFFSET',
+  'ON',
+  'ORDER',
+  'POSITIONAL',
+  'QUALIFY',
+  'RIGHT',
+  'SEMI',
+  'TABLESAMPLE',
+  'UNION',
+  'USING',
+  'WHERE',
+  'WINDOW',
+]);
+
 const clauseWords = new Set([
   'SELECT',
   'FROM',

@@ -1,5 +1,5 @@
 import { Level } from './level';
-import { callEnd, typeEnd } from './operands';
+import { callEnd, typedLiteralTypes, typeEnd } from './operands';
 import { meaningful, splitArguments, type SqlNode } from './token-tree';
 
 /**
@@ -33,34 +33,6 @@ const valueFunctions = new Set([
 
 /** Words that never start a named primary: constants and operators. */
 const namelessWords = new Set(['NOT', 'DISTINCT', 'ALL', 'ANY', 'SOME']);
-
-/** Type names that make `name 'text'` a typed literal. */
-const literalTypes = new Set([
-  'BIGINT',
-  'BOOL',
-  'BOOLEAN',
-  'BYTEA',
-  'CHAR',
-  'CHARACTER',
-  'DATE',
-  'DECIMAL',
-  'DOUBLE',
-  'FLOAT',
-  'INT',
-  'INTEGER',
-  'INTERVAL',
-  'JSON',
-  'JSONB',
-  'NUMERIC',
-  'REAL',
-  'SMALLINT',
-  'TEXT',
-  'TIME',
-  'TIMESTAMP',
-  'TIMESTAMPTZ',
-  'UUID',
-  'VARCHAR',
-]);
 
 const intervalFields = new Set(['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'TO']);
 
@@ -168,7 +140,7 @@ function nameChain(level: Level, k: number, to: number): Primary {
 
 /** `date '…'`, `timestamp with time zone '…'`, `interval '1' day`: a cast of a constant. */
 function typedLiteral(level: Level, k: number, to: number): Primary | null {
-  if (!literalTypes.has(level.word(k)!)) return null;
+  if (!typedLiteralTypes.has(level.word(k)!)) return null;
   const typeLast = typeEnd(level, k);
   if (typeLast === -1 || typeLast + 1 > to || !level.token(typeLast + 1, 'string')) return null;
   let last = typeLast + 1;

@@ -82,12 +82,13 @@ const notOperandWords = new Set([
 ]);
 
 /** Type names that make `name 'text'` a typed literal. */
-const literalTypes = new Set([
+export const typedLiteralTypes = new Set([
   'BIGINT',
   'BOOL',
   'BOOLEAN',
   'BYTEA',
   'CHAR',
+  'CHARACTER',
   'DATE',
   'DECIMAL',
   'DOUBLE',
@@ -157,7 +158,7 @@ function primaryEnd(level: Level, k: number): number {
   if (notOperandWords.has(word)) return -1;
   if (word === 'CASE') return caseEnd(level, k);
   if (word === 'ARRAY' && (level.group(k + 1, '[') || level.group(k + 1))) return k + 1;
-  if (literalTypes.has(word) && level.token(k + 1, 'string')) {
+  if (typedLiteralTypes.has(word) && level.token(k + 1, 'string')) {
     return word === 'INTERVAL' ? intervalEnd(level, k + 1) : k + 1;
   }
   if (level.group(k + 1)) return callEnd(level, k + 1);

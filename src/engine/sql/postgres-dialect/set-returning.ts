@@ -1,4 +1,4 @@
-import { clauseAt } from './clause';
+import { clauseAt, fromItemEnders } from './clause';
 import type { Call, CallRule, CallRules, Replacement } from './calls';
 import { pathMatches } from './json-path-functions';
 import { captureGroups } from './regex-pattern';
@@ -136,37 +136,6 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
   json_each_text: each('pgx_jsonb_text(value)'),
 };
 
-/** Words that end a FROM item and so cannot be its alias. */
-const notAliases = new Set([
-  'ANTI',
-  'ASOF',
-  'CROSS',
-  'EXCEPT',
-  'FETCH',
-  'FOR',
-  'FULL',
-  'GROUP',
-  'HAVING',
-  'INNER',
-  'INTERSECT',
-  'JOIN',
-  'LEFT',
-  'LIMIT',
-  'NATURAL',
-  'OFFSET',
-  'ON',
-  'ORDER',
-  'POSITIONAL',
-  'QUALIFY',
-  'RIGHT',
-  'SEMI',
-  'TABLESAMPLE',
-  'UNION',
-  'USING',
-  'WHERE',
-  'WINDOW',
-]);
-
 interface FromAlias {
   ordinality: boolean;
   name: string | null;
@@ -182,7 +151,7 @@ function aliasAfter(level: Level, groupAt: number): FromAlias {
   const explicit = level.is(k, 'AS');
   const nameAt = explicit ? k + 1 : k;
   const word = level.word(nameAt);
-  const isName = level.token(nameAt, 'quoted-ident') || (word !== null && !notAliases.has(word));
+  const isName = level.token(nameAt, 'quoted-ident') || (word !== null && !fromItemEnders.has(word));
   if (!isName) return { ordinality, name: null, columns: null, end: ordinality ? k - 1 : groupAt };
   const columns = level.group(nameAt + 1) ? level.text(nameAt + 1, nameAt + 1) : null;
   return { ordinality, name: level.text(nameAt, nameAt), columns, end: columns ? nameAt + 1 : nameAt };

@@ -1,38 +1,10 @@
+import { fromItemEnders } from './clause';
 import type { Level } from './level';
 import { operandsOf, type Operands } from './operands';
 import type { LevelRewrite } from './pass';
 
-/** Words that end a FROM item, so a word after the timestamp that is one of them is not an alias. */
-const afterTableRef = new Set([
-  'ANTI',
-  'ASOF',
-  'CROSS',
-  'EXCEPT',
-  'FETCH',
-  'FOR',
-  'FULL',
-  'GROUP',
-  'HAVING',
-  'INNER',
-  'INTERSECT',
-  'JOIN',
-  'LEFT',
-  'LIMIT',
-  'NATURAL',
-  'OFFSET',
-  'ON',
-  'ORDER',
-  'POSITIONAL',
-  'QUALIFY',
-  'RIGHT',
-  'SEMI',
-  'TABLESAMPLE',
-  'UNION',
-  'USING',
-  'WHERE',
-  'WINDOW',
-  'SAMPLE',
-]);
+/** Words that end a FROM item, so a word after the timestamp that is one of them is not an alias (SAMPLE too, after one). */
+const afterTableRef = new Set([...fromItemEnders, 'SAMPLE']);
 
 /**
  * `t FOR SYSTEM_TIME AS OF <ts> [AS o]` and `t [AS] o FOR SYSTEM_TIME AS OF <ts>` become DuckLake's
