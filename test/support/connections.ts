@@ -98,19 +98,26 @@ export async function syncOk(t: TestApp, user: TestUser, workspaceId: string, co
 }
 
 /**
- * Rows of a query through the HTTP interface, as objects. When the workspace's per-minute limit refuses it,
- * the test clock moves on by the Retry-After it was given and the query is sent again: the clock moves only
- * as far as the limit asks, so however often a test looks, its access token stays in its lifetime.
+ * A query's answer through the HTTP interface (rows as objects): status and body. When the workspace's
+ * per-minute limit refuses it, the test clock moves on by the Retry-After it was given and the query is
+ * sent again: the clock moves only as far as the limit asks, so however often a test looks, its access
+ * token stays in its lifetime.
  */
-export async function queryRows(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
+export async function queryAnswer(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<{ status: number; body: any }> {
   const send = () => t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql, format: 'objects' }, token: user.accessToken });
   let response = await send();
   for (let retries = 0; response.status === 429 && retries < 3; retries++) {
     t.clock.advance(Number(response.headers.get('retry-after') ?? 60) * 1_000);
     response = await send();
   }
-  if (response.status !== 200) throw new Error(`query failed: ${response.status} ${await response.text()}`);
-  return (await bodyOf(response)).data;
+  return { status: response.status, body: await bodyOf(response) };
+}
+
+/** Rows of a query (see queryAnswer); any other answer than 200 fails the test. */
+export async function queryRows(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<Record<string, unknown>[]> {
+  const { status, body } = await queryAnswer(t, user, workspaceId, sql);
+  if (status !== 200) throw new Error(`query failed: ${status} ${JSON.stringify(body)}`);
+  return body.data;
 }
 
 /**

@@ -2,22 +2,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
-import { connectionsPath, createConnectionOk, createSourceDatabase, postgresSpec, queryRows, type SourceDatabase } from '../../support/connections';
+import {
+  connectionsPath,
+  createConnectionOk,
+  createSourceDatabase,
+  postgresSpec,
+  queryAnswer,
+  queryRows,
+  type SourceDatabase,
+} from '../../support/connections';
 import { withWorkspace } from '../../support/fixtures';
-
-/**
- * A query's answer as it comes: status and body. The per-minute limit is not what these tests look at:
- * a query it refuses is sent again once the test clock has moved by the Retry-After given (as queryRows does).
- */
-async function queryAnswer(t: TestApp, user: TestUser, workspaceId: string, sql: string): Promise<{ status: number; body: any }> {
-  const send = () => t.request(`/api/v1/workspaces/${workspaceId}/query`, { method: 'POST', json: { sql, format: 'objects' }, token: user.accessToken });
-  let response = await send();
-  for (let retries = 0; response.status === 429 && retries < 3; retries++) {
-    t.clock.advance(Number(response.headers.get('retry-after') ?? 60) * 1_000);
-    response = await send();
-  }
-  return { status: response.status, body: await bodyOf(response) };
-}
 
 /** Asks until the answer satisfies the check: a workspace's instance attaches a changed set of live sources within seconds. */
 async function eventually(work: () => Promise<unknown>, check: (value: any) => boolean, timeoutMs = 30_000): Promise<any> {
