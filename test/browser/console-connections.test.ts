@@ -151,6 +151,20 @@ describe('the console: a Postgres connection', () => {
         .getByText('succeeded')
         .waitFor();
       await checkRoom(watched, shots, '06-connections-list');
+
+      // Deleted from its room, its tables with it: the list no longer has it, and its table is gone.
+      await page.getByRole('link', { name: 'plant_db' }).click();
+      await page.getByRole('button', { name: 'Delete connection…' }).click();
+      await page.getByRole('dialog').getByLabel('Drop its tables too').check();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete the connection' }).click();
+      await waitForRoom(page, 'Connections', shots);
+      await page.getByRole('row', { name: /plant_db/ }).waitFor({ state: 'detached' });
+      const gone = await under.t.request(`/api/v1/workspaces/${workspaceId}/query`, {
+        method: 'POST',
+        json: { sql: 'SELECT count(*) FROM plant_db.readings' },
+        token: user.accessToken,
+      });
+      expect(gone.status).toBe(400);
     } catch (error) {
       await page.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => undefined);
       throw error;

@@ -1,13 +1,11 @@
+import { DeleteNamed } from '../../ui/delete-named';
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
 import { Link } from '../../router/link';
-import { navigate } from '../../router/history';
 import { pathTo } from '../../router/paths';
 import type { RoomProps } from '../../router/routes';
 import { atLeast } from '../../session/workspaces';
-import { Dialog } from '../../ui/dialog';
 import { formatTime } from '../../ui/format';
-import { Form } from '../../ui/forms';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { ScheduleEditor } from '../../ui/schedule-editor';
@@ -90,7 +88,23 @@ export function ConnectionDetail({ params, search }: RoomProps) {
           <SpecEditor connection={connection} type={type} workspaceId={workspaceId} canEdit={canEdit} onSaved={setCurrent} />
         </Section>
       ) : null}
-      {atLeast(workspace?.role, 'ADMIN') ? <DeleteConnection connection={connection} workspaceId={workspaceId} /> : null}
+      {atLeast(workspace?.role, 'ADMIN') ? (
+        <DeleteNamed
+          what="connection"
+          name={connection.name}
+          back={pathTo('workspaceConnections', { workspaceId })}
+          onDelete={(values) =>
+            api.DELETE('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', {
+              params: { ...connectionPath(workspaceId, connection.id), query: { drop_tables: values.drop_tables === 'on' } },
+            })
+          }
+        >
+          <p>A running sync stops and the schedule goes.</p>
+          <label class="check">
+            <input type="checkbox" name="drop_tables" /> Drop its tables too
+          </label>
+        </DeleteNamed>
+      ) : null}
     </Page>
   );
 }
@@ -190,40 +204,5 @@ function Reauthorize({
       ) : null}
       <ErrorNotice error={error} />
     </Notice>
-  );
-}
-
-function DeleteConnection({ connection, workspaceId }: { connection: Connection; workspaceId: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Section title="Delete this connection">
-      <button type="button" class="button danger" onClick={() => setOpen(true)}>
-        Delete connection…
-      </button>
-      <Dialog title={`Delete ${connection.name}?`} open={open} onClose={() => setOpen(false)}>
-        <Form
-          label="Confirm deleting the connection"
-          submitLabel="Delete the connection"
-          secondary={
-            <button type="button" class="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          }
-          onSubmit={async (values) => {
-            await unwrap(
-              api.DELETE('/api/v1/workspaces/{workspace_id}/connections/{connection_id}', {
-                params: { ...connectionPath(workspaceId, connection.id), query: { drop_tables: values.drop_tables === 'on' } },
-              }),
-            );
-            navigate(pathTo('workspaceConnections', { workspaceId }), { replace: true });
-          }}
-        >
-          <p>A running sync stops and the schedule goes.</p>
-          <label class="check">
-            <input type="checkbox" name="drop_tables" /> Drop its tables too
-          </label>
-        </Form>
-      </Dialog>
-    </Section>
   );
 }

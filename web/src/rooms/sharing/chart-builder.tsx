@@ -14,7 +14,7 @@ import { useSchemaTree } from '../workbench/schema-tree';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { ChartControls, configFor } from './chart-controls';
 import { ChartView } from './chart-view';
-import { DeleteNamed } from './delete-named';
+import { DeleteNamed } from '../../ui/delete-named';
 import { ParameterFields } from './parameter-form';
 import { parameterTexts, parameterValues, type ParameterTexts } from './parameter-values';
 import { PublishPanel } from './publish-panel';

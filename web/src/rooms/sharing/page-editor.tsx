@@ -10,7 +10,7 @@ import { ErrorNotice, Loading } from '../../ui/notice';
 import { Page as Room, Section } from '../../ui/page';
 import { useLoad } from '../../ui/use-load';
 import { useWorkspace } from '../workspaces/use-workspace';
-import { DeleteNamed } from './delete-named';
+import { DeleteNamed } from '../../ui/delete-named';
 import { PublishPanel } from './publish-panel';
 import { loadCharts, named, type Chart, type Page, type PageBlock } from './sharing-api';
 

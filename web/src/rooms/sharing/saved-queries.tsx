@@ -15,7 +15,7 @@ import { useLoad } from '../../ui/use-load';
 import { SqlEditor } from '../workbench/sql-editor';
 import { useSchemaTree } from '../workbench/schema-tree';
 import { useWorkspace } from '../workspaces/use-workspace';
-import { DeleteNamed } from './delete-named';
+import { DeleteNamed } from '../../ui/delete-named';
 import { definitionOf, draftsFor, ParameterDefinitions, type DefinitionDraft } from './parameter-definitions';
 import { ParameterFields } from './parameter-form';
 import { parameterTexts, parameterValues } from './parameter-values';

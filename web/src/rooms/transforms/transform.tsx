@@ -1,3 +1,4 @@
+import { DeleteNamed } from '../../ui/delete-named';
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client';
 import { Link } from '../../router/link';
@@ -5,8 +6,6 @@ import { navigate } from '../../router/history';
 import { pathTo } from '../../router/paths';
 import type { RoomProps } from '../../router/routes';
 import { atLeast } from '../../session/workspaces';
-import { Dialog } from '../../ui/dialog';
-import { Form } from '../../ui/forms';
 import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { useLoad } from '../../ui/use-load';
@@ -94,7 +93,26 @@ export function TransformRoom({ params }: RoomProps) {
           <Section title="Runs">
             <Runs workspaceId={workspaceId} transformId={transformId} canRun={canEdit} />
           </Section>
-          {canEdit ? <DeleteTransform workspaceId={workspaceId} transform={data} /> : null}
+          {canEdit ? (
+            <DeleteNamed
+              what="transform"
+              name={data.name}
+              back={pathTo('transforms', { workspaceId })}
+              onDelete={(values) =>
+                api.DELETE('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', {
+                  params: { ...transformPath(workspaceId, data.id), query: { cascade: values.cascade === 'on' ? 'true' : 'false' } },
+                })
+              }
+            >
+              <p>Its table stays.</p>
+              {data.dependents.length > 0 ? (
+                <label class="check">
+                  <input type="checkbox" name="cascade" /> Delete the {data.dependents.length} transform{data.dependents.length === 1 ? '' : 's'} that run after
+                  it too
+                </label>
+              ) : null}
+            </DeleteNamed>
+          ) : null}
         </>
       ) : null}
     </Page>
@@ -156,43 +174,5 @@ function Runs({ workspaceId, transformId, canRun }: { workspaceId: string; trans
       {runs.data && runs.data.length === 0 ? <p>It has not run yet.</p> : null}
       {runs.data && runs.data.length > 0 ? <TransformRunTable runs={runs.data} caption="Recent runs, newest first" workspaceId={workspaceId} by="run" /> : null}
     </div>
-  );
-}
-
-function DeleteTransform({ workspaceId, transform }: { workspaceId: string; transform: Transform }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <Section title="Delete this transform">
-      <button type="button" class="button danger" onClick={() => setOpen(true)}>
-        Delete transform…
-      </button>
-      <Dialog title={`Delete ${transform.name}?`} open={open} onClose={() => setOpen(false)}>
-        <Form
-          label="Confirm deleting the transform"
-          submitLabel="Delete the transform"
-          secondary={
-            <button type="button" class="button" onClick={() => setOpen(false)}>
-              Cancel
-            </button>
-          }
-          onSubmit={async (values) => {
-            await unwrap(
-              api.DELETE('/api/v1/workspaces/{workspace_id}/transforms/{transform_id}', {
-                params: { ...transformPath(workspaceId, transform.id), query: { cascade: values.cascade === 'on' ? 'true' : 'false' } },
-              }),
-            );
-            navigate(pathTo('transforms', { workspaceId }), { replace: true });
-          }}
-        >
-          <p>Its table stays.</p>
-          {transform.dependents.length > 0 ? (
-            <label class="check">
-              <input type="checkbox" name="cascade" /> Delete the {transform.dependents.length} transform{transform.dependents.length === 1 ? '' : 's'} that run
-              after it too
-            </label>
-          ) : null}
-        </Form>
-      </Dialog>
-    </Section>
   );
 }
