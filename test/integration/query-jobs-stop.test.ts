@@ -236,38 +236,41 @@ for (const backend of backends) {
       expect(t.logLines.some((line) => line.includes('"code":"[redacted]"'))).toBe(false);
     }, 60_000);
 
-    test('progress moves forward during a multi-second job, never back, and reaches 1 at its end', async () => {
-      await t.services.engine.materializer.materialize(workspaceId, {
-        sql: 'SELECT range AS x FROM range(30000000)',
-        target: { schema: 'big', table: 'numbers' },
-        materialization: 'table',
-        uniqueKey: [],
-        commitInfo: { test: 'progress' },
-        retried: false,
-        label: 'test',
-        timeoutMs: 300_000,
-      });
-      // Three digests a row: about ten seconds on two cores, so many readings fall inside the run.
-      const jobId = await submitJobOk(t, user, {
-        sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'",
-        workspace_id: workspaceId,
-      });
-      const seen: number[] = [];
-      for (;;) {
-        const status = await jobStatus(t, user, jobId, '?limit=1');
-        if (status.status === 'running' && status.progress > 0) seen.push(status.progress);
-        if (status.status !== 'pending' && status.status !== 'running') {
-          expect(status).toMatchObject({ status: 'succeeded', progress: 1 });
-          break;
+    // Progress is DuckDB's and the heartbeat's, the same on either store: shown on one, where it costs
+    // seconds of both cores.
+    if (backend === 'local')
+      test('progress moves forward during a multi-second job, never back, and reaches 1 at its end', async () => {
+        await t.services.engine.materializer.materialize(workspaceId, {
+          sql: 'SELECT range AS x FROM range(20000000)',
+          target: { schema: 'big', table: 'numbers' },
+          materialization: 'table',
+          uniqueKey: [],
+          commitInfo: { test: 'progress' },
+          retried: false,
+          label: 'test',
+          timeoutMs: 300_000,
+        });
+        // Three digests a row: about seven seconds on two cores, so many readings fall inside the run.
+        const jobId = await submitJobOk(t, user, {
+          sql: "SELECT count(*) AS n FROM big.numbers WHERE md5(md5(md5(CAST(x AS VARCHAR)))) LIKE '%abc%'",
+          workspace_id: workspaceId,
+        });
+        const seen: number[] = [];
+        for (;;) {
+          const status = await jobStatus(t, user, jobId, '?limit=1');
+          if (status.status === 'running' && status.progress > 0) seen.push(status.progress);
+          if (status.status !== 'pending' && status.status !== 'running') {
+            expect(status).toMatchObject({ status: 'succeeded', progress: 1 });
+            break;
+          }
+          // About a heartbeat's round (half a second): a reading is mostly a newer one.
+          await Bun.sleep(500);
         }
-        // Longer than a heartbeat's round (half a second), so every reading is a newer one.
-        await Bun.sleep(800);
-      }
-      // Two readings may carry the same heartbeat when the worker's turn comes late; progress never goes back, and it moves.
-      for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
-      expect(new Set(seen).size).toBeGreaterThanOrEqual(3);
-      expect(seen.at(-1)!).toBeLessThan(1);
-    }, 300_000);
+        // Two readings may carry the same heartbeat when the worker's turn comes late; progress never goes back, and it moves.
+        for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+        expect(new Set(seen).size).toBeGreaterThanOrEqual(3);
+        expect(seen.at(-1)!).toBeLessThan(1);
+      }, 300_000);
 
     test('async_after_ms: a query that ends in time answers as /query would; one still running answers 202 with its job, counted once', async () => {
       const quick = await t.request('/api/v1/query', {

@@ -58,7 +58,7 @@ for (const backend of backends) {
       source = await createSourceDatabase();
       ({ t, user, workspaceId } = await withWorkspace(backend, {
         worker: true,
-        env: { SYNC_BATCH_ROWS: '100', SYNC_SCAN_BATCH_ROWS: '1000' },
+        env: { SYNC_BATCH_ROWS: '250', SYNC_SCAN_BATCH_ROWS: '1000' },
         label: 'pg-full-scan',
       }));
       // Three connections: more than the Free plan allows.
@@ -90,9 +90,9 @@ for (const backend of backends) {
       const job = await syncOk(t, user, workspaceId, scanned.id);
       expect(job.records_written).toBe(900 + 3_500 + 4_500);
       await syncOk(t, user, workspaceId, queried.id);
-      // 900 rows: one scan; 3,500: batches of 1,000; 4,500: beyond four scan batches, batches of 100 by query.
+      // 900 rows: one scan; 3,500: batches of 1,000; 4,500: beyond four scan batches, batches of 250 by query.
       // Read in one batch, scan_whole replaced the table without a staging table.
-      expect(await stagingBatches(job.id)).toBe(0 + 4 + 45);
+      expect(await stagingBatches(job.id)).toBe(0 + 4 + 18);
       for (const name of streams) {
         expect(await contents(`scanned.${name}`)).toEqual(await contents(`queried.${name}`));
         expect(await columnsOf(`scanned.${name}`)).toEqual(await columnsOf(`queried.${name}`));
@@ -121,7 +121,7 @@ for (const backend of backends) {
       });
       const first = await syncOk(t, user, workspaceId, connection.id);
       expect(first.schema_changes).toEqual([]);
-      expect(await stagingBatches(first.id)).toBe(41);
+      expect(await stagingBatches(first.id)).toBe(17);
       for (const name of ['change_whole', 'change_staged']) {
         await source.sql.unsafe(`ALTER TABLE ${name} DROP COLUMN label, ALTER COLUMN amount TYPE double precision, ADD COLUMN extra text DEFAULT 'x'`);
       }
@@ -141,8 +141,8 @@ for (const backend of backends) {
       expect(
         await queryRows(t, user, workspaceId, "SELECT count(*) AS n, sum(id) AS ids, count(*) FILTER (WHERE extra = 'x') AS extras FROM changes.change_whole"),
       ).toEqual([{ n: 500, ids: 125_250, extras: 500 }]);
-      // Nothing staged for the table read in one batch; 41 batches of 100 for the other.
-      expect(await stagingBatches(second.id)).toBe(41);
+      // Nothing staged for the table read in one batch; 17 batches of 250 for the other.
+      expect(await stagingBatches(second.id)).toBe(17);
     }, 180_000);
 
     test('staging tables abandoned jobs left go with the next full refresh, replaced in one batch or swapped in; other streams’ stay', async () => {
@@ -174,7 +174,7 @@ for (const backend of backends) {
 
       const job = await syncOk(t, user, workspaceId, connection.id);
       expect(job.records_written).toBe(300 + 4_100);
-      expect(await stagingBatches(job.id)).toBe(0 + 41);
+      expect(await stagingBatches(job.id)).toBe(0 + 17);
       expect(await tablesOfSchema()).toEqual([abandoned[2]!, 'left_staged', 'left_whole'].sort());
     }, 180_000);
 
@@ -206,8 +206,8 @@ for (const backend of backends) {
       });
       const job = await syncOk(t, user, workspaceId, scanned.id);
       expect(job.records_written).toBe(600);
-      // typed by query, 100 rows a batch; plain by one scan, without a staging table.
-      expect(await stagingBatches(job.id)).toBe(3 + 0);
+      // typed by query, 250 rows a batch; plain by one scan, without a staging table.
+      expect(await stagingBatches(job.id)).toBe(2 + 0);
       expect((await syncOk(t, user, workspaceId, queried.id)).records_written).toBe(600);
       const sample =
         'SELECT CAST(feeling AS VARCHAR) AS feeling, price, tags, CAST(doc AS VARCHAR) AS doc, CAST(seen AS VARCHAR) AS seen, CAST(span AS VARCHAR) AS span FROM ';
@@ -238,9 +238,9 @@ for (const backend of backends) {
       expect(await contents('dated.scan_dated')).toEqual([expect.objectContaining({ n: 2_500, d: 2_500, ids: 3_126_250, days: 2_143 })]);
       expect(await contents('dated.scan_fresh')).toEqual([expect.objectContaining({ n: 800, d: 800, ids: 320_400 })]);
       expect(await contents('dated.scan_keyless')).toEqual([expect.objectContaining({ n: 1_200, d: 1_200, ids: 720_600 })]);
-      // 2,500 rows on 40 dates in ranges of at least 1,000 rows; 800 rows never analysed: by query, 100 a
+      // 2,500 rows on 40 dates in ranges of at least 1,000 rows; 800 rows never analysed: by query, 250 a
       // batch; the table without a key: one scan, written over the target without a staging table.
-      expect(await stagingBatches(job.id)).toBe(3 + 8 + 0);
+      expect(await stagingBatches(job.id)).toBe(3 + 4 + 0);
     }, 180_000);
   });
 }
