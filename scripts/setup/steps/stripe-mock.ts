@@ -1,8 +1,5 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Toolchain, ToolPaths } from '../toolchain';
-import { runOrFail } from '../shell';
-import { readStamp, writeStamp } from '../stamp';
+import { installGoTool } from './go-tool';
 
 /**
  * stripe-mock, Stripe's own server that answers its real API (paths, parameters, errors) from the
@@ -10,18 +7,14 @@ import { readStamp, writeStamp } from '../stamp';
  * Built from the Go module proxy like MinIO.
  */
 export function installStripeMock(toolchain: Toolchain, paths: ToolPaths): void {
-  const version = toolchain.stripeMock;
-  const link = join(paths.binDir, 'stripe-mock');
-  if (readStamp(paths.stripeMockDir) === version && existsSync(link)) return;
-
-  console.log(`[setup] building stripe-mock ${version} with go install…`);
-  rmSync(paths.stripeMockDir, { recursive: true, force: true });
-  mkdirSync(paths.stripeMockDir, { recursive: true });
-  runOrFail(['go', 'install', `github.com/stripe/stripe-mock@${version}`], `go install github.com/stripe/stripe-mock@${version}`, {
-    env: { GOBIN: paths.stripeMockDir },
-  });
-  mkdirSync(paths.binDir, { recursive: true });
-  rmSync(link, { force: true });
-  symlinkSync(join(paths.stripeMockDir, 'stripe-mock'), link);
-  writeStamp(paths.stripeMockDir, version);
+  installGoTool(
+    {
+      binary: 'stripe-mock',
+      module: 'github.com/stripe/stripe-mock',
+      version: toolchain.stripeMock,
+      dir: paths.stripeMockDir,
+      building: `building stripe-mock ${toolchain.stripeMock} with go install…`,
+    },
+    paths,
+  );
 }
