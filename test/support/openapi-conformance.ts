@@ -99,3 +99,19 @@ export class ResponseConformance {
 function escapePointer(segment: string): string {
   return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
+
+const byDocument = new Map<string, ResponseConformance>();
+
+/**
+ * One checker per document text in a test process: every app a file starts (both backends, restarts, the
+ * files sharing a process) serves the same document, and compiling its validators again for each costs
+ * more than many of the requests it checks.
+ */
+export function conformanceTo(documentText: string): ResponseConformance {
+  let conformance = byDocument.get(documentText);
+  if (!conformance) {
+    conformance = new ResponseConformance(JSON.parse(documentText) as OpenAPIV3_1.Document);
+    byDocument.set(documentText, conformance);
+  }
+  return conformance;
+}
