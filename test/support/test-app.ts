@@ -63,9 +63,7 @@ export async function startTestApp(backend: Backend, options: TestAppOptions = {
   let running = await boot();
   let conformance: Promise<ResponseConformance> | undefined;
   const documented = () =>
-    (conformance ??= running.app
-      .handle(new Request('http://localhost/openapi.json'))
-      .then(async (response) => conformanceTo(await response.text())));
+    (conformance ??= running.app.handle(new Request('http://localhost/openapi.json')).then(async (response) => conformanceTo(await response.text())));
   const halt = async () => {
     await running.worker?.shutdown();
     await running.services.close();

@@ -28,8 +28,9 @@ describe('a sync survives its worker being killed', () => {
   const workers = new WorkerProcesses(() => ({ ...serviceEnvOf(t), LOG_LEVEL: 'warn', SYNC_BATCH_ROWS: '200', SYNC_SCAN_BATCH_ROWS: '200' }));
 
   /**
-   * Waits until the job has committed some batches and has many to go, then kills the worker. Small
-   * batches keep that window seconds wide on a fast machine: the job's live progress moves once a second.
+   * Waits until the job has committed some batches and has many to go (at least 40 batches of 200 in
+   * every sync here), then kills the worker. Small batches keep that window seconds wide on a fast
+   * machine: the job's live progress moves once a second.
    */
   const killMidway = async (worker: ServiceProcess, connectionId: string, jobId: string, total: number) => {
     const deadline = Date.now() + 120_000;
@@ -50,7 +51,7 @@ describe('a sync survives its worker being killed', () => {
       await source.sql.unsafe(`CREATE TABLE ${table} (id bigint PRIMARY KEY, sensor text, value double precision, taken_at timestamptz NOT NULL)`);
       await source.sql.unsafe(`CREATE INDEX ON ${table} (taken_at)`);
       await source.sql.unsafe(
-        `INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 30000) g`,
+        `INSERT INTO ${table} SELECT g, 's' || (g % 17), g * 0.25, timestamptz '2024-01-01' + g * interval '1 second' FROM generate_series(1, 16000) g`,
       );
       // Analysed now rather than whenever autovacuum comes by: the source's row estimate plans a full refresh.
       await source.sql.unsafe(`ANALYZE ${table}`);
@@ -81,10 +82,10 @@ describe('a sync survives its worker being killed', () => {
       spec: postgresSpec(source),
       streams: [{ name: 'snapshot_readings', sync_mode: 'full_refresh_overwrite' }],
     });
-    const full = await syncThroughAKill(connection.id, 30_000);
+    const full = await syncThroughAKill(connection.id, 16_000);
     expect(full.status).toBe('succeeded');
-    expect(full.records_written).toBe(30_000);
-    expect(await tableState('sensors_full.snapshot_readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
+    expect(full.records_written).toBe(16_000);
+    expect(await tableState('sensors_full.snapshot_readings')).toEqual([{ n: 16_000, d: 16_000, s: 128_008_000 }]);
   }, 300_000);
 
   test('kill -9 during a first incremental sync, then during one of new rows: every row exactly once', async () => {
@@ -94,17 +95,17 @@ describe('a sync survives its worker being killed', () => {
       spec: postgresSpec(source, { schemas: ['public'] }),
       streams: [{ name: 'readings', sync_mode: 'incremental_append', cursor_field: 'taken_at' }],
     });
-    const first = await syncThroughAKill(connection.id, 30_000);
+    const first = await syncThroughAKill(connection.id, 16_000);
     expect(first.status).toBe('succeeded');
-    expect(first.records_written).toBe(30_000);
-    expect(await tableState('sensors.readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
+    expect(first.records_written).toBe(16_000);
+    expect(await tableState('sensors.readings')).toEqual([{ n: 16_000, d: 16_000, s: 128_008_000 }]);
 
     await source.sql.unsafe(
-      `INSERT INTO readings SELECT g, 'new', g * 0.25, timestamptz '2025-01-01' + g * interval '1 second' FROM generate_series(30001, 50000) g`,
+      `INSERT INTO readings SELECT g, 'new', g * 0.25, timestamptz '2025-01-01' + g * interval '1 second' FROM generate_series(16001, 30000) g`,
     );
-    const incremental = await syncThroughAKill(connection.id, 20_000);
+    const incremental = await syncThroughAKill(connection.id, 14_000);
     expect(incremental.status).toBe('succeeded');
-    expect(incremental.records_written).toBe(20_000);
-    expect(await tableState('sensors.readings')).toEqual([{ n: 50_000, d: 50_000, s: 1_250_025_000 }]);
+    expect(incremental.records_written).toBe(14_000);
+    expect(await tableState('sensors.readings')).toEqual([{ n: 30_000, d: 30_000, s: 450_015_000 }]);
   }, 400_000);
 });
