@@ -25,8 +25,9 @@ export interface SourceAccess<Spec> {
  * on the same attached, address-checked connection every read of the source uses: no replication
  * connection to open, and a batch is confirmed only when the next one is asked for, after the caller
  * committed it to the lake. A read first flushes the source's WAL (see flushLog), so that it holds
- * every transaction committed before it began, however the source commits. Streams in `incremental_append_deduped` without a cursor field of a
- * connection whose `replication_method` is `logical` read from it.
+ * every transaction committed before it began, however the source commits. Streams in
+ * `incremental_append_deduped` without a cursor field of a connection whose `replication_method` is
+ * `logical` read from it.
  */
 export function postgresChangeLog<Spec extends ReplicatingSpec>(access: SourceAccess<Spec>): ChangeLog<Spec> {
   const replicated = async (connection: EngineConnection, context: ConnectorContext<Spec>, streams: StreamSelection[]): Promise<LoggedStream[]> => {
