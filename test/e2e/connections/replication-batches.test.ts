@@ -74,11 +74,19 @@ describe('replication syncs read every committed transaction, whatever the batch
     const idle = await syncOk(t, user, workspaceId, connectionId);
     expect(idle.streams[0]).toMatchObject({ status: 'succeeded', records_read: 0, records_written: 0, records_deleted: 0 });
   };
+  /** A sync reads exactly `read` changes, the lake then equals the source, and a sync after it reads none. */
+  const expectSynced = async (table: string, connectionId: string, read: number) => {
+    const job = await syncOk(t, user, workspaceId, connectionId);
+    expect(job.streams[0].records_read).toBe(read);
+    await expectSame(table);
+    await expectIdle(connectionId);
+  };
 
   test('transactions smaller and larger than a batch, inserts, updates and deletes mixed, all in one sync', async () => {
     await makeTable('mixed', 3_000);
     const connectionId = await replicated('mixed');
-    // 1,000 updates (over three batches), 40 inserts, 5 small mixed transactions, 700 deletes, 1,200 more updates.
+    // 1,000 updates (one transaction of more than three batches), 40 inserts, 5 small mixed transactions,
+    // 700 deletes, 1,340 more updates.
     await source.sql.unsafe('UPDATE mixed SET version = version + 1, amount = amount + 1 WHERE id <= 1000');
     await source.sql.unsafe(`INSERT INTO mixed SELECT g, 'new ' || g, 1, g FROM generate_series(3001, 3040) g`);
     for (let round = 0; round < 5; round++) {
@@ -90,21 +98,15 @@ describe('replication syncs read every committed transaction, whatever the batch
     }
     await source.sql.unsafe('DELETE FROM mixed WHERE id BETWEEN 1001 AND 1700');
     await source.sql.unsafe('UPDATE mixed SET version = version + 10 WHERE id > 1700');
-    const job = await syncOk(t, user, workspaceId, connectionId);
-    // The last updates: 1,300 rows above 1,700, less the 5 deleted, with the 40 and 5 inserted.
-    expect(job.streams[0].records_read).toBe(1_000 + 40 + 15 + 700 + 1_340);
-    await expectSame('mixed');
-    await expectIdle(connectionId);
+    // The last updates: the 1,300 rows above 1,700, less the 5 deleted, with the 40 and 5 inserted.
+    await expectSynced('mixed', connectionId, 1_000 + 40 + 15 + 700 + 1_340);
   }, 120_000);
 
-  test('one transaction of updates larger than a batch, the only change (the shape that read 0)', async () => {
+  test('one transaction of updates larger than a batch, the only change', async () => {
     await makeTable('bulk', 2_000);
     const connectionId = await replicated('bulk');
     await source.sql.unsafe('UPDATE bulk SET version = version + 1, name = name || $1 WHERE id BETWEEN 500 AND 1699', ['!']);
-    const job = await syncOk(t, user, workspaceId, connectionId);
-    expect(job.streams[0].records_read).toBe(1_200);
-    await expectSame('bulk');
-    await expectIdle(connectionId);
+    await expectSynced('bulk', connectionId, 1_200);
   }, 120_000);
 
   test('transactions that end exactly at, one short of and one past a batch boundary', async () => {
@@ -119,10 +121,7 @@ describe('replication syncs read every committed transaction, whatever the batch
     }
     await source.sql.unsafe('DELETE FROM edge WHERE id = 1999');
     await source.sql.unsafe(`INSERT INTO edge SELECT g, 'edge', 3, 3 FROM generate_series(2001, ${2000 + batch}) g`);
-    const job = await syncOk(t, user, workspaceId, connectionId);
-    expect(job.streams[0].records_read).toBe(297 + 298 + 299 + 300 + 1 + batch);
-    await expectSame('edge');
-    await expectIdle(connectionId);
+    await expectSynced('edge', connectionId, 297 + 298 + 299 + 300 + 1 + batch);
   }, 120_000);
 
   test('changes committed while a sync runs are read by it or by the next one, each once', async () => {
