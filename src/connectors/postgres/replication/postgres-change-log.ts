@@ -5,7 +5,7 @@ import { SourceError } from '../../source-error';
 import { sourceColumns, sourceRelations } from '../catalog';
 import { fromSource } from '../source-errors';
 import { keyChanges, stageChanges, type LoggedStream } from './change-batches';
-import { advanceSlot, checkReplicable, dropReplication, ensureReplication, peekChanges, type ReplicatedTable } from './replication-slot';
+import { advanceSlot, checkReplicable, dropReplication, ensureReplication, flushLog, lsnValue, peekChanges, type ReplicatedTable } from './replication-slot';
 
 interface ReplicatingSpec {
   schemas: string[];
@@ -24,8 +24,10 @@ export interface SourceAccess<Spec> {
  * (`pg_logical_slot_peek_binary_changes` with the pgoutput plugin, then `pg_replication_slot_advance`)
  * on the same attached, address-checked connection every read of the source uses: no replication
  * connection to open, and a batch is confirmed only when the next one is asked for, after the caller
- * committed it to the lake. Streams in `incremental_append_deduped` without a cursor field of a
- * connection whose `replication_method` is `logical` read from it.
+ * committed it to the lake. A read first flushes the source's WAL (see flushLog), so that it holds
+ * every transaction committed before it began, however the source commits. Streams in
+ * `incremental_append_deduped` without a cursor field of a connection whose `replication_method` is
+ * `logical` read from it.
  */
 export function postgresChangeLog<Spec extends ReplicatingSpec>(access: SourceAccess<Spec>): ChangeLog<Spec> {
   const replicated = async (connection: EngineConnection, context: ConnectorContext<Spec>, streams: StreamSelection[]): Promise<LoggedStream[]> => {
@@ -60,6 +62,8 @@ export function postgresChangeLog<Spec extends ReplicatingSpec>(access: SourceAc
     async *changes(context, request) {
       const connection = await access.source(context);
       const streams = await fromSource(() => replicated(connection, context, request.streams));
+      // Every transaction committed before now ends before this position, and is readable.
+      const committed = lsnValue(await fromSource(() => flushLog(connection, request.names)));
       let confirm: string | undefined;
       for (;;) {
         if (confirm) await fromSource(() => advanceSlot(connection, request.names, confirm!));
@@ -88,8 +92,9 @@ export function postgresChangeLog<Spec extends ReplicatingSpec>(access: SourceAc
           await batch.release();
         }
         confirm = endLsn;
-        // Short of a full batch: the log had nothing more when it was read.
-        if (rows.length < request.maxChanges) {
+        // Short of a full batch, the log had nothing more when it was read; past `committed`, this read
+        // holds every transaction committed before it began, and those after are the next sync's.
+        if (rows.length < request.maxChanges || lsnValue(endLsn) >= committed) {
           await fromSource(() => advanceSlot(connection, request.names, confirm!));
           return;
         }

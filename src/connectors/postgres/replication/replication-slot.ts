@@ -101,6 +101,30 @@ export async function dropReplication(connection: EngineConnection, admin: Engin
   );
 }
 
+/**
+ * Makes every transaction committed on the source so far readable from the slot, and gives the log's
+ * position past them all. The slot functions decode only WAL already flushed, and a source that commits
+ * asynchronously (`synchronous_commit=off`, for the server or a session) answers a commit before its WAL
+ * is flushed: read then, the log looks shorter than it is. A transaction that writes one empty logical
+ * message (no publication carries it) and commits synchronously flushes the WAL up to its own commit,
+ * past every commit before it. Allowed in a read-only transaction, to anyone (EXECUTE is PUBLIC's).
+ */
+export async function flushLog(connection: EngineConnection, names: ReplicationNames): Promise<string> {
+  const [row] = await sourceRows(
+    connection,
+    `SELECT pg_logical_emit_message(true, ${pgLiteral(names.slot)}, '')::text AS lsn
+     FROM (SELECT set_config('synchronous_commit', 'on', true) OFFSET 0) AS synchronous`,
+  );
+  return String(row?.lsn);
+}
+
+/** An LSN's text (`16/B374D848`) as a number, to compare two. */
+export function lsnValue(lsn: string): bigint {
+  const [high, low] = lsn.split('/');
+  if (high === undefined || low === undefined) throw new SourceError('bad_response', `Not an LSN: ${lsn}`);
+  return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
+}
+
 /** The slot's next messages, whole transactions of at least `maxChanges` messages (when there are as many), without consuming them. */
 export async function peekChanges(connection: EngineConnection, names: ReplicationNames, maxChanges: number): Promise<LogRow[]> {
   const rows = await sourceRows(
