@@ -192,8 +192,8 @@ describe('postgres sync modes', () => {
     expect((await t.request(`${connectionsPath(workspaceId)}/${kept.id}`, { method: 'DELETE', token: user.accessToken })).status).toBe(204);
     expect(await queryRows(t, user, workspaceId, 'SELECT count(*) AS n FROM kept.kept')).toEqual([{ n: 10 }]);
 
+    // Its first sync is stopped midway: the batches it committed made the table that drop_tables removes.
     const doomed = await connect('doomed', ['doomed'], [{ name: 'doomed', sync_mode: 'full_refresh_append' }]);
-    await syncOk(t, user, workspaceId, doomed.id);
     const jobId = await triggerSyncOk(t, user, workspaceId, doomed.id);
     for (
       let job = await syncJob(t, user, workspaceId, doomed.id, jobId);
