@@ -80,7 +80,6 @@ export class LakeWriter {
     joinsGroup(
       group.map((write) => write.member),
       next.member,
-      performance.now(),
     ),
   );
 

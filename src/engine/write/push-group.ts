@@ -19,8 +19,6 @@ export interface GroupMember {
   bytes: number;
   /** Its columns as inferred alone, by lower-cased name. */
   columns: Map<string, InferredColumn>;
-  /** When its wait for a statement slot ends: past it, the push takes its own turn (and its own refusal). */
-  deadline: number | undefined;
 }
 
 interface MemberOf {
@@ -28,7 +26,6 @@ interface MemberOf {
   primaryKey?: string[];
   recordsText?: Uint8Array;
   deleted?: unknown;
-  admission?: { deadline?: number };
 }
 
 /**
@@ -51,7 +48,6 @@ export function groupMember(request: MemberOf, records: Record<string, unknown>[
     records,
     bytes,
     columns: new Map(inferred.map((column) => [column.name.toLowerCase(), column])),
-    deadline: request.admission?.deadline,
   };
 }
 
@@ -61,10 +57,11 @@ export function groupMember(request: MemberOf, records: Record<string, unknown>[
  * field is fine: added before the group's rows, it reads NULL in those before it, as it would have.
  * A field typed otherwise (a wider type, text where numbers were, nulls only) ends the group before it:
  * alone, the later push would widen what the earlier one wrote, which one inference of both may not match.
+ * The group runs in its head's statement slot: a push that joins it waits no longer than it would
+ * have for its own turn, and its own wait for a slot ends there.
  */
-export function joinsGroup(group: readonly (GroupMember | undefined)[], next: GroupMember | undefined, now: number): boolean {
+export function joinsGroup(group: readonly (GroupMember | undefined)[], next: GroupMember | undefined): boolean {
   if (!next || group.length >= maxGroupWrites) return false;
-  if (next.deadline !== undefined && next.deadline <= now) return false;
   let bytes = next.bytes;
   for (const member of group) {
     if (!member || member.kind !== next.kind) return false;
