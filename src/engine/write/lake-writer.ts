@@ -70,9 +70,9 @@ export interface RecordsWritten {
 }
 
 /**
- * Writes into a workspace's lake tables, for every feature that writes (push, syncs): records become
- * exactly one snapshot, the table's primary key stays what it was created with, and a write's commit
- * information can be found again. Its errors speak of records, fields and tables (RecordsRejected,
+ * Writes into a workspace's lake tables, for every feature that writes (push, syncs): a write's records
+ * commit whole in one snapshot (queued pushes may share theirs, see writeGroup), the table's primary
+ * key stays what it was created with, and a write's commit information can be found again. Its errors speak of records, fields and tables (RecordsRejected,
  * InvalidTableName, PrimaryKeyMismatch); each caller says what they mean for its own input.
  */
 export class LakeWriter {
