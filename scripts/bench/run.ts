@@ -20,6 +20,7 @@ const available = [
   'public-chart',
   'usage',
   'catalog-contention',
+  'push-burst',
   'large-result',
   'rolling-restart',
   'scale',

@@ -83,7 +83,7 @@ export class PushService {
   }
 
   private target(table: TableName, target: PushTarget) {
-    return { table, mode: target.mode ?? 'append', primaryKey: target.primary_key, source: 'push' };
+    return { table, mode: target.mode ?? 'append', primaryKey: target.primary_key, source: 'push', queued: true };
   }
 
   private async idempotent(

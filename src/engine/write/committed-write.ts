@@ -4,9 +4,15 @@ import type { EngineConnection } from '../duckdb/engine-connection';
 export type CommitInfo = Record<string, unknown> & { records_written?: number };
 
 /**
+ * Writes committed together in one snapshot (a group of pushes) each leave their own information,
+ * with their own count, under this field of the snapshot's.
+ */
+export const groupField = 'group';
+
+/**
  * The newest snapshot whose commit information holds every given field with the given value (and
  * that `accept`s, when given): a write that died after committing (a push with an idempotency key, a
- * sync's batch) is found here.
+ * sync's batch) is found here, also one committed in a group (its own information is answered).
  */
 export async function findCommit(
   connection: EngineConnection,
@@ -33,8 +39,11 @@ export async function findCommittedSnapshot(
   );
   for (const [snapshotId, info] of reader.getRows()) {
     const parsed = JSON.parse(String(info)) as CommitInfo;
-    if (Object.entries(match).every(([key, expected]) => Object.hasOwn(parsed, key) && parsed[key] === expected) && accept(parsed)) {
-      return { snapshotId: Number(snapshotId), info: parsed };
+    const members = Array.isArray(parsed[groupField]) ? (parsed[groupField] as CommitInfo[]) : [];
+    for (const candidate of [parsed, ...members]) {
+      if (Object.entries(match).every(([key, expected]) => Object.hasOwn(candidate, key) && candidate[key] === expected) && accept(candidate)) {
+        return { snapshotId: Number(snapshotId), info: candidate };
+      }
     }
   }
   return undefined;

@@ -4,13 +4,17 @@ import type { Admission } from '../admission/statement-scheduler';
 import type { EngineLane, EngineManager } from '../engine-manager';
 import type { CatalogColumn } from '../tables/catalog-columns';
 import { TableRegistry } from '../tables/table-registry';
-import { findCommit, type CommitInfo } from './committed-write';
+import { findCommit, groupField, type CommitInfo } from './committed-write';
+import type { WorkspaceEngine } from '../workspace-engine';
+import type { EngineConnection } from '../duckdb/engine-connection';
+import { WriteQueue } from './write-queue';
+import { groupMember, groupSource, joinsGroup, type GroupMember } from './push-group';
 import { renameSync, copyFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { checkRecords, sameKey } from './record-checks';
 import { qualifiedName, type TableName } from './table-name';
 import { PrimaryKeyMismatch, RecordsRejected } from './write-errors';
-import { writeRecords } from './write-records';
+import { writeRecords, type RecordsWrite } from './write-records';
 import { recordsSource } from './records-source';
 import { fileSource, type UploadedFile } from './file-source';
 import type { WriteSource } from './write-source';
@@ -33,6 +37,11 @@ interface WriteRequest {
   lane?: EngineLane;
   /** Records deleted at the source (a sync): their rows deleted or marked in the same snapshot (see applyDeletions). */
   deleted?: { records: Record<string, unknown>[]; mark: boolean };
+  /**
+   * Takes its turn among the table's other queued writes, in arrival order (a push): small appends
+   * queued together commit in one snapshot (see writeGroup).
+   */
+  queued?: boolean;
 }
 
 export interface RecordsWriteRequest extends WriteRequest {
@@ -46,6 +55,13 @@ export interface FileWriteRequest extends WriteRequest {
   file: UploadedFile;
 }
 
+/** A queued write: how it runs alone, and how it may join others (see groupMember). */
+interface Queued {
+  request: WriteRequest;
+  member: GroupMember | undefined;
+  alone(engine: WorkspaceEngine, connection: EngineConnection): Promise<RecordsWritten>;
+}
+
 export interface RecordsWritten {
   table: string;
   rowsWritten: number;
@@ -54,12 +70,19 @@ export interface RecordsWritten {
 }
 
 /**
- * Writes into a workspace's lake tables, for every feature that writes (push, syncs): records become
- * exactly one snapshot, the table's primary key stays what it was created with, and a write's commit
- * information can be found again. Its errors speak of records, fields and tables (RecordsRejected,
+ * Writes into a workspace's lake tables, for every feature that writes (push, syncs): a write's records
+ * commit whole in one snapshot (queued pushes may share theirs, see writeGroup), the table's primary
+ * key stays what it was created with, and a write's commit information can be found again. Its errors speak of records, fields and tables (RecordsRejected,
  * InvalidTableName, PrimaryKeyMismatch); each caller says what they mean for its own input.
  */
 export class LakeWriter {
+  private readonly queue = new WriteQueue<Queued, RecordsWritten>((group, next) =>
+    joinsGroup(
+      group.map((write) => write.member),
+      next.member,
+    ),
+  );
+
   constructor(
     private readonly engines: EngineManager,
     private readonly store: Store,
@@ -72,20 +95,32 @@ export class LakeWriter {
       this.distinctKey(request.primaryKey);
       return this.write(workspaceId, request, () => undefined);
     }
-    const source = recordsSource(checkRecords(request.records), request.recordsText);
+    const records = checkRecords(request.records);
+    const source = recordsSource(records, request.recordsText);
     // Known before the write: a key the write names itself is checked against the records first.
     source.checkKey(this.distinctKey(request.primaryKey), []);
-    return this.write(workspaceId, request, () => source);
+    if (!request.queued) return this.write(workspaceId, request, () => source);
+    return this.enqueue(workspaceId, {
+      request,
+      member: groupMember(request, records),
+      alone: (engine, connection) => this.writeOn(workspaceId, engine, connection, request, source),
+    });
   }
 
   /** Writes the records of an uploaded file (NDJSON, CSV, Parquet), read by DuckDB's own readers. */
   async writeFile(workspaceId: string, request: FileWriteRequest): Promise<RecordsWritten> {
     this.distinctKey(request.primaryKey);
     let path = request.file.path;
+    const sourceIn = (stagingDir: string) => {
+      path = moveInto(stagingDir, path);
+      return fileSource(path, request.file);
+    };
     try {
-      return await this.write(workspaceId, request, (stagingDir) => {
-        path = moveInto(stagingDir, path);
-        return fileSource(path, request.file);
+      if (!request.queued) return await this.write(workspaceId, request, sourceIn);
+      return await this.enqueue(workspaceId, {
+        request,
+        member: undefined,
+        alone: (engine, connection) => this.writeOn(workspaceId, engine, connection, request, sourceIn(engine.stagingDir)),
       });
     } finally {
       rmSync(path, { force: true });
@@ -98,43 +133,109 @@ export class LakeWriter {
     return key;
   }
 
-  private async write(workspaceId: string, request: WriteRequest, sourceIn: (stagingDir: string) => WriteSource | undefined): Promise<RecordsWritten> {
-    const requestedKey = request.primaryKey ?? [];
-    const { table } = request;
-    const registry = new TableRegistry(this.store);
-    const outcome = await this.engines.with(
+  private write(workspaceId: string, request: WriteRequest, sourceIn: (stagingDir: string) => WriteSource | undefined): Promise<RecordsWritten> {
+    return this.engines.with(
       workspaceId,
       (engine) =>
         engine.writeTable(
-          qualifiedName(table),
-          async (connection) => {
-            const input = sourceIn(engine.stagingDir);
-            // A key inherited from the table binds this write's records as much as one it names itself.
-            const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
-              const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
-              if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey))
-                throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
-              if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
-              return tableKey;
-            };
-            const { source, mode, commitInfo, writeAllowed, deleted } = request;
-            const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted });
-            const now = this.clock.now().toISOString();
-            if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
-            else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
-            return result;
-          },
+          qualifiedName(request.table),
+          (connection) => this.writeOn(workspaceId, engine, connection, request, sourceIn(engine.stagingDir)),
           request.admission,
         ),
       request.lane,
     );
-    return { table: qualifiedName(table), rowsWritten: outcome.rowsWritten, rowsDeleted: outcome.rowsDeleted, createdTable: outcome.createdTable };
+  }
+
+  /** Queued behind the table's earlier queued writes; its turn takes the writes that may join it (see push-group). */
+  private enqueue(workspaceId: string, write: Queued): Promise<RecordsWritten> {
+    const table = qualifiedName(write.request.table);
+    return this.queue.enqueue(`${workspaceId}\u0000${table}`, write, (head, take) =>
+      this.engines.with(
+        workspaceId,
+        (engine) => engine.writeTable(table, (connection) => this.writeGroup(workspaceId, engine, connection, take()), head.request.admission),
+        head.request.lane,
+      ),
+    );
+  }
+
+  private async writeOn(
+    workspaceId: string,
+    engine: WorkspaceEngine,
+    connection: EngineConnection,
+    request: Omit<WriteRequest, 'commitInfo'> & Pick<RecordsWrite, 'commitInfo' | 'note'>,
+    input: WriteSource | undefined,
+  ): Promise<RecordsWritten> {
+    const requestedKey = request.primaryKey ?? [];
+    const { table } = request;
+    const registry = new TableRegistry(this.store);
+    // A key inherited from the table binds this write's records as much as one it names itself.
+    const keyOf = async (columns: CatalogColumn[] | undefined, incoming: InferredColumn[]) => {
+      const tableKey = columns ? ((await registry.primaryKey(workspaceId, table)) ?? []) : requestedKey;
+      if (columns && requestedKey.length > 0 && !sameKey(requestedKey, tableKey)) throw new PrimaryKeyMismatch(qualifiedName(table), tableKey, requestedKey);
+      if (tableKey.length > 0) input?.checkKey(tableKey, incoming);
+      return tableKey;
+    };
+    const { source, mode, commitInfo, writeAllowed, deleted, note } = request;
+    const result = await writeRecords(connection, engine.stagingDir, { source, table, input, mode, keyOf, commitInfo, writeAllowed, deleted, note });
+    const now = this.clock.now().toISOString();
+    if (result.createdTable) await registry.created(workspaceId, table, result.primaryKey, now);
+    else if (result.rowsWritten > 0 || result.rowsDeleted > 0) await registry.written(workspaceId, table, now);
+    return { table: qualifiedName(table), rowsWritten: result.rowsWritten, rowsDeleted: result.rowsDeleted, createdTable: result.createdTable };
+  }
+
+  /**
+   * Writes a turn's group in one snapshot, each member answered with its own count and its own
+   * commit information (an idempotency key) recorded under the snapshot's `group`. When the group
+   * fails before committing, its members are written again one by one on the same connection, so
+   * that only a member that fails alone fails, with its own error; one that failed after committing
+   * fails every member (their retries find the commit, see findCommit).
+   */
+  private async writeGroup(
+    workspaceId: string,
+    engine: WorkspaceEngine,
+    connection: EngineConnection,
+    group: Queued[],
+  ): Promise<PromiseSettledResult<RecordsWritten>[]> {
+    if (group.length === 1) return [await settled(group[0]!.alone(engine, connection))];
+    const members = group.map((write) => write.member!);
+    const { source, memberRows } = groupSource(members);
+    const groupId = Bun.randomUUIDv7();
+    const writeAllowed = Promise.all(group.map((write) => write.request.writeAllowed ?? Promise.resolve())).then(() => undefined);
+    writeAllowed.catch(() => {}); // awaited by the write; one that fails earlier leaves it unread
+    const head = group[0]!.request;
+    const commitInfo = () => {
+      const rows = memberRows();
+      return {
+        group_id: groupId,
+        [groupField]: group.map((write, index) => ({ ...write.request.commitInfo, records_written: rows[index], records_deleted: 0 })),
+      };
+    };
+    try {
+      const written = await this.writeOn(workspaceId, engine, connection, { ...head, commitInfo, writeAllowed, note: `(${group.length} pushes)` }, source);
+      const rows = memberRows();
+      return group.map((_, index) => ({
+        status: 'fulfilled',
+        value: { ...written, rowsWritten: rows[index]!, createdTable: written.createdTable && index === 0 },
+      }));
+    } catch (error) {
+      if (await findCommit(connection, engine.metadataSchema, { group_id: groupId }).catch(() => undefined)) throw error;
+      const outcomes: PromiseSettledResult<RecordsWritten>[] = [];
+      for (const write of group) outcomes.push(await settled(write.alone(engine, connection)));
+      return outcomes;
+    }
   }
 
   /** The newest write whose commit information holds these fields (see findCommit). */
   findCommit(workspaceId: string, match: Record<string, string | number>): Promise<CommitInfo | undefined> {
     return this.engines.with(workspaceId, (engine) => engine.read((connection) => findCommit(connection, engine.metadataSchema, match)));
   }
+}
+
+function settled<T>(work: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return work.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
 }
 
 /** The file, moved into the instance's private folder (the only one its locked-down readers may read). */

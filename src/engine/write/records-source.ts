@@ -11,9 +11,10 @@ import type { WriteSource } from './write-source';
  * write whose values read the same from it as from the records written out again stages it as it
  * is, which spares writing the records out (a quarter of a large push's time in JavaScript). Should
  * DuckDB's reader refuse it (a record naming a field twice, which JSON.parse lets the last win), the
- * write is made again from the records themselves.
+ * write is made again from the records themselves. `members` splits the records into the writes of a
+ * group (see stageRecords).
  */
-export function recordsSource(records: Record<string, unknown>[], text?: Uint8Array): WriteSource {
+export function recordsSource(records: Record<string, unknown>[], text?: Uint8Array, members?: number[]): WriteSource {
   let inference: ColumnInference | undefined;
   let inferred: InferredColumn[] | undefined;
   let fromValues = text === undefined;
@@ -31,7 +32,7 @@ export function recordsSource(records: Record<string, unknown>[], text?: Uint8Ar
     checkKey: (primaryKey) => checkKeyPresence(records, primaryKey),
     stage(connection, stagingDir, stagingName, plan, primaryKey) {
       stagedText = !fromValues && primaryKey.length === 0 && textReadsAsValues(plan, inference!);
-      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? text! : records, primaryKey);
+      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? text! : records, primaryKey, members);
     },
     // The staged JSON was written from parsed values: an error reading it back is the engine's, not
     // the records'. The text as received may hold what the parsed values do not (a field twice).

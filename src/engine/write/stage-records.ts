@@ -10,6 +10,8 @@ export interface StagedRecords {
   source: string;
   /** Removes what the staging left (its file, its temp table). */
   release(): Promise<void>;
+  /** For records of several writes staged together (see `members`): the rows each one writes, as it would alone. */
+  memberRows?: number[];
 }
 
 /**
@@ -24,6 +26,9 @@ export interface StagedRecords {
  *
  * With a key the rows are staged in a connection-local temp table first, keeping only the last record
  * of each key: the upsert's delete and its insert both read them.
+ *
+ * `members`, when given, splits the records into consecutive writes of that many records each, staged
+ * together (a group of pushes): each one's rows are counted as if it were written alone.
  */
 export async function stageRecords(
   connection: EngineConnection,
@@ -32,6 +37,7 @@ export async function stageRecords(
   plan: WritePlan,
   records: Record<string, unknown>[] | Uint8Array,
   primaryKey: string[],
+  members?: number[],
 ): Promise<StagedRecords> {
   const file = join(stagingDir, `${stagingName}.json`);
   const removeFile = () => rmSync(file, { force: true });
@@ -43,27 +49,44 @@ export async function stageRecords(
     const types = fields.map(({ field, column }) => `${sqlString(field)}: ${sqlString(column.type)}`);
     const renames = fields.map(({ field, column }) => `${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
     const source = `(SELECT ${renames.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}}))`;
-    return { source, release: async () => removeFile() };
+    return { source, release: async () => removeFile(), ...(members ? { memberRows: members } : {}) };
   }
 
   if (records instanceof Uint8Array) throw new Error('records staged for an upsert are written from their values');
   const rows = `${stagingName}_rows`;
+  let memberRows: number[] | undefined;
   try {
-    // Each record carries its position, so that the last duplicate of a key wins.
-    await writeFile(file, JSON.stringify(records.map((record, position) => ({ p: position, r: record }))));
+    // Each record carries its position, so that the last duplicate of a key wins (and its write's, when several share the file).
+    const memberOf = members ? memberIndexes(members) : undefined;
+    await writeFile(file, JSON.stringify(records.map((record, position) => ({ p: position, m: memberOf?.[position] ?? 0, r: record }))));
     const struct = `STRUCT(${fields.map(({ field, column }) => `${sqlIdentifier(field)} ${column.type}`).join(', ')})`;
     const picks = fields.map(({ field, column }) => `r.${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
     const keys = primaryKey.map((key) => `r.${sqlIdentifier(key)}`);
+    const staged = `system.main.read_json(${sqlString(file)}, format = 'array', columns = {'p': 'BIGINT', 'm': 'BIGINT', 'r': ${sqlString(struct)}})`;
     await connection.run(
       `CREATE TEMP TABLE ${sqlIdentifier(rows)} AS
-       SELECT ${picks.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {'p': 'BIGINT', 'r': ${sqlString(struct)}})
+       SELECT ${picks.join(', ')} FROM ${staged}
        QUALIFY row_number() OVER (PARTITION BY ${keys.join(', ')} ORDER BY p DESC) = 1`,
     );
+    if (members) memberRows = await distinctKeysPerMember(connection, staged, keys, members.length);
   } finally {
     removeFile();
   }
   return {
     source: `temp.main.${sqlIdentifier(rows)}`,
     release: () => connection.run(`DROP TABLE IF EXISTS ${sqlIdentifier(rows)}`),
+    ...(memberRows ? { memberRows } : {}),
   };
+}
+
+function memberIndexes(members: number[]): number[] {
+  return members.flatMap((count, member) => Array<number>(count).fill(member));
+}
+
+/** The rows each write of a group would upsert alone: its distinct keys, as the staged types compare them. */
+async function distinctKeysPerMember(connection: EngineConnection, staged: string, keys: string[], members: number): Promise<number[]> {
+  const counts = await connection.read(`SELECT m, count(*) FROM (SELECT DISTINCT m, ${keys.join(', ')} FROM ${staged}) GROUP BY m`);
+  const rows = Array<number>(members).fill(0);
+  for (const [member, count] of counts.getRows()) rows[Number(member)] = Number(count);
+  return rows;
 }

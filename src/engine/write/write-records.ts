@@ -25,8 +25,13 @@ export interface RecordsWrite {
    * (undefined: no table yet); asked once, on the first attempt. Throwing refuses the write.
    */
   keyOf(columns: CatalogColumn[] | undefined, incoming: InferredColumn[]): Promise<string[]>;
-  /** Recorded with the snapshot, so a retried write can tell that an earlier attempt committed (see findCommit). */
-  commitInfo: Record<string, unknown>;
+  /**
+   * Recorded with the snapshot, so a retried write can tell that an earlier attempt committed (see
+   * findCommit); given the rows written when it depends on them (throwing then abandons the write).
+   */
+  commitInfo: Record<string, unknown> | ((rowsWritten: number) => Record<string, unknown>);
+  /** Added to the snapshot's commit message (`(3 pushes)`). */
+  note?: string;
   /** Settled before the write's statements run: a rejection abandons it (a check that ran while it staged its records). */
   writeAllowed?: Promise<void>;
   /** Records deleted at the source (key fields and `_deleted_at`): deleted or marked in the same snapshot, after the upsert. */
@@ -106,8 +111,10 @@ async function writeInTransaction(
           })
         : 0;
       // Set last, when the count is known (a file's rows are counted by its INSERT); any time before COMMIT will do.
-      const info = { ...write.commitInfo, records_written: rowCount, records_deleted: rowsDeleted };
-      await connection.run(commitMessage, { message: `${write.source} ${write.mode} ${rowCount} rows`, info: JSON.stringify(info) }, undefined, kept);
+      const own = typeof write.commitInfo === 'function' ? write.commitInfo(rowCount) : write.commitInfo;
+      const info = { ...own, records_written: rowCount, records_deleted: rowsDeleted };
+      const message = `${write.source} ${write.mode} ${rowCount} rows${write.note ? ` ${write.note}` : ''}`;
+      await connection.run(commitMessage, { message, info: JSON.stringify(info) }, undefined, kept);
       await connection.run('COMMIT', undefined, undefined, kept);
       return { rowsWritten: rowCount, rowsDeleted, createdTable: plan.createTable && staged !== undefined, primaryKey };
     } catch (error) {

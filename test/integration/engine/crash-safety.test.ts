@@ -16,16 +16,21 @@ for (const backend of backends) {
     beforeAll(async () => ({ t, user, workspaceId } = await withWorkspace(backend, { label: 'crash' })));
     afterAll(() => t.stop());
 
-    test('leaves the table exactly as it was, and the table takes pushes afterwards', async () => {
-      await pushOk(t, workspaceId, user, { table: 'crash.target', records: [{ id: 1, payload: 'before', value: 1.5 }] });
-      const snapshot = async () => query(t, workspaceId, 'SELECT count(*)::BIGINT AS n, sum(id)::BIGINT AS ids FROM crash.target');
+    test('leaves the table exactly as it was, and the table takes pushes afterwards', () => killMidway('crash.target', []), 120_000);
+
+    // Many pushes queued on a table commit as one: a kill leaves all of them or none, never a part of the group.
+    test('a group of pushes killed midway leaves none of them or all', () => killMidway('crash.grouped', ['group']), 120_000);
+
+    async function killMidway(table: string, mode: string[]): Promise<void> {
+      await pushOk(t, workspaceId, user, { table, records: [{ id: 1, payload: 'before', value: 1.5 }] });
+      const snapshot = async () => query(t, workspaceId, `SELECT count(*)::BIGINT AS n, sum(id)::BIGINT AS ids FROM ${table}`);
       const before = await snapshot();
       // The engine in this process must not hold the catalog while the other process writes.
       await t.services.engine.engines.release(workspaceId);
 
       let killedMidway = 0;
       for (const delayMs of [400, 900, 1500, 2500]) {
-        const child = Bun.spawn([process.execPath, crashScript, workspaceId, 'crash.target', String(pushedRows)], {
+        const child = Bun.spawn([process.execPath, crashScript, workspaceId, table, String(pushedRows), ...mode], {
           env: { ...process.env, ...serviceEnvOf(t) },
           stdout: 'pipe',
           stderr: 'pipe',
@@ -46,8 +51,8 @@ for (const backend of backends) {
         killedMidway += 1;
       }
       expect(killedMidway).toBeGreaterThan(0);
-      const result = await pushOk(t, workspaceId, user, { table: 'crash.target', records: [{ id: 2, payload: 'after', value: 2 }] });
+      const result = await pushOk(t, workspaceId, user, { table, records: [{ id: 2, payload: 'after', value: 2 }] });
       expect(result.records_written).toBe(1);
-    }, 120_000);
+    }
   });
 }
