@@ -4,7 +4,7 @@ import { Level } from './level';
 import { stringValue } from './literals';
 import { castsOf, operandsOf, typeEnd } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
-import { callNodes, significant, splitArguments, type SqlNode } from './token-tree';
+import { callNodes, fragment, significant, splitArguments, type SqlNode } from './token-tree';
 
 /**
  * Casts that read text by Postgres' input rules. DuckDB reads `'4.2'::int` as 4, `'on'::boolean` not
@@ -89,16 +89,25 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
   let nodes: SqlNode[] | null = null;
   let from = start;
   let last = -1;
+  const written: Target[] = [];
   for (const cast of castsOf(level, start)) {
     const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? level.text(from, cast.at - 1) : undefined);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
     const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
     nodes = callNodes(target.macro, operand, target.close.slice(0, -1));
+    written.push(target);
     from = cast.typeLast + 1;
     last = cast.typeLast;
   }
   if (nodes === null || !level.canReplace(start, last)) return;
-  if (level.replace(start, last, nodes)) log.add('casts read text by Postgres input rules');
+  if (level.replace(start, last, nodes)) wroteCalls(log, written);
+}
+
+/** The operand is handed over as it was; the calls around it are new text, which the budget and the vocabulary learn. */
+function wroteCalls(log: RewriteLog, targets: readonly Target[]): void {
+  log.add('casts read text by Postgres input rules');
+  const names = targets.map((target) => target.macro).join(' ');
+  log.wrote(targets.reduce((characters, target) => characters + target.macro.length + target.close.length + 1, 0), fragment(names));
 }
 
 /** `CAST(x AS date)`. */
@@ -111,7 +120,7 @@ function rewriteCastCall(level: Level, k: number, log: RewriteLog): void {
   const target = targetOf(inner, as + 1, inner.size - 1);
   if (!target || (as === 1 && readAlike(inner.node(0), target.type))) return;
   const operand = splitArguments(group.children).length === 1 ? sliceBefore(group.children, inner, as) : null;
-  if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) log.add('casts read text by Postgres input rules');
+  if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) wroteCalls(log, [target]);
 }
 
 /** The nodes of a group before its meaningful position `k`, without the blanks before it. */
