@@ -107,7 +107,10 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
 function wroteCalls(log: RewriteLog, targets: readonly Target[]): void {
   log.add('casts read text by Postgres input rules');
   const names = targets.map((target) => target.macro).join(' ');
-  log.wrote(targets.reduce((characters, target) => characters + target.macro.length + target.close.length + 1, 0), fragment(names));
+  log.wrote(
+    targets.reduce((characters, target) => characters + target.macro.length + target.close.length + 1, 0),
+    fragment(names),
+  );
 }
 
 /** `CAST(x AS date)`. */
