@@ -29,6 +29,7 @@ import { stringFunctionRules } from './string-functions';
 import { translateTimeTravel } from './time-travel';
 import { parseTree, render } from './token-tree';
 import { translateTypeNames } from './type-names';
+import { translateTypeResolution } from './type-resolution';
 
 export interface Translation {
   sql: string;
@@ -70,6 +71,8 @@ const passes: readonly Pass[] = [
   { rewrite: checkCaseLiterals, needs: ["CASE'#"] },
   { rewrite: translateTimeTravel, needs: ['SYSTEM_TIME'] },
   { rewrite: translateKeywordIdentifiers, needs: duckdbKeywords },
+  // Before any literal is rewritten: an untyped literal is found as the user wrote it.
+  { rewrite: translateTypeResolution, needs: ['COALESCE', 'GREATEST', 'LEAST', 'NULLIF', 'ARRAY', 'IN', 'CASE'] },
   { rewrite: translateLiteralInputs, needs: ['::', 'CAST', 'ANY', 'ALL', 'SOME', "'±", 'MININT'] },
   { rewrite: translateTypeNames, needs: ['::', 'JSONB', 'CAST', 'TRY_CAST'] },
   { rewrite: translateDivision, needs: ['/', '%'] },
