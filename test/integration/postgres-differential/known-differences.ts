@@ -27,10 +27,6 @@ export const knownDifferences: Readonly<Record<string, { differs: readonly Diffe
     differs: ['sqlstate'],
     reason: 'an arrow on a text column: Postgres has no -> for text (42883); DuckDB reads the text as JSON and refuses it as malformed (22P02)',
   },
-  'SELECT jsonb_pretty(profile) FROM shop.customers WHERE id = 1': {
-    differs: ['values'],
-    reason: "jsonb_pretty writes an object's keys in the order they were pushed; Postgres writes jsonb keys shortest first",
-  },
   'SELECT NULL UNION SELECT NULL': {
     differs: ['types'],
     reason: "a set operation of untyped NULLs only: DuckDB types the column as an integer, Postgres as text (the value, NULL, is Postgres' own)",

@@ -55,6 +55,9 @@ function targetOf(level: Level, from: number, to: number, operand?: string): Tar
   const type = postgresTypeName(level, from, to);
   // An array's text is Postgres' {1,2}, not DuckDB's [1, 2].
   if (type === 'text' && operand !== undefined && isArray(operand)) return { macro: 'pgx_text', close: ')', type };
+  // jsonb's text: blanks after colons and commas, keys in jsonb's order (`::JSON` in capitals is a jsonb the type names rewrote).
+  if (type === 'text' && operand !== undefined && /::\s*JSON\s*$|^CAST\s*\([\s\S]*\bAS\s+JSON\s*\)$/.test(operand))
+    return { macro: 'pgx_jsonb_out', close: ')', type };
   const macro = macros[type];
   if (!macro) return null;
   if (type === 'varchar' || type === 'bpchar') {
@@ -120,7 +123,7 @@ function rewriteCastCall(level: Level, k: number, log: RewriteLog): void {
   let as = -1;
   for (let j = 1; j < inner.size; j += 1) if (inner.is(j, 'AS')) as = j;
   if (as <= 0 || typeEnd(inner, as + 1) !== inner.size - 1) return;
-  const target = targetOf(inner, as + 1, inner.size - 1);
+  const target = targetOf(inner, as + 1, inner.size - 1, inner.text(0, as - 1));
   if (!target || (as === 1 && readAlike(inner.node(0), target.type))) return;
   const operand = splitArguments(group.children).length === 1 ? sliceBefore(group.children, inner, as) : null;
   if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) wroteCalls(log, [target]);
