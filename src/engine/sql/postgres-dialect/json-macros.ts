@@ -91,7 +91,8 @@ export const jsonDefinitions: readonly string[] = [
   `pgx_jsonb_text(j) AS CASE WHEN json_type(j) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(j)) ELSE json_extract_string(j, '$') END`,
   // jsonb's output (::text): objects and arrays as pgx_jsonb_text, a string with its quotes.
   `pgx_jsonb_out(j) AS list_transform([CAST(j AS JSON)], lambda __o: CASE WHEN json_type(__o) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(__o)) ELSE CAST(__o AS VARCHAR) END)[1]`,
-  `pgx_jsonb_pretty(j) AS json_pretty(pgx_jsonb_sorted(j))`,
+  // jsonb_pretty opens an empty array or object on one line and closes it on the next, at the line's indentation.
+  `pgx_jsonb_pretty(j) AS regexp_replace(regexp_replace(json_pretty(pgx_jsonb_sorted(j)), '(?m)^( *)([^\\n]*?)\\[\\]', '\\1\\2[\n\\1]', 'g'), '(?m)^( *)([^\\n]*?)\\{\\}', '\\1\\2{\n\\1}', 'g')`,
   // jsonb_object_keys and its kin take an object.
   `pgx_json_object(j, name) AS CASE WHEN json_type(j) = 'ARRAY' THEN error('[22023] cannot call ' || name || ' on an array')
     WHEN json_type(j) <> 'OBJECT' THEN error('[22023] cannot call ' || name || ' on a scalar') ELSE j END`,

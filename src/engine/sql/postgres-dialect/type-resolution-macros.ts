@@ -1,5 +1,3 @@
-import { dateTimeFormats } from './cast-macros';
-
 /**
  * Checks DuckDB evaluates while it binds a statement, before any row is read, as Postgres makes them
  * while it analyses one (see type-resolution.ts). A check is an expression over literals and
@@ -12,55 +10,52 @@ import { dateTimeFormats } from './cast-macros';
 
 /** Raises `[sqlstate] message` (SQL text) while binding; a VARCHAR, for a CASE's branches. */
 const raise = (sqlstate: string, message: string) => `CAST(CAST('[${sqlstate}] ' || ${message} AS INTEGER) AS VARCHAR)`;
-const invalid = (type: string, sqlstate = '22P02') => raise(sqlstate, `'invalid input syntax for type ${type}: "' || s || '"'`);
-const outOfRange = (type: string) => raise('22003', `'value "' || s || '" is out of range for type ${type}'`);
+/** The message `[sqlstate] …` a failed reading names (raised once, by pgx_untyped: an error caught while DuckDB folds each branch costs). */
+const failed = (sqlstate: string, message: string) => `'[${sqlstate}] ' || ${message}`;
+const invalid = (type: string, sqlstate = '22P02') => failed(sqlstate, `'invalid input syntax for type ${type}: "' || s || '"'`);
+const outOfRange = (type: string) => failed('22003', `'value "' || s || '" is out of range for type ${type}'`);
 
 const dateWords = `lower(trim(s)) IN ('today', 'tomorrow', 'yesterday', 'now', 'epoch', 'infinity', '-infinity', 'allballs')`;
-/** Text that is no date or timestamp Postgres reads: not DuckDB's, not one of the spellings, not a special word. */
-const noDate = (type: string) =>
-  `TRY_CAST(s AS ${type}) IS NULL AND try_strptime(trim(s), ${dateTimeFormats}) IS NULL AND NOT ${dateWords}
-    AND TRY_CAST(regexp_replace(trim(s), '^(\\S+[ T][0-9]{1,2}:[0-9]{2})([+-][0-9])', '\\1:00\\2') AS ${type}) IS NULL`;
-const integerText = `regexp_full_match(s, '\\s*[+-]?[0-9]+\\s*')`;
+/** No digit at all: text no date, time or interval spelling Postgres reads (beyond its special words). */
+const noDigit = `translate(s, '0123456789', '') = s`;
+const noDateTime = (duckdb: string, type: string) =>
+  `CASE WHEN TRY_CAST(s AS ${duckdb}) IS NULL AND ${noDigit} AND NOT ${dateWords} THEN ${invalid(type, '22007')} ELSE '' END`;
 const integer = (duckdb: string, type: string) =>
-  `CASE WHEN NOT ${integerText} THEN ${invalid(type)} WHEN TRY_CAST(trim(s) AS ${duckdb}) IS NULL THEN ${outOfRange(type)} ELSE '' END`;
+  `CASE WHEN translate(trim(s), '+-0123456789', '') <> '' OR TRY_CAST(trim(s) AS HUGEINT) IS NULL THEN ${invalid(type)} WHEN TRY_CAST(trim(s) AS ${duckdb}) IS NULL THEN ${outOfRange(type)} ELSE '' END`;
 const number = (type: string) => `CASE WHEN TRY_CAST(trim(s) AS DOUBLE) IS NULL THEN ${invalid(type)} ELSE '' END`;
-const dateTime = (duckdb: string, type: string) => `CASE WHEN ${noDate(duckdb)} THEN ${invalid(type, '22007')} ELSE '' END`;
-
-/** Per DuckDB type of the witness: the check of one literal `s`, '' when Postgres reads it as that type. */
-const readers: readonly (readonly [string, string])[] = [
-  ['SMALLINT', integer('SMALLINT', 'smallint')],
-  ['INTEGER', integer('INTEGER', 'integer')],
-  ['BIGINT', integer('BIGINT', 'bigint')],
-  ['HUGEINT', number('numeric')],
-  ['DECIMAL', number('numeric')],
-  ['DOUBLE', number('double precision')],
-  ['FLOAT', number('real')],
-  [
-    'BOOLEAN',
-    `CASE WHEN lower(trim(s)) IN ('t', 'tr', 'tru', 'true', 'y', 'ye', 'yes', 'on', '1', 'f', 'fa', 'fal', 'fals', 'false', 'n', 'no', 'of', 'off', '0') THEN '' ELSE ${invalid('boolean')} END`,
-  ],
-  ['DATE', dateTime('DATE', 'date')],
-  ['TIMESTAMP', dateTime('TIMESTAMP', 'timestamp')],
-  ['TIMESTAMPTZ', dateTime('TIMESTAMPTZ', 'timestamp with time zone')],
-  ['TIME', `CASE WHEN TRY_CAST(s AS TIME) IS NULL AND NOT regexp_matches(s, '[0-9]') THEN ${invalid('time', '22007')} ELSE '' END`],
-  ['INTERVAL', `CASE WHEN TRY_CAST(s AS INTERVAL) IS NULL AND NOT regexp_matches(s, '[0-9]') THEN ${invalid('interval', '22007')} ELSE '' END`],
-  ['UUID', `CASE WHEN TRY_CAST(s AS UUID) IS NULL THEN ${invalid('uuid')} ELSE '' END`],
-];
 
 /**
- * x, once every untyped literal of the list reads as the witness' type (the typed items' common type,
- * `[a, b][1]`). An overload per type, so that DuckDB binds only the check of the witness' own type:
- * text, and a type known only later (an aggregate's), costs nothing. (No JSON overload: DuckDB would
- * take it for a number, which casts to JSON.)
+ * Per DuckDB type of the witness (typeof's name): the check of one literal `s`, '' when Postgres
+ * reads it as that type. Binding a check costs: no regular expression and no list of formats here,
+ * and a date is refused only when it has no digit (`'n/a'`, `'never'`).
  */
-const untyped = `pgx_untyped(x, w VARCHAR, literals) AS x, ${readers
-  .map(
-    ([type, check]) => `(x, w ${type}, literals) AS CASE WHEN regexp_matches('', array_to_string(list_transform(literals, lambda s: ${check}), '')) THEN x END`,
-  )
-  .join(', ')}, (x, w, literals) AS x`;
+const readers: readonly (readonly [string, string])[] = [
+  ["t = 'SMALLINT'", integer('SMALLINT', 'smallint')],
+  ["t = 'INTEGER'", integer('INTEGER', 'integer')],
+  ["t = 'BIGINT'", integer('BIGINT', 'bigint')],
+  [
+    "t IN ('HUGEINT', 'DOUBLE', 'FLOAT') OR t LIKE 'DECIMAL%'",
+    number(`' || CASE t WHEN 'DOUBLE' THEN 'double precision' WHEN 'FLOAT' THEN 'real' ELSE 'numeric' END || '`),
+  ],
+  [
+    "t = 'BOOLEAN'",
+    `CASE WHEN lower(trim(s)) IN ('t', 'tr', 'tru', 'true', 'y', 'ye', 'yes', 'on', '1', 'f', 'fa', 'fal', 'fals', 'false', 'n', 'no', 'of', 'off', '0') THEN '' ELSE ${invalid('boolean')} END`,
+  ],
+  ["t = 'DATE'", noDateTime('DATE', 'date')],
+  ["t = 'TIMESTAMP'", noDateTime('TIMESTAMP', 'timestamp')],
+  ["t = 'TIMESTAMP WITH TIME ZONE'", noDateTime('TIMESTAMPTZ', 'timestamp with time zone')],
+  ["t = 'TIME'", noDateTime('TIME', 'time')],
+  ["t = 'INTERVAL'", noDateTime('INTERVAL', 'interval')],
+  ["t = 'UUID'", `CASE WHEN TRY_CAST(s AS UUID) IS NULL THEN ${invalid('uuid')} ELSE '' END`],
+];
 
 export const typeResolutionDefinitions: readonly string[] = [
-  untyped,
+  `pgx_untyped_read(t, s) AS CASE ${readers.map(([test, check]) => `WHEN ${test} THEN ${check}`).join(' ')} ELSE '' END`,
+  // x, once every untyped literal of the list reads as the witness' type (the typed items' common type, `[a, b][1]`).
+  // Binding the check costs about 2 ms, so text, which reads every literal, has an overload that is x alone; DuckDB
+  // also takes it for a type it does not know yet (an aggregate's, a correlated column's), which is then not checked.
+  `pgx_untyped(x, w VARCHAR, literals) AS x, (x, w, literals) AS CASE WHEN regexp_matches('', list_transform([list_filter(list_transform(literals, lambda __s: pgx_untyped_read(typeof(w), __s)), lambda __m: __m <> '')],
+    lambda __f: CASE WHEN len(__f) = 0 THEN '' ELSE CAST(CAST(__f[1] AS INTEGER) AS VARCHAR) END)[1]) THEN x END`,
   `pgx_array_type_name(a) AS CASE regexp_replace(typeof(a), '\\(.*?\\)', '') WHEN 'INTEGER[]' THEN 'integer[]' WHEN 'BIGINT[]' THEN 'bigint[]' WHEN 'SMALLINT[]' THEN 'smallint[]'
     WHEN 'DECIMAL[]' THEN 'numeric[]' WHEN 'DOUBLE[]' THEN 'double precision[]' WHEN 'FLOAT[]' THEN 'real[]' WHEN 'VARCHAR[]' THEN 'text[]' WHEN 'BOOLEAN[]' THEN 'boolean[]'
     WHEN 'DATE[]' THEN 'date[]' ELSE lower(typeof(a)) END`,
