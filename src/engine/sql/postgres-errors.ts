@@ -146,6 +146,9 @@ export function postgresErrorOf(type: DuckDBErrorType, detail: string): AppError
   const marked = raised.exec(detail);
   if (marked) return postgresError(marked[1]!, marked[2]!);
   if (type !== 'Conversion' && type !== 'Out of Range') return undefined;
+  // A check DuckDB evaluates while binding raises by casting '[SQLSTATE] message' to a number (error() is never evaluated then).
+  const carried = /^Could not convert string '\[([0-9A-Z]{5})\] (.*)' to [A-Z0-9]+/s.exec(detail);
+  if (carried) return postgresError(carried[1]!, carried[2]!);
   const text = /^Could not convert string (['"])(.*)\1 to ([A-Z][A-Z0-9]*(?: [A-Z][A-Z0-9]*)*(?:\(\d+,\d+\))?)/s.exec(detail);
   // Dates, times and intervals have their own class of bad input.
   if (text)

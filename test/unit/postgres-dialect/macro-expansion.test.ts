@@ -145,6 +145,12 @@ describe('nested macro calls are refused before DuckDB expands them', () => {
       `SELECT x${'.pgx_width_bucket(0, 10, 5)'.repeat(20)} FROM t`,
       // A macro named with its schema.
       `SELECT ${'memory.main.pgx_upper('.repeat(30)}s${')'.repeat(30)} FROM t`,
+      // A macro's name quoted, in any case: the walk is skipped only for a statement that names none.
+      `SELECT ${'"pgx_upper"('.repeat(30)}s${')'.repeat(30)} FROM t`,
+      `SELECT ${'"NULLIF"('.repeat(40)}x${', 0)'.repeat(40)} FROM t`,
+      // Macro calls a rewrite builds around the operand's own nodes.
+      `SELECT ${'CAST('.repeat(20)}s${' AS int)'.repeat(20)} FROM t`,
+      `SELECT ${'CAST(('.repeat(20)}s${')::bigint AS date)'.repeat(20)} FROM t`,
     ]) {
       expect({ sql: sql.slice(0, 40), code: refusal(sql) }).toEqual({ sql: sql.slice(0, 40), code: 'QUERY_TOO_COMPLEX' });
     }

@@ -35,7 +35,17 @@ describe('arithmetic and types', () => {
       'SELECT a // pgx_divisor(0), a / pgx_divisor(0.0), pgx_modulo_of(a) % 1e0, a / 1e-3 FROM t',
     );
     expect(sql("SELECT interval '1 day' / 2, a / 2.0, a::float8 / 2, CAST(a AS numeric) / 3, a / 1e3 FROM t")).toBe(
-      "SELECT interval '1 day' / 2, a / 2.0, a::float8 / 2, CAST(a AS DECIMAL(38,10)) / 3, a / 1e3 FROM t",
+      "SELECT interval '1 day' / 2, a / 2.0, a::float8 / 2, pgx_numeric_div(CAST(a AS DECIMAL(38,10)), 3), a / 1e3 FROM t",
+    );
+  });
+
+  test('numerics divide exactly: a numeric beside a numeric or an integer, through chains of products and quotients', () => {
+    expect(sql('SELECT (1 / 3.0) * 3, 1 / 3.0 / b * 3 / 7, 2 * 3 / 4.5, a::numeric(10, 2) / 4, count(*) / 2.0 FROM t')).toBe(
+      'SELECT (pgx_numeric_div(1, 3.0)) * 3, pgx_numeric_div(1, 3.0) / pgx_divisor(b) * 3 / 7, pgx_numeric_div(2 * 3, 4.5), pgx_numeric_div(a::numeric(10, 2), 4), pgx_numeric_div(count(*), 2.0) FROM t',
+    );
+    // A double, a column of unknown type beside a literal, an exponent (a double in DuckDB), a product not led by exact operands: DuckDB's division.
+    expect(sql('SELECT x::float8 / 2.0, a / 2.0, 1 / 3e0, a * 2 / 3.0, 1.5 / 0 FROM t')).toBe(
+      'SELECT x::float8 / 2.0, a / 2.0, 1 / 3e0, a * 2 / 3.0, pgx_numeric_div(1.5, pgx_divisor(0)) FROM t',
     );
   });
 

@@ -34,6 +34,27 @@ describe('jsonb editing and comparison', () => {
   });
 });
 
+describe("jsonb's key order in its output", () => {
+  test('::text and CAST(… AS text) of a visible jsonb, jsonb_pretty, jsonb_object_keys and jsonb_each follow it; json keeps its text', () => {
+    expect(sql(`SELECT j::jsonb::text, CAST(j::jsonb AS text), j::json::text, jsonb_pretty(j) FROM t`)).toBe(
+      'SELECT pgx_jsonb_out(j::JSON), pgx_jsonb_out(j::JSON), j::json::text, pgx_jsonb_pretty(j) FROM t',
+    );
+    expect(sql(`SELECT jsonb_object_keys(j), json_object_keys(j) FROM t`)).toBe(
+      "SELECT unnest(pgx_jsonb_key_order(json_keys(pgx_json_object(j, 'jsonb_object_keys')))), unnest(json_keys(pgx_json_object(j, 'json_object_keys'))) FROM t",
+    );
+    expect(sql(`SELECT * FROM jsonb_each_text(j)`)).toBe(
+      'SELECT * FROM (SELECT key, pgx_jsonb_text(value) AS value FROM json_each(j) ORDER BY strlen(key), key) AS jsonb_each_text',
+    );
+  });
+
+  test('every object of the value is ordered, to four levels of nesting, one macro a level', () => {
+    const macros = macrosFor('SELECT pgx_jsonb_out(j)', new Set(), 'main').names;
+    expect(macros).toEqual(
+      expect.arrayContaining(['pgx_jsonb_sorted_0', 'pgx_jsonb_sorted_1', 'pgx_jsonb_sorted_2', 'pgx_jsonb_sorted_3', 'pgx_jsonb_sorted']),
+    );
+  });
+});
+
 describe('format()', () => {
   test('widths, identifiers, literals, positions and stars', () => {
     expect(sql(`SELECT format('%5s|%-5s|%I|%L|%2$s|%*s%%', a, b, c, d, 3, e)`)).toBe(

@@ -38,7 +38,8 @@ const dateFormats = [
 ];
 const timeSuffixes = [' %H:%M:%S', ' %H:%M', ' %H:%M:%S.%f', 'T%H%M%S', ' %I:%M %p', ' %I:%M:%S %p'];
 const list = (formats: readonly string[]) => `[${formats.map((format) => `'${format}'`).join(', ')}]`;
-const dateTimeFormats = list([...dateFormats.flatMap((date) => timeSuffixes.map((time) => date + time)), ...dateFormats]);
+/** Every date and date-time spelling, for strptime. */
+export const dateTimeFormats = list([...dateFormats.flatMap((date) => timeSuffixes.map((time) => date + time)), ...dateFormats]);
 
 /** ISO text whose fields are numbers out of the calendar or the clock is out of range; anything else unreadable is bad syntax. */
 const badDate = (type: string) =>

@@ -4,7 +4,7 @@ import { Level } from './level';
 import { stringValue } from './literals';
 import { castsOf, operandsOf, typeEnd } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
-import { callNodes, significant, splitArguments, type SqlNode } from './token-tree';
+import { callNodes, fragment, significant, splitArguments, type SqlNode } from './token-tree';
 
 /**
  * Casts that read text by Postgres' input rules. DuckDB reads `'4.2'::int` as 4, `'on'::boolean` not
@@ -55,6 +55,9 @@ function targetOf(level: Level, from: number, to: number, operand?: string): Tar
   const type = postgresTypeName(level, from, to);
   // An array's text is Postgres' {1,2}, not DuckDB's [1, 2].
   if (type === 'text' && operand !== undefined && isArray(operand)) return { macro: 'pgx_text', close: ')', type };
+  // jsonb's text: blanks after colons and commas, keys in jsonb's order (`::JSON` in capitals is a jsonb the type names rewrote).
+  if (type === 'text' && operand !== undefined && /::\s*JSON\s*$|^CAST\s*\([\s\S]*\bAS\s+JSON\s*\)$/.test(operand))
+    return { macro: 'pgx_jsonb_out', close: ')', type };
   const macro = macros[type];
   if (!macro) return null;
   if (type === 'varchar' || type === 'bpchar') {
@@ -89,16 +92,28 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
   let nodes: SqlNode[] | null = null;
   let from = start;
   let last = -1;
+  const written: Target[] = [];
   for (const cast of castsOf(level, start)) {
     const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? level.text(from, cast.at - 1) : undefined);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
     const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
     nodes = callNodes(target.macro, operand, target.close.slice(0, -1));
+    written.push(target);
     from = cast.typeLast + 1;
     last = cast.typeLast;
   }
   if (nodes === null || !level.canReplace(start, last)) return;
-  if (level.replace(start, last, nodes)) log.add('casts read text by Postgres input rules');
+  if (level.replace(start, last, nodes)) wroteCalls(log, written);
+}
+
+/** The operand is handed over as it was; the calls around it are new text, which the budget and the vocabulary learn. */
+function wroteCalls(log: RewriteLog, targets: readonly Target[]): void {
+  log.add('casts read text by Postgres input rules');
+  const names = targets.map((target) => target.macro).join(' ');
+  log.wrote(
+    targets.reduce((characters, target) => characters + target.macro.length + target.close.length + 1, 0),
+    fragment(names),
+  );
 }
 
 /** `CAST(x AS date)`. */
@@ -108,10 +123,10 @@ function rewriteCastCall(level: Level, k: number, log: RewriteLog): void {
   let as = -1;
   for (let j = 1; j < inner.size; j += 1) if (inner.is(j, 'AS')) as = j;
   if (as <= 0 || typeEnd(inner, as + 1) !== inner.size - 1) return;
-  const target = targetOf(inner, as + 1, inner.size - 1);
+  const target = targetOf(inner, as + 1, inner.size - 1, inner.text(0, as - 1));
   if (!target || (as === 1 && readAlike(inner.node(0), target.type))) return;
   const operand = splitArguments(group.children).length === 1 ? sliceBefore(group.children, inner, as) : null;
-  if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) log.add('casts read text by Postgres input rules');
+  if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) wroteCalls(log, [target]);
 }
 
 /** The nodes of a group before its meaningful position `k`, without the blanks before it. */

@@ -145,7 +145,7 @@ export const jsonEditingRules: CallRules = {
   jsonb_insert: pathEdit('jsonb_insert', 'false', 'pgx_jsonb_insert'),
   jsonb_strip_nulls: unary('pgx_jsonb_strip_nulls', 'jsonb_strip_nulls → merge patch'),
   json_strip_nulls: unary('pgx_jsonb_strip_nulls', 'jsonb_strip_nulls → merge patch'),
-  jsonb_pretty: unary('json_pretty', 'jsonb_pretty → json_pretty'),
+  jsonb_pretty: unary('pgx_jsonb_pretty', 'jsonb_pretty → json_pretty, keys in jsonb order'),
   jsonb_array_length: unary('pgx_jsonb_array_length', 'jsonb_array_length of a non-array raises'),
   json_array_length: unary('pgx_jsonb_array_length', 'jsonb_array_length of a non-array raises'),
 };

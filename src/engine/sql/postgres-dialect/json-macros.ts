@@ -4,6 +4,26 @@
  * jsonb's key order (shorter keys first, then by their bytes), with the last value of a key winning;
  * arrays from their elements. A path is spelled out by the translation, one macro call per step.
  */
+/** Objects nested deeper than this keep their keys in the order they were written (a macro cannot call itself). */
+const sortedDepth = 4;
+
+/**
+ * `pgx_jsonb_sorted(j)`: the value with every object's keys in jsonb's order, to `depth` levels of
+ * nesting, one macro per level; each names its value once, in a one-element list's lambda.
+ */
+function sortedDefinitions(depth: number): string[] {
+  const name = (level: number) => (level === depth ? 'pgx_jsonb_sorted' : `pgx_jsonb_sorted_${level}`);
+  const levels = [`pgx_jsonb_sorted_0(j) AS CAST(j AS JSON)`];
+  for (let level = 1; level <= depth; level += 1) {
+    const [j, k, e, inner] = [`__j${level}`, `__k${level}`, `__e${level}`, name(level - 1)];
+    levels.push(`${name(level)}(j) AS list_transform([CAST(j AS JSON)], lambda ${j}: CASE json_type(${j})
+      WHEN 'OBJECT' THEN json('{' || array_to_string(list_transform(pgx_jsonb_key_order(json_keys(${j})), lambda ${k}: json_quote(${k}) || ':' || CAST(${inner}(pgx_jsonb_member(${j}, ${k})) AS VARCHAR)), ',') || '}')
+      WHEN 'ARRAY' THEN json('[' || array_to_string(list_transform(json_extract(${j}, '$[*]'), lambda ${e}: CAST(${inner}(${e}) AS VARCHAR)), ',') || ']')
+      ELSE ${j} END)[1]`);
+  }
+  return levels;
+}
+
 export const jsonDefinitions: readonly string[] = [
   `pgx_jsonb_member(j, k) AS json_extract(j, '$."' || replace(replace(k, '\\', '\\\\'), '"', '\\"') || '"')`,
   // jsonb orders an object's keys by length, then by their bytes.
@@ -65,9 +85,14 @@ export const jsonDefinitions: readonly string[] = [
   `pgx_jsonb_element_text(j, n) AS list_transform([CAST(j AS JSON)], lambda __j: CASE WHEN json_type(__j) NOT IN ('OBJECT', 'ARRAY') AND n IN (0, -1) THEN json_extract_string(__j, '$') WHEN json_type(__j) = 'ARRAY' THEN json_extract_string(__j, pgx_jsonb_element_path(n)) END)[1]`,
   `pgx_jsonb_exists_any(j, ks) AS list_bool_or(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
   `pgx_jsonb_exists_all(j, ks) AS list_bool_and(list_transform(ks, lambda __k: pgx_jsonb_exists(j, __k)))`,
-  // jsonb's text: a blank after each colon and comma between members and elements, an object's keys in jsonb's order (those of nested objects as they are); a scalar as its text.
+  // jsonb's text: a blank after each colon and comma between members and elements, every object's keys in jsonb's order; a scalar as its text.
   `pgx_jsonb_spaced(j) AS regexp_replace(regexp_replace(json_pretty(j), ',\\n\\s*', ', ', 'g'), '\\n\\s*', '', 'g')`,
-  `pgx_jsonb_text(j) AS CASE json_type(j) WHEN 'OBJECT' THEN pgx_jsonb_spaced(pgx_jsonb_object(json_keys(j), j, NULL)) WHEN 'ARRAY' THEN pgx_jsonb_spaced(j) ELSE json_extract_string(j, '$') END`,
+  ...sortedDefinitions(sortedDepth),
+  `pgx_jsonb_text(j) AS CASE WHEN json_type(j) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(j)) ELSE json_extract_string(j, '$') END`,
+  // jsonb's output (::text): objects and arrays as pgx_jsonb_text, a string with its quotes.
+  `pgx_jsonb_out(j) AS list_transform([CAST(j AS JSON)], lambda __o: CASE WHEN json_type(__o) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(__o)) ELSE CAST(__o AS VARCHAR) END)[1]`,
+  // jsonb_pretty opens an empty array or object on one line and closes it on the next, at the line's indentation.
+  `pgx_jsonb_pretty(j) AS regexp_replace(regexp_replace(json_pretty(pgx_jsonb_sorted(j)), '(?m)^( *)([^\\n]*?)\\[\\]', '\\1\\2[\n\\1]', 'g'), '(?m)^( *)([^\\n]*?)\\{\\}', '\\1\\2{\n\\1}', 'g')`,
   // jsonb_object_keys and its kin take an object.
   `pgx_json_object(j, name) AS CASE WHEN json_type(j) = 'ARRAY' THEN error('[22023] cannot call ' || name || ' on an array')
     WHEN json_type(j) <> 'OBJECT' THEN error('[22023] cannot call ' || name || ' on a scalar') ELSE j END`,

@@ -40,10 +40,16 @@ const definitions = new Map([
 const shapes = new Map<string, Shape | null>();
 
 /**
+ * The names (upper case) a statement must hold, as a word or a quoted identifier (`"PGX_UPPER`), for
+ * any of its calls to be a macro: without one of them its expanded size is its own, and the
+ * translation skips the walk.
+ */
+export const macroNames: readonly string[] = [...definitions.keys()].flatMap((name) => [name, `"${name}`]);
+
+/**
  * The number of nodes DuckDB binds for a statement (its translated token tree) once every macro
  * call in it is expanded. Beyond `limit` it refuses the statement with QUERY_TOO_COMPLEX, as the
- * translation's own budget does. (Every statement is measured: a rewrite may hand over nodes it
- * built without naming them to the translation's vocabulary, and the walk is linear.)
+ * translation's own budget does.
  */
 export function expandedSize(nodes: readonly SqlNode[], limit = Number.POSITIVE_INFINITY): number {
   return sizeOf(nodes, { parameters: new Map(), limit, measured: new WeakMap() });

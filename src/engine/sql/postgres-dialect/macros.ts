@@ -1,6 +1,8 @@
 import { castDefinitions } from './cast-macros';
 import { functionDefinitions } from './function-macros';
 import { jsonDefinitions } from './json-macros';
+import { numericDivisionDefinitions } from './numeric-division-macros';
+import { typeResolutionDefinitions } from './type-resolution-macros';
 
 /**
  * Macros that give the translation Postgres' arithmetic and errors where DuckDB's differ, created
@@ -131,7 +133,14 @@ const definitions: readonly string[] = [
   `pgx_step(x) AS CASE WHEN x = x - x THEN error('[22023] step size cannot equal zero') ELSE x END`,
 ];
 
-const allDefinitions = [...definitions, ...castDefinitions, ...functionDefinitions, ...jsonDefinitions];
+const allDefinitions = [
+  ...definitions,
+  ...castDefinitions,
+  ...functionDefinitions,
+  ...jsonDefinitions,
+  ...typeResolutionDefinitions,
+  ...numericDivisionDefinitions,
+];
 /** Each macro's name and definition, in an order where every macro comes after those it calls. */
 export const macroDefinitions: ReadonlyMap<string, string> = new Map(
   allDefinitions.map((definition) => [/^(\w+)/.exec(definition)![1]!.toLowerCase(), definition]),

@@ -26,7 +26,7 @@ export class RewriteLog implements EditSink {
   }
 
   /**
-   * Adds the words (upper case), operators and parameter markers of the nodes to the vocabulary, and
+   * Adds the words (upper case), quoted names, operators and parameter markers of the nodes to the vocabulary, and
    * the marks for what neighbouring tokens tell (vocabulary-marks.ts).
    */
   learn(nodes: readonly SqlNode[]): void {
@@ -39,6 +39,7 @@ export class RewriteLog implements EditSink {
         else if (!isSignificant(node.token)) continue;
         else if (node.token.kind === 'word') this.vocabulary.add((node.token.upper ??= node.token.text.toUpperCase()));
         else if (node.token.kind === 'op' || node.token.kind === 'param') this.vocabulary.add(node.token.text);
+        else if (node.token.kind === 'quoted-ident') this.vocabulary.add(quotedName(node.token.text));
         addMarks(this.vocabulary, node, previous, before);
         before = previous;
         previous = node;
@@ -58,6 +59,11 @@ export class RewriteLog implements EditSink {
   list(): string[] {
     return [...this.names];
   }
+}
+
+/** `"pgx_upper"` as `"PGX_UPPER`: a quoted name is kept apart from the words, which the passes look for. */
+function quotedName(text: string): string {
+  return `"${text.slice(1, -1).replaceAll('""', '"').toUpperCase()}`;
 }
 
 /** A rewrite of one bracket level; it queues edits on the level and names them in the log. */

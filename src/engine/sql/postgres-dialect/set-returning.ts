@@ -26,11 +26,15 @@ const elements = (args: string[], extract: string) => (args.length === 1 ? `unne
 const jsonElements: SetFunction = { table: (a) => elements(a, 'json_extract'), select: (a) => elements(a, 'json_extract'), column: 'value' };
 const jsonTextElements: SetFunction = { table: (a) => elements(a, 'json_extract_string'), select: (a) => elements(a, 'json_extract_string'), column: 'value' };
 /** The keys of an object; of an array or a scalar Postgres raises 22023. */
-const objectKeys = (name: string): SetFunction => ({
-  table: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
-  select: (a) => (a.length === 1 ? `unnest(json_keys(pgx_json_object(${a[0]}, '${name}')))` : null),
-  column: name,
-});
+const objectKeys = (name: string): SetFunction => {
+  // json keeps an object's keys as written, jsonb orders them (shorter first, then by their bytes).
+  const keys = (object: string) => (name.startsWith('jsonb') ? `pgx_jsonb_key_order(json_keys(${object}))` : `json_keys(${object})`);
+  return {
+    table: (a) => (a.length === 1 ? `unnest(${keys(`pgx_json_object(${a[0]}, '${name}')`)})` : null),
+    select: (a) => (a.length === 1 ? `unnest(${keys(`pgx_json_object(${a[0]}, '${name}')`)})` : null),
+    column: name,
+  };
+};
 
 /** The rows of regexp_matches(s, p, 'g') as unnest over a list of the matches' groups; null for a pattern or flags it cannot read. */
 function regexpMatches(args: string[]): string | null {
@@ -52,12 +56,14 @@ const unnested = (list: string | null) => (list === null ? null : `unnest(${list
 
 /** One array argument that is visibly an array of arrays (`ARRAY[[1, 2], [3, 4]]`, `'{{1,2}}'::int[]` as translated). */
 const nested = (args: string[]) => args.length === 1 && /^(ARRAY\s*\[\s*(\[|ARRAY\b)|\[\s*\[)/i.test(args[0]!);
-const each = (value: string): SetFunction => ({
-  table: (a) => (a.length === 1 ? `(SELECT key, ${value} AS value FROM json_each(${a[0]}))` : null),
+const each = (value: string, order = ''): SetFunction => ({
+  table: (a) => (a.length === 1 ? `(SELECT key, ${value} AS value FROM json_each(${a[0]})${order})` : null),
   select: () => null,
   column: 'value',
   record: true,
 });
+
+const jsonbOrder = ' ORDER BY strlen(key), key';
 
 /** Bounds or a step that are visibly not integers: DuckDB's generate_series takes integers and timestamps only. */
 const fractional = (args: string[]) => args.some((arg) => /^[+-]?[0-9]*\.[0-9]*$|::\s*(DECIMAL|numeric)\b/i.test(arg));
@@ -131,8 +137,9 @@ const setFunctions: Readonly<Record<string, SetFunction>> = {
     select: (a) => unnested(pathMatches(a)),
     column: 'jsonb_path_query',
   },
-  jsonb_each: each('value'),
-  jsonb_each_text: each('pgx_jsonb_text(value)'),
+  // jsonb's members in its key order.
+  jsonb_each: each('pgx_jsonb_sorted(value)', jsonbOrder),
+  jsonb_each_text: each('pgx_jsonb_text(value)', jsonbOrder),
   json_each_text: each('pgx_jsonb_text(value)'),
 };
 

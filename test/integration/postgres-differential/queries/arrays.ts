@@ -84,4 +84,11 @@ export const arrays = category('arrays', [
   'SELECT * FROM generate_series(1, 3) AS g',
   'SELECT g.n * 2 FROM generate_series(1, 3) AS g(n)',
   'SELECT count(*) FROM generate_series(1, 100)',
+  // Arrays compared have one element type in Postgres.
+  'SELECT id, ARRAY[a, b] = ARRAY[b, a], ARRAY[x, y] < ARRAY[x, 0], ARRAY[a] @> ARRAY[b] FROM shop.numbers ORDER BY id',
+  'SELECT ARRAY[a, b] = ARRAY[1, 2] FROM shop.numbers',
+  'SELECT ARRAY[x] && ARRAY[1.5] FROM shop.numbers',
+  'SELECT ARRAY[label] = ARRAY[1] FROM shop.numbers',
+  'SELECT ARRAY[day] <@ ARRAY[now()] FROM shop.numbers WHERE id < 0',
+  "SELECT ARRAY[1, 2] = ARRAY['1', '2']",
 ]);

@@ -91,4 +91,16 @@ export const json = category('json', [
   "SELECT jsonb_agg(id ORDER BY id) FROM shop.orders WHERE status = 'pending'",
   'SELECT jsonb_object_agg(kind, n ORDER BY kind) FROM (SELECT kind, count(*) AS n FROM shop.events GROUP BY kind) t',
   "SELECT json_build_object('id', id, 'total', total) FROM shop.orders WHERE id = 101",
+  // jsonb's key order (shorter keys first, then by their bytes) in its text, at every level.
+  'SELECT jsonb_pretty(profile) FROM shop.customers ORDER BY id',
+  'SELECT id, profile::text FROM shop.customers ORDER BY id',
+  'SELECT id, CAST(meta AS jsonb)::text, meta::jsonb::text FROM shop.orders ORDER BY id',
+  'SELECT \'{"bb": 1, "a": {"zz": [{"y": 1, "x": 2}], "c": null}, "ccc": "x"}\'::jsonb::text',
+  'SELECT jsonb_pretty(\'{"bb": 1, "a": {"zz": [{"y": 1, "x": 2}], "c": null}}\'::jsonb)',
+  'SELECT id, jsonb_object_keys(profile) FROM shop.customers ORDER BY id',
+  'SELECT k FROM jsonb_object_keys(\'{"bb": 1, "a": 2, "ab": 3, "c": 4}\'::jsonb) AS k',
+  'SELECT key, value FROM jsonb_each(\'{"bb": 1, "a": {"y": 1, "x": 2}, "c": 3}\'::jsonb)',
+  'SELECT key, value FROM jsonb_each_text(\'{"bb": 1, "a": {"y": 1, "x": [2, {"q": 1, "p": 0}]}, "c": 3}\'::jsonb)',
+  'SELECT id, e.key, e.value FROM shop.customers, jsonb_each_text(profile) AS e WHERE id < 3',
+  'SELECT (\'{"b": 1}\'::jsonb || \'{"a": {"d": 1, "c": 2}}\'::jsonb)::text',
 ]);

@@ -175,4 +175,15 @@ export const numerics = category('numerics', [
   'SELECT width_bucket(total, 0, 600, 6) AS bucket, count(*) FROM shop.orders GROUP BY 1 ORDER BY 1',
   'SELECT count(*) * 2147483647 FROM shop.numbers',
   'SELECT max(a) * 4000000000000 FROM shop.numbers',
+  // Numeric division to Postgres' scale: 16 significant digits or more, the operands' scales, half away from zero.
+  'SELECT 1 / 3.0 = 0.33333333333333333333, 100 / 3.0 = 33.3333333333333333, 10 / 4.0 = 2.5',
+  'SELECT 2 / 3.0 * 3 = 2, 2 / 3.0 = 0.66666666666666666667, -2 / 3.0 = -0.66666666666666666667',
+  'SELECT 0.001 / 3 = 0.00033333333333333333, 12345.678 / 0.11 = 112233.436363636364, 7.5 / 2.5 = 3',
+  'SELECT 1 / 3.0 / 3 * 9 = 1, 2 * 3 / 4.5 = 1.3333333333333333, 1 / 7.0 * 7 = 1',
+  'SELECT (1 / 3.0)::text, (1 / 7.0)::text, (-1 / 3.0)::text',
+  'SELECT 1::numeric / 3 * 3 = 1, CAST(2 AS numeric) / 3 = 0.66666666666666666667, 1.50 / 2 = 0.75',
+  'SELECT count(*) / 7.0 * 7 = count(*), sum(qty) / 7.0 * 7 = sum(qty) FROM shop.orders',
+  'SELECT id, a::numeric / 3.0 * 3 = a FROM shop.numbers ORDER BY id',
+  'SELECT 1.5 / 0',
+  'SELECT 1 / 3.0 * 0 / 0.0',
 ]);
