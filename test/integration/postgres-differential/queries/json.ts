@@ -103,4 +103,10 @@ export const json = category('json', [
   'SELECT key, value FROM jsonb_each_text(\'{"bb": 1, "a": {"y": 1, "x": [2, {"q": 1, "p": 0}]}, "c": 3}\'::jsonb)',
   'SELECT id, e.key, e.value FROM shop.customers, jsonb_each_text(profile) AS e WHERE id < 3',
   'SELECT (\'{"b": 1}\'::jsonb || \'{"a": {"d": 1, "c": 2}}\'::jsonb)::text',
+  // Text of jsonb whose type only the column says: a cast, a member's text by ->>, two columns merged.
+  'SELECT id, payload::text FROM shop.events ORDER BY id',
+  ...perRow('customers', ["profile ->> 'address'"]),
+  ...perRow('events', ["upper(payload ->> 'device')"]),
+  'SELECT c.id, e.id, c.profile || e.payload FROM shop.customers c JOIN shop.events e ON e.customer_id = c.id ORDER BY 1, 2',
+  'SELECT id, name || email FROM shop.customers ORDER BY id',
 ]);
