@@ -27,8 +27,8 @@ describe('a query job survives its worker being killed', () => {
 
   test('kill -9 during a running job: a new worker completes it once', async () => {
     const first = await workers.start();
-    // Long enough (about ten seconds here) that the kill lands well inside the query.
-    const jobId = await submitJobOk(t, user, { sql: slowSql(600), workspace_id: workspaceId });
+    // Long enough (seconds here) that the kill, half a second after the job runs, lands well inside the query.
+    const jobId = await submitJobOk(t, user, { sql: slowSql(300), workspace_id: workspaceId });
     await waitForJob(t, user, jobId, ['running'], 60_000);
     await Bun.sleep(500);
     await workers.kill(first);
