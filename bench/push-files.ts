@@ -9,39 +9,22 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp } from '../test/support/test-app';
 import { openBenchWorkspace } from './bench-workspace';
 import { median, report, timed } from './support';
+import { orderColumns, orderRecord } from './orders-records';
 
 const rows = Number(process.env.BENCH_ROWS ?? 100_000);
 const runs = 3;
-const columns =
-  'id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR';
 
 const scratch = mkdtempSync(join(tmpdir(), 'oxbow-bench-files-'));
 const ndjson = join(scratch, 'records.ndjson');
 const parquet = join(scratch, 'records.parquet');
-const lines: string[] = [];
-for (let i = 0; i < rows; i++) {
-  lines.push(
-    JSON.stringify({
-      id: i,
-      quantity: i % 1000,
-      price: i * 0.25,
-      name: `customer ${i}`,
-      active: i % 3 === 0,
-      ordered_at: '2026-11-21T10:00:00Z',
-      city: `city ${i % 500}`,
-      segment: i % 7,
-      discount: 0.05,
-      channel: 'web',
-    }),
-  );
-}
+const lines = Array.from({ length: rows }, (_, i) => JSON.stringify(orderRecord(i)));
 await Bun.write(ndjson, `${lines.join('\n')}\n`);
 {
   // The Parquet file holds the same rows with the table's own types.
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   await connection.run(
-    `COPY (SELECT * FROM read_json('${ndjson}', columns = {${columns
+    `COPY (SELECT * FROM read_json('${ndjson}', columns = {${orderColumns
       .split(', ')
       .map((c) => `'${c.split(' ')[0]}': '${c.split(' ')[1]}'`)
       .join(', ')}})) TO '${parquet}' (FORMAT parquet)`,
@@ -72,7 +55,7 @@ async function ownInsert(file: string, reader: string, table: string): Promise<n
       const local = join(engine.stagingDir, basename(file));
       copyFileSync(file, local);
       await connection.run('CREATE SCHEMA IF NOT EXISTS bench');
-      await connection.run(`CREATE TABLE bench.${table} (${columns})`);
+      await connection.run(`CREATE TABLE bench.${table} (${orderColumns})`);
       const { ms } = await timed(() => connection.run(`INSERT INTO bench.${table} SELECT * FROM system.main.${reader}('${local}')`));
       rmSync(local, { force: true });
       return ms;

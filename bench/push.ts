@@ -5,21 +5,11 @@ import { runQuery } from '../test/support/lake';
 import { runMaintenance } from '../src/engine/maintenance/run-maintenance';
 import { openBenchWorkspace } from './bench-workspace';
 import { median, report, timed } from './support';
+import { orderColumns, orderRecord } from './orders-records';
 
 const rows = 100_000;
 const runs = 5;
-const records = Array.from({ length: rows }, (_, i) => ({
-  id: i,
-  quantity: i % 1000,
-  price: i * 0.25,
-  name: `customer ${i}`,
-  active: i % 3 === 0,
-  ordered_at: '2026-11-21T10:00:00Z',
-  city: `city ${i % 500}`,
-  segment: i % 7,
-  discount: 0.05,
-  channel: 'web',
-}));
+const records = Array.from({ length: rows }, (_, i) => orderRecord(i));
 
 const t = await startTestApp('local');
 const { user, workspace, server } = await openBenchWorkspace(t, 'bench');
@@ -42,9 +32,7 @@ async function pushOverHttp(run: number): Promise<number> {
 function rawAppender(run: number): Promise<number> {
   return t.services.engine.engines.with(workspace.id, (engine) =>
     engine.writeCatalog(async (connection) => {
-      await connection.run(
-        `CREATE TABLE bench.raw_${run} (id BIGINT, quantity BIGINT, price DOUBLE, name VARCHAR, active BOOLEAN, ordered_at TIMESTAMPTZ, city VARCHAR, segment BIGINT, discount DOUBLE, channel VARCHAR)`,
-      );
+      await connection.run(`CREATE TABLE bench.raw_${run} (${orderColumns})`);
       const { ms } = await timed(async () => {
         const appender = await connection.createAppender(`raw_${run}`, 'bench', 'lake');
         for (const r of records) {
