@@ -6,7 +6,7 @@ import { AppError } from '../errors/app-error';
 import { scrubServerDetails } from '../engine/sql/map-duckdb-error';
 import { findConnectionById, findSyncJob } from '../connections/queries';
 import type { RefusedStream, SkippedStream } from '../connections/stream-plan';
-import { progressOf, syncStream, type StreamProgress } from '../connections/stream-sync';
+import { progressOf, syncStream, type StreamOutcome, type StreamProgress } from '../connections/stream-sync';
 import { ConnectionGone, type JobEnd, type StreamReport, type SyncJobLifecycle } from '../connections/sync-job-lifecycle';
 import type { SyncCompleted, SyncListener } from '../connections/sync-listeners';
 import type { SyncProgressNotice } from '../connections/sync-workflows';
@@ -119,17 +119,7 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
           throw error;
         });
         await deps.lifecycle.streamSucceeded(job, input.stream, outcome);
-        return {
-          name: outcome.name,
-          sync_mode: outcome.sync_mode,
-          status: 'succeeded',
-          progress: progressOf(outcome.totals),
-          schema_changes: outcome.schemaChanges,
-          table: outcome.table,
-          changed: outcome.changed,
-          snapshot_id: outcome.snapshotId,
-          engine_ms: outcome.engineMs,
-        };
+        return succeeded(outcome);
       } catch (error) {
         if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
         // The credentials may not read this stream (a scope taken away since discovery): skipped, the others go on.
@@ -169,17 +159,7 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
         const reports: StreamReport[] = [];
         for (const [index, outcome] of outcomes.entries()) {
           await deps.lifecycle.streamSucceeded(job, input.streams[index]!, outcome);
-          reports.push({
-            name: outcome.name,
-            sync_mode: outcome.sync_mode,
-            status: 'succeeded',
-            progress: progressOf(outcome.totals),
-            schema_changes: outcome.schemaChanges,
-            table: outcome.table,
-            changed: outcome.changed,
-            snapshot_id: outcome.snapshotId,
-            engine_ms: outcome.engineMs,
-          });
+          reports.push(succeeded(outcome));
         }
         return reports;
       } catch (error) {
@@ -203,6 +183,21 @@ export function createConnectionStreamActivities(deps: StreamActivityDeps) {
  * (its `status` query) at most every second per stream, so that a stream of small batches does not
  * flood the workflow's history.
  */
+/** What the job says of a stream that synced. */
+function succeeded(outcome: StreamOutcome): StreamReport {
+  return {
+    name: outcome.name,
+    sync_mode: outcome.sync_mode,
+    status: 'succeeded',
+    progress: progressOf(outcome.totals),
+    schema_changes: outcome.schemaChanges,
+    table: outcome.table,
+    changed: outcome.changed,
+    snapshot_id: outcome.snapshotId,
+    engine_ms: outcome.engineMs,
+  };
+}
+
 function progressReporter(deps: Pick<StreamActivityDeps, 'notice' | 'logger'>, context: Context) {
   const latest: Record<string, StreamProgress> = {};
   const signalled = new Map<string, number>();

@@ -2,9 +2,9 @@ import type { JsonValue } from '../connectors/connector';
 import type { SchemaChange } from '../engine/sync/sync-lake';
 import type { ConnectionSecrets } from './connection-secrets';
 import type { ConfiguredStream } from './stream-plan';
-import type { LiveSyncStatus } from './sync-workflows';
+import type { LiveSyncStatus, SyncStreamStatus } from './sync-workflows';
 import { nextRuns, parseSchedule } from '../schedules/schedule';
-import type { ConnectionRow, ConnectionStatus, DeletionMode, QueryMode, StreamStatus, SyncJobRow, SyncJobStatus, SyncStateRow, SyncTrigger } from './queries';
+import type { ConnectionRow, ConnectionStatus, DeletionMode, QueryMode, SyncJobRow, SyncJobStatus, SyncStateRow, SyncTrigger } from './queries';
 
 export interface ConnectionView {
   id: string;
@@ -59,18 +59,6 @@ function upcomingRuns(text: string | null, now: Date): string[] {
   return 'problem' in schedule ? [] : nextRuns(schedule, now, shownRuns).map((run) => run.toISOString());
 }
 
-export interface SyncJobStreamView {
-  name: string;
-  status: StreamStatus;
-  sync_mode: string;
-  records_read: number;
-  records_written: number;
-  records_deleted?: number;
-  bytes_read: number;
-  reason?: string;
-  error?: string;
-}
-
 export interface SyncJobView {
   id: string;
   connection_id: string;
@@ -78,7 +66,7 @@ export interface SyncJobView {
   workflow_id: string;
   status: SyncJobStatus;
   trigger: SyncTrigger;
-  streams: SyncJobStreamView[];
+  streams: SyncStreamStatus[];
   /** While the job runs: the stream being read (the first of those running). */
   current_stream: string | null;
   records_read: number;
@@ -95,7 +83,7 @@ export interface SyncJobView {
 
 /** The job as its record says, or, while its workflow runs, as the workflow answers. */
 export function syncJobView(row: SyncJobRow, live: LiveSyncStatus | undefined): SyncJobView {
-  const streams = live && isOpen(row.status) ? live.streams : row.streams ? (JSON.parse(row.streams) as SyncJobStreamView[]) : [];
+  const streams = live && isOpen(row.status) ? live.streams : row.streams ? (JSON.parse(row.streams) as SyncStreamStatus[]) : [];
   const status = live && isOpen(row.status) ? live.status : row.status;
   const startedAt = row.started_at ?? live?.startedAt ?? null;
   return {

@@ -1,21 +1,24 @@
 import type { StreamProgress } from './stream-sync';
 import type { StreamStatus, SyncJobStatus } from './queries';
 
+/** A stream's state and counts, as the running sync tells them and as the job's record keeps them. */
+export interface SyncStreamStatus {
+  name: string;
+  status: StreamStatus;
+  sync_mode: string;
+  records_read: number;
+  records_written: number;
+  records_deleted?: number;
+  bytes_read: number;
+  reason?: string;
+  error?: string;
+}
+
 /** A running sync's own answer: its state and each stream's counts. */
 export interface LiveSyncStatus {
   status: SyncJobStatus;
   startedAt: string | null;
-  streams: {
-    name: string;
-    status: StreamStatus;
-    sync_mode: string;
-    records_read: number;
-    records_written: number;
-    records_deleted?: number;
-    bytes_read: number;
-    reason?: string;
-    error?: string;
-  }[];
+  streams: SyncStreamStatus[];
 }
 
 /** What the connections feature needs of the sync workflows (implemented by their client module). */
