@@ -89,6 +89,27 @@ export async function waitForSync(
   }
 }
 
+/**
+ * Polls a running sync until its first stream's counts say it is midway (`midway`), for a test that
+ * kills its worker there; throws when the job ends or two minutes pass first.
+ */
+export async function syncMidway(
+  t: TestApp,
+  user: TestUser,
+  workspaceId: string,
+  connectionId: string,
+  jobId: string,
+  midway: (stream: { records_read?: number; records_written?: number }) => boolean,
+): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const job = await syncJob(t, user, workspaceId, connectionId, jobId);
+    if (midway(job.streams[0] ?? {})) return;
+    if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
+    await Bun.sleep(20);
+  }
+}
+
 /** Triggers a sync and waits for it to succeed. */
 export async function syncOk(t: TestApp, user: TestUser, workspaceId: string, connectionId: string, body?: unknown): Promise<Record<string, any>> {
   const jobId = await triggerSyncOk(t, user, workspaceId, connectionId, body);

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from './browser';
 import { projectRoot } from '../../scripts/setup/toolchain';
 import { startHttpServer, type HttpServer } from '../../src/api/server';
 import { freePort } from '../../src/process/ports';
@@ -8,9 +9,6 @@ import { startTestApp, type TestApp } from './test-app';
 import { expect } from 'bun:test';
 import { createVerifiedUser, type TestUser } from './accounts';
 import { createWorkspace } from './workspaces';
-
-/** Debian's Chromium, installed by the set-up (never a browser build of Playwright's own). */
-const chromiumPath = '/usr/bin/chromium';
 
 /** axe-core's browser build from node_modules, evaluated in the page (never loaded from elsewhere). */
 const axeSource = readFileSync(join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -20,23 +18,6 @@ export interface AxeViolation {
   impact: string | null;
   help: string;
   nodes: { target: string[]; html: string }[];
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   postgresSpec,
   queryRows,
   syncJob,
+  syncMidway,
   triggerSyncOk,
   waitForSync,
   type SourceDatabase,
@@ -73,14 +74,7 @@ describe('a replication sync survives its worker being killed', () => {
       await source.sql.unsafe(`INSERT INTO ledger SELECT g, 'new', 1, g FROM generate_series(${from}, ${from + 499}) g`);
     await source.sql.unsafe('DELETE FROM ledger WHERE id % 50 = 0');
     const jobId = await triggerSyncOk(t, user, workspaceId, connection.id);
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const job = await syncJob(t, user, workspaceId, connection.id, jobId);
-      const read = job.streams[0]?.records_read ?? 0;
-      if (read >= 4_000 && read <= 30_000) break;
-      if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
-      await Bun.sleep(20);
-    }
+    await syncMidway(t, user, workspaceId, connection.id, jobId, ({ records_read: read = 0 }) => read >= 4_000 && read <= 30_000);
     await workers.killAll();
     expect((await syncJob(t, user, workspaceId, connection.id, jobId)).status).toBe('running');
     await workers.start();

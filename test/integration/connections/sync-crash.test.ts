@@ -9,6 +9,7 @@ import {
   postgresSpec,
   queryRows,
   syncJob,
+  syncMidway,
   triggerSyncOk,
   waitForSync,
   type SourceDatabase,
@@ -33,14 +34,7 @@ describe('a sync survives its worker being killed', () => {
    * machine: the job's live progress moves once a second.
    */
   const killMidway = async (worker: ServiceProcess, connectionId: string, jobId: string, total: number) => {
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const job = await syncJob(t, user, workspaceId, connectionId, jobId);
-      const written = job.streams[0]?.records_written ?? 0;
-      if (written >= 1_000 && written <= total - 5_000) break;
-      if (Date.now() > deadline || !['pending', 'running'].includes(job.status)) throw new Error(`never caught the job midway: ${JSON.stringify(job)}`);
-      await Bun.sleep(20);
-    }
+    await syncMidway(t, user, workspaceId, connectionId, jobId, ({ records_written: written = 0 }) => written >= 1_000 && written <= total - 5_000);
     await workers.kill(worker);
   };
 
