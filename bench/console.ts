@@ -4,7 +4,8 @@
 // (with the longest task that blocked the page meanwhile).
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp } from '../test/support/test-app';
-import { launchChromium, typeSql } from '../test/support/console-browser';
+import { launchChromium } from '../test/support/browser';
+import { typeSql } from '../test/support/console-browser';
 import { openBenchWorkspace } from './bench-workspace';
 import { median, report } from './support';
 
