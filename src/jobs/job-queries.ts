@@ -32,18 +32,12 @@ export interface JobRow {
   result_deleted_at: string | null;
 }
 
-export const insertJob = namedQuery<{
-  id: string;
-  workspace_id: string;
-  user_id: string;
-  sql: string;
-  priority: number;
-  force_scan: number;
-  result_format: ResultFormat;
-  idempotency_key: string | null;
-  request_hash: string;
-  now: string;
-}>(
+export const insertJob = namedQuery<
+  Pick<JobRow, 'id' | 'workspace_id' | 'user_id' | 'sql' | 'priority' | 'force_scan' | 'result_format' | 'request_hash'> & {
+    idempotency_key: string | null;
+    now: string;
+  }
+>(
   'query_jobs.insert',
   `INSERT INTO query_jobs (id, workspace_id, user_id, sql, priority, force_scan, result_format, status, idempotency_key, request_hash, submitted_at)
    VALUES (:id, :workspace_id, :user_id, :sql, :priority, :force_scan, :result_format, 'pending', :idempotency_key, :request_hash, :now)`,
