@@ -19,7 +19,10 @@ export const checkRowCounts: LevelRewrite = (level) => {
   }
 };
 
-/** Words that may follow a FROM item where an alias would stand. */
+/**
+ * Words that may follow a FROM item where an alias would stand, by Postgres' grammar: not clause.ts's
+ * fromItemEnders, which are DuckDB's (to Postgres `(SELECT 1) semi` is a subquery aliased semi).
+ */
 const afterFromItem = new Set([
   'WHERE',
   'GROUP',
