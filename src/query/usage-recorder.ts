@@ -2,28 +2,12 @@ import { createHash } from 'node:crypto';
 import { namedQuery } from '../store/named-query';
 import type { Queryable, Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import { addToDailyUsage, type DailyUsageAddition } from '../usage/usage-queries';
+import { addToDailyUsage, type DailyUsageAddition, type UsageRecordRow } from '../usage/usage-queries';
 import { historyEntryOf } from './history/history-entry';
 import { upsertHistoryEntry } from './history/history-queries';
 import type { UsageEntry } from './usage-entry';
 
-const insertUsage = namedQuery<{
-  id: string;
-  workspace_id: string;
-  user_id: string | null;
-  api_key_id: string | null;
-  source: string;
-  status: string;
-  error_code: string | null;
-  statement_hash: string;
-  bytes_scanned: number;
-  cpu_ms: number;
-  rows_returned: number;
-  duration_ms: number;
-  cost_eur: number;
-  job_id: string | null;
-  now: string;
-}>(
+const insertUsage = namedQuery<Omit<UsageRecordRow, 'created_at'> & { workspace_id: string; now: string }>(
   'query_usage.insert',
   `INSERT INTO query_usage (id, workspace_id, user_id, api_key_id, source, status, error_code, statement_hash, bytes_scanned, cpu_ms, rows_returned, duration_ms, cost_eur, job_id, created_at)
    VALUES (:id, :workspace_id, :user_id, :api_key_id, :source, :status, :error_code, :statement_hash, :bytes_scanned, :cpu_ms, :rows_returned, :duration_ms, :cost_eur, :job_id, :now)
