@@ -8,6 +8,7 @@ import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { Page, Section } from '../../ui/page';
 import { formatTime } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
+import { TableHead } from '../../ui/table-head';
 
 type ApiKey = components['schemas']['APIKeyResponse'];
 
@@ -59,18 +60,7 @@ export function ApiKeys() {
           <div class="table-wrap">
             <table class="data-table">
               <caption class="visually-hidden">Your API keys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Name', 'Prefix', 'Created', 'Last used', 'Expires', <span class="visually-hidden">Actions</span>]} />
               <tbody>
                 {keys.data.map((key) => (
                   <tr key={key.id}>

@@ -12,6 +12,7 @@ import { StatusBadge } from '../../ui/status-badge';
 import { usePolled } from '../../ui/use-polled';
 import { useLoad } from '../../ui/use-load';
 import { useWorkspace } from '../workspaces/use-workspace';
+import { TableHead } from '../../ui/table-head';
 
 type Plan = components['schemas']['PlanOffer'];
 type Status = components['schemas']['BillingStatusResponse'];
@@ -137,35 +138,19 @@ function PlanTable({ plans, canBuy, busy, onBuy }: { plans: Plan[]; canBuy: bool
     <div class="table-wrap">
       <table class="data-table plans">
         <caption class="visually-hidden">Plans on offer</caption>
-        <thead>
-          <tr>
-            <th scope="col">Plan</th>
-            <th scope="col" class="number">
-              Per month
-            </th>
-            <th scope="col" class="number">
-              Queries included
-            </th>
-            <th scope="col" class="number">
-              Beyond, each
-            </th>
-            <th scope="col" class="number">
-              Queries a minute
-            </th>
-            <th scope="col" class="number">
-              Storage
-            </th>
-            <th scope="col" class="number">
-              Connections
-            </th>
-            <th scope="col" class="number">
-              Jobs at once
-            </th>
-            <th scope="col">
-              <span class="visually-hidden">Action</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Plan',
+            { label: 'Per month', number: true },
+            { label: 'Queries included', number: true },
+            { label: 'Beyond, each', number: true },
+            { label: 'Queries a minute', number: true },
+            { label: 'Storage', number: true },
+            { label: 'Connections', number: true },
+            { label: 'Jobs at once', number: true },
+            <span class="visually-hidden">Action</span>,
+          ]}
+        />
         <tbody>
           {plans.map((plan) => (
             <tr key={plan.id} class={plan.current ? 'current' : undefined}>

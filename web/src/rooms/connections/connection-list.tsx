@@ -11,6 +11,7 @@ import { StatusBadge } from '../../ui/status-badge';
 import { useLoad } from '../../ui/use-load';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { loadConnectorTypes, startOAuth, type ConnectorType } from './connection-api';
+import { TableHead } from '../../ui/table-head';
 
 /** The workspace's connections, with their state and last sync; new ones by a form or through a provider's consent. */
 export function ConnectionList({ params }: RoomProps) {
@@ -42,15 +43,7 @@ export function ConnectionList({ params }: RoomProps) {
         <div class="table-wrap">
           <table class="data-table">
             <caption class="visually-hidden">Connections of the workspace</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">State</th>
-                <th scope="col">Schedule</th>
-                <th scope="col">Last sync</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Type', 'State', 'Schedule', 'Last sync']} />
             <tbody>
               {list.data.map((connection) => (
                 <tr key={connection.id}>

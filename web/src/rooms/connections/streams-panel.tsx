@@ -6,6 +6,7 @@ import { ErrorNotice, Loading, Notice } from '../../ui/notice';
 import { memorySource, ResultsGrid } from '../../ui/results-grid';
 import { useLoad } from '../../ui/use-load';
 import { connectionPath, syncModeLabels, updateConnection, type Connection, type ConfiguredStream, type StreamInfo, type SyncMode } from './connection-api';
+import { TableHead } from '../../ui/table-head';
 
 interface Choice {
   included: boolean;
@@ -59,21 +60,17 @@ export function StreamsPanel({ workspaceId, connection, canEdit, onSaved, onRefu
         <div class="table-wrap">
           <table class="data-table">
             <caption class="visually-hidden">Streams of {connection.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Sync</th>
-                <th scope="col">Stream</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Cursor</th>
-                <th scope="col">Primary key</th>
-                <th scope="col" class="number">
-                  Rows (about)
-                </th>
-                <th scope="col">
-                  <span class="visually-hidden">Preview</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                'Sync',
+                'Stream',
+                'Mode',
+                'Cursor',
+                'Primary key',
+                { label: 'Rows (about)', number: true },
+                <span class="visually-hidden">Preview</span>,
+              ]}
+            />
             <tbody>
               {streams.data.map((stream) => {
                 const choice = choices[stream.name];

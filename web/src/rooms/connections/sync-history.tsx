@@ -5,6 +5,7 @@ import { ErrorNotice } from '../../ui/notice';
 import { StatusBadge } from '../../ui/status-badge';
 import { usePolled } from '../../ui/use-polled';
 import { connectionPath, syncInFlight, syncModeLabels, type SyncJob, type SyncMode } from './connection-api';
+import { TableHead } from '../../ui/table-head';
 
 interface Props {
   workspaceId: string;
@@ -80,23 +81,17 @@ function SyncJobCard({ job }: { job: SyncJob }) {
         <div class="table-wrap">
           <table class="data-table">
             <caption class="visually-hidden">Streams of the sync</caption>
-            <thead>
-              <tr>
-                <th scope="col">Stream</th>
-                <th scope="col">State</th>
-                <th scope="col">Mode</th>
-                <th scope="col" class="number">
-                  Read
-                </th>
-                <th scope="col" class="number">
-                  Written
-                </th>
-                <th scope="col" class="number">
-                  Bytes
-                </th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                'Stream',
+                'State',
+                'Mode',
+                { label: 'Read', number: true },
+                { label: 'Written', number: true },
+                { label: 'Bytes', number: true },
+                'Note',
+              ]}
+            />
             <tbody>
               {job.streams.map((stream) => (
                 <tr key={stream.name}>

@@ -11,6 +11,7 @@ import { StatusBadge } from '../../ui/status-badge';
 import { useLoad } from '../../ui/use-load';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { loadCharts, type Chart } from './sharing-api';
+import { TableHead } from '../../ui/table-head';
 
 /** The workspace's charts: what each draws, and whether it is public. */
 export function Charts({ params }: RoomProps) {
@@ -102,15 +103,7 @@ function Table<T extends Item>({ workspaceId, kind, items, detail }: { workspace
     <div class="table-wrap">
       <table class="data-table">
         <caption class="visually-hidden">{kind === 'chart' ? 'Charts' : 'Pages'}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Title</th>
-            <th scope="col">Name</th>
-            <th scope="col">What</th>
-            <th scope="col">Public</th>
-            <th scope="col">Saved</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Title', 'Name', 'What', 'Public', 'Saved']} />
         <tbody>
           {items.map((item) => (
             <tr key={item.id}>

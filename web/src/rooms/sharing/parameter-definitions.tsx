@@ -1,4 +1,5 @@
 import type { ParameterDefinition } from './sharing-api';
+import { TableHead } from '../../ui/table-head';
 
 type Type = ParameterDefinition['type'];
 const types: Type[] = ['string', 'integer', 'number', 'boolean', 'date', 'timestamp', 'enum'];
@@ -51,16 +52,7 @@ export function ParameterDefinitions({ drafts, onChange }: { drafts: DefinitionD
     <div class="table-wrap">
       <table class="data-table">
         <caption>Parameters</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Type</th>
-            <th scope="col">Default</th>
-            <th scope="col">Required</th>
-            <th scope="col">Options (enum)</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Type', 'Default', 'Required', 'Options (enum)', 'Description']} />
         <tbody>
           {drafts.map((draft, index) => (
             <tr key={draft.name}>

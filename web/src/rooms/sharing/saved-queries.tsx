@@ -20,6 +20,7 @@ import { definitionOf, draftsFor, ParameterDefinitions, type DefinitionDraft } f
 import { ParameterFields } from './parameter-form';
 import { parameterTexts, parameterValues } from './parameter-values';
 import { loadSavedQueries, loadSavedQuery, runSavedQuery, type QueryResult } from './sharing-api';
+import { TableHead } from '../../ui/table-head';
 
 /** The workspace's saved queries: SQL with typed parameters, run by name, the source of charts. */
 export function SavedQueries({ params }: RoomProps) {
@@ -45,14 +46,7 @@ export function SavedQueries({ params }: RoomProps) {
         <div class="table-wrap">
           <table class="data-table">
             <caption class="visually-hidden">Saved queries</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">Parameters</th>
-                <th scope="col">Saved</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Name', 'Description', 'Parameters', 'Saved']} />
             <tbody>
               {list.data.map((query) => (
                 <tr key={query.id}>

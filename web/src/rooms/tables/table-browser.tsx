@@ -9,6 +9,7 @@ import { formatBytes, formatCount } from '../../ui/format';
 import { useLoad } from '../../ui/use-load';
 import { useWorkspace } from '../workspaces/use-workspace';
 import { Upload } from './upload';
+import { TableHead } from '../../ui/table-head';
 
 type TableEntry = { name: string; schema_name: string; row_count: number; size_bytes: number; column_count: number };
 
@@ -32,20 +33,7 @@ export function TableBrowser({ params }: RoomProps) {
           <div class="table-wrap">
             <table class="data-table">
               <caption class="visually-hidden">Tables of the schema {schema}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Table</th>
-                  <th scope="col" class="number">
-                    Rows
-                  </th>
-                  <th scope="col" class="number">
-                    Size
-                  </th>
-                  <th scope="col" class="number">
-                    Columns
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={['Table', { label: 'Rows', number: true }, { label: 'Size', number: true }, { label: 'Columns', number: true }]} />
               <tbody>
                 {entries.map((table) => (
                   <tr key={table.name}>

@@ -14,6 +14,7 @@ import { memorySource, ResultsGrid } from '../../ui/results-grid';
 import { useLoad } from '../../ui/use-load';
 import { quoteIdentifier } from '../workbench/sql-text';
 import { useWorkspace } from '../workspaces/use-workspace';
+import { TableHead } from '../../ui/table-head';
 
 /** One table: columns and types, size, key, its snapshots (time travel), a preview; dropping it. */
 export function TableDetail({ params }: RoomProps) {
@@ -82,13 +83,7 @@ export function TableDetail({ params }: RoomProps) {
             <div class="table-wrap">
               <table class="data-table">
                 <caption class="visually-hidden">Columns of {table}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Column</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Nullable</th>
-                  </tr>
-                </thead>
+                <TableHead columns={['Column', 'Type', 'Nullable']} />
                 <tbody>
                   {detail.data.columns.map((column) => (
                     <tr key={column.name}>
@@ -110,20 +105,9 @@ export function TableDetail({ params }: RoomProps) {
           <div class="table-wrap">
             <table class="data-table">
               <caption class="visually-hidden">Snapshots of {table}, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Snapshot</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Note</th>
-                  <th scope="col" class="number">
-                    Records written
-                  </th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead
+                columns={['Snapshot', 'Time', 'Change', 'Note', { label: 'Records written', number: true }, <span class="visually-hidden">Actions</span>]}
+              />
               <tbody>
                 {snapshots.data.map((snapshot) => (
                   <tr key={snapshot.snapshot_id}>

@@ -3,6 +3,7 @@ import { pathTo } from '../../router/paths';
 import { formatCount, formatDuration, formatTime } from '../../ui/format';
 import { StatusBadge } from '../../ui/status-badge';
 import type { Dag, DagRun, TransformRun } from './transform-api';
+import { TableHead } from '../../ui/table-head';
 
 /** Runs of the DAG and of single transforms, newest first, each linking to its nodes' timing and errors. */
 export function RunHistory({ workspaceId, runs, dag }: { workspaceId: string; runs: DagRun[]; dag: Dag | undefined }) {
@@ -12,20 +13,7 @@ export function RunHistory({ workspaceId, runs, dag }: { workspaceId: string; ru
     <div class="table-wrap">
       <table class="data-table">
         <caption class="visually-hidden">Transform runs, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">State</th>
-            <th scope="col">What</th>
-            <th scope="col">Trigger</th>
-            <th scope="col" class="number">
-              Took
-            </th>
-            <th scope="col" class="number">
-              Rows written
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Started', 'State', 'What', 'Trigger', { label: 'Took', number: true }, { label: 'Rows written', number: true }]} />
         <tbody>
           {runs.map((run) => (
             <tr key={run.dag_run_id}>
@@ -76,20 +64,16 @@ export function TransformRunTable({ runs, caption, workspaceId, by }: { runs: Tr
     <div class="table-wrap">
       <table class="data-table">
         <caption class="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{by === 'transform' ? 'Transform' : 'Started'}</th>
-            <th scope="col">State</th>
-            <th scope="col">{by === 'transform' ? 'Started' : 'Trigger'}</th>
-            <th scope="col" class="number">
-              Took
-            </th>
-            <th scope="col" class="number">
-              Rows written
-            </th>
-            <th scope="col">Error</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            by === 'transform' ? 'Transform' : 'Started',
+            'State',
+            by === 'transform' ? 'Started' : 'Trigger',
+            { label: 'Took', number: true },
+            { label: 'Rows written', number: true },
+            'Error',
+          ]}
+        />
         <tbody>
           {runs.map((run) => (
             <tr key={run.id}>

@@ -14,6 +14,7 @@ import { useWorkspace } from '../workspaces/use-workspace';
 import { DagGraph } from './dag-graph';
 import { RunHistory } from './run-history';
 import { loadDag, loadDagRuns, runDag, runInFlight, type Dag, type DagRun, type RunRequest, type RunStatus } from './transform-api';
+import { TableHead } from '../../ui/table-head';
 
 /** The workspace's transforms: the DAG drawn with each node's state, runs of all, chosen, stale or failed nodes, the history and the schedule. */
 export function Transforms({ params }: RoomProps) {
@@ -137,15 +138,7 @@ function TransformTable({ workspaceId, dag, states }: { workspaceId: string; dag
       <div class="table-wrap">
         <table class="data-table">
           <caption class="visually-hidden">Transforms in run order</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Writes</th>
-              <th scope="col">Materialization</th>
-              <th scope="col">Last state</th>
-              <th scope="col">Runs after</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Writes', 'Materialization', 'Last state', 'Runs after']} />
           <tbody>
             {dag.order.map((id) => {
               const node = dag.nodes.find((candidate) => candidate.id === id);

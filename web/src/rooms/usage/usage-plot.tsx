@@ -1,4 +1,5 @@
 import { useId } from 'preact/hooks';
+import { TableHead } from '../../ui/table-head';
 
 export interface DayValue {
   date: string;
@@ -90,14 +91,7 @@ export function UsagePlot({ title, days, format, allowance, shape }: Props) {
         <summary>{title} as a table</summary>
         <table class="data-table">
           <caption class="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col" class="number">
-                Value
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Day', { label: 'Value', number: true }]} />
           <tbody>
             {days.map((day) => (
               <tr key={day.date}>

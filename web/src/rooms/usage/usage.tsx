@@ -11,6 +11,7 @@ import { Page, Section } from '../../ui/page';
 import { useLoad } from '../../ui/use-load';
 import { saveFile } from '../workbench/downloads';
 import { UsagePlot, type DayValue } from './usage-plot';
+import { TableHead } from '../../ui/table-head';
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 const daysAgo = (days: number) => isoDay(new Date(Date.now() - days * 86_400_000));
@@ -166,29 +167,17 @@ function ByKind({ summary }: { summary: Summary }) {
         <caption>
           By kind, {summary.period_start} to {summary.period_end}
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col" class="number">
-              Count
-            </th>
-            <th scope="col" class="number">
-              Failed
-            </th>
-            <th scope="col" class="number">
-              Scanned
-            </th>
-            <th scope="col" class="number">
-              CPU
-            </th>
-            <th scope="col" class="number">
-              Rows
-            </th>
-            <th scope="col" class="number">
-              Cost
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={[
+            'Kind',
+            { label: 'Count', number: true },
+            { label: 'Failed', number: true },
+            { label: 'Scanned', number: true },
+            { label: 'CPU', number: true },
+            { label: 'Rows', number: true },
+            { label: 'Cost', number: true },
+          ]}
+        />
         <tbody>
           {summary.by_kind.map((kind) => (
             <tr key={kind.kind}>

@@ -7,6 +7,7 @@ import { lastWorkspace, useWorkspaces } from '../../session/workspaces';
 import { ErrorNotice, Loading } from '../../ui/notice';
 import { Page } from '../../ui/page';
 import { CreateWorkspaceForm } from './new-workspace';
+import { TableHead } from '../../ui/table-head';
 
 /** `/` opens the workspace used last; `/workspaces` lists them all. Without any, the first is made here. */
 export function Home() {
@@ -40,14 +41,7 @@ export function Home() {
       <div class="table-wrap">
         <table class="data-table">
           <caption class="visually-hidden">Your workspaces</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Slug</th>
-              <th scope="col">Your role</th>
-              <th scope="col">Plan</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Slug', 'Your role', 'Plan']} />
           <tbody>
             {list.map((workspace) => (
               <tr key={workspace.id}>
