@@ -17,13 +17,19 @@ export function userCacheDir(): string {
  */
 export function copyFromUserCache(key: string, files: string[], targetDir: string, produce: (scratchDir: string) => void): void {
   const entry = join(userCacheDir(), key);
-  if (!files.every((file) => existsSync(join(entry, file)))) {
+  const complete = () => files.every((file) => existsSync(join(entry, file)));
+  if (!complete()) {
     mkdirSync(userCacheDir(), { recursive: true });
     const scratch = mkdtempSync(`${entry}.partial-`);
     try {
       produce(scratch);
-      rmSync(entry, { recursive: true, force: true });
-      renameSync(scratch, entry);
+      // An entry left incomplete by an interrupted set-up goes; one another set-up finished meanwhile stays.
+      if (!complete()) rmSync(entry, { recursive: true, force: true });
+      try {
+        renameSync(scratch, entry);
+      } catch (error) {
+        if (!complete()) throw error;
+      }
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
