@@ -6,7 +6,7 @@ import { startMinio } from '../../test/support/services/minio-server';
 import { startStripeMock } from '../../test/support/services/stripe-mock-server';
 import { TemporalDevServer } from '../../src/temporal/dev-server';
 import { createLogger } from '../../src/logging/logger';
-import { freePort } from '../../src/process/ports';
+import { freePort, onFreePorts } from '../../src/process/ports';
 
 export interface TestServices {
   /** What the tests and benchmarks read to find the services (see test/support/test-env.ts). */
@@ -61,24 +61,17 @@ export async function startTestServices(toolchain: Toolchain, paths: ToolPaths, 
   };
 }
 
-/**
- * Ports found free a moment before the dev server binds them can be taken in between by another
- * process of a busy machine ("address already in use"): it is started again on other ports.
- */
-async function startTemporal(paths: ToolPaths, scratchDir: string, attempts = 3): Promise<TemporalDevServer> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await TemporalDevServer.start({
-        cliPath: join(paths.binDir, 'temporal'),
-        host: '127.0.0.1',
-        port: await freePort(),
-        uiPort: await freePort(),
-        namespace: 'default',
-        logFile: join(scratchDir, `temporal-${attempt}.log`),
-        logger: createLogger({ level: 'warn' }),
-      });
-    } catch (error) {
-      if (attempt === attempts || !/address already in use/i.test(String(error))) throw error;
-    }
-  }
+/** The dev server on free ports, started again on others when one was taken before it bound it. */
+function startTemporal(paths: ToolPaths, scratchDir: string): Promise<TemporalDevServer> {
+  return onFreePorts(async (attempt) =>
+    TemporalDevServer.start({
+      cliPath: join(paths.binDir, 'temporal'),
+      host: '127.0.0.1',
+      port: await freePort(),
+      uiPort: await freePort(),
+      namespace: 'default',
+      logFile: join(scratchDir, `temporal-${attempt}.log`),
+      logger: createLogger({ level: 'warn' }),
+    }),
+  );
 }

@@ -23,3 +23,20 @@ export async function isPortOpen(port: number, host = '127.0.0.1'): Promise<bool
     return false;
   }
 }
+
+/** What a server says when the port it was given was taken before it could bind it. */
+const portTaken = /address already in use|port is already in use/i;
+
+/**
+ * Starts a server on ports found free (`start` finds them), again on other ports when another process
+ * took one between the finding and the binding, which a busy machine does now and then.
+ */
+export async function onFreePorts<T>(start: (attempt: number) => Promise<T>, attempts = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(attempt);
+    } catch (error) {
+      if (attempt === attempts || !portTaken.test(String(error))) throw error;
+    }
+  }
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ManagedProcess, waitUntilReady } from '../../../src/process/managed-process';
-import { freePort } from '../../../src/process/ports';
+import { freePort, onFreePorts } from '../../../src/process/ports';
 
 export interface MinioServer {
   endpoint: string;
@@ -14,13 +14,6 @@ export interface MinioServer {
   bucket: string;
   stop(): Promise<void>;
 }
-
-/**
- * The services start side by side, each on ports found free a moment before it binds them, and
- * another process can take such a port in between (seen once: "Specified port is already in use").
- * MinIO then exits at once saying so, and is started again on other ports.
- */
-const portAttempts = 3;
 
 /** A real S3 server (MinIO) over a temp dir on a free port, with one bucket for the tests. */
 export async function startMinio(binary: string): Promise<MinioServer> {
@@ -50,7 +43,8 @@ async function startOnFreePorts(
   dir: string,
   credentials: { accessKeyId: string; secretAccessKey: string },
 ): Promise<{ server: ManagedProcess; endpoint: string }> {
-  for (let attempt = 1; ; attempt++) {
+  // Started again on other ports when one was taken before MinIO bound it (it exits saying so).
+  return onFreePorts(async (attempt) => {
     const [port, consolePort] = [await freePort(), await freePort()];
     const server = ManagedProcess.spawn({
       name: 'minio',
@@ -64,7 +58,7 @@ async function startOnFreePorts(
       return { server, endpoint };
     } catch (error) {
       await server.stop({ graceMs: 1_000 });
-      if (attempt === portAttempts || !/port is already in use/i.test(String(error))) throw error;
+      throw error;
     }
-  }
+  });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ManagedProcess, waitUntilReady } from '../../../src/process/managed-process';
-import { freePort } from '../../../src/process/ports';
+import { freePort, onFreePorts } from '../../../src/process/ports';
 
 export interface StripeMockServer {
   /** What STRIPE_API_BASE points at. */
@@ -17,16 +17,25 @@ export interface StripeMockServer {
  */
 export async function startStripeMock(binary: string): Promise<StripeMockServer> {
   const dir = mkdtempSync(join(tmpdir(), 'oxbow-stripe-mock-'));
-  const [httpPort, httpsPort] = [await freePort(), await freePort()];
-  // Both listeners get a port of their own: left out, HTTPS takes the fixed default 12112, which two runs on one machine would share.
-  const server = ManagedProcess.spawn({
-    name: 'stripe-mock',
-    argv: [binary, '-http-addr', `127.0.0.1:${httpPort}`, '-https-addr', `127.0.0.1:${httpsPort}`],
-    logFile: join(dir, 'stripe-mock.log'),
+  // Started again on other ports when one was taken before stripe-mock bound it (it exits saying so).
+  const { server, apiBase } = await onFreePorts(async (attempt) => {
+    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    // Both listeners get a port of their own: left out, HTTPS takes the fixed default 12112, which two runs on one machine would share.
+    const server = ManagedProcess.spawn({
+      name: 'stripe-mock',
+      argv: [binary, '-http-addr', `127.0.0.1:${httpPort}`, '-https-addr', `127.0.0.1:${httpsPort}`],
+      logFile: join(dir, `stripe-mock-${attempt}.log`),
+    });
+    const apiBase = `http://127.0.0.1:${httpPort}`;
+    try {
+      // Any answer from the API (a 401 without a key) means it is listening.
+      await waitUntilReady(server, async () => (await fetch(`${apiBase}/v1/customers`)).status > 0, 30_000);
+      return { server, apiBase };
+    } catch (error) {
+      await server.stop({ graceMs: 1_000 });
+      throw error;
+    }
   });
-  const apiBase = `http://127.0.0.1:${httpPort}`;
-  // Any answer from the API (a 401 without a key) means it is listening.
-  await waitUntilReady(server, async () => (await fetch(`${apiBase}/v1/customers`)).status > 0, 30_000);
   return {
     apiBase,
     async stop() {
