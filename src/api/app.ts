@@ -13,7 +13,7 @@ import { healthRoutes, probeRoutes } from './health';
 import { metricsRoutes } from './metrics';
 import { authRoutes } from './auth';
 import { workspaceRoutes } from './workspaces';
-import { pushRoutePath, pushRoutes } from './lake/push-routes';
+import { largePushBytes, pushRoutePath, pushRoutes } from './lake/push-routes';
 import { tableRoutes } from './lake/table-routes';
 import { queryRoutes } from './query';
 import { jobRoutes } from './jobs';
@@ -74,7 +74,7 @@ export function createApp(services: Services, options: AppOptions = {}) {
           routes: [`${apiPrefix}${pushRoutePath}`],
           limit: { maxBytes: services.config.push.maxUploadBytes, advice: 'Split the file over several pushes.' },
         },
-        jsonText: [`${apiPrefix}${pushRoutePath}`],
+        jsonText: { routes: [`${apiPrefix}${pushRoutePath}`], largeBytes: largePushBytes },
         // Among replicas, a request may be forwarded to its workspace's owner as it came.
         keep: !services.cluster.ownership.solo,
       }),

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import type { IdempotencyStore } from '../idempotency/idempotency-store';
 import type { LakeWriter, RecordsWritten } from '../engine/write/lake-writer';
 import type { UploadedFile } from '../engine/write/file-source';
+import type { RecordsText } from '../engine/write/records-source';
 import { parseTableName, type TableName } from '../engine/write/table-name';
 import type { Admission } from '../engine/admission/statement-scheduler';
 import type { PlanRow } from '../plans/plan-queries';
@@ -65,11 +66,27 @@ export class PushService {
     rmSync(upload.file.path, { force: true });
   }
 
-  /** `recordsText`: the JSON array of `request.records` as received, when the caller has it (see recordsSource). */
-  push(workspaceId: string, request: PushRequest, idempotencyKey?: string, recordsText?: Uint8Array): Promise<PushResponse> {
+  /**
+   * `recordsText`: the JSON array of `request.records` as received, when the caller has it (see
+   * recordsSource). `bodyDigest`: the SHA-256 of a large body as received, which stands for the
+   * request against its idempotency key (see pushRead).
+   */
+  push(workspaceId: string, request: PushRequest, idempotencyKey?: string, recordsText?: Uint8Array, bodyDigest?: string): Promise<PushResponse> {
     const table = parseTableName(request.table);
-    return this.idempotent(workspaceId, table, request, idempotencyKey, (options) =>
+    return this.idempotent(workspaceId, table, bodyDigest ? { body_sha256: bodyDigest } : request, idempotencyKey, (options) =>
       this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, recordsText, ...options }),
+    );
+  }
+
+  /**
+   * The same for a large body whose records are read from their text, not kept as values (see
+   * RecordsText). Such a body stands against its idempotency key by its digest: whichever way it is
+   * read, the same bytes are the same request.
+   */
+  pushText(workspaceId: string, target: PushTarget, records: RecordsText, idempotencyKey?: string, bodyDigest?: string): Promise<PushResponse> {
+    const table = parseTableName(target.table);
+    return this.idempotent(workspaceId, table, { body_sha256: bodyDigest }, idempotencyKey, (options) =>
+      this.writer.writeRecords(workspaceId, { ...this.target(table, target), records, ...options }),
     );
   }
 

@@ -1,9 +1,8 @@
-import { Elysia, t, ValidationError } from 'elysia';
-import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { Elysia, t } from 'elysia';
 import type { Services } from '../../runtime/services';
 import { RequestValidationError } from '../../errors/app-error';
 import { parseTableName } from '../../engine/write/table-name';
-import type { PushRequest, PushResponse, PushTarget } from '../../lake/push-service';
+import type { PushResponse, PushTarget } from '../../lake/push-service';
 import { workspaceAccess } from '../plugins/workspace-access';
 import { requestMeta } from '../plugins/request-context';
 import { ownerRouting } from '../plugins/owner-routing';
@@ -11,6 +10,9 @@ import { operation } from '../openapi/operation';
 import { UploadBody, uploadMediaTypes } from '../request-body/upload-body';
 import { receiveUpload } from '../request-body/receive-upload';
 import { jsonArrayMemberSpan } from '../request-body/json-array-span';
+import { LargeJsonBody } from '../request-body/large-json-body';
+import { parseJsonInput } from '../request-body/json-input';
+import { bodyDigest, checkedPushRequest, ReadWhole, splitLargePush } from './push-body';
 import { lakeModels as m, pushBody, pushUploadQuery } from './model';
 import { asRequestErrors } from './write-errors';
 
@@ -18,9 +20,11 @@ const tags = ['Push'];
 /** Its body limits are PUSH_MAX_BODY_BYTES (JSON) and PUSH_MAX_UPLOAD_BYTES (uploads) rather than the standard one (see app.ts). */
 export const pushRoutePath = '/workspaces/:workspace_id/push';
 
-// The route takes two kinds of body, so Elysia cannot check the JSON one itself: checked here, with
-// the same schema and the same 422 as any other route's.
-const pushRequestCheck = TypeCompiler.Compile(m.PushRequest);
+/**
+ * A JSON body at least this large is read by the route itself, its records on two threads (see
+ * readLargePush); a push this large commits alone in any case (see push-group.ts).
+ */
+export const largePushBytes = 1024 * 1024;
 
 /** `POST /workspaces/{id}/push`: records into a lake table, created when missing, as one snapshot. */
 export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'push' | 'maintenance' | 'cluster' | 'logger'>) {
@@ -32,7 +36,10 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       const keepAlive = () => requestMeta(request).keepAlive?.();
       let result: PushResponse;
       if (body instanceof UploadBody) result = await pushUpload(services, workspaceId, uploadTarget(query), body, key, keepAlive);
-      else {
+      else if (body instanceof LargeJsonBody) {
+        keepAlive();
+        result = await pushLargeJson(services, workspaceId, body.bytes, key);
+      } else {
         // The JSON body has been read whole: what remains is the write, however long it takes.
         keepAlive();
         const checked = checkedPushRequest(body);
@@ -96,9 +103,24 @@ async function pushUpload(
   );
 }
 
-function checkedPushRequest(body: unknown): PushRequest {
-  if (!pushRequestCheck.Check(body)) throw new ValidationError('body', pushRequestCheck, body);
-  return body;
+/**
+ * A large JSON body: its records read on two threads while the write starts, when the body reads so;
+ * otherwise read whole, as any other. A push naming a key reads it whole too: its upsert needs the
+ * records as values.
+ */
+async function pushLargeJson(services: Pick<Services, 'push'>, workspaceId: string, bytes: Uint8Array, key: string | undefined): Promise<PushResponse> {
+  const digest = key === undefined ? undefined : bodyDigest(bytes);
+  const split = splitLargePush(bytes);
+  if (split && split.target.primary_key === undefined) {
+    try {
+      return await asRequestErrors(() => services.push.pushText(workspaceId, split.target, split.records, key, digest));
+    } catch (error) {
+      if (!(error instanceof ReadWhole)) throw error;
+    }
+  }
+  const checked = checkedPushRequest(parseJsonInput(bytes));
+  const recordsText = jsonArrayMemberSpan(bytes, 'records', Object.keys(checked).length);
+  return asRequestErrors(() => services.push.push(workspaceId, checked, key, recordsText, digest));
 }
 
 function uploadTarget(query: { table?: string; mode?: 'append' | 'overwrite'; primary_key?: string }): PushTarget {

@@ -3,6 +3,7 @@ import { RequestValidationError } from '../../errors/app-error';
 import { assertKeepable, parseJsonInput } from '../request-body/json-input';
 import { declaredLength, payloadTooLarge, readLimitedBody, type BodyLimit } from '../request-body/read-limited-body';
 import { UploadBody, uploadFormatOf } from '../request-body/upload-body';
+import { LargeJsonBody } from '../request-body/large-json-body';
 import { requestMeta } from './request-context';
 
 export interface BodyLimits {
@@ -24,9 +25,10 @@ export interface BodyLimits {
   keep?: boolean;
   /**
    * Routes that read their JSON body's text besides its parsed value (a push hands its records to the
-   * engine as sent): the bytes are kept on the request (RequestMeta.body) as for `keep`.
+   * engine as sent): the bytes are kept on the request (RequestMeta.body) as for `keep`. A JSON body
+   * of at least `largeBytes` is handed to the route unparsed (LargeJsonBody), which reads it itself.
    */
-  jsonText?: readonly string[];
+  jsonText?: { routes: readonly string[]; largeBytes: number };
 }
 
 const methodsWithoutBody = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -44,7 +46,7 @@ export function requestBodies(limits: BodyLimits) {
   const limitOfPath = (pathname: string) => byPath.find((entry) => entry.path.test(pathname))?.limit ?? limits.standard;
   const rawRoutes = new Set(limits.raw ?? []);
   const uploadRoutes = new Set(limits.uploads?.routes ?? []);
-  const jsonTextRoutes = new Set(limits.jsonText ?? []);
+  const jsonTextRoutes = new Set(limits.jsonText?.routes ?? []);
   const uploadPaths = [...uploadRoutes].map((pattern) => new RegExp(`^${pattern.replace(/:[^/]+/g, '[^/]+')}/?$`));
   const limitOf = (request: Request) => {
     const pathname = new URL(request.url).pathname;
@@ -72,14 +74,20 @@ export function requestBodies(limits: BodyLimits) {
         if (limits.keep || jsonTextRoutes.has(route)) requestMeta(request).body = bytes;
         if (rawRoutes.has(route)) return bytes;
         if (bytes.byteLength === 0) return null;
+        if (jsonTextRoutes.has(route) && bytes.byteLength >= limits.jsonText!.largeBytes && isJson(contentType)) return new LargeJsonBody(bytes);
         return decodeBody(bytes, contentType);
       })
   );
 }
 
+function isJson(contentType: string): boolean {
+  const type = contentType.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
 function decodeBody(bytes: Uint8Array, contentType: string): unknown {
   const type = contentType.trim().toLowerCase();
-  if (type === 'application/json' || type.endsWith('+json')) return parseJsonInput(bytes);
+  if (isJson(type)) return parseJsonInput(bytes);
   if (type === 'application/x-www-form-urlencoded') {
     const form = Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
     assertKeepable(form, ['body']);

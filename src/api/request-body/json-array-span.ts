@@ -6,6 +6,8 @@
  */
 
 const maxScannedBytes = 64 * 1024;
+/** A push names a handful of members beside its records; a text with more is read the usual way. */
+const maxMembersAfter = 8;
 const quote = 0x22;
 const backslash = 0x5c;
 
@@ -30,6 +32,39 @@ export function jsonArrayMemberSpan(text: Uint8Array, name: string, memberCount:
     if (error instanceof NotPlain) return undefined;
     throw error;
   }
+}
+
+/**
+ * jsonArrayMemberSpan for a text not parsed yet, whose member count is unknown: the members after
+ * the array are read from the back one by one for as long as they are plain, and the array taken to
+ * end where the last of them begins. That is the array when the text is the object it seems to be;
+ * the caller parses the array and the members around it (`[]` in its place) to be sure, and were the
+ * guess wrong (the array followed by another array member), the array's text would not parse.
+ */
+export function jsonArrayMemberSpanUnparsed(text: Uint8Array, name: string): { start: number; end: number } | undefined {
+  const scan = new Scan(text);
+  const nameBytes = new TextEncoder().encode(name);
+  let start: { at: number; before: number } | undefined;
+  try {
+    start = scan.memberValueStart(nameBytes);
+  } catch (error) {
+    if (error instanceof NotPlain) return undefined;
+    throw error;
+  }
+  if (start === undefined || text[start.at] !== 0x5b) return undefined;
+  let end: number | undefined;
+  for (let after = 0; after <= maxMembersAfter; after++) {
+    let candidate: number | undefined;
+    try {
+      candidate = scan.membersFromTheBack(after, start.at, nameBytes);
+    } catch (error) {
+      if (error instanceof NotPlain) break;
+      throw error;
+    }
+    if (candidate === undefined) break;
+    if (text[candidate] === 0x5d) end = candidate;
+  }
+  return end === undefined ? undefined : { start: start.at, end };
 }
 
 class NotPlain extends Error {}

@@ -55,6 +55,15 @@ export function assertKeepableParsed(value: unknown, loc: Loc, escapes: boolean)
   if (hasProblem(value, 0, escapes)) throw new RequestValidationError(locateProblems(value, loc));
 }
 
+/**
+ * Whether a value JSON.parse made of a text, found `depth` levels deep in its body, holds nothing
+ * assertKeepable refuses; `escapes` as for assertKeepableParsed. Without the problems' places: a
+ * value that fails is read again whole, which names them.
+ */
+export function keepableParsedAt(value: unknown, depth: number, escapes: boolean): boolean {
+  return !hasProblem(value, depth, escapes);
+}
+
 function unkeepableText(text: string): boolean {
   return text.includes('\u0000') || !text.isWellFormed();
 }

@@ -20,6 +20,16 @@ export function inferColumns(records: Record<string, unknown>[]): InferredColumn
   return inference.columns();
 }
 
+/** A ColumnInference's findings as plain data (see ColumnInference.state). */
+export interface InferenceState {
+  /** Names in order of first appearance, each with its type so far (undefined: only nulls). */
+  types: [string, ValueType | undefined][];
+  mixed: string[];
+  negativeZero: boolean;
+  /** How many issues it found: a part with any is read again in one run, which names them. */
+  issues: number;
+}
+
 /**
  * inferColumns one record at a time, for records that are read as they arrive and not kept (a
  * newline-delimited upload): the same rules, the same issues.
@@ -68,6 +78,45 @@ export class ColumnInference {
   /** Whether a number was -0, which a JSON text may spell (`-0.0`) but JSON.stringify writes as 0. */
   get sawNegativeZero(): boolean {
     return this.negativeZero;
+  }
+
+  /** What this inference has seen, as plain data another thread can send (see merged). */
+  state(): InferenceState {
+    return { types: [...this.types], mixed: [...this.mixed], negativeZero: this.negativeZero, issues: this.issues.length };
+  }
+
+  /**
+   * The inference of records read in consecutive parts (a large body read on two threads), exactly as
+   * if they had been added in one run; undefined where that cannot be told from the parts (a part
+   * with issues, names that clash across parts, a JSON column meeting another type, whose widening
+   * depends on the order of the values), and the records are then read in one run.
+   */
+  static merged(parts: readonly InferenceState[]): ColumnInference | undefined {
+    const merged = new ColumnInference();
+    for (const part of parts) {
+      if (part.issues > 0) return undefined;
+      for (const name of part.mixed) merged.mixed.add(name);
+      merged.negativeZero ||= part.negativeZero;
+      for (const [name, type] of part.types) {
+        if (!merged.types.has(name)) {
+          if (merged.byFoldedName.has(name.toLowerCase())) return undefined;
+          merged.byFoldedName.set(name.toLowerCase(), name);
+          merged.types.set(name, type);
+          continue;
+        }
+        const current = merged.types.get(name);
+        if (current === undefined || type === undefined || current === type) {
+          merged.types.set(name, current ?? type);
+          continue;
+        }
+        if (current === 'JSON' || type === 'JSON') return undefined;
+        const next = widen(current, type);
+        // A column of text that also saw other values (see add).
+        if (next === 'VARCHAR' && (!holdsText(current) || !holdsText(type))) merged.mixed.add(name);
+        merged.types.set(name, next);
+      }
+    }
+    return merged;
   }
 
   /** The columns seen so far; refuses the records when a name broke a rule or there are too many. */

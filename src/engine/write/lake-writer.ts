@@ -15,7 +15,7 @@ import { checkRecords, sameKey } from './record-checks';
 import { qualifiedName, type TableName } from './table-name';
 import { PrimaryKeyMismatch, RecordsRejected } from './write-errors';
 import { writeRecords, type RecordsWrite } from './write-records';
-import { recordsSource } from './records-source';
+import { recordsSource, recordsTextSource, type RecordsText } from './records-source';
 import { fileSource, type UploadedFile } from './file-source';
 import type { WriteSource } from './write-source';
 import type { InferredColumn } from './infer-schema';
@@ -45,7 +45,8 @@ interface WriteRequest {
 }
 
 export interface RecordsWriteRequest extends WriteRequest {
-  records: unknown[];
+  /** The records as values, or read from their text without being kept (see RecordsText). */
+  records: unknown[] | RecordsText;
   /** The JSON array `records` was parsed from, as received, when the caller has it (see recordsSource). */
   recordsText?: Uint8Array;
 }
@@ -91,18 +92,21 @@ export class LakeWriter {
 
   async writeRecords(workspaceId: string, request: RecordsWriteRequest): Promise<RecordsWritten> {
     // A batch of a sync may hold deletions only.
-    if (request.records.length === 0 && request.deleted) {
+    if (Array.isArray(request.records) && request.records.length === 0 && request.deleted) {
       this.distinctKey(request.primaryKey);
       return this.write(workspaceId, request, () => undefined);
     }
-    const records = checkRecords(request.records);
-    const source = recordsSource(records, request.recordsText);
-    // Known before the write: a key the write names itself is checked against the records first.
-    source.checkKey(this.distinctKey(request.primaryKey), []);
+    const records = Array.isArray(request.records) ? checkRecords(request.records) : undefined;
+    const source = records ? recordsSource(records, request.recordsText) : recordsTextSource(request.records as RecordsText);
+    // Known before the write: a key the write names itself is checked against records held as values
+    // first (records still to be read from their text are checked within the write, as they are read).
+    const key = this.distinctKey(request.primaryKey);
+    if (records) source.checkKey(key, []);
     if (!request.queued) return this.write(workspaceId, request, () => source);
     return this.enqueue(workspaceId, {
       request,
-      member: groupMember(request, records),
+      // Records read from their text are too large to join a group.
+      member: records && groupMember(request, records),
       alone: (engine, connection) => this.writeOn(workspaceId, engine, connection, request, source),
     });
   }

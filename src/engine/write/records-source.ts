@@ -6,6 +6,19 @@ import { stageRecords } from './stage-records';
 import type { WriteSource } from './write-source';
 
 /**
+ * Records that arrive as one JSON array, read when the write asks for its columns, so that reading
+ * them (a large push's, on two threads) overlaps the write's first look at the catalog. Read, they
+ * are known to be objects whose values the stores keep, with their columns inferred; their values
+ * are parsed from the text only if the write needs them (see recordsTextSource).
+ */
+export interface RecordsText {
+  /** The JSON array as received. */
+  text: Uint8Array;
+  /** Reads the records; throws when they cannot be read so (the caller then writes them otherwise). */
+  read(): Promise<{ count: number; inference: ColumnInference }>;
+}
+
+/**
  * Records held in memory (already checked to be objects): inferred in JavaScript, staged as a JSON
  * file. `text`, when given, is the JSON array the records were parsed from, exactly as received: a
  * write whose values read the same from it as from the records written out again stages it as it
@@ -15,24 +28,65 @@ import type { WriteSource } from './write-source';
  * group (see stageRecords).
  */
 export function recordsSource(records: Record<string, unknown>[], text?: Uint8Array, members?: number[]): WriteSource {
-  let inference: ColumnInference | undefined;
+  return sourceOf({ values: () => records, text, members });
+}
+
+/**
+ * recordsSource for records read from their text (see RecordsText): staged from the text when it
+ * reads as the values would, and parsed into values only for what needs them (a key to check or
+ * upsert on, a text DuckDB's reader refuses). A key is checked once they are read (see writeRecords).
+ */
+export function recordsTextSource(records: RecordsText): WriteSource {
+  let inner: WriteSource | undefined;
+  let reading: Promise<WriteSource> | undefined;
+  const values = () =>
+    JSON.parse(Buffer.from(records.text.buffer, records.text.byteOffset, records.text.byteLength).toString('utf8')) as Record<string, unknown>[];
+  const ready = () =>
+    (reading ??= records.read().then(({ inference }) => {
+      let parsed: Record<string, unknown>[] | undefined;
+      inner = sourceOf({ values: () => (parsed ??= values()), text: records.text, inference });
+      return inner;
+    }));
+  return {
+    columns: async (connection, again) => (await ready()).columns(connection, again),
+    checkKey: (primaryKey, columns) => inner?.checkKey(primaryKey, columns),
+    stage: (...args) => inner!.stage(...args),
+    rejection: (error, thorough) => inner?.rejection(error, thorough),
+  };
+}
+
+interface RecordsInput {
+  values(): Record<string, unknown>[];
+  text?: Uint8Array;
+  /** Known already (see ReadRecords); otherwise inferred from the values. */
+  inference?: ColumnInference;
+  members?: number[];
+}
+
+function sourceOf(input: RecordsInput): WriteSource {
+  let inference = input.inference;
   let inferred: InferredColumn[] | undefined;
-  let fromValues = text === undefined;
+  let fromValues = input.text === undefined;
   let stagedText = false;
+  const inferenceOf = () => {
+    if (!inference) {
+      inference = new ColumnInference();
+      input.values().forEach((record, index) => inference!.add(record, index));
+    }
+    return inference;
+  };
   return {
     columns(_connection, again) {
       fromValues ||= again;
-      if (!inference) {
-        inference = new ColumnInference();
-        records.forEach((record, index) => inference!.add(record, index));
-        inferred = inference.columns();
-      }
-      return Promise.resolve(inferred!);
+      inferred ??= inferenceOf().columns();
+      return Promise.resolve(inferred);
     },
-    checkKey: (primaryKey) => checkKeyPresence(records, primaryKey),
+    checkKey: (primaryKey) => {
+      if (primaryKey.length > 0) checkKeyPresence(input.values(), primaryKey);
+    },
     stage(connection, stagingDir, stagingName, plan, primaryKey) {
-      stagedText = !fromValues && primaryKey.length === 0 && textReadsAsValues(plan, inference!);
-      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? text! : records, primaryKey, members);
+      stagedText = !fromValues && primaryKey.length === 0 && textReadsAsValues(plan, inferenceOf());
+      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? input.text! : input.values(), primaryKey, input.members);
     },
     // The staged JSON was written from parsed values: an error reading it back is the engine's, not
     // the records'. The text as received may hold what the parsed values do not (a field twice).
