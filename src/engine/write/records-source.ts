@@ -49,6 +49,7 @@ export function recordsTextSource(records: RecordsText): WriteSource {
     }));
   return {
     columns: async (connection, again) => (await ready()).columns(connection, again),
+    columnsApart: true,
     checkKey: (primaryKey, columns) => inner?.checkKey(primaryKey, columns),
     stage: (...args) => inner!.stage(...args),
     rejection: (error, thorough) => inner?.rejection(error, thorough),
@@ -76,6 +77,7 @@ function sourceOf(input: RecordsInput): WriteSource {
     return inference;
   };
   return {
+    columnsApart: true,
     columns(_connection, again) {
       fromValues ||= again;
       inferred ??= inferenceOf().columns();

@@ -86,7 +86,9 @@ async function writeInTransaction(
     let staged: StagedRecords | undefined;
     await connection.run('BEGIN TRANSACTION', undefined, undefined, kept);
     try {
-      const read = await columnsAndInput(connection, write.table, () => inferred ?? input?.columns(connection, thorough) ?? []);
+      const incoming = () => inferred ?? input?.columns(connection, thorough) ?? [];
+      const read =
+        input?.columnsApart === false ? await columnsThenInput(connection, write.table, incoming) : await columnsAndInput(connection, write.table, incoming);
       const columns = read.columns;
       inferred = read.inferred;
       primaryKey ??= await write.keyOf(columns, inferred);
@@ -154,6 +156,16 @@ async function columnsAndInput(
   if (inferred.status === 'rejected') throw inferred.reason;
   if (columns.status === 'rejected') throw columns.reason;
   return { columns: columns.value, inferred: inferred.value };
+}
+
+/** The same for an input whose columns are read on the connection: one statement at a time. */
+async function columnsThenInput(
+  connection: EngineConnection,
+  table: TableName,
+  incoming: () => InferredColumn[] | Promise<InferredColumn[]>,
+): Promise<{ columns: CatalogColumn[] | undefined; inferred: InferredColumn[] }> {
+  const columns = await catalogColumns(connection, table);
+  return { columns, inferred: await incoming() };
 }
 
 function stageRecords(connection: EngineConnection, stagingDir: string, input: WriteSource, plan: WritePlan, primaryKey: string[]): Promise<StagedRecords> {
