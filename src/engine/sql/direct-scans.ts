@@ -10,6 +10,7 @@ import type { QueryAnalysis } from './query-analyzer';
 import { planTableScans, tableSubquerySql } from './scan-rewrite';
 import type { SqlParser } from './sql-parser';
 import type { FileColumnBytes } from './scan-bytes';
+import type { ColumnTypeCache } from './json-column-types';
 import { CatalogChangeWatch, type CatalogObservation } from '../catalog-change-watch';
 
 /** Entries each of a workspace's plan caches keeps. */
@@ -130,6 +131,8 @@ export interface WorkspacePlans {
   fileColumns: Map<string, Promise<Column[] | null>>;
   /** Per `schema.table`: its live files' bytes per column, for the scan estimate. */
   fileBytes: Map<string, Promise<FileColumnBytes[]>>;
+  /** Per `schema.table@schema_version`: which of its columns are JSON (see json-column-types.ts). */
+  columnTypes: ColumnTypeCache;
   /** How an embedded catalog's files looked just before this snapshot was read (see CatalogChangeWatch). */
   observed?: CatalogObservation;
 }
@@ -200,7 +203,8 @@ export class DirectScans {
     // Column types only change with the schema version, so those checks outlive the snapshot.
     // Files never change, so the check of each file's columns outlives the snapshot too.
     const fileColumns = current && current.fileColumns.size < fileCheckCapacity ? current.fileColumns : new Map<string, Promise<Column[] | null>>();
-    const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns, fileBytes: new Map() };
+    const columnTypes: ColumnTypeCache = current && current.columnTypes.size < cacheCapacity ? current.columnTypes : new Map();
+    const plans: WorkspacePlans = { snapshot, schemaVersion, scans: new Map(), rewritten: new Map(), fileColumns, fileBytes: new Map(), columnTypes };
     this.plans.set(engine, plans);
     return plans;
   }

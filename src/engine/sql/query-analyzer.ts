@@ -13,8 +13,15 @@ export interface SetOperationCheck {
   check(types: readonly (readonly string[] | null)[]): void;
 }
 
-/** Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. */
-export type SqlTranslator = (sql: string) => { sql: string; rewrites: string[]; setOperation?: SetOperationCheck };
+/**
+ * Turns Postgres-flavoured SQL into the DuckDB SQL the engine runs, naming what it rewrote. Given the
+ * names of its tables' JSON columns, it reads references to them as jsonb; `jsonbReferences` names
+ * the references whose translation would then change.
+ */
+export type SqlTranslator = (
+  sql: string,
+  context?: { jsonColumns?: ReadonlySet<string> },
+) => { sql: string; rewrites: string[]; setOperation?: SetOperationCheck; jsonbReferences?: string[] };
 
 /** What a query's text alone determines: the same on every run, whatever the catalog holds. */
 export interface QueryAnalysis {
@@ -31,6 +38,12 @@ export interface QueryAnalysis {
   columns: ReferencedColumns;
   /** The type check of the statement's own set operation, when it has one. */
   setOperation?: SetOperationCheck;
+  /**
+   * Names (lower case) of column references that read differently when they are JSON columns (a cast
+   * to text, `->>`, `||`, `=`…): a statement whose tables have such a JSON column is analysed again
+   * with them (see analyze).
+   */
+  jsonbReferences: readonly string[];
 }
 
 export interface AnalyzerOptions {
@@ -55,8 +68,15 @@ export class QueryAnalyzer {
     private readonly options: AnalyzerOptions = { capacity: 1_000, maxCachedLength: 16 * 1024 },
   ) {}
 
-  async analyze(workspaceId: string, userSql: string): Promise<QueryAnalysis> {
-    const key = `${workspaceId}\n${userSql}`;
+  /**
+   * The statement's analysis; with `jsonColumns`, the names of JSON columns of its tables among its
+   * jsonbReferences, one that reads them as jsonb, kept apart under those names: a column that
+   * changes type changes the names, and so the analysis.
+   */
+  async analyze(workspaceId: string, userSql: string, jsonColumns?: ReadonlySet<string>): Promise<QueryAnalysis> {
+    const typed = jsonColumns && jsonColumns.size > 0 ? jsonColumns : undefined;
+    // A workspace id holds neither a tab nor a newline, and the names' JSON no newline: the two kinds of key never meet.
+    const key = typed ? `${workspaceId}\t${JSON.stringify([...typed].sort())}\n${userSql}` : `${workspaceId}\n${userSql}`;
     const cached = this.analyses.get(key);
     if (cached) {
       this.analyses.delete(key);
@@ -64,7 +84,7 @@ export class QueryAnalyzer {
       return cached;
     }
     checkInputLimits(userSql);
-    const { sql, rewrites, setOperation } = this.translate(userSql);
+    const { sql, rewrites, setOperation, jsonbReferences = [] } = this.translate(userSql, typed ? { jsonColumns: typed } : undefined);
     if (rewrites.length > 0) checkInputLimits(sql);
     const ast = await this.parser.parse(sql, rewrites.length > 0);
     const facts = statementFacts(ast);
@@ -77,6 +97,7 @@ export class QueryAnalyzer {
       timeTravel: facts.timeTravel,
       columns: facts.columns,
       ...(setOperation ? { setOperation } : {}),
+      jsonbReferences,
     };
     if (userSql.length <= this.options.maxCachedLength) this.remember(key, analysis);
     return analysis;

@@ -17,6 +17,7 @@ import { encodeChunkRows, type JsonValue } from './encode-values';
 import { mapDuckDBError, queryTimeout } from './map-duckdb-error';
 import { timeTravelContext } from './time-travel-errors';
 import type { QueryAnalyzer, SetOperationCheck } from './query-analyzer';
+import { withJsonColumns } from './json-column-types';
 import { readQueryProfile, type QueryProfile } from './query-profile';
 import { ProgressSampler } from './progress-sampler';
 import { StatementCancelled } from './query-cancelled';
@@ -306,13 +307,16 @@ export class QueryRunner {
   }
 
   private async compile(engine: WorkspaceEngine, userSql: string, parameters: ReadonlySet<string>) {
-    const analysis = await this.analyzer.analyze(engine.workspaceId, userSql);
-    const { sql, rewrites, facts, wantedTables, timeTravel, columns } = analysis;
+    const written = await this.analyzer.analyze(engine.workspaceId, userSql);
+    const { facts, wantedTables, timeTravel, columns } = written;
     // Live connections' tables are the instance's own list: asking the lake for them would reload its names every time.
     const lakeTables = wantedTables.filter((name) => !engine.live.tables.has(name));
     const tables = checkQuery(facts, await engine.tableNames.resolve(engine.catalog, lakeTables, timeTravel), engine.live, parameters);
     // A query without tables needs nothing of the catalog; a live connection's tables are rewritten with the plans too.
     const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
+    // The same tables and columns, with JSON columns read as jsonb where that changes the translation.
+    const analysis = await withJsonColumns(this.analyzer, engine.catalog, { workspaceId: engine.workspaceId, sql: userSql, analysis: written, tables }, plans);
+    const { sql, rewrites } = analysis;
     const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, columns, plans);
     return { sql, analysis, sizer, plans, compiled: { tables, rewrites, translatedSql: rewrites.length > 0 ? sql : null, estimate: sizer.estimate() } };
   }

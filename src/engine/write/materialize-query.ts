@@ -14,6 +14,7 @@ import { mapDuckDBError } from '../sql/map-duckdb-error';
 import { timeTravelContext } from '../sql/time-travel-errors';
 import type { AstNode } from '../sql/parse-query';
 import type { QueryAnalysis, QueryAnalyzer } from '../sql/query-analyzer';
+import { withJsonColumns } from '../sql/json-column-types';
 import { ScanSizer } from '../sql/scan-bytes';
 import { planTableScans, tableSubquerySql } from '../sql/scan-rewrite';
 import type { SqlParser } from '../sql/sql-parser';
@@ -141,13 +142,14 @@ export class QueryMaterializer {
   async materialize(workspaceId: string, request: MaterializeRequest): Promise<Materialized> {
     const startedAt = performance.now();
     const deadline = startedAt + request.timeoutMs;
-    const analysis = await this.analyzer.analyze(workspaceId, request.sql);
+    const asWritten = await this.analyzer.analyze(workspaceId, request.sql);
     return this.engines.with(
       workspaceId,
       async (engine) => {
-        const tables = checkQuery(analysis.facts, await engine.tableNames.resolve(engine.catalog, analysis.wantedTables, analysis.timeTravel));
-        const runSql = await this.runnable(analysis);
+        const tables = checkQuery(asWritten.facts, await engine.tableNames.resolve(engine.catalog, asWritten.wantedTables, asWritten.timeTravel));
         const plans = tables.length > 0 ? await this.directScans.current(engine) : undefined;
+        const analysis = await withJsonColumns(this.analyzer, engine.catalog, { workspaceId, sql: request.sql, analysis: asWritten, tables }, plans);
+        const runSql = await this.runnable(analysis);
         const sizer = await ScanSizer.load(engine.catalog, workspaceDataPath(engine.location), tables, analysis.columns, plans);
         const inTurn = <T>(work: () => Promise<T>) =>
           engine.location.catalog.kind === 'sqlite' ? this.embeddedWrites.runExclusive(workspaceId, work) : work();

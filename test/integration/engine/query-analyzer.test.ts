@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { translatePostgres } from '../../../src/engine/sql/postgres-dialect';
+import { translatePostgres, translatePostgresStatement } from '../../../src/engine/sql/postgres-dialect';
 import { QueryAnalyzer } from '../../../src/engine/sql/query-analyzer';
 import { SqlParser } from '../../../src/engine/sql/sql-parser';
 
@@ -39,6 +39,22 @@ describe('query analysis', () => {
     expect(await analyzer.analyze('w', 'SELECT 2')).not.toBe(b);
     const long = `SELECT ${'1 + '.repeat(20)}1`;
     expect(await analyzer.analyze('w', long)).not.toBe(await analyzer.analyze('w', long));
+  });
+
+  test("a text read with its tables' JSON columns is kept apart, under the names it was read with", async () => {
+    const analyzer = new QueryAnalyzer(parser, translatePostgresStatement);
+    const sql = 'SELECT id, profile::text FROM shop.customers';
+    const written = await analyzer.analyze('w', sql);
+    expect(written.jsonbReferences).toEqual(['profile']);
+    expect(written.sql).not.toContain('pgx_jsonb_out');
+    const typed = await analyzer.analyze('w', sql, new Set(['profile']));
+    expect(typed.sql).toContain('pgx_jsonb_out(profile::JSON)');
+    expect(typed.wantedTables).toEqual(written.wantedTables);
+    expect(await analyzer.analyze('w', sql, new Set(['profile']))).toBe(typed);
+    expect(await analyzer.analyze('w', sql)).toBe(written);
+    // Other names (a column retyped, another table's JSON column) make another analysis.
+    expect(await analyzer.analyze('w', sql, new Set(['profile', 'meta']))).not.toBe(typed);
+    expect(await analyzer.analyze('w', sql, new Set())).toBe(written);
   });
 
   test('a text that does not parse is refused every time, and never kept', async () => {

@@ -10,6 +10,7 @@ import { dates } from './queries/dates';
 import { errors } from './queries/errors';
 import { grouping } from './queries/grouping';
 import { json } from './queries/json';
+import { jsonColumns } from './queries/json-columns';
 import { queriesCategory } from './queries/queries';
 import { rules } from './queries/rules';
 import { strings } from './queries/strings';
@@ -51,6 +52,7 @@ const suite = [
       ...windowsCategory,
       ...queriesCategory,
       ...json,
+      ...jsonColumns,
       ...arrays,
       ...errors,
       ...rules,

@@ -67,7 +67,6 @@ describe('what a macro copies, read from its definition', () => {
       'pgx_to_char_value',
       'pgx_string_to_array',
       'pgx_text',
-      'pgx_jsonb_text',
       'pgx_int4',
       'nullif',
       'split_part',

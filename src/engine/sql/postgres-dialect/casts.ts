@@ -1,5 +1,6 @@
 import { isArray } from './array-operators';
 import { postgresTypeName } from './figure-name';
+import { visiblyJsonb } from './jsonb-operands';
 import { Level } from './level';
 import { stringValue } from './literals';
 import { castsOf, operandsOf, typeEnd } from './operands';
@@ -49,14 +50,21 @@ interface Target {
   type: string;
 }
 
+/** The operand a cast applies to: positions of a level. */
+interface Operand {
+  level: Level;
+  from: number;
+  to: number;
+}
+
 /** The macro for the type written at `from..to`, or null when DuckDB's cast already does what Postgres' does. */
-function targetOf(level: Level, from: number, to: number, operand?: string): Target | null {
+function targetOf(level: Level, from: number, to: number, operand?: Operand): Target | null {
   if (level.group(to + 1, '[') || level.group(to, '[')) return null;
   const type = postgresTypeName(level, from, to);
   // An array's text is Postgres' {1,2}, not DuckDB's [1, 2].
-  if (type === 'text' && operand !== undefined && isArray(operand)) return { macro: 'pgx_text', close: ')', type };
-  // jsonb's text: blanks after colons and commas, keys in jsonb's order (`::JSON` in capitals is a jsonb the type names rewrote).
-  if (type === 'text' && operand !== undefined && /::\s*JSON\s*$|^CAST\s*\([\s\S]*\bAS\s+JSON\s*\)$/.test(operand))
+  if (type === 'text' && operand !== undefined && isArray(operand.level.text(operand.from, operand.to))) return { macro: 'pgx_text', close: ')', type };
+  // jsonb's text (also as varchar): blanks after colons and commas, keys in jsonb's order.
+  if ((type === 'text' || (type === 'varchar' && !level.group(to))) && operand !== undefined && visiblyJsonb(operand.level, operand.from, operand.to))
     return { macro: 'pgx_jsonb_out', close: ')', type };
   const macro = macros[type];
   if (!macro) return null;
@@ -94,7 +102,7 @@ function rewriteChain(level: Level, start: number, log: RewriteLog): void {
   let last = -1;
   const written: Target[] = [];
   for (const cast of castsOf(level, start)) {
-    const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? level.text(from, cast.at - 1) : undefined);
+    const target = targetOf(level, cast.at + 1, cast.typeLast, nodes === null ? { level, from, to: cast.at - 1 } : undefined);
     if (!target || (cast.at === start + 1 && readAlike(level.node(start), target.type))) continue;
     const operand = [...(nodes ?? []), ...level.slice(from, cast.at - 1)];
     nodes = callNodes(target.macro, operand, target.close.slice(0, -1));
@@ -123,7 +131,7 @@ function rewriteCastCall(level: Level, k: number, log: RewriteLog): void {
   let as = -1;
   for (let j = 1; j < inner.size; j += 1) if (inner.is(j, 'AS')) as = j;
   if (as <= 0 || typeEnd(inner, as + 1) !== inner.size - 1) return;
-  const target = targetOf(inner, as + 1, inner.size - 1, inner.text(0, as - 1));
+  const target = targetOf(inner, as + 1, inner.size - 1, { level: inner, from: 0, to: as - 1 });
   if (!target || (as === 1 && readAlike(inner.node(0), target.type))) return;
   const operand = splitArguments(group.children).length === 1 ? sliceBefore(group.children, inner, as) : null;
   if (operand && level.replace(k, k + 1, callNodes(target.macro, operand, target.close.slice(0, -1)))) wroteCalls(log, [target]);

@@ -2,6 +2,7 @@ import type { CallRule, CallRules } from './calls';
 import { literalArgument } from './calls';
 import { pathKeys } from './json-path';
 import type { Level } from './level';
+import { visiblyJsonb } from './jsonb-operands';
 import { sqlString, stringValue } from './literals';
 import { macroArgument, operandsOf } from './operands';
 import type { LevelRewrite, RewriteLog } from './pass';
@@ -13,26 +14,13 @@ import type { LevelRewrite, RewriteLog } from './pass';
  * `#-` and a `-` that removes a key (a text operand) are jsonb's alone.
  */
 
-/** Operand texts (as translated so far) that are jsonb for sure: a cast or literal, a function that returns jsonb. */
-const jsonOperands = [
-  /::\s*JSON\s*$/i,
-  /^JSON\s+'/i,
-  /^(?:pgx_jsonb_(?!exists|eq|array_length)\w+|json_object|json_array|to_json|json_extract|json_merge_patch|json)\s*\(/i,
-];
-/** Whether an operand is visibly jsonb, an arrow chain (`j -> 'a' -> 'b'`, not `->>`) included. */
-function isJson(operand: string): boolean {
-  const text = operand.trim();
-  const arrows = text.match(/->>?/g);
-  return jsonOperands.some((pattern) => pattern.test(text)) || (arrows !== null && arrows.at(-1) === '->' && /^\(?\s*(?:[\w."]+|\([^()]*\))\s*->/.test(text));
-}
-
 /** `j - 'k'`, `j - 1`, `j - ARRAY['a', 'b']` (or `'{a,b}'::text[]`, a list by now), by the right operand's form. */
-function deletion(level: Level, left: string, from: number, to: number): string | null {
+function deletion(level: Level, left: string, leftIsJson: boolean, from: number, to: number): string | null {
   const right = level.text(from, to);
   if (level.is(from, 'ARRAY') || level.group(from, '[')) return `pgx_jsonb_delete_keys(${left}, ${right})`;
-  if (/^-?\s*\d+$/.test(right)) return isJson(left) ? `pgx_jsonb_delete_index(${left}, ${right})` : null;
-  if (level.token(from, 'string') && from === to) return isJson(left) ? `pgx_jsonb_delete_key(${left}, ${right})` : `pgx_minus(${left}, ${right})`;
-  return isJson(left) ? `pgx_jsonb_delete_key(${left}, ${right})` : null;
+  if (/^-?\s*\d+$/.test(right)) return leftIsJson ? `pgx_jsonb_delete_index(${left}, ${right})` : null;
+  if (level.token(from, 'string') && from === to) return leftIsJson ? `pgx_jsonb_delete_key(${left}, ${right})` : `pgx_minus(${left}, ${right})`;
+  return leftIsJson ? `pgx_jsonb_delete_key(${left}, ${right})` : null;
 }
 
 /** `j #- '{a,0}'`: each step of the path descends one level, the last removes. */
@@ -69,6 +57,8 @@ function removals(level: Level, k: number, log: RewriteLog): number {
   const start = operands.startOf(k - 1);
   if (start === -1) return k;
   let sql = level.text(start, k - 1);
+  // What precedes the first operator is visibly jsonb or not; a removal's result is jsonb (pgx_minus's may be a number).
+  let json = visiblyJsonb(level, start, k - 1, true);
   let removed = false;
   let at = k;
   let end = k - 1;
@@ -77,8 +67,9 @@ function removals(level: Level, k: number, log: RewriteLog): number {
     if (last === -1) break;
     const left = macroArgument(sql);
     const keys = level.op(at, '#-') && level.token(at + 1, 'string') ? pathKeys(stringValue(level.text(at + 1, at + 1)) ?? '') : null;
-    const removal = level.op(at, '#-') ? (keys && keys.length > 0 ? pathDeletion(left, keys) : null) : deletion(level, left, at + 1, last);
+    const removal = level.op(at, '#-') ? (keys && keys.length > 0 ? pathDeletion(left, keys) : null) : deletion(level, left, json, at + 1, last);
     removed ||= removal !== null;
+    json = removal !== null && !removal.startsWith('pgx_minus(');
     sql = removal ?? `${sql} ${level.text(at, last)}`;
     end = last;
     at = last + 1;
@@ -97,7 +88,8 @@ export const translateJsonEditing: LevelRewrite = (level, log) => {
       const end = terms.at(-1)!.to;
       const texts = terms.map((term) => macroArgument(level.text(term.from, term.to)));
       const sql = texts.slice(1).reduce((left, right) => `pgx_jsonb_concat(${left}, ${right})`, texts[0]!);
-      if (texts.some(isJson) && level.canReplace(start, end) && level.replace(start, end, sql)) log.add('jsonb || → merge');
+      if (terms.some((term) => visiblyJsonb(level, term.from, term.to, true)) && level.canReplace(start, end) && level.replace(start, end, sql))
+        log.add('jsonb || → merge');
       k = end;
     } else if (level.op(k, '-', '#-')) {
       k = removals(level, k, log);
@@ -111,14 +103,17 @@ export const translateJsonEditing: LevelRewrite = (level, log) => {
     } else if (level.op(k, '=', '<>', '!=')) {
       const start = operands.leftOf(k);
       const end = operands.rightOf(k);
-      if (start === -1 || end === -1 || !level.canReplace(start, end)) continue;
+      // `a = j ->> 'k'`: the right operand goes on through the other operators, which rightOf does not follow.
+      if (start === -1 || end === -1 || !level.canReplace(start, end) || (level.op(end + 1) && !level.op(end + 1, ...comparisonOperators))) continue;
       const [left, right] = [macroArgument(level.text(start, k - 1)), macroArgument(level.text(k + 1, end))];
-      if (!isJson(left) && !isJson(right)) continue;
+      if (!visiblyJsonb(level, start, k - 1, true) && !visiblyJsonb(level, k + 1, end, true)) continue;
       const sql = `${level.op(k, '=') ? '' : 'NOT '}pgx_jsonb_eq(${left}, ${right})`;
       if (level.replace(start, end, sql)) log.add('jsonb = by value');
     }
   }
 };
+
+const comparisonOperators = ['=', '<>', '!=', '<', '>', '<=', '>='];
 
 /** A call of a one-argument macro. */
 function unary(name: string, label: string): CallRule {

@@ -9,16 +9,22 @@ const sortedDepth = 4;
 
 /**
  * `pgx_jsonb_sorted(j)`: the value with every object's keys in jsonb's order, to `depth` levels of
- * nesting, one macro per level; each names its value once, in a one-element list's lambda.
+ * nesting, one macro per level; each names its value once, in a one-element list's lambda, and calls
+ * the level below once (an object's members and an array's elements are one list of key and value,
+ * the key NULL for an element), and joins them with list_aggr (array_to_string, a macro, names its
+ * list twice): DuckDB expands every call of a macro, so a level that named the next twice would
+ * double the statement at each level.
  */
 function sortedDefinitions(depth: number): string[] {
   const name = (level: number) => (level === depth ? 'pgx_jsonb_sorted' : `pgx_jsonb_sorted_${level}`);
   const levels = [`pgx_jsonb_sorted_0(j) AS CAST(j AS JSON)`];
   for (let level = 1; level <= depth; level += 1) {
-    const [j, k, e, inner] = [`__j${level}`, `__k${level}`, `__e${level}`, name(level - 1)];
-    levels.push(`${name(level)}(j) AS list_transform([CAST(j AS JSON)], lambda ${j}: CASE json_type(${j})
-      WHEN 'OBJECT' THEN json('{' || array_to_string(list_transform(pgx_jsonb_key_order(json_keys(${j})), lambda ${k}: json_quote(${k}) || ':' || CAST(${inner}(pgx_jsonb_member(${j}, ${k})) AS VARCHAR)), ',') || '}')
-      WHEN 'ARRAY' THEN json('[' || array_to_string(list_transform(json_extract(${j}, '$[*]'), lambda ${e}: CAST(${inner}(${e}) AS VARCHAR)), ',') || ']')
+    const [j, k, e, m, inner] = [`__j${level}`, `__k${level}`, `__e${level}`, `__m${level}`, name(level - 1)];
+    levels.push(`${name(level)}(j) AS list_transform([CAST(j AS JSON)], lambda ${j}: CASE WHEN json_type(${j}) IN ('OBJECT', 'ARRAY') THEN
+      json(CASE json_type(${j}) WHEN 'OBJECT' THEN '{' ELSE '[' END || coalesce(list_aggr(list_transform(
+        CASE json_type(${j}) WHEN 'OBJECT' THEN list_transform(pgx_jsonb_key_order(json_keys(${j})), lambda ${k}: {'k': ${k}, 'v': pgx_jsonb_member(${j}, ${k})})
+          ELSE list_transform(json_extract(${j}, '$[*]'), lambda ${e}: {'k': CAST(NULL AS VARCHAR), 'v': ${e}}) END,
+        lambda ${m}: coalesce(json_quote(${m}.k) || ':', '') || CAST(${inner}(${m}.v) AS VARCHAR)), 'string_agg', ','), '') || CASE json_type(${j}) WHEN 'OBJECT' THEN '}' ELSE ']' END)
       ELSE ${j} END)[1]`);
   }
   return levels;
@@ -88,7 +94,7 @@ export const jsonDefinitions: readonly string[] = [
   // jsonb's text: a blank after each colon and comma between members and elements, every object's keys in jsonb's order; a scalar as its text.
   `pgx_jsonb_spaced(j) AS regexp_replace(regexp_replace(json_pretty(j), ',\\n\\s*', ', ', 'g'), '\\n\\s*', '', 'g')`,
   ...sortedDefinitions(sortedDepth),
-  `pgx_jsonb_text(j) AS CASE WHEN json_type(j) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(j)) ELSE json_extract_string(j, '$') END`,
+  `pgx_jsonb_text(j) AS list_transform([CAST(j AS JSON)], lambda __t: CASE WHEN json_type(__t) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(__t)) ELSE json_extract_string(__t, '$') END)[1]`,
   // jsonb's output (::text): objects and arrays as pgx_jsonb_text, a string with its quotes.
   `pgx_jsonb_out(j) AS list_transform([CAST(j AS JSON)], lambda __o: CASE WHEN json_type(__o) IN ('OBJECT', 'ARRAY') THEN pgx_jsonb_spaced(pgx_jsonb_sorted(__o)) ELSE CAST(__o AS VARCHAR) END)[1]`,
   // jsonb_pretty opens an empty array or object on one line and closes it on the next, at the line's indentation.

@@ -2,6 +2,7 @@ import { postgresError } from '../postgres-errors';
 import { jsonPath, pathKeys } from './json-path';
 import type { Level } from './level';
 import { sqlString, stringValue } from './literals';
+import { visiblyJsonb } from './jsonb-operands';
 import { macroArgument, operandsOf } from './operands';
 import { isArray } from './array-operators';
 import type { LevelRewrite, RewriteLog } from './pass';
@@ -28,6 +29,7 @@ export const translateJsonPathOperators: LevelRewrite = (level, log) => {
  */
 function looksLikeJson(level: Level, from: number, to: number): boolean {
   if (to > from && level.is(to, 'JSON') && level.op(to - 1, '::') && level.onlySpaceBetween(to - 1, to)) return true;
+  if (visiblyJsonb(level, from, to)) return true;
   const value = from === to && level.token(from, 'string') ? stringValue(level.text(from, to)) : null;
   if (value === null) return false;
   try {
@@ -121,6 +123,13 @@ export const translateJsonArrows: LevelRewrite = (level, log) => {
     }
     if (end === -1) continue;
     refuseLiteralComparison(level, start, end, level.op(last, '->') ? 'jsonb' : 'text');
+    if (level.op(last, '->>') && !scalarTextAlike(level, start, end) && visiblyJsonb(level, start, k - 1)) {
+      // DuckDB's ->> gives an object or array member as its compact text in written order; jsonb's text is its own.
+      const member = `${level.text(start, last - 1)} -> ${level.text(last + 1, end)}`;
+      if (level.canReplace(start, end) && level.replace(start, end, `pgx_jsonb_text(${macroArgument(member)})`)) log.add('jsonb ->> → jsonb text of a member');
+      k = end;
+      continue;
+    }
     const delimitedBefore = start === 0 || level.punct(start - 1, ',') || level.is(start - 1, 'SELECT');
     const delimitedAfter = end === level.size - 1 || level.punct(end + 1, ',') || level.is(end + 1, 'AS', 'FROM');
     if (level.op(k, '->') && !(delimitedBefore && delimitedAfter) && level.canReplace(start, end) && level.replace(start, end, `(${level.text(start, end)})`)) {
@@ -131,6 +140,19 @@ export const translateJsonArrows: LevelRewrite = (level, log) => {
 };
 
 const comparisons = ['=', '<>', '!=', '<', '>', '<=', '>='];
+
+/**
+ * Whether a member's text at `start..end` gives the same answer as DuckDB's text of it, whatever the
+ * member: tested for NULL, or for (in)equality with a text literal that is no object or array. The
+ * jsonb text of an object or array costs DuckDB hundreds of nodes to bind (json-macros.ts), and such
+ * filters are most of what `->>` is written for.
+ */
+function scalarTextAlike(level: Level, start: number, end: number): boolean {
+  if (level.is(end + 1, 'IS') && (level.is(end + 2, 'NULL') || (level.is(end + 2, 'NOT') && level.is(end + 3, 'NULL')))) return true;
+  const scalarLiteral = (k: number) => level.token(k, 'string') && !/^[\s]*[[{]/.test(stringValue(level.text(k, k)) ?? '{');
+  const equality = ['=', '<>', '!='];
+  return (level.op(end + 1, ...equality) && scalarLiteral(end + 2)) || (level.op(start - 1, ...equality) && scalarLiteral(start - 2));
+}
 
 /** The type Postgres gives a literal a comparison cannot read as jsonb or text, or null. */
 function literalType(level: Level, k: number): string | null {

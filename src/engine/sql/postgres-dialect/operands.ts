@@ -140,7 +140,7 @@ const comparison = new Set(['=', '<', '>', '<=', '>=', '<>', '!=', '==']);
 const notChaining = new Set(['::', '=>', ':=']);
 
 /** The last position of the primary starting at `k`, postfixes included, or -1 when none starts there. */
-function operandEnd(level: Level, k: number): number {
+export function operandEnd(level: Level, k: number): number {
   const end = primaryEnd(level, k);
   return end === -1 ? -1 : postfixEnd(level, end);
 }

@@ -81,7 +81,7 @@ const passes: readonly Pass[] = [
   { rewrite: rewriteCalls(callRules), needs: Object.keys(callRules).map((name) => name.toUpperCase()) },
   { rewrite: translateJsonPathOperators, needs: ['#>', '#>>'] },
   { rewrite: translateJsonKeyOperators, needs: ['?', '?|', '?&', '@>', '<@'] },
-  { rewrite: translateJsonArrows, needs: ['->', 'ARROW<'] },
+  { rewrite: translateJsonArrows, needs: ['->', '->>', 'ARROW<'] },
   // jsonb that is visible: a cast or literal, an arrow, a function that returns it (as written by now); or a text subtracted.
   {
     rewrite: translateJsonEditing,
