@@ -4,17 +4,21 @@ import { readRecordsPart, type RecordsPartRead } from './records-part';
 /** A part for the reading thread, and its answer. */
 export interface PartRequest {
   id: number;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
 }
 export interface PartReply {
   id: number;
   read: RecordsPartRead | undefined;
+  /** The part's bytes, handed back. */
+  bytes: Uint8Array;
 }
 
 /** The records of a large body, read and inferred without being kept as values. */
 export interface RecordsRead {
   count: number;
   inference: ColumnInference;
+  /** The two consecutive JSON arrays they were read from, together the records' text. */
+  parts: Uint8Array[];
 }
 
 const openBracket = 0x5b;
@@ -46,9 +50,9 @@ export async function readRecordsInParallel(span: Uint8Array): Promise<RecordsRe
   first[middle.end + 1] = closeBracket;
   const firstRead = readRecordsPart(first);
   const secondPart = await secondRead;
-  if (!firstRead || !secondPart) return undefined;
-  const inference = ColumnInference.merged([firstRead.inference, secondPart.inference]);
-  return inference ? { count: firstRead.count + secondPart.count, inference } : undefined;
+  if (!firstRead || !secondPart.read) return undefined;
+  const inference = ColumnInference.merged([firstRead.inference, secondPart.read.inference]);
+  return inference ? { count: firstRead.count + secondPart.read.count, inference, parts: [first, secondPart.bytes] } : undefined;
 }
 
 /**
@@ -107,9 +111,10 @@ function skipBlanks(bytes: Uint8Array, at: number): number {
 class PartReader {
   private worker: Worker | undefined;
   private nextId = 0;
-  private readonly waiting = new Map<number, (read: RecordsPartRead | undefined) => void>();
+  private readonly waiting = new Map<number, (reply: Omit<PartReply, 'id'>) => void>();
 
-  read(bytes: Uint8Array<ArrayBuffer>): Promise<RecordsPartRead | undefined> {
+  /** The part read on the reading thread (undefined when it does not read cleanly), and its bytes back. */
+  read(bytes: Uint8Array<ArrayBuffer>): Promise<Omit<PartReply, 'id'>> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -123,13 +128,13 @@ class PartReader {
     const worker = new Worker(new URL('./records-part-worker.ts', import.meta.url));
     worker.unref();
     worker.addEventListener('message', (event: MessageEvent<PartReply>) => {
-      this.waiting.get(event.data.id)?.(event.data.read);
+      this.waiting.get(event.data.id)?.(event.data);
       this.waiting.delete(event.data.id);
     });
     worker.addEventListener('error', () => {
       if (this.worker === worker) this.worker = undefined;
       worker.terminate();
-      for (const resolve of this.waiting.values()) resolve(undefined);
+      for (const resolve of this.waiting.values()) resolve({ read: undefined, bytes: new Uint8Array() });
       this.waiting.clear();
     });
     this.worker = worker;

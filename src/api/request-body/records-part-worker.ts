@@ -8,9 +8,9 @@ self.addEventListener('message', (event: MessageEvent<PartRequest>) => {
   const { id, bytes } = event.data;
   let reply: PartReply;
   try {
-    reply = { id, read: readRecordsPart(bytes) };
+    reply = { id, read: readRecordsPart(bytes), bytes };
   } catch {
-    reply = { id, read: undefined };
+    reply = { id, read: undefined, bytes };
   }
-  self.postMessage(reply);
+  self.postMessage(reply, [bytes.buffer]);
 });

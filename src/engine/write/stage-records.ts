@@ -22,7 +22,8 @@ export interface StagedRecords {
  * Without a key the write's INSERT reads the file itself, inside the write's transaction: a value the
  * reader refuses fails the transaction, which leaves nothing behind. Reading the file once instead of
  * into a temp table first took a third off a 100,000-record push's staging (see bench/README.md). The
- * file is the records' own JSON text when the caller has it and may use it (see recordsSource).
+ * file is the records' own JSON text when the caller has it and may use it (see recordsSource), or a
+ * file for each of its parts, which the reader reads side by side (see RecordsText).
  *
  * With a key the rows are staged in a connection-local temp table first, keeping only the last record
  * of each key: the upsert's delete and its insert both read them.
@@ -35,7 +36,7 @@ export async function stageRecords(
   stagingDir: string,
   stagingName: string,
   plan: WritePlan,
-  records: Record<string, unknown>[] | Uint8Array,
+  records: Record<string, unknown>[] | Uint8Array[],
   primaryKey: string[],
   members?: number[],
 ): Promise<StagedRecords> {
@@ -43,16 +44,26 @@ export async function stageRecords(
   const removeFile = () => rmSync(file, { force: true });
   const fields = plan.incoming;
   if (primaryKey.length === 0) {
-    // Written by a thread of the runtime's pool: Bun.write kept the event loop's thread for a third
+    // Texts (consecutive arrays) go in a file each, which DuckDB's reader reads side by side.
+    const texts = isTexts(records) ? records : [JSON.stringify(records)];
+    const files = texts.map((_, index) => (index === 0 ? file : join(stagingDir, `${stagingName}_${index}.json`)));
+    const removeFiles = async () => {
+      for (const path of files) rmSync(path, { force: true });
+    };
+    // Written by threads of the runtime's pool: Bun.write kept the event loop's thread for a third
     // of the time it took (8 of 25 ms for 18 MB), node's writeFile not at all.
-    await writeFile(file, records instanceof Uint8Array ? records : JSON.stringify(records));
+    await Promise.all(texts.map((text, index) => writeFile(files[index]!, text))).catch(async (error: unknown) => {
+      await removeFiles();
+      throw error;
+    });
     const types = fields.map(({ field, column }) => `${sqlString(field)}: ${sqlString(column.type)}`);
     const renames = fields.map(({ field, column }) => `${sqlIdentifier(field)} AS ${sqlIdentifier(column.name)}`);
-    const source = `(SELECT ${renames.join(', ')} FROM system.main.read_json(${sqlString(file)}, format = 'array', columns = {${types.join(', ')}}))`;
-    return { source, release: async () => removeFile(), ...(members ? { memberRows: members } : {}) };
+    const paths = `[${files.map(sqlString).join(', ')}]`;
+    const source = `(SELECT ${renames.join(', ')} FROM system.main.read_json(${paths}, format = 'array', columns = {${types.join(', ')}}))`;
+    return { source, release: removeFiles, ...(members ? { memberRows: members } : {}) };
   }
 
-  if (records instanceof Uint8Array) throw new Error('records staged for an upsert are written from their values');
+  if (isTexts(records)) throw new Error('records staged for an upsert are written from their values');
   const rows = `${stagingName}_rows`;
   let memberRows: number[] | undefined;
   try {
@@ -89,4 +100,8 @@ async function distinctKeysPerMember(connection: EngineConnection, staged: strin
   const rows = Array<number>(members).fill(0);
   for (const [member, count] of counts.getRows()) rows[Number(member)] = Number(count);
   return rows;
+}
+
+function isTexts(records: Record<string, unknown>[] | Uint8Array[]): records is Uint8Array[] {
+  return records.length > 0 && records[0] instanceof Uint8Array;
 }
