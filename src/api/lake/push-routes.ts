@@ -104,7 +104,7 @@ async function pushUpload(
 }
 
 /**
- * A large JSON body: its records read on two threads while the write starts, when the body reads so;
+ * A large JSON body: its records read on two threads by the write, when the body reads so;
  * otherwise read whole, as any other. A push naming a key reads it whole too: its upsert needs the
  * records as values.
  */

@@ -45,7 +45,6 @@ export function fileSource(path: string, file: UploadedFile): WriteSource {
   let known: SourceColumn[] = [];
   let wholeFile = false;
   return {
-    columnsApart: false,
     async columns(connection, thorough) {
       wholeFile = thorough;
       known = await readColumns(connection, path, file, thorough);

@@ -6,10 +6,10 @@ import { stageRecords } from './stage-records';
 import type { WriteSource } from './write-source';
 
 /**
- * Records that arrive as one JSON array, read when the write asks for its columns, so that reading
- * them (a large push's, on two threads) overlaps the write's first look at the catalog. Read, they
- * are known to be objects whose values the stores keep, with their columns inferred; their values
- * are parsed from the text only if the write needs them (see recordsTextSource).
+ * Records that arrive as one JSON array, read (a large push's, on two threads) when the write asks
+ * for their columns, under the table's lock, as records in memory are inferred. Read, they are known
+ * to be objects whose values the stores keep, with their columns inferred; their values are parsed
+ * from the text only if the write needs them (see recordsTextSource).
  */
 export interface RecordsText {
   /** The JSON array as received. */
@@ -52,7 +52,6 @@ export function recordsTextSource(records: RecordsText): WriteSource {
     }));
   return {
     columns: async (connection, again) => (await ready()).columns(connection, again),
-    columnsApart: true,
     checkKey: (primaryKey, columns) => inner?.checkKey(primaryKey, columns),
     stage: (...args) => inner!.stage(...args),
     rejection: (error, thorough) => inner?.rejection(error, thorough),
@@ -81,7 +80,6 @@ function sourceOf(input: RecordsInput): WriteSource {
     return inference;
   };
   return {
-    columnsApart: true,
     columns(_connection, again) {
       fromValues ||= again;
       inferred ??= inferenceOf().columns();

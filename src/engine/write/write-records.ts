@@ -80,17 +80,13 @@ async function writeInTransaction(
 ): Promise<WriteOutcome> {
   const { input } = write;
   let thorough = false;
-  let inferred: InferredColumn[] | undefined;
+  let inferred = input ? await input.columns(connection, thorough) : [];
   let primaryKey: string[] | undefined;
   for (let attempt = 1; ; attempt++) {
     let staged: StagedRecords | undefined;
     await connection.run('BEGIN TRANSACTION', undefined, undefined, kept);
     try {
-      const incoming = () => inferred ?? input?.columns(connection, thorough) ?? [];
-      const read =
-        input?.columnsApart === false ? await columnsThenInput(connection, write.table, incoming) : await columnsAndInput(connection, write.table, incoming);
-      const columns = read.columns;
-      inferred = read.inferred;
+      const columns = await catalogColumns(connection, write.table);
       primaryKey ??= await write.keyOf(columns, inferred);
       const plan = planWrite(columns, inferred);
       let rowCount = 0;
@@ -138,34 +134,6 @@ async function writeInTransaction(
       await staged?.release();
     }
   }
-}
-
-/**
- * The table's columns, read by the write's transaction, and the input's: the catalog read starts
- * first and runs on DuckDB's threads while the input infers (or reads: a large push's records) on
- * this one. Both are settled before either's failure is thrown, so that no statement is still
- * running when the transaction rolls back.
- */
-async function columnsAndInput(
-  connection: EngineConnection,
-  table: TableName,
-  incoming: () => InferredColumn[] | Promise<InferredColumn[]>,
-): Promise<{ columns: CatalogColumn[] | undefined; inferred: InferredColumn[] }> {
-  const columnsRead = catalogColumns(connection, table);
-  const [columns, inferred] = await Promise.allSettled([columnsRead, (async () => incoming())()]);
-  if (inferred.status === 'rejected') throw inferred.reason;
-  if (columns.status === 'rejected') throw columns.reason;
-  return { columns: columns.value, inferred: inferred.value };
-}
-
-/** The same for an input whose columns are read on the connection: one statement at a time. */
-async function columnsThenInput(
-  connection: EngineConnection,
-  table: TableName,
-  incoming: () => InferredColumn[] | Promise<InferredColumn[]>,
-): Promise<{ columns: CatalogColumn[] | undefined; inferred: InferredColumn[] }> {
-  const columns = await catalogColumns(connection, table);
-  return { columns, inferred: await incoming() };
 }
 
 function stageRecords(connection: EngineConnection, stagingDir: string, input: WriteSource, plan: WritePlan, primaryKey: string[]): Promise<StagedRecords> {

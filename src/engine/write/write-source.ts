@@ -15,11 +15,6 @@ export interface WriteSource {
    * input (a CSV file) to read all of it: called so after reading its sample's types failed.
    */
   columns(connection: EngineConnection, thorough: boolean): Promise<InferredColumn[]>;
-  /**
-   * Whether `columns` runs no statement of its own (records in memory or as text), so that it may run
-   * while the connection reads the table's columns; a file's are read on the connection, after them.
-   */
-  readonly columnsApart: boolean;
   /** Refuses the write when a key column is missing or unfit in what is known before staging. */
   checkKey(primaryKey: string[], columns: InferredColumn[]): void;
   /** Makes the rows readable by the write's statements (see StagedRecords). */
