@@ -1,16 +1,22 @@
-// The thread that reads the second part of a large push's records (see parallel-records.ts).
+// The thread that reads the second part of a large push's records, and writes it to its file meanwhile (see parallel-records.ts).
+import { writeFile } from 'node:fs/promises';
 import { readRecordsPart } from './records-part';
 import type { PartReply, PartRequest } from './parallel-records';
 
 declare const self: Worker;
 
-self.addEventListener('message', (event: MessageEvent<PartRequest>) => {
-  const { id, bytes } = event.data;
-  let reply: PartReply;
+self.addEventListener('message', async (event: MessageEvent<PartRequest>) => {
+  const { id, bytes, file } = event.data;
+  const written = writeFile(file, bytes).then(
+    () => true,
+    () => false,
+  );
+  let read: PartReply['read'];
   try {
-    reply = { id, read: readRecordsPart(bytes), bytes };
+    read = readRecordsPart(bytes);
   } catch {
-    reply = { id, read: undefined, bytes };
+    read = undefined;
   }
-  self.postMessage(reply, [bytes.buffer]);
+  // Answered once the file is written: a part that does not read has its file removed after this.
+  self.postMessage({ id, read: (await written) ? read : undefined } satisfies PartReply);
 });

@@ -9,7 +9,8 @@ import type { WorkspaceEngine } from '../workspace-engine';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { WriteQueue } from './write-queue';
 import { groupMember, groupSource, joinsGroup, type GroupMember } from './push-group';
-import { renameSync, copyFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { moveFile } from './move-file';
 import { basename, join } from 'node:path';
 import { checkRecords, sameKey } from './record-checks';
 import { qualifiedName, type TableName } from './table-name';
@@ -245,13 +246,6 @@ function settled<T>(work: Promise<T>): Promise<PromiseSettledResult<T>> {
 /** The file, moved into the instance's private folder (the only one its locked-down readers may read). */
 function moveInto(folder: string, path: string): string {
   const target = join(folder, basename(path));
-  if (target === path) return path;
-  try {
-    renameSync(path, target);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    copyFileSync(path, target);
-    rmSync(path, { force: true });
-  }
+  if (target !== path) moveFile(path, target);
   return target;
 }
