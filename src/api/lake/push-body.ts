@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import { rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { ValidationError } from 'elysia';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
@@ -29,22 +28,14 @@ export class ReadWhole extends Error {
   }
 }
 
-/** A large push body taken apart (see splitLargePush). */
-interface LargePush {
-  target: PushTarget;
-  records: RecordsText;
-  /** Removes what reading the records left in the folder and the write did not take (call when the push is done). */
-  discard(): void;
-}
-
 /**
  * A large push body taken apart without reading its records: the members around `records` parsed
  * and checked as any body's, the records left as text, read on two threads when the write asks for
- * them (see readRecordsInParallel; their two halves written into `folder`), throwing ReadWhole should they not read so. Undefined when the
+ * them (see readRecordsInParallel), throwing ReadWhole should they not read so. Undefined when the
  * body is not laid out plainly; the route then reads it whole, which refuses what is wrong with it
  * with the same errors as ever.
  */
-export function splitLargePush(bytes: Uint8Array, folder: string): LargePush | undefined {
+export function splitLargePush(bytes: Uint8Array): { target: PushTarget; records: RecordsText } | undefined {
   if (!isUtf8(bytes)) return undefined;
   const span = jsonArrayMemberSpanUnparsed(bytes, 'records');
   if (!span) return undefined;
@@ -61,20 +52,12 @@ export function splitLargePush(bytes: Uint8Array, folder: string): LargePush | u
   if (!pushRequestCheck.Check(standingIn)) return undefined;
   const { records: _standIn, ...target } = standingIn;
   const text = bytes.subarray(span.start, span.end + 1);
-  let files: string[] = [];
   const read = async () => {
-    const records = await readRecordsInParallel(text, folder);
-    files = records?.files ?? [];
+    const records = await readRecordsInParallel(text);
     if (!records || records.count === 0 || records.inference.state().types.length === 0) throw new ReadWhole();
     return records;
   };
-  return {
-    target,
-    records: { text, read },
-    discard: () => {
-      for (const file of files) rmSync(file, { force: true });
-    },
-  };
+  return { target, records: { text, read } };
 }
 
 function emptyRecords(members: unknown): members is { records: [] } {

@@ -110,14 +110,12 @@ async function pushUpload(
  */
 async function pushLargeJson(services: Pick<Services, 'push'>, workspaceId: string, bytes: Uint8Array, key: string | undefined): Promise<PushResponse> {
   const digest = key === undefined ? undefined : bodyDigest(bytes);
-  const split = splitLargePush(bytes, services.push.uploadFolder());
+  const split = splitLargePush(bytes);
   if (split && split.target.primary_key === undefined) {
     try {
       return await asRequestErrors(() => services.push.pushText(workspaceId, split.target, split.records, key, digest));
     } catch (error) {
       if (!(error instanceof ReadWhole)) throw error;
-    } finally {
-      split.discard();
     }
   }
   const checked = checkedPushRequest(parseJsonInput(bytes));

@@ -1,27 +1,24 @@
-import { rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ColumnInference } from '../../engine/write/infer-schema';
 import { readRecordsPart, type RecordsPartRead } from './records-part';
 
-/** A part for the reading thread (written to `file` as it is read), and its answer. */
+/** A part for the reading thread, and its answer. */
 export interface PartRequest {
   id: number;
   bytes: Uint8Array<ArrayBuffer>;
-  file: string;
 }
 export interface PartReply {
   id: number;
-  /** Undefined when the part does not read cleanly or could not be written. */
   read: RecordsPartRead | undefined;
+  /** The part's bytes, handed back. */
+  bytes: Uint8Array;
 }
 
 /** The records of a large body, read and inferred without being kept as values. */
 export interface RecordsRead {
   count: number;
   inference: ColumnInference;
-  /** The two consecutive JSON arrays they were read from, a file each, together the records' text. */
-  files: string[];
+  /** The two consecutive JSON arrays they were read from, together the records' text. */
+  parts: Uint8Array[];
 }
 
 const openBracket = 0x5b;
@@ -36,45 +33,26 @@ const maxBoundarySearch = 1024 * 1024;
  * reads the first, and the two inferences merged. JSON.parse, the body's check and inference are most
  * of the time a large push spends in JavaScript, and the machine's other core is idle meanwhile.
  *
- * Each half is written to a file in `folder` while it is read (the second by its own thread), for
- * DuckDB's JSON reader to read side by side; a write of 18 MB waits on the disk's write-back now and
- * then, which the reading hides.
- *
  * Undefined when the records are not read so (no boundary, a part that does not read cleanly, parts
- * whose inference cannot be merged exactly), and no file is left: the caller reads the body whole, as
- * before. A split at a place that is no boundary between records (inside a string, or between two
- * objects nested in a record) leaves a part that is no JSON array of objects, so a wrong split is
- * never taken.
+ * whose inference cannot be merged exactly): the caller reads the body whole, as before. A split at a
+ * place that is no boundary between records (inside a string, or between two objects nested in a
+ * record) leaves a part that is no JSON array of objects, so a wrong split is never taken.
  */
-export async function readRecordsInParallel(span: Uint8Array, folder: string): Promise<RecordsRead | undefined> {
+export async function readRecordsInParallel(span: Uint8Array): Promise<RecordsRead | undefined> {
   const middle = recordBoundaryNear(span, span.length >> 1);
   if (middle === undefined) return undefined;
-  const name = `records_${Bun.randomUUIDv7().replaceAll('-', '')}`;
-  const files = [join(folder, `${name}_0.json`), join(folder, `${name}_1.json`)];
   const second = new Uint8Array(span.length - middle.next + 1);
   second[0] = openBracket;
   second.set(span.subarray(middle.next), 1);
-  const secondRead = partReader.read(second, files[1]!);
+  const secondRead = partReader.read(second);
   const first = new Uint8Array(middle.end + 2);
   first.set(span.subarray(0, middle.end + 1));
   first[middle.end + 1] = closeBracket;
-  const firstWritten = writeFile(files[0]!, first).then(
-    () => true,
-    () => false,
-  );
-  let firstRead: RecordsPartRead | undefined;
-  try {
-    firstRead = readRecordsPart(first);
-  } catch {
-    firstRead = undefined;
-  }
-  const [secondPart, written] = await Promise.all([secondRead, firstWritten]);
-  const inference = firstRead && secondPart && written ? ColumnInference.merged([firstRead.inference, secondPart.inference]) : undefined;
-  if (!inference) {
-    for (const file of files) rmSync(file, { force: true });
-    return undefined;
-  }
-  return { count: firstRead!.count + secondPart!.count, inference, files };
+  const firstRead = readRecordsPart(first);
+  const secondPart = await secondRead;
+  if (!firstRead || !secondPart.read) return undefined;
+  const inference = ColumnInference.merged([firstRead.inference, secondPart.read.inference]);
+  return inference ? { count: firstRead.count + secondPart.read.count, inference, parts: [first, secondPart.bytes] } : undefined;
 }
 
 /**
@@ -133,15 +111,15 @@ function skipBlanks(bytes: Uint8Array, at: number): number {
 class PartReader {
   private worker: Worker | undefined;
   private nextId = 0;
-  private readonly waiting = new Map<number, (read: RecordsPartRead | undefined) => void>();
+  private readonly waiting = new Map<number, (reply: Omit<PartReply, 'id'>) => void>();
 
-  /** The part read on the reading thread, and written to `file` (undefined when it does not read cleanly). */
-  read(bytes: Uint8Array<ArrayBuffer>, file: string): Promise<RecordsPartRead | undefined> {
+  /** The part read on the reading thread (undefined when it does not read cleanly), and its bytes back. */
+  read(bytes: Uint8Array<ArrayBuffer>): Promise<Omit<PartReply, 'id'>> {
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
-      worker.postMessage({ id, bytes, file } satisfies PartRequest, [bytes.buffer]);
+      worker.postMessage({ id, bytes } satisfies PartRequest, [bytes.buffer]);
     });
   }
 
@@ -150,13 +128,13 @@ class PartReader {
     const worker = new Worker(new URL('./records-part-worker.ts', import.meta.url));
     worker.unref();
     worker.addEventListener('message', (event: MessageEvent<PartReply>) => {
-      this.waiting.get(event.data.id)?.(event.data.read);
+      this.waiting.get(event.data.id)?.(event.data);
       this.waiting.delete(event.data.id);
     });
     worker.addEventListener('error', () => {
       if (this.worker === worker) this.worker = undefined;
       worker.terminate();
-      for (const resolve of this.waiting.values()) resolve(undefined);
+      for (const resolve of this.waiting.values()) resolve({ read: undefined, bytes: new Uint8Array() });
       this.waiting.clear();
     });
     this.worker = worker;

@@ -1,22 +1,16 @@
-// The thread that reads the second part of a large push's records, and writes it to its file meanwhile (see parallel-records.ts).
-import { writeFile } from 'node:fs/promises';
+// The thread that reads the second part of a large push's records (see parallel-records.ts).
 import { readRecordsPart } from './records-part';
 import type { PartReply, PartRequest } from './parallel-records';
 
 declare const self: Worker;
 
-self.addEventListener('message', async (event: MessageEvent<PartRequest>) => {
-  const { id, bytes, file } = event.data;
-  const written = writeFile(file, bytes).then(
-    () => true,
-    () => false,
-  );
-  let read: PartReply['read'];
+self.addEventListener('message', (event: MessageEvent<PartRequest>) => {
+  const { id, bytes } = event.data;
+  let reply: PartReply;
   try {
-    read = readRecordsPart(bytes);
+    reply = { id, read: readRecordsPart(bytes), bytes };
   } catch {
-    read = undefined;
+    reply = { id, read: undefined, bytes };
   }
-  // Answered once the file is written: a part that does not read has its file removed after this.
-  self.postMessage({ id, read: (await written) ? read : undefined } satisfies PartReply);
+  self.postMessage(reply, [bytes.buffer]);
 });

@@ -9,8 +9,7 @@ import type { WorkspaceEngine } from '../workspace-engine';
 import type { EngineConnection } from '../duckdb/engine-connection';
 import { WriteQueue } from './write-queue';
 import { groupMember, groupSource, joinsGroup, type GroupMember } from './push-group';
-import { rmSync } from 'node:fs';
-import { moveFile } from './move-file';
+import { renameSync, copyFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { checkRecords, sameKey } from './record-checks';
 import { qualifiedName, type TableName } from './table-name';
@@ -246,6 +245,13 @@ function settled<T>(work: Promise<T>): Promise<PromiseSettledResult<T>> {
 /** The file, moved into the instance's private folder (the only one its locked-down readers may read). */
 function moveInto(folder: string, path: string): string {
   const target = join(folder, basename(path));
-  if (target !== path) moveFile(path, target);
+  if (target === path) return path;
+  try {
+    renameSync(path, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(path, target);
+    rmSync(path, { force: true });
+  }
   return target;
 }

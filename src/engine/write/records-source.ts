@@ -2,7 +2,7 @@ import { duckdbErrorOf } from '../duckdb/duckdb-error';
 import { ColumnInference, type InferredColumn } from './infer-schema';
 import type { WritePlan } from './plan-write';
 import { checkKeyPresence } from './record-checks';
-import { stageRecords, type RecordsAsText } from './stage-records';
+import { stageRecords } from './stage-records';
 import type { WriteSource } from './write-source';
 
 /**
@@ -16,10 +16,9 @@ export interface RecordsText {
   text: Uint8Array;
   /**
    * Reads the records; throws when they cannot be read so (the caller then writes them otherwise).
-   * `files`: the text written out as consecutive JSON arrays, which DuckDB's reader reads side by
-   * side; a write that stages them moves them into its own folder, and its caller removes them otherwise.
+   * `parts`: the text split into consecutive JSON arrays, which DuckDB's reader reads side by side.
    */
-  read(): Promise<{ count: number; inference: ColumnInference; files?: string[] }>;
+  read(): Promise<{ count: number; inference: ColumnInference; parts?: Uint8Array[] }>;
 }
 
 /**
@@ -32,7 +31,7 @@ export interface RecordsText {
  * group (see stageRecords).
  */
 export function recordsSource(records: Record<string, unknown>[], text?: Uint8Array, members?: number[]): WriteSource {
-  return sourceOf({ values: () => records, text, members });
+  return sourceOf({ values: () => records, texts: text && [text], members });
 }
 
 /**
@@ -46,9 +45,9 @@ export function recordsTextSource(records: RecordsText): WriteSource {
   const values = () =>
     JSON.parse(Buffer.from(records.text.buffer, records.text.byteOffset, records.text.byteLength).toString('utf8')) as Record<string, unknown>[];
   const ready = () =>
-    (reading ??= records.read().then(({ inference, files }) => {
+    (reading ??= records.read().then(({ inference, parts }) => {
       let parsed: Record<string, unknown>[] | undefined;
-      inner = sourceOf({ values: () => (parsed ??= values()), text: files ? { files } : records.text, inference });
+      inner = sourceOf({ values: () => (parsed ??= values()), texts: parts ?? [records.text], inference });
       return inner;
     }));
   return {
@@ -61,8 +60,8 @@ export function recordsTextSource(records: RecordsText): WriteSource {
 
 interface RecordsInput {
   values(): Record<string, unknown>[];
-  /** The records' JSON text as received, or written out as files of consecutive arrays. */
-  text?: RecordsAsText;
+  /** The records' JSON text as received, in one or more consecutive arrays. */
+  texts?: Uint8Array[];
   /** Known already (see ReadRecords); otherwise inferred from the values. */
   inference?: ColumnInference;
   members?: number[];
@@ -71,7 +70,7 @@ interface RecordsInput {
 function sourceOf(input: RecordsInput): WriteSource {
   let inference = input.inference;
   let inferred: InferredColumn[] | undefined;
-  let fromValues = input.text === undefined;
+  let fromValues = input.texts === undefined;
   let stagedText = false;
   const inferenceOf = () => {
     if (!inference) {
@@ -91,7 +90,7 @@ function sourceOf(input: RecordsInput): WriteSource {
     },
     stage(connection, stagingDir, stagingName, plan, primaryKey) {
       stagedText = !fromValues && primaryKey.length === 0 && textReadsAsValues(plan, inferenceOf());
-      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? input.text! : input.values(), primaryKey, input.members);
+      return stageRecords(connection, stagingDir, stagingName, plan, stagedText ? input.texts! : input.values(), primaryKey, input.members);
     },
     // The staged JSON was written from parsed values: an error reading it back is the engine's, not
     // the records'. The text as received may hold what the parsed values do not (a field twice).

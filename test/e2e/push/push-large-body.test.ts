@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readdirSync } from 'node:fs';
 import type { TestApp } from '../../support/test-app';
 import type { TestUser } from '../../support/accounts';
 import { bodyOf } from '../../support/http';
@@ -119,15 +118,6 @@ describe('a large push body', () => {
       expect(await bodyOf(response)).toEqual({ records_written: fillerCount, table });
     }
     expect(await query(t, workspaceId, `SELECT count(*)::INT AS n FROM ${table}`)).toEqual([{ n: fillerCount }]);
-  });
-
-  test('the halves written while the records are read are left nowhere, whether they were written, refused or read whole', async () => {
-    const table = newTable();
-    expect((await send(body(`"table":"${table}"`, recordsText()))).status).toBe(200);
-    expect((await send(body(`"table":"${newTable()}"`, recordsText({ 15_000: '5' })))).status).toBe(422);
-    expect((await send(body(`"table":"${table}"`, recordsText({ 3: '{"i":1,"i":2}' })))).status).toBe(200);
-    const left = readdirSync(t.services.push.uploadFolder()).filter((name) => name.startsWith('records_'));
-    expect(left).toEqual([]);
   });
 
   test('an idempotent retry is answered once, and the same key with another body is a conflict', async () => {
