@@ -50,6 +50,9 @@ export function planTableScans(
     slots[key] = value;
   };
   let readsLake = false;
+  // A table referenced without an alias is known by its name alone once it is a subquery: a column
+  // the query qualifies with its schema (`shop.orders.id`, as Postgres allows) is qualified by the table only.
+  const unaliased = new Set(facts.tables.filter(({ node }) => !node.alias).map(({ schema, table }) => `${schema || 'main'}.${table}`));
   try {
     for (const binding of facts.ctes) {
       set(binding.entry, 'key', binding.runName);
@@ -68,6 +71,10 @@ export function planTableScans(
       const direct = historical ? undefined : directScanOf(qualified);
       if (!direct) readsLake = true;
       set(slot.parent, slot.key, direct ? { ...direct, ...referenceOf(node), sample: node.sample ?? null } : lakeSubquery(node, shapes));
+    }
+    for (const node of facts.schemaQualifiedColumns) {
+      const [schema, table, ...rest] = node.column_names as string[];
+      if (unaliased.has(`${schema!.toLowerCase()}.${table!.toLowerCase()}`)) set(node, 'column_names', [table!, ...rest]);
     }
     return { json: statementJson(root), readsLake };
   } finally {

@@ -37,6 +37,8 @@ export interface StatementFacts {
   cteReferences: CteReference[];
   ctes: CteBinding[];
   columns: ReferencedColumns;
+  /** Column references that name a schema and a table before the column (`shop.orders.id`), as Postgres lets them. */
+  schemaQualifiedColumns: AstNode[];
   timeTravel: boolean;
   /** The names of the parameter markers (`$name`, and `$1` or `?` as `1`) the statement holds. */
   parameters: Set<string>;
@@ -52,6 +54,7 @@ export function statementFacts(root: AstNode): StatementFacts {
   const cteReferences: CteReference[] = [];
   const columns: ReferencedColumns = { all: false, names: new Set() };
   const parameters = new Set<string>();
+  const schemaQualifiedColumns: AstNode[] = [];
   let conditions = 0;
   const ctes = walkStatement(root, (node, slot, scope, nesting) => {
     checkNesting(nesting);
@@ -67,12 +70,13 @@ export function statementFacts(root: AstNode): StatementFacts {
     } else if (node.class === 'COLUMN_REF' && Array.isArray(node.column_names)) {
       const last = node.column_names.at(-1);
       if (typeof last === 'string') columns.names.add(last.toLowerCase());
+      if (node.column_names.length === 3) schemaQualifiedColumns.push(node);
     } else if (node.class === 'PARAMETER') {
       parameters.add(String(node.identifier ?? ''));
     }
   });
   checkConditions(conditions);
-  return { tables, cteReferences, ctes, columns, timeTravel: tables.some((table) => table.historical), parameters };
+  return { tables, cteReferences, ctes, columns, schemaQualifiedColumns, timeTravel: tables.some((table) => table.historical), parameters };
 }
 
 /**

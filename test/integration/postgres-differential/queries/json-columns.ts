@@ -11,6 +11,7 @@ export const jsonColumns = category('json columns', [
   'SELECT id, CAST(payload AS varchar), payload::varchar FROM shop.events ORDER BY id',
   'SELECT c.id, c.profile::text AS p FROM shop.customers AS c ORDER BY c.id',
   'SELECT customers.id, customers.profile::text, CAST(customers.profile AS text) FROM shop.customers ORDER BY 1',
+  'SELECT shop.customers.id, shop.customers.profile::text FROM shop.customers ORDER BY 1',
   'SELECT id, profile::text AS profile FROM shop.customers ORDER BY id',
   'SELECT id, length(profile::text), upper(payload::text) FROM shop.customers JOIN shop.events USING (id) ORDER BY id',
   "SELECT id, (profile -> 'address')::text, (profile -> 'tags')::text, (profile -> 'langs')::text FROM shop.customers ORDER BY id",

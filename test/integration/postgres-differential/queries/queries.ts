@@ -7,6 +7,10 @@ export const queriesCategory = category('ctes and subqueries', [
   'WITH t AS (SELECT count(*) FROM shop.orders) SELECT count FROM t',
   'WITH t(c, n) AS (SELECT customer_id, count(*) FROM shop.orders GROUP BY 1) SELECT * FROM t ORDER BY 1',
   'WITH big AS (SELECT * FROM shop.orders WHERE total > 100), names AS (SELECT id, name FROM shop.customers) SELECT b.id, n.name FROM big b JOIN names n ON n.id = b.customer_id ORDER BY 1',
+  // Columns qualified with their schema and table, as Postgres allows.
+  'SELECT shop.orders.id, shop.orders.total FROM shop.orders WHERE shop.orders.total > 100 ORDER BY shop.orders.id',
+  'SELECT shop.customers.name, count(shop.orders.id) FROM shop.customers JOIN shop.orders ON shop.orders.customer_id = shop.customers.id GROUP BY shop.customers.name ORDER BY 1',
+  "SELECT shop.orders.id FROM shop.orders WHERE shop.orders.customer_id IN (SELECT shop.customers.id FROM shop.customers WHERE shop.customers.name LIKE 'A%') ORDER BY 1",
   'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r',
   'WITH RECURSIVE r AS (SELECT 1 AS n, 1::bigint AS f UNION ALL SELECT n + 1, f * (n + 1) FROM r WHERE n < 10) SELECT n, f FROM r ORDER BY n',
   "WITH RECURSIVE d AS (SELECT date '2024-01-01' AS day UNION ALL SELECT day + 1 FROM d WHERE day < date '2024-01-05') SELECT day FROM d ORDER BY day",
