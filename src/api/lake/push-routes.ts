@@ -22,7 +22,7 @@ export const pushRoutePath = '/workspaces/:workspace_id/push';
 
 /**
  * A JSON body at least this large is read by the route itself, its records on two threads (see
- * readLargePush); a push this large commits alone in any case (see push-group.ts).
+ * splitLargePush); a push this large commits alone in any case (see push-group.ts).
  */
 export const largePushBytes = 1024 * 1024;
 
