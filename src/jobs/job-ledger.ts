@@ -74,13 +74,20 @@ export class JobLedger {
     return changed > 0;
   }
 
-  /** Gives the job a slot if its workspace has one free; true when it holds one, or waits for nothing any more. */
+  /**
+   * Gives the job a slot if its workspace has one free; true when it holds one, or waits for nothing
+   * any more. Read again under the slots' lock: a slot that freed after the first read (a job ended,
+   * or was cancelled) may have gone to this job in that transaction, whose workflow is then told too.
+   */
   async admit(jobId: string): Promise<boolean> {
     const job = await this.store.first(findJob, { id: jobId });
-    if (!job || job.status !== 'pending' || job.admitted_at !== null) return true;
-    const admitted = await this.store.transaction((tx) => this.admitWithin(tx, job.workspace_id));
+    if (!waitsForSlot(job)) return true;
+    const { admitted, holds } = await this.store.transaction(async (tx) => {
+      const admitted = await this.admitWithin(tx, job!.workspace_id);
+      return { admitted, holds: !waitsForSlot(await tx.first(findJob, { id: jobId })) };
+    });
     await this.tell(admitted.filter((id) => id !== jobId));
-    return admitted.includes(jobId);
+    return holds;
   }
 
   /**
@@ -186,4 +193,9 @@ function endOf(state: JobWorkflowState): JobEnd | undefined {
     default:
       return state.outcome satisfies never;
   }
+}
+
+/** A job still waiting for one of its workspace's running slots. */
+function waitsForSlot(job: JobRow | undefined): job is JobRow {
+  return job !== undefined && job.status === 'pending' && job.admitted_at === null;
 }

@@ -82,7 +82,10 @@ export async function queryJobWorkflow(input: QueryJobInput): Promise<JobStatus>
 
   try {
     while (!state.admitted) {
-      state.admitted = await bookkeeping.admitQueryJob(input.jobId);
+      const admitted = await bookkeeping.admitQueryJob(input.jobId);
+      // A signal that came while the activity ran stands: the activity may have read the record
+      // before the admission it tells of.
+      state.admitted = patched('job-admission-signal-kept') ? state.admitted || admitted : admitted;
       if (!state.admitted) await condition(() => state.admitted, admissionRecheck);
     }
     return ended(state, await runQueryJob(input.jobId));
