@@ -67,26 +67,21 @@ export class PushService {
   }
 
   /**
-   * `recordsText`: the JSON array of `request.records` as received, when the caller has it (see
-   * recordsSource). `bodyDigest`: the SHA-256 of a large body as received, which stands for the
-   * request against its idempotency key (see pushRead).
+   * A JSON push. `records` are values, or read from their text by the write (see RecordsText).
+   * `recordsText`: the JSON array of values as received, when the caller has it (see recordsSource).
+   * `bodyDigest`: the SHA-256 of a large body as received, which stands for the request against its
+   * idempotency key, whichever way its records are read (the caller gives it for every body read
+   * from its text that has a key).
    */
-  push(workspaceId: string, request: PushRequest, idempotencyKey?: string, recordsText?: Uint8Array, bodyDigest?: string): Promise<PushResponse> {
+  push(
+    workspaceId: string,
+    request: PushTarget & { records: unknown[] | RecordsText },
+    options: { idempotencyKey?: string; recordsText?: Uint8Array; bodyDigest?: string } = {},
+  ): Promise<PushResponse> {
     const table = parseTableName(request.table);
-    return this.idempotent(workspaceId, table, bodyDigest ? { body_sha256: bodyDigest } : request, idempotencyKey, (options) =>
-      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, recordsText, ...options }),
-    );
-  }
-
-  /**
-   * The same for a large body whose records are read from their text, not kept as values (see
-   * RecordsText). Such a body stands against its idempotency key by its digest: whichever way it is
-   * read, the same bytes are the same request.
-   */
-  pushText(workspaceId: string, target: PushTarget, records: RecordsText, idempotencyKey?: string, bodyDigest?: string): Promise<PushResponse> {
-    const table = parseTableName(target.table);
-    return this.idempotent(workspaceId, table, { body_sha256: bodyDigest }, idempotencyKey, (options) =>
-      this.writer.writeRecords(workspaceId, { ...this.target(table, target), records, ...options }),
+    const { idempotencyKey, recordsText, bodyDigest } = options;
+    return this.idempotent(workspaceId, table, bodyDigest ? { body_sha256: bodyDigest } : request, idempotencyKey, (write) =>
+      this.writer.writeRecords(workspaceId, { ...this.target(table, request), records: request.records, recordsText, ...write }),
     );
   }
 

@@ -42,10 +42,8 @@ export function pushRoutes(services: Pick<Services, 'auth' | 'workspaces' | 'pus
       } else {
         // The JSON body has been read whole: what remains is the write, however long it takes.
         keepAlive();
-        const checked = checkedPushRequest(body);
         const received = requestMeta(request).body;
-        const recordsText = received instanceof Uint8Array ? jsonArrayMemberSpan(received, 'records', Object.keys(checked).length) : undefined;
-        result = await asRequestErrors(() => services.push.push(workspaceId, checked, key, recordsText));
+        result = await pushParsed(services, workspaceId, body, received instanceof Uint8Array ? received : undefined, { idempotencyKey: key });
       }
       // Not awaited: the push has committed and answers; the check (and a run it starts) follows on its own.
       void services.maintenance.afterWrite(workspaceId, [result.table], { trigger: 'after_push', lane: 'interactive' });
@@ -109,18 +107,29 @@ async function pushUpload(
  * records as values.
  */
 async function pushLargeJson(services: Pick<Services, 'push'>, workspaceId: string, bytes: Uint8Array, key: string | undefined): Promise<PushResponse> {
-  const digest = key === undefined ? undefined : bodyDigest(bytes);
+  const options = { idempotencyKey: key, bodyDigest: key === undefined ? undefined : bodyDigest(bytes) };
   const split = splitLargePush(bytes);
   if (split && split.target.primary_key === undefined) {
     try {
-      return await asRequestErrors(() => services.push.pushText(workspaceId, split.target, split.records, key, digest));
+      return await asRequestErrors(() => services.push.push(workspaceId, { ...split.target, records: split.records }, options));
     } catch (error) {
       if (!(error instanceof ReadWhole)) throw error;
     }
   }
-  const checked = checkedPushRequest(parseJsonInput(bytes));
-  const recordsText = jsonArrayMemberSpan(bytes, 'records', Object.keys(checked).length);
-  return asRequestErrors(() => services.push.push(workspaceId, checked, key, recordsText, digest));
+  return pushParsed(services, workspaceId, parseJsonInput(bytes), bytes, options);
+}
+
+/** A JSON body read whole: checked, its records' text found in the bytes received when there are any. */
+function pushParsed(
+  services: Pick<Services, 'push'>,
+  workspaceId: string,
+  body: unknown,
+  bytes: Uint8Array | undefined,
+  options: { idempotencyKey?: string; bodyDigest?: string },
+): Promise<PushResponse> {
+  const checked = checkedPushRequest(body);
+  const recordsText = bytes && jsonArrayMemberSpan(bytes, 'records', Object.keys(checked).length);
+  return asRequestErrors(() => services.push.push(workspaceId, checked, { ...options, recordsText }));
 }
 
 function uploadTarget(query: { table?: string; mode?: 'append' | 'overwrite'; primary_key?: string }): PushTarget {

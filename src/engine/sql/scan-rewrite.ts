@@ -50,9 +50,6 @@ export function planTableScans(
     slots[key] = value;
   };
   let readsLake = false;
-  // A table referenced without an alias is known by its name alone once it is a subquery: a column
-  // the query qualifies with its schema (`shop.orders.id`, as Postgres allows) is qualified by the table only.
-  const unaliased = new Set(facts.tables.filter(({ node }) => !node.alias).map(({ schema, table }) => `${schema || 'main'}.${table}`));
   try {
     for (const binding of facts.ctes) {
       set(binding.entry, 'key', binding.runName);
@@ -72,6 +69,9 @@ export function planTableScans(
       if (!direct) readsLake = true;
       set(slot.parent, slot.key, direct ? { ...direct, ...referenceOf(node), sample: node.sample ?? null } : lakeSubquery(node, shapes));
     }
+    // A table referenced without an alias is known by its name alone once it is a subquery: a column
+    // the query qualifies with its schema (`shop.orders.id`, as Postgres allows) is qualified by the table only.
+    const unaliased = facts.schemaQualifiedColumns.length === 0 ? new Set<string>() : unaliasedTables(facts);
     for (const node of facts.schemaQualifiedColumns) {
       const [schema, table, ...rest] = node.column_names as string[];
       if (unaliased.has(`${schema!.toLowerCase()}.${table!.toLowerCase()}`)) set(node, 'column_names', [table!, ...rest]);
@@ -83,6 +83,11 @@ export function planTableScans(
       (target as Record<string | number, AstValue>)[key] = value;
     }
   }
+}
+
+/** `schema.table` of each table the statement names without an alias. */
+function unaliasedTables(facts: StatementFacts): Set<string> {
+  return new Set(facts.tables.filter(({ node }) => !node.alias).map(({ schema, table }) => `${schema || 'main'}.${table}`));
 }
 
 function attachedSubquery(node: AstNode, { tableSubquery }: ScanShapes, attached: AttachedTable): AstNode {

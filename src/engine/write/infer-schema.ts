@@ -75,6 +75,11 @@ export class ColumnInference {
     return holdsText(this.types.get(name)) && !this.mixed.has(name);
   }
 
+  /** How many fields the records have had so far. */
+  get fieldCount(): number {
+    return this.types.size;
+  }
+
   /** Whether a number was -0, which a JSON text may spell (`-0.0`) but JSON.stringify writes as 0. */
   get sawNegativeZero(): boolean {
     return this.negativeZero;

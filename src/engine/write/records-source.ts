@@ -18,7 +18,7 @@ export interface RecordsText {
    * Reads the records; throws when they cannot be read so (the caller then writes them otherwise).
    * `parts`: the text split into consecutive JSON arrays, which DuckDB's reader reads side by side.
    */
-  read(): Promise<{ count: number; inference: ColumnInference; parts?: Uint8Array[] }>;
+  read(): Promise<{ inference: ColumnInference; parts: Uint8Array[] }>;
 }
 
 /**
@@ -47,7 +47,7 @@ export function recordsTextSource(records: RecordsText): WriteSource {
   const ready = () =>
     (reading ??= records.read().then(({ inference, parts }) => {
       let parsed: Record<string, unknown>[] | undefined;
-      inner = sourceOf({ values: () => (parsed ??= values()), texts: parts ?? [records.text], inference });
+      inner = sourceOf({ values: () => (parsed ??= values()), texts: parts, inference });
       return inner;
     }));
   return {
@@ -62,7 +62,7 @@ interface RecordsInput {
   values(): Record<string, unknown>[];
   /** The records' JSON text as received, in one or more consecutive arrays. */
   texts?: Uint8Array[];
-  /** Known already (see ReadRecords); otherwise inferred from the values. */
+  /** Known already (see RecordsText); otherwise inferred from the values. */
   inference?: ColumnInference;
   members?: number[];
 }
